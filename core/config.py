@@ -1,0 +1,434 @@
+"""Configuration: find the TOML file, validate every section, apply environment overrides.
+
+The document is split into *sections* (dotted table names). The core owns ``agent``,
+``plugins``, ``tools`` (its scalar keys) and a few ``tools.*`` tables; each plugin owns the
+sections it declares through ``tooldeck_register_settings``. Every section is validated by its
+owner's pydantic model with unknown keys rejected, and every error names the file, the dotted
+key, what was expected and what was found.
+
+Sections named in Zeph's documentation that no enabled plugin owns (``[tools.shell]`` while
+the shell plugin is disabled, say) are accepted unvalidated with a warning, so disabling a
+plugin never forces an operator to delete its configuration; a misspelt section is still an
+error.
+
+Any field can be overridden from the environment as ``TOOLDECK_<SECTION>_<KEY>`` with dots
+turned into underscores: ``TOOLDECK_AGENT_MAX_TOOL_ITERATIONS=5``,
+``TOOLDECK_TOOLS_SHELL_TIMEOUT=60``. Values are read as TOML values when they parse as one
+(``5``, ``true``, ``["a", "b"]``) and as plain strings otherwise.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import attrs
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from tooldeck.dirs import config_candidates, data_dir
+from tooldeck.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "CORE_SECTIONS",
+    "RESERVED_SECTIONS",
+    "AgentConfig",
+    "AuditConfig",
+    "ConfigDocument",
+    "CoreConfig",
+    "PluginsConfig",
+    "Settings",
+    "StrictModel",
+    "load_document",
+    "parse_document",
+    "validate_sections",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base for configuration models: unknown keys are errors and values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgentConfig(StrictModel):
+    """``[agent]``: limits of the agent loop that drives the tools."""
+
+    max_tool_iterations: int = Field(10, ge=1, description="Max tool iterations per turn.")
+    autonomy: Literal["readonly", "supervised", "full"] = Field(
+        "supervised",
+        description="readonly: only read-only tools; supervised: permission rules apply; "
+        "full: every permission check allows (the blocklist floor still applies).",
+    )
+
+
+class PluginsConfig(StrictModel):
+    """``[plugins]``: which installed plugins run; ``[plugins.<name>]`` tables hold settings."""
+
+    enable: tuple[str, ...] = Field((), description="Third-party plugins to run.")
+    disable: tuple[str, ...] = Field((), description="Plugins (built-in or not) not to run.")
+
+
+class ToolsConfig(StrictModel):
+    """``[tools]`` scalar keys; the sub-tables are sections of their own."""
+
+    enabled: bool = Field(True, description="Master switch: false refuses every call.")
+    summarize_output: bool = Field(True, description="Filter tool output before the model.")
+    max_tool_calls_per_session: int | None = Field(
+        None, ge=1, description="Quota of tool calls per deck; unset means unlimited."
+    )
+
+
+class AuditConfig(StrictModel):
+    """``[tools.audit]``: the JSON-lines audit log."""
+
+    enabled: bool = True
+    path: str | None = Field(
+        None, description="Audit file; default: audit.jsonl in the user data directory."
+    )
+    max_value_chars: int = Field(
+        500, ge=32, description="Longer strings in audit records are cut to this length."
+    )
+
+    def resolved_path(self) -> Path:
+        """The audit file path, with ``~`` expanded and the platform default applied."""
+        if self.path:
+            return Path(self.path).expanduser()
+        return data_dir() / "audit.jsonl"
+
+
+class TafcConfig(StrictModel):
+    """``[tools.tafc]``: think-augmented function calling.
+
+    ``_tafc_think*`` parameters are stripped from every call whatever this says.
+    """
+
+    enabled: bool = False
+    complexity_threshold: float = Field(0.6, ge=0.0, le=1.0)
+
+
+class ResultCacheConfig(StrictModel):
+    """``[tools.result_cache]``: reserved for the result cache; validated, not yet used."""
+
+    enabled: bool = True
+    ttl_secs: int = Field(300, ge=0)
+
+
+class RetryConfig(StrictModel):
+    """``[tools.retry]``: reserved for the agent-side retry policy; validated, not yet used."""
+
+    max_attempts: int = Field(2, ge=1)
+    base_ms: int = Field(500, ge=0)
+    max_ms: int = Field(5000, ge=0)
+    budget_secs: int = Field(30, ge=0)
+    parameter_reformat_provider: str = ""
+
+
+class OverflowConfig(StrictModel):
+    """``[tools.overflow]``: reserved for the overflow store; validated, not yet used."""
+
+    threshold: int = Field(50_000, ge=1)
+    retention_days: int = Field(7, ge=0)
+    max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0)
+
+
+CORE_SECTIONS: dict[str, type[BaseModel]] = {
+    "agent": AgentConfig,
+    "plugins": PluginsConfig,
+    "tools": ToolsConfig,
+    "tools.audit": AuditConfig,
+    "tools.tafc": TafcConfig,
+    "tools.result_cache": ResultCacheConfig,
+    "tools.retry": RetryConfig,
+    "tools.overflow": OverflowConfig,
+}
+"""Sections the core itself owns, with their models."""
+
+RESERVED_SECTIONS = frozenset(
+    {
+        "tools.shell",
+        "tools.file",
+        "tools.scrape",
+        "tools.permissions",
+        "tools.filters",
+        "tools.filters.security",
+        "tools.sandbox",
+        "tools.diagnostics",
+        "tools.egress",
+        "tools.policy",
+        "tools.adversarial_policy",
+        "tools.utility",
+        "tools.dependencies",
+        "tools.anomaly",
+        "tools.compression",
+        "agent.tool_filter",
+    }
+)
+"""Section names from Zeph's documents: accepted unvalidated when no enabled plugin owns them."""
+
+
+@attrs.frozen
+class CoreConfig:
+    """The validated core sections."""
+
+    agent: AgentConfig
+    plugins: PluginsConfig
+    tools: ToolsConfig
+    audit: AuditConfig
+    tafc: TafcConfig
+
+
+@attrs.frozen
+class ConfigDocument:
+    """A parsed configuration file, or the embedded default.
+
+    :param path: the file, or ``None`` for the embedded default.
+    :param origin: how it was found (``--config``, ``$TOOLDECK_CONFIG``, …, ``embedded default``).
+    :param text: the file's text.
+    :param data: the parsed TOML.
+    """
+
+    path: Path | None
+    origin: str
+    text: str
+    data: Mapping[str, Any]
+
+    @property
+    def label(self) -> str:
+        """The name used in error messages: the file path, or ``<embedded default>``."""
+        return str(self.path) if self.path is not None else "<embedded default>"
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the text (first 16 hex digits), to tell versions apart in audit records."""
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+
+def embedded_default_text() -> str:
+    """The text of the configuration used when no file exists."""
+    return resources.files("tooldeck").joinpath("default_config.toml").read_text("utf-8")
+
+
+def parse_document(text: str, path: Path | None, origin: str) -> ConfigDocument:
+    """Parse TOML text into a :class:`ConfigDocument`.
+
+    :raises ConfigError: the TOML does not parse; the message names the file and position.
+    """
+    label = str(path) if path is not None else "<embedded default>"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{label}: invalid TOML: {exc}", path=label) from None
+    return ConfigDocument(path=path, origin=origin, text=text, data=data)
+
+
+def read_document(path: Path, origin: str) -> ConfigDocument:
+    """Read and parse one config file.
+
+    :raises ConfigError: unreadable, not UTF-8 or not TOML.
+    """
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text", path=str(path)) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=str(path)) from None
+    return parse_document(text, path, origin)
+
+
+def load_document(explicit: str | os.PathLike[str] | None = None) -> ConfigDocument:
+    """Find and parse the configuration, following the lookup order of :mod:`tooldeck.dirs`.
+
+    :param explicit: a path given with ``--config``; it must exist.
+    :returns: the first file found, or the embedded default when there is none.
+    :raises ConfigError: a named file is missing or a found file is invalid.
+    """
+    for path, origin in config_candidates(explicit):
+        if path.is_file():
+            return read_document(path, origin)
+        if origin in ("--config", "$TOOLDECK_CONFIG"):
+            raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
+    return parse_document(embedded_default_text(), None, "embedded default")
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _subtree(data: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = data
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _env_var(section: str, key: str) -> str:
+    return f"TOOLDECK_{section.upper().replace('.', '_')}_{key.upper()}"
+
+
+def _parse_env_value(raw: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@attrs.frozen
+class Settings:
+    """Validated configuration as plugins see it.
+
+    :param core: the core's own sections.
+    :param sections: every owned section's validated model instance, by dotted name.
+    :param raw: every section's raw table (after environment overrides), by dotted name.
+    :param sources: where each set value came from: ``"<dotted.key>" -> file or $ENV``.
+    :param warnings: things worth an operator's attention that are not errors.
+    :param document: the configuration document.
+    """
+
+    core: CoreConfig
+    sections: Mapping[str, BaseModel]
+    raw: Mapping[str, Mapping[str, Any]]
+    sources: Mapping[str, str]
+    warnings: tuple[str, ...]
+    document: ConfigDocument
+
+    def get(self, model: type[M]) -> M:
+        """The validated section whose model is ``model``.
+
+        :raises KeyError: no enabled plugin registered a section with that model.
+        """
+        for value in self.sections.values():
+            if type(value) is model:
+                return value
+        raise KeyError(f"no section is validated by {model.__name__}")
+
+    def section(self, name: str) -> BaseModel:
+        """The validated section ``name`` (dotted), e.g. ``settings.section("tools.shell")``."""
+        return self.sections[name]
+
+    def table(self, name: str) -> Mapping[str, Any]:
+        """The raw table of section ``name`` (empty when absent); for reading a neighbour's keys."""
+        return self.raw.get(name, {})
+
+
+def validate_sections(
+    doc: ConfigDocument,
+    owned: Mapping[str, type[BaseModel]],
+    *,
+    installed_plugins: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Validate every section of ``doc`` against its owner's model.
+
+    :param doc: the parsed configuration.
+    :param owned: sections declared by enabled plugins (core sections are added here).
+    :param installed_plugins: names of installed plugins; ``[plugins.<name>]`` tables of those
+        that are not enabled are accepted unvalidated.
+    :param environ: the environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
+    :raises ConfigError: naming the file, the dotted key, what was expected and what was found.
+    """
+    env = os.environ if environ is None else environ
+    models: dict[str, type[BaseModel]] = {**CORE_SECTIONS, **owned}
+    installed = set(installed_plugins)
+    plugin_tables = {f"plugins.{name}" for name in installed}
+    known = set(models) | RESERVED_SECTIONS | plugin_tables
+    label = doc.label
+    errors: list[tuple[str, str, str]] = []
+    warnings: list[str] = []
+    sources: dict[str, str] = {}
+
+    def fail(key: str, message: str, where: str = label) -> None:
+        errors.append((where, key, message))
+
+    for key, value in doc.data.items():
+        if not any(name == key or name.startswith(key + ".") for name in known):
+            fail(key, f"unknown section{_did_you_mean(key, [n.split('.')[0] for n in known])}")
+        elif not isinstance(value, Mapping):
+            fail(key, f"expected a table, found {_describe(value)}")
+
+    raw: dict[str, dict[str, Any]] = {}
+    sections: dict[str, BaseModel] = {}
+    for name in sorted(known):
+        node = _subtree(doc.data, name)
+        if node is not None and not isinstance(node, Mapping):
+            fail(name, f"expected a table, found {_describe(node)}")
+            continue
+        children = {n.rsplit(".", 1)[1] for n in known if "." in n and n.rsplit(".", 1)[0] == name}
+        table = {k: v for k, v in (node or {}).items() if k not in children}
+        for key in table:
+            sources[f"{name}.{key}"] = label
+        model = models.get(name)
+        if model is None:
+            raw[name] = table
+            if node is not None and name not in plugin_tables:
+                warnings.append(f"[{name}] is not validated: no enabled plugin owns it")
+            continue
+        for field in () if issubclass(model, RootModel) else model.model_fields:
+            var = _env_var(name, field)
+            if var in env:
+                table[field] = _parse_env_value(env[var])
+                sources[f"{name}.{field}"] = f"${var}"
+        raw[name] = table
+        try:
+            sections[name] = model.model_validate(table)
+        except pydantic.ValidationError as exc:
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err["loc"])
+                dotted = f"{name}.{loc}" if loc else name
+                where = sources.get(f"{name}.{err['loc'][0]}", label) if err["loc"] else label
+                if err["type"] == "extra_forbidden":
+                    hint = _did_you_mean(str(err["loc"][-1]), [*model.model_fields, *children])
+                    fail(dotted, f"unknown key{hint}", where)
+                else:
+                    found = f"; found {_describe(err['input'])}" if "input" in err else ""
+                    fail(dotted, f"{err['msg']}{found}", where)
+
+    if errors:
+        message = "\n".join(f"{where}: {key}: {msg}" for where, key, msg in errors)
+        raise ConfigError(message, path=label, key=errors[0][1])
+    core = CoreConfig(
+        agent=_typed(sections["agent"], AgentConfig),
+        plugins=_typed(sections["plugins"], PluginsConfig),
+        tools=_typed(sections["tools"], ToolsConfig),
+        audit=_typed(sections["tools.audit"], AuditConfig),
+        tafc=_typed(sections["tools.tafc"], TafcConfig),
+    )
+    return Settings(
+        core=core,
+        sections=sections,
+        raw=raw,
+        sources=sources,
+        warnings=tuple(warnings),
+        document=doc,
+    )
+
+
+def _typed(value: BaseModel, model: type[M]) -> M:
+    assert isinstance(value, model)
+    return value

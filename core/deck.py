@@ -1,0 +1,356 @@
+"""The deck: the object an agent holds. It runs calls through the pipeline and hot-reloads.
+
+One call, end to end (each step's failure is a classified :class:`~tooldeck.errors.ToolError`)::
+
+    ToolCall ─► tool lookup (tool_not_found) ─► strip _tafc_think* fields
+             ─► validate params (invalid_parameters / type_mismatch)
+             ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
+             ─► ask? confirmation callback (confirmation_required / cancelled)
+             ─► route (tooldeck_select_executor) ─► executor ─► ToolOutput
+             ─► audit (written before the result returns) ─► ToolResult
+
+The runtime is captured once at the start of a call, so a reload in the middle of a call
+never mixes two policies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pydantic
+
+from tooldeck.audit import call_event, runtime_event
+from tooldeck.config import ConfigDocument, load_document, read_document
+from tooldeck.errors import ConfigError, ErrorCategory, ToolError
+from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
+from tooldeck.runtime import CallContext, Runtime, build_runtime
+
+__all__ = ["Confirm", "Deck", "ToolResult", "combine_decisions"]
+
+Confirm = Callable[[ToolCall, Decision], "bool | str | Awaitable[bool | str]"]
+"""A confirmation callback: return True (or who approved, as a string) to run, False to refuse."""
+
+_TAFC_PREFIX = "_tafc_think"
+_TYPE_ERRORS = ("_type", "_parsing")
+
+
+@attrs.frozen
+class ToolResult:
+    """How a call ended: an output or an error, with the decision that governed it.
+
+    :param call: the call (TAFC fields stripped).
+    :param output: the tool's output on success.
+    :param error: the classified error on failure.
+    :param decision: the combined gate decision, when the call got that far.
+    :param duration_ms: time spent in the pipeline.
+    :param approved_by: who confirmed an ``ask``, when someone did.
+    """
+
+    call: ToolCall
+    output: ToolOutput | None = None
+    error: ToolError | None = None
+    decision: Decision | None = None
+    duration_ms: float = 0.0
+    approved_by: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the tool ran and returned an output."""
+        return self.error is None
+
+    @property
+    def text(self) -> str:
+        """What the model is given: the output's summary, or the ``[tool_error]`` block."""
+        if self.error is not None:
+            return self.error.feedback()
+        assert self.output is not None
+        return self.output.summary
+
+
+_RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
+
+
+def combine_decisions(votes: list[Decision]) -> Decision:
+    """Combine gate votes: deny > ask > allow; the first vote of the winning kind explains it.
+
+    With no votes at all the result is ``ask`` (fail closed: nobody vouched for the call).
+    """
+    if not votes:
+        return Decision(Verdict.ASK, "no gate allowed this call", gate="core")
+    best = votes[0]
+    for vote in votes[1:]:
+        if _RANK[vote.verdict] > _RANK[best.verdict]:
+            best = vote
+    return best
+
+
+def strip_tafc(params: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Remove ``_tafc_think*`` keys (any case); say whether the call carried only those."""
+    kept = {k: v for k, v in params.items() if not k.lower().startswith(_TAFC_PREFIX)}
+    return kept, bool(params) and not kept
+
+
+def validation_error(tool: ToolDef, exc: pydantic.ValidationError) -> ToolError:
+    """Turn a parameter validation failure into ``type_mismatch`` or ``invalid_parameters``.
+
+    It is ``type_mismatch`` when every problem is a value of the wrong type, and
+    ``invalid_parameters`` otherwise (missing, unknown or out-of-range parameters).
+    """
+    problems = exc.errors(include_url=False)
+    parts = []
+    for err in problems:
+        where = ".".join(str(p) for p in err["loc"]) or "(parameters)"
+        parts.append(f"{where}: {err['msg']}")
+    only_types = all(err["type"].endswith(_TYPE_ERRORS) for err in problems)
+    category = ErrorCategory.TYPE_MISMATCH if only_types else ErrorCategory.INVALID_PARAMETERS
+    return ToolError(category, f"invalid parameters for {tool.id}: " + "; ".join(parts))
+
+
+class Deck:
+    """The tool layer an agent talks to: a catalog, a call pipeline and a hot-reload loop.
+
+    Build one with :meth:`from_config`; use ``await deck.call(...)`` (or :meth:`call_sync`);
+    call :meth:`aclose` when done. A deck is bound to one event loop at a time.
+    """
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        extra_plugins: Mapping[str, object] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self._runtime = runtime
+        self._extra = dict(extra_plugins or {})
+        self._environ = environ
+        self._calls = 0
+        self._reload_lock: asyncio.Lock | None = None
+
+    @classmethod
+    def from_config(
+        cls,
+        config: str | Path | ConfigDocument | None = None,
+        *,
+        extra_plugins: Mapping[str, object] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> Deck:
+        """Build a deck from a config file (or the lookup order, or the embedded default).
+
+        :param config: a path, an already parsed document, or ``None`` for the lookup order.
+        :param extra_plugins: plugin objects passed in by code, by name (tests, embedding).
+        :param environ: environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
+        :raises ConfigError: the configuration cannot be used.
+        """
+        doc = config if isinstance(config, ConfigDocument) else load_document(config)
+        runtime = build_runtime(doc, extra_plugins=extra_plugins, environ=environ)
+        return cls(runtime, extra_plugins=extra_plugins, environ=environ)
+
+    @property
+    def runtime(self) -> Runtime:
+        """The current runtime (it changes on reload; capture it once per unit of work)."""
+        return self._runtime
+
+    def tools(self) -> list[ToolDef]:
+        """The tools the model may see, in id order, without the ones a gate hides."""
+        runtime = self._runtime
+        hidden = runtime.hooks.hidden_tools(runtime)
+        return [runtime.tools[t] for t in sorted(runtime.tools) if t not in hidden]
+
+    # ------------------------------------------------------------------------ calling
+
+    async def call(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
+        """Run one call through the whole pipeline; never raises for a tool failure.
+
+        :param call: the call.
+        :param confirm: how to settle an ``ask``: a callback, ``True`` to pre-approve (e.g.
+            ``--yes``), or ``None`` to fail with ``confirmation_required``. A ``deny`` is
+            never confirmable.
+        :returns: the result, already audited.
+        """
+        runtime = self._runtime
+        runtime.enter()
+        started = time.perf_counter()
+        try:
+            result = await self._run(runtime, call, confirm)
+        finally:
+            runtime.leave()
+        result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
+        tool = runtime.tools.get(result.call.tool_id)
+        event = call_event(result, tool, runtime.settings.core.audit.max_value_chars)
+        runtime.hooks.audit(event, runtime)
+        return result
+
+    def call_sync(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
+        """Synchronous :meth:`call` for callers without an event loop."""
+        return asyncio.run(self.call(call, confirm=confirm))
+
+    async def _run(
+        self, runtime: Runtime, call: ToolCall, confirm: Confirm | bool | None
+    ) -> ToolResult:
+        tools_config = runtime.settings.core.tools
+        tool = runtime.tools.get(call.tool_id)
+        if tool is None:
+            return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
+        params, only_think = strip_tafc(call.params)
+        if len(params) != len(call.params):
+            call = attrs.evolve(call, params=params)
+        if only_think:
+            return _fail(
+                call, ErrorCategory.INVALID_PARAMETERS,
+                "the call carried only _tafc_think reasoning fields; nothing to run",
+            )
+        try:
+            model = tool.params.model_validate(params)
+        except pydantic.ValidationError as exc:
+            return ToolResult(call, error=validation_error(tool, exc))
+        call = attrs.evolve(call, params=model.model_dump())
+
+        if not tools_config.enabled:
+            decision = Decision(Verdict.DENY, "tools are disabled ([tools] enabled = false)",
+                                gate="core", rule="tools.enabled")
+        elif (limit := tools_config.max_tool_calls_per_session) is not None and (
+            self._calls >= limit
+        ):
+            decision = Decision(
+                Verdict.DENY, f"tool call quota exhausted (max_tool_calls_per_session={limit})",
+                gate="core", rule="tools.max_tool_calls_per_session",
+            )
+        else:
+            decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
+        if decision.verdict is Verdict.DENY:
+            return _fail(call, ErrorCategory.POLICY_BLOCKED, decision.reason, decision)
+
+        approved_by: str | None = None
+        if decision.verdict is Verdict.ASK:
+            approved_by, refusal = await _confirm(call, decision, confirm)
+            if refusal is not None:
+                return ToolResult(call, error=refusal, decision=decision)
+
+        executor = runtime.hooks.select_executor(call, tool, runtime)
+        if executor is None:
+            return _fail(call, ErrorCategory.PERMANENT_FAILURE,
+                         f"no executor available for tool {tool.id!r}", decision)
+        self._calls += 1
+        ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
+                          approved_by=approved_by)
+        try:
+            output = await executor.execute(call, ctx)
+        except ToolError as exc:
+            return ToolResult(call, error=exc, decision=decision, approved_by=approved_by)
+        except Exception as exc:
+            print(f"tooldeck: executor {executor.name!r} crashed on {tool.id}: {exc!r}",
+                  file=sys.stderr)
+            error = ToolError(ErrorCategory.PERMANENT_FAILURE,
+                              f"executor {executor.name!r} failed: {type(exc).__name__}: {exc}")
+            return ToolResult(call, error=error, decision=decision, approved_by=approved_by)
+        return ToolResult(call, output=output, decision=decision, approved_by=approved_by)
+
+    # ------------------------------------------------------------------------ reloading
+
+    async def reload(self) -> bool:
+        """Rebuild the runtime from the same config file and swap it in if it is valid.
+
+        Build aside → validate → configure (inline policy tests run here) → swap one
+        reference → drain calls in flight on the old runtime → unconfigure it. On any failure
+        the current runtime stays and ``policy.reload_failed`` is audited with the reason.
+
+        :returns: True when a new runtime is in place.
+        """
+        if self._reload_lock is None:
+            self._reload_lock = asyncio.Lock()
+        async with self._reload_lock:
+            old = self._runtime
+            doc = old.settings.document
+            try:
+                new = build_runtime(
+                    self._reread(doc, old), extra_plugins=self._extra, environ=self._environ
+                )
+            except ConfigError as exc:
+                old.hooks.audit(runtime_event("policy.reload_failed", {
+                    "file": doc.label, "reason": str(exc), "kept_digest": old.digest(),
+                }), old)
+                return False
+            self._runtime = new
+            new.hooks.audit(runtime_event("policy.reloaded", {
+                "file": doc.label, "old_digest": old.digest(), "new_digest": new.digest(),
+            }), new)
+        await old.drained()
+        await old.aclose()
+        return True
+
+    @staticmethod
+    def _reread(doc: ConfigDocument, old: Runtime) -> ConfigDocument:
+        missing = sorted(str(p) for p in old.policy_files if not p.exists())
+        if doc.path is not None and not doc.path.exists():
+            missing.insert(0, str(doc.path))
+        if missing:
+            raise ConfigError(
+                f"policy file deleted: {', '.join(missing)}; keeping the last good policy "
+                "(a deleted file never loosens policy; restart to drop it)"
+            )
+        if doc.path is None:
+            return doc
+        return read_document(doc.path, doc.origin)
+
+    def watched_dirs(self) -> list[Path]:
+        """Directories whose changes trigger a reload: the config's and the plugins' own."""
+        runtime = self._runtime
+        dirs = {p.parent for p in runtime.policy_files} | set(runtime.watch_paths)
+        if runtime.settings.document.path is not None:
+            dirs.add(runtime.settings.document.path.parent)
+        return sorted(d.resolve() for d in dirs if d.is_dir())
+
+    async def watch(self, *, on_reload: Callable[[bool], None] | None = None,
+                    debounce_ms: int = 50) -> None:
+        """Reload whenever a watched directory changes; runs until cancelled.
+
+        Editors save by writing a temporary file and renaming it over the original, so the
+        directory is watched, not the file. Only changes to ``.toml`` files count.
+
+        :param on_reload: called with the outcome of each reload attempt.
+        :param debounce_ms: how long to gather a burst of file events into one reload.
+        """
+        from tooldeck.reload import watch_directories
+
+        async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms):
+            ok = await self.reload()
+            if on_reload is not None:
+                on_reload(ok)
+
+    async def aclose(self) -> None:
+        """Wait for calls in flight, then unconfigure the current runtime."""
+        await self._runtime.drained()
+        await self._runtime.aclose()
+
+
+def _fail(call: ToolCall, category: ErrorCategory, message: str,
+          decision: Decision | None = None) -> ToolResult:
+    return ToolResult(call, error=ToolError(category, message), decision=decision)
+
+
+async def _confirm(
+    call: ToolCall, decision: Decision, confirm: Confirm | bool | None
+) -> tuple[str | None, ToolError | None]:
+    """Settle an ``ask``: returns ``(approved_by, None)`` or ``(None, error)``."""
+    if confirm is True:
+        return "pre-approved", None
+    if confirm is None or confirm is False:
+        return None, ToolError(
+            ErrorCategory.CONFIRMATION_REQUIRED,
+            f"{call.tool_id} requires confirmation: {decision.reason}",
+        )
+    answer = confirm(call, decision)
+    if inspect.isawaitable(answer):
+        answer = await answer
+    if answer is True:
+        return "user", None
+    if isinstance(answer, str) and answer:
+        return answer, None
+    return None, ToolError(ErrorCategory.CANCELLED, f"{call.tool_id} was declined by the user")

@@ -1,0 +1,190 @@
+"""Hook specifications: the whole contract between the tooldeck core and its plugins.
+
+Every hook is named ``tooldeck_<what>``. Registration hooks receive a ``register`` callback
+(so the host can grow keyword arguments without changing the spec) and the validated
+``settings``; they run once per runtime, i.e. at start-up and again on every reload.
+``tooldeck_select_executor`` and ``tooldeck_check_call`` run on every call; keep them cheap.
+
+A plugin implements any subset, with any subset of the arguments::
+
+    from tooldeck import hookimpl
+
+    @hookimpl
+    def tooldeck_register_tools(register):
+        register(ToolDef(id="hello", description="Say hello", params=HelloParams,
+                         executor="hello"))
+
+docs/hooks.md describes each hook with examples; a test keeps it in step with this module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tooldeck import hookspec
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tooldeck.config import Settings
+    from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef
+    from tooldeck.runtime import Executor, Runtime
+
+
+@hookspec
+def tooldeck_register_settings(register: Callable[..., None]) -> None:
+    """Declare the configuration sections this plugin owns.
+
+    Call ``register(section, model)`` once per section: ``section`` is the dotted TOML table
+    name (``"tools.shell"``; third-party plugins use ``"plugins.<name>"``) and ``model`` a
+    pydantic model class that validates it (use ``extra="forbid"`` so typos are rejected).
+    Two plugins registering the same section is an error naming both. Runs before every other
+    registration hook; the validated instances reach them through ``settings``.
+
+    :param register: ``register(section: str, model: type[pydantic.BaseModel]) -> None``.
+    """
+
+
+@hookspec
+def tooldeck_register_tools(register: Callable[..., None], settings: Settings) -> None:
+    """Add tool definitions to the catalog.
+
+    Call ``register(tool)`` with a :class:`~tooldeck.models.ToolDef` for each tool. A tool id
+    registered twice is an error naming both plugins. The tool's ``executor`` must name an
+    executor registered by some enabled plugin.
+
+    :param register: ``register(tool: ToolDef) -> None``.
+    :param settings: validated configuration; ``settings.get(Model)`` returns a section.
+    """
+
+
+@hookspec
+def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
+    """Add executors: the objects that actually run tools.
+
+    Call ``register(executor)`` with an object that has a ``name`` attribute and an
+    ``async execute(call, ctx) -> ToolOutput`` method (see :class:`tooldeck.runtime.Executor`);
+    it raises :class:`~tooldeck.errors.ToolError` to fail. Build it from ``settings``: a
+    reload builds a new one. An executor may also define ``async aclose()``, awaited when its
+    runtime is retired.
+
+    :param register: ``register(executor: Executor) -> None``.
+    :param settings: validated configuration.
+    """
+
+
+@hookspec
+def tooldeck_register_filters(register: Callable[..., None], settings: Settings) -> None:
+    """Add output-filter strategy types (``strip_noise``, ``truncate``, … or your own).
+
+    Call ``register(strategy)`` with an object that has a ``name`` attribute; filter rules in
+    TOML refer to it by that name in ``strategy.type``. A name registered twice is an error
+    naming both plugins.
+
+    :param register: ``register(strategy) -> None``.
+    :param settings: validated configuration.
+    """
+
+
+@hookspec
+def tooldeck_register_gates(register: Callable[..., None], settings: Settings) -> None:
+    """Add policy gates built from configuration.
+
+    Call ``register(gate)`` with an object that has a ``name`` attribute and implements
+    :func:`tooldeck_check_call` (decorated with ``@hookimpl``); it joins the runtime's plugin
+    manager as ``"<plugin>.<gate.name>"`` and votes on every call. Raise
+    :class:`~tooldeck.errors.ConfigError` for a policy that does not validate (including
+    inline rule examples that fail): the runtime is then rejected and, on reload, the last
+    good one stays. A plugin that registers gates must also list itself in the entry-point
+    group ``tooldeck.gates`` so that an import failure can fail closed.
+
+    :param register: ``register(gate) -> None``.
+    :param settings: validated configuration.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_select_executor(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Executor | None:
+    """Choose the executor for a call; stops at the first non-``None`` result.
+
+    The core's default implementation runs ``trylast`` and returns the executor named by
+    ``tool.executor``. Implement this (synchronously: a coroutine is never ``None`` and would
+    always win) to route calls elsewhere, e.g. to a remote sandbox.
+
+    :param call: the call, with TAFC fields already stripped.
+    :param tool: the definition of the called tool.
+    :param runtime: the runtime the call runs on.
+    :returns: an executor, or ``None`` to let the next implementation decide.
+    """
+
+
+@hookspec
+def tooldeck_check_call(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Decision | None:
+    """Vote on a call before it runs; every implementation is asked.
+
+    Votes combine as deny > ask > allow; when nobody votes, the call is asked about (fail
+    closed). A gate that raises counts as a deny naming the gate. Confirmation by the user
+    turns an ``ask`` into a run; it never overrides a ``deny``.
+
+    :param call: the call with validated parameters (``call.params``), TAFC fields stripped.
+    :param tool: the definition of the called tool.
+    :param runtime: the runtime the call runs on.
+    :returns: a :class:`~tooldeck.models.Decision`, or ``None`` to abstain.
+    """
+
+
+@hookspec
+def tooldeck_tool_hidden(tool: ToolDef, runtime: Runtime) -> bool | None:
+    """Say whether a tool should be left out of the catalog the model sees.
+
+    A gate whose rules deny every use of a tool returns ``True`` so the model is not offered
+    a tool it can never call. Hiding is cosmetic: calls to a hidden tool still go through
+    every gate.
+
+    :param tool: a registered tool.
+    :param runtime: the current runtime.
+    :returns: ``True`` to hide the tool; ``False`` or ``None`` to leave the decision to others.
+    """
+
+
+@hookspec
+def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
+    """Record an audit event; called for every finished call and every runtime event.
+
+    Called before the call's result is returned. Each sink is isolated: one that raises is
+    reported on stderr and never fails the call or the other sinks.
+
+    :param event: the event; its ``fields`` are already redacted.
+    :param runtime: the runtime that emits it (per-runtime sink state lives in its stash).
+    """
+
+
+@hookspec
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Open resources for a new runtime, after all registration hooks ran.
+
+    Raising rejects the runtime: at start-up the configuration is refused, on reload the last
+    good runtime stays in place.
+
+    :param runtime: the runtime being built.
+    """
+
+
+@hookspec
+def tooldeck_unconfigure(runtime: Runtime) -> None:
+    """Close what :func:`tooldeck_configure` opened, once the runtime's in-flight calls ended.
+
+    :param runtime: the runtime being retired.
+    """
+
+
+def hook_names() -> list[str]:
+    """Names of every hook specification in this module, in definition order."""
+    return [name for name in globals() if name.startswith("tooldeck_")]
+
+
+def hook_signature(name: str) -> list[str]:
+    """The argument names of hook ``name``, in order."""
+    func: Any = globals()[name]
+    code = func.__code__
+    return list(code.co_varnames[: code.co_argcount])

@@ -1,0 +1,224 @@
+"""Value types that flow through a tool call: definitions, calls, outputs, decisions, audit events.
+
+All are frozen attrs classes: cheap to build on the hot path, hashable where it matters, and
+impossible to mutate behind a gate's back. Pydantic lives at the boundaries only (TOML
+config, tool parameters, plugin settings).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import pydantic
+
+__all__ = [
+    "AuditEvent",
+    "Decision",
+    "FilterStats",
+    "ToolCall",
+    "ToolDef",
+    "ToolOutput",
+    "Verdict",
+    "new_call_id",
+]
+
+_TOOL_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
+_FENCED = re.compile(r"^fenced:[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def new_call_id() -> str:
+    """Return a fresh call id (32 lowercase hex characters)."""
+    return uuid.uuid4().hex
+
+
+def _check_tool_id(_inst: object, _attr: object, value: str) -> None:
+    if not _TOOL_ID.match(value):
+        raise ValueError(
+            f"invalid tool id {value!r}: start with a letter; letters, digits, '_', '.', ':', '-'"
+        )
+
+
+def _check_invocation(_inst: object, _attr: object, value: str) -> None:
+    if value != "tool_call" and not _FENCED.match(value):
+        raise ValueError(f"invalid invocation {value!r}: expected 'tool_call' or 'fenced:<tag>'")
+
+
+@attrs.frozen
+class ToolDef:
+    """A tool as the model sees it, and how tooldeck routes and governs it.
+
+    :param id: the tool name the model calls (``bash``, ``read``, ``fetch``…).
+    :param description: what the tool does, for the model.
+    :param params: the pydantic model of the parameters; the JSON Schema comes from it.
+    :param executor: name of the registered executor that runs this tool.
+    :param invocation: ``tool_call`` (structured) or ``fenced:<tag>`` (a fenced block in text).
+    :param capabilities: free-form tags (``read``, ``write``, ``exec``, ``network``…) that
+        gates use; ``read`` marks a read-only tool.
+    :param input_param: the parameter that is "the input" for permission rules (command, path,
+        url). ``None`` means: the first of ``command``, ``path``, ``file_path``, ``url``,
+        ``uri``, ``query``, ``source`` present in the call.
+    """
+
+    id: str = attrs.field(validator=_check_tool_id)
+    description: str
+    params: type[pydantic.BaseModel]
+    executor: str
+    invocation: str = attrs.field(default="tool_call", validator=_check_invocation)
+    capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
+    input_param: str | None = None
+
+    @property
+    def fenced_tag(self) -> str | None:
+        """The fence tag for ``fenced:<tag>`` tools, else ``None``."""
+        return self.invocation.split(":", 1)[1] if self.invocation.startswith("fenced:") else None
+
+    @property
+    def read_only(self) -> bool:
+        """True when the tool declares the ``read`` capability and none that changes state."""
+        return "read" in self.capabilities and not (
+            self.capabilities & {"write", "exec", "delete"}
+        )
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the parameters, generated from the params model."""
+        return self.params.model_json_schema()
+
+
+_INPUT_KEYS = ("command", "path", "file_path", "url", "uri", "query", "source")
+
+
+@attrs.frozen
+class ToolCall:
+    """One request from the model to run a tool.
+
+    :param tool_id: the tool's name.
+    :param params: the raw parameters as the model sent them.
+    :param call_id: correlates the call with its result, events and audit line.
+    :param caller_id: who is calling (a session, a skill, a user); carried into the audit.
+    """
+
+    tool_id: str
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+    call_id: str = attrs.field(factory=new_call_id)
+    caller_id: str | None = None
+
+    def input_text(self, tool: ToolDef | None = None) -> str:
+        """The string permission rules match against (see :attr:`ToolDef.input_param`)."""
+        keys = (tool.input_param,) if tool and tool.input_param else _INPUT_KEYS
+        for key in keys:
+            value = self.params.get(key)
+            if isinstance(value, str):
+                return value
+        return ""
+
+
+class Verdict(str, enum.Enum):
+    """A gate's vote. Precedence when combined: deny > ask > allow."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+
+@attrs.frozen
+class Decision:
+    """A gate's decision about one call, with its provenance.
+
+    :param verdict: allow, ask or deny.
+    :param reason: why, in words an operator understands.
+    :param gate: the gate (plugin) that decided.
+    :param rule: the rule that fired (a pattern, a rule name), when there is one.
+    :param source: the file the rule came from, when there is one.
+    """
+
+    verdict: Verdict
+    reason: str
+    gate: str = ""
+    rule: str | None = None
+    source: str | None = None
+
+    def provenance(self) -> dict[str, str]:
+        """The non-empty gate/rule/source fields, for audit records and JSON output."""
+        out = {"gate": self.gate}
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.source is not None:
+            out["source"] = self.source
+        return out
+
+
+@attrs.frozen
+class FilterStats:
+    """What output filtering did to one result.
+
+    :param raw_chars: characters before filtering.
+    :param filtered_chars: characters after filtering.
+    :param raw_lines: lines before filtering.
+    :param filtered_lines: lines after filtering.
+    :param confidence: ``full``, ``partial`` or ``fallback``; ``None`` when no rule ran.
+    :param command: the command the output came from, when known.
+    :param rules: names of the rules that ran.
+    """
+
+    raw_chars: int
+    filtered_chars: int
+    raw_lines: int
+    filtered_lines: int
+    confidence: str | None = None
+    command: str | None = None
+    rules: tuple[str, ...] = ()
+
+    @property
+    def savings_pct(self) -> float:
+        """Percentage of characters removed (0 when there was no output)."""
+        if self.raw_chars == 0:
+            return 0.0
+        return (1 - self.filtered_chars / self.raw_chars) * 100
+
+
+@attrs.frozen
+class ToolOutput:
+    """A successful tool result.
+
+    :param tool_name: the tool that produced it.
+    :param summary: the text given back to the model.
+    :param raw_response: structured data for programs (e.g. the shell envelope).
+    :param filter_stats: what filtering removed, when filtering ran.
+    :param diff: a unified diff of a file change, when there is one.
+    :param locations: file paths the call touched or found.
+    :param truncated: True when the output was cut to a size limit.
+    :param exit_code: the process exit code, for tools that run processes.
+    """
+
+    tool_name: str
+    summary: str
+    raw_response: Mapping[str, Any] | None = None
+    filter_stats: FilterStats | None = None
+    diff: str | None = None
+    locations: tuple[str, ...] = ()
+    truncated: bool = False
+    exit_code: int | None = None
+
+
+@attrs.frozen
+class AuditEvent:
+    """One audit record: a finished call, or a runtime event such as ``policy.reloaded``.
+
+    :param kind: ``tool_call`` for calls; ``policy.reloaded``, ``policy.reload_failed`` …
+        for runtime events.
+    :param ts: Unix time in seconds.
+    :param fields: the record's payload, already redacted and cut; sinks serialise it as is.
+    """
+
+    kind: str
+    ts: float
+    fields: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def as_record(self) -> dict[str, Any]:
+        """The JSON-ready record: ``ts`` (seconds, as a string, as Zeph writes it), kind, fields."""
+        return {"ts": f"{self.ts:.3f}", "kind": self.kind, **self.fields}

@@ -1,0 +1,1 @@
+"""The declarative output filter engine and its strategy plugins."""

@@ -1,0 +1,61 @@
+"""Built-in sink ``audit``: one JSON line per audit event, appended to a 0600 file.
+
+The file is ``[tools.audit] path`` or ``audit.jsonl`` in the user data directory. Each
+runtime opens it once (``O_APPEND``) and writes each record with a single ``write`` call,
+so lines from a runtime being retired and its successor never interleave. A sink that
+cannot write reports on stderr; the call itself never fails because of the audit log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tooldeck import hookimpl
+from tooldeck.models import AuditEvent
+from tooldeck.runtime import Runtime, StashKey
+
+FD = StashKey[int]("audit.fd")
+
+
+def open_log(path: os.PathLike[str] | str) -> int:
+    """Open (creating it and its directory) the audit file for appending, mode 0600."""
+    directory = os.path.dirname(os.fspath(path))
+    if directory:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+@hookimpl
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Open the audit file for this runtime, when auditing is enabled."""
+    config = runtime.settings.core.audit
+    if config.enabled:
+        runtime.stash_set(FD, open_log(config.resolved_path()))
+
+
+@hookimpl
+def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
+    """Append ``event`` as one JSON line."""
+    if not runtime.settings.core.audit.enabled:
+        return
+    line = json.dumps(event.as_record(), ensure_ascii=False, default=str) + "\n"
+    os.write(runtime.stash_get(FD), line.encode("utf-8"))
+
+
+@hookimpl
+def tooldeck_unconfigure(runtime: Runtime) -> None:
+    """Close this runtime's audit file."""
+    if runtime.settings.core.audit.enabled:
+        try:
+            os.close(runtime.stash_get(FD))
+        except KeyError:
+            pass

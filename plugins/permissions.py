@@ -1,0 +1,233 @@
+"""Built-in gate ``permissions``: per-tool ordered glob rules from ``[tools.permissions]``.
+
+=========================  ==============================================================
+rule                       behaviour
+=========================  ==============================================================
+autonomy full              every call is allowed (``[agent] autonomy = "full"``)
+autonomy readonly          read-only tools are allowed, every other tool is denied
+rule list per tool         ``[[tools.permissions.<tool>]]`` tables, in order; the key is the
+                           tool id, compared exactly (``BASH`` is not ``bash``)
+glob on the input          each ``pattern`` is a glob matched against the tool's whole input
+                           (command for ``bash``, path for file tools, url for web tools),
+                           case-insensitively; ``*`` also crosses ``/`` and newlines,
+                           ``?`` is one character, ``[…]`` a class, ``\\`` escapes
+first match wins           the first rule whose pattern matches decides
+no match → ask             a tool with rules that match nothing asks
+no rules → ask             a tool without any rule list asks (fail closed)
+legacy bash rules          without ``[tools.permissions.bash]``, ``[tools.shell]``
+                           ``blocked_commands`` become ``*cmd*`` deny rules and
+                           ``confirm_patterns`` (default: Zeph's twelve) ``*pat*`` ask
+                           rules, followed by ``*`` allow
+fully denied → hidden      a tool whose rules are all ``deny`` is left out of the catalog
+inline examples            a rule's ``match`` examples must be decided by that rule and its
+                           ``not_match`` examples must not match it, or the policy is refused
+=========================  ==============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import attrs
+import re2
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.errors import ConfigError
+from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.runtime import Runtime
+
+SECTION = "tools.permissions"
+MAX_PATTERN = 1024
+
+LEGACY_CONFIRM_PATTERNS = (
+    "rm ", "git push -f", "git push --force", "drop table", "drop database", "truncate ",
+    "$(", "`", "<(", ">(", "<<<", "eval ",
+)
+"""Zeph's default ``confirm_patterns``, used when ``[tools.shell]`` sets none."""
+
+
+class PermissionRule(BaseModel):
+    """One ``[[tools.permissions.<tool>]]`` table."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str = Field(min_length=1, max_length=MAX_PATTERN)
+    action: Literal["allow", "ask", "deny"]
+    match: tuple[str, ...] = ()
+    not_match: tuple[str, ...] = ()
+
+
+class PermissionSettings(RootModel[dict[str, tuple[PermissionRule, ...]]]):
+    """``[tools.permissions]``: tool id → ordered rules."""
+
+    root: dict[str, tuple[PermissionRule, ...]] = Field(default_factory=dict)
+
+
+def glob_to_regex(pattern: str) -> str:
+    """Translate a permission glob to an RE2 pattern matching the whole input.
+
+    :raises ValueError: an unterminated ``[`` class or a trailing backslash.
+    """
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "\\":
+            if i + 1 == n:
+                raise ValueError("trailing backslash")
+            i += 1
+            out.append(re2.escape(pattern[i]))
+        elif c == "[":
+            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "^") else i + 1)
+            if end == -1:
+                raise ValueError(f"unterminated character class at position {i}")
+            body = pattern[i + 1 : end]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            escaped = "".join("\\" + ch if ch in "\\^[]" else ch for ch in body)
+            out.append(f"[{'^' if negate else ''}{escaped}]")
+            i = end
+        else:
+            out.append(re2.escape(c))
+        i += 1
+    return "(?is)^" + "".join(out) + "$"
+
+
+@attrs.frozen
+class CompiledRule:
+    """A rule ready to match: its glob compiled to a linear-time regex."""
+
+    pattern: str
+    verdict: Verdict
+    regex: Any
+    index: int
+
+    def matches(self, text: str) -> bool:
+        """True when the glob matches the whole ``text`` (case-insensitively)."""
+        return self.regex.search(text) is not None
+
+
+def compile_rules(tool: str, rules: Sequence[PermissionRule], source: str) -> list[CompiledRule]:
+    """Compile and self-test one tool's rules.
+
+    :raises ConfigError: an invalid glob, or an inline example that fails; the message names
+        the file, the tool, the rule and the example.
+    """
+    compiled: list[CompiledRule] = []
+    options = re2.Options()
+    options.max_mem = 1 << 20
+    for i, rule in enumerate(rules):
+        key = f"{SECTION}.{tool}[{i}]"
+        try:
+            regex = re2.compile(glob_to_regex(rule.pattern), options)
+        except (ValueError, re2.error) as exc:
+            raise ConfigError(f"{source}: {key}: invalid pattern {rule.pattern!r}: {exc}",
+                              path=source, key=key) from None
+        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), regex, i))
+    for i, rule in enumerate(rules):
+        key = f"{SECTION}.{tool}[{i}]"
+        for example in rule.match:
+            decider = first_match(compiled, example)
+            if decider is None or decider.index != i:
+                by = "no rule" if decider is None else (
+                    f"rule [{decider.index}] {decider.pattern!r} first")
+                raise ConfigError(
+                    f"{source}: {key}: example {example!r} should be decided by rule "
+                    f"{rule.pattern!r} but is matched by {by}", path=source, key=key)
+        for example in rule.not_match:
+            if compiled[i].matches(example):
+                raise ConfigError(
+                    f"{source}: {key}: example {example!r} in not_match is matched by rule "
+                    f"{rule.pattern!r}", path=source, key=key)
+    return compiled
+
+
+def first_match(rules: Sequence[CompiledRule], text: str) -> CompiledRule | None:
+    """The first rule whose glob matches ``text``, or ``None``."""
+    for rule in rules:
+        if rule.matches(text):
+            return rule
+    return None
+
+
+def legacy_bash_rules(shell_table: Mapping[str, Any]) -> tuple[PermissionRule, ...]:
+    """Zeph's conversion of ``[tools.shell]`` lists into ``bash`` rules."""
+    blocked = [str(c) for c in shell_table.get("blocked_commands", ()) or ()]
+    confirm = shell_table.get("confirm_patterns")
+    patterns = [str(p) for p in (LEGACY_CONFIRM_PATTERNS if confirm is None else confirm)]
+    escape = {"*": "[*]", "?": "[?]", "[": "[[]", "\\": "\\\\"}
+    quoted = lambda text: "".join(escape.get(ch, ch) for ch in text)  # noqa: E731
+    return (
+        *(PermissionRule(pattern=f"*{quoted(c)}*", action="deny") for c in blocked),
+        *(PermissionRule(pattern=f"*{quoted(p)}*", action="ask") for p in patterns),
+        PermissionRule(pattern="*", action="allow"),
+    )
+
+
+class PermissionGate:
+    """The compiled policy of one runtime; votes on every call."""
+
+    name = "rules"
+
+    def __init__(self, rules: Mapping[str, list[CompiledRule]], autonomy: str, source: str):
+        self.rules = rules
+        self.autonomy = autonomy
+        self.source = source
+
+    def fully_denied(self, tool_id: str) -> bool:
+        """True when the tool has rules and every one of them denies."""
+        rules = self.rules.get(tool_id)
+        return bool(rules) and all(r.verdict is Verdict.DENY for r in rules or ())
+
+    @hookimpl
+    def tooldeck_check_call(self, call: ToolCall, tool: ToolDef) -> Decision:
+        """Decide by autonomy level, then by the tool's first matching rule."""
+        if self.autonomy == "full":
+            return Decision(Verdict.ALLOW, "autonomy is full", "permissions", "autonomy")
+        if self.autonomy == "readonly":
+            if tool.read_only:
+                return Decision(Verdict.ALLOW, f"{tool.id} is read-only", "permissions",
+                                "autonomy")
+            return Decision(Verdict.DENY, f"{tool.id} is not read-only (autonomy is readonly)",
+                            "permissions", "autonomy")
+        rules = self.rules.get(tool.id)
+        if rules is None:
+            return Decision(Verdict.ASK, f"no permission rules for {tool.id}", "permissions",
+                            None, self.source)
+        text = call.input_text(tool)
+        rule = first_match(rules, text)
+        if rule is None:
+            return Decision(Verdict.ASK, f"no permission rule of {tool.id} matches",
+                            "permissions", None, self.source)
+        return Decision(rule.verdict, f"{tool.id} rule {rule.pattern!r} → {rule.verdict.value}",
+                        "permissions", rule.pattern, self.source)
+
+    @hookimpl
+    def tooldeck_tool_hidden(self, tool: ToolDef) -> bool:
+        """Hide tools whose rules deny everything."""
+        return self.fully_denied(tool.id)
+
+
+@hookimpl
+def tooldeck_register_settings(register: Any) -> None:
+    """Own ``[tools.permissions]``."""
+    register(SECTION, PermissionSettings)
+
+
+@hookimpl
+def tooldeck_register_gates(register: Any, settings: Settings) -> None:
+    """Compile the rules (checking inline examples) into this runtime's gate."""
+    source = settings.document.label
+    configured = settings.get(PermissionSettings).root
+    by_tool: dict[str, Sequence[PermissionRule]] = dict(configured)
+    if "bash" not in by_tool:
+        by_tool["bash"] = legacy_bash_rules(settings.table("tools.shell"))
+    compiled = {tool: compile_rules(tool, rules, source) for tool, rules in by_tool.items()}
+    register(PermissionGate(compiled, settings.core.agent.autonomy, source))
