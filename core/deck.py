@@ -132,6 +132,8 @@ class Deck:
         self._environ = environ
         self._calls = 0
         self._reload_lock: asyncio.Lock | None = None
+        self.last_reload_error: str | None = None
+        """Why the most recent reload was refused (``None`` after a successful one)."""
 
     @classmethod
     def from_config(
@@ -273,11 +275,13 @@ class Deck:
                     self._reread(doc, old), extra_plugins=self._extra, environ=self._environ
                 )
             except ConfigError as exc:
+                self.last_reload_error = str(exc)
                 old.hooks.audit(runtime_event("policy.reload_failed", {
                     "file": doc.label, "reason": str(exc), "kept_digest": old.digest(),
                 }), old)
                 return False
             self._runtime = new
+            self.last_reload_error = None
             new.hooks.audit(runtime_event("policy.reloaded", {
                 "file": doc.label, "old_digest": old.digest(), "new_digest": new.digest(),
             }), new)

@@ -1,0 +1,118 @@
+"""``tooldeck config check|show`` and ``tooldeck audit tail``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from pydantic import RootModel
+
+from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, emit, open_deck
+from tooldeck.config import Settings, read_document
+from tooldeck.errors import ConfigError
+from tooldeck.runtime import build_runtime
+
+__all__ = ["audit_tail", "run"]
+
+
+def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
+    """Dispatch ``config check`` / ``config show``."""
+    if args.config_command == "check":
+        return _check(args.file or config, as_json)
+    return _show(open_deck(config).runtime.settings, as_json)
+
+
+def _check(file: str | None, as_json: bool) -> int:
+    if file is not None:
+        path = Path(file)
+        if not path.is_file():
+            raise ConfigError(f"{path}: config file not found", path=str(path))
+        runtime = build_runtime(read_document(path, "argument"))
+    else:
+        runtime = open_deck(None).runtime
+    settings = runtime.settings
+    enabled = [p.name for p in runtime.plugins if p.state == "enabled"]
+    data = {"ok": True, "file": settings.document.label, "plugins": enabled,
+            "tools": sorted(runtime.tools), "warnings": list(runtime.warnings)}
+    text = (f"{settings.document.label}: ok — {len(enabled)} plugins, "
+            f"{len(runtime.tools)} tools")
+    if runtime.warnings:
+        text += "\n" + "\n".join(f"warning: {w}" for w in runtime.warnings)
+    emit(data if as_json else None, text)
+    return EXIT_OK
+
+
+def _values(settings: Settings) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(set(settings.sections) | set(settings.raw)):
+        model = settings.sections.get(name)
+        if model is None:
+            values: dict[str, Any] = dict(settings.raw.get(name, {}))
+            if not values:
+                continue
+        elif isinstance(model, RootModel):
+            values = model.model_dump(mode="json")
+        else:
+            values = model.model_dump(mode="json")
+        out[name] = {
+            key: {"value": value, "source": settings.sources.get(f"{name}.{key}", "default")}
+            for key, value in values.items()
+        }
+    return out
+
+
+def _show(settings: Settings, as_json: bool) -> int:
+    values = _values(settings)
+    doc = settings.document
+    lines = [f"# configuration: {doc.label} (found via {doc.origin})"]
+    for name, entries in values.items():
+        lines.append(f"\n[{name}]")
+        for key, entry in entries.items():
+            lines.append(f"{key} = {json.dumps(entry['value'])}  # {entry['source']}")
+    emit({"file": doc.label, "origin": doc.origin, "sections": values} if as_json else None,
+         "\n".join(lines))
+    return EXIT_OK
+
+
+def _last_lines(path: Path, n: int) -> list[str]:
+    with path.open("rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        block, data = 64 * 1024, b""
+        while size > 0 and data.count(b"\n") <= n:
+            step = min(block, size)
+            size -= step
+            f.seek(size)
+            data = f.read(step) + data
+    return [line.decode("utf-8", "replace") for line in data.splitlines()[-n:] if line.strip()]
+
+
+def audit_tail(config: str | None, n: int, as_json: bool) -> int:
+    """Print the last ``n`` audit records."""
+    if n < 1:
+        print("tooldeck: -n must be at least 1")
+        return EXIT_CONFIG
+    path = open_deck(config).runtime.settings.core.audit.resolved_path()
+    if not path.exists():
+        emit([] if as_json else None, f"no audit records yet ({path})")
+        return EXIT_OK
+    records: deque[dict[str, Any]] = deque()
+    for line in _last_lines(path, n):
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            records.append({"kind": "unreadable", "line": line})
+    if as_json:
+        emit(list(records), "")
+        return EXIT_OK
+    for rec in records:
+        result = rec.get("result", {})
+        outcome = result.get("type", rec.get("kind", "?")) if isinstance(result, dict) else "?"
+        detail = rec.get("command") or rec.get("reason") or rec.get("file") or ""
+        print(f"{rec.get('ts', '?')}  {rec.get('tool', rec.get('kind', '?')):<16} "
+              f"{outcome:<8} {detail}")
+    return EXIT_OK
