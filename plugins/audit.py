@@ -8,6 +8,7 @@ cannot write reports on stderr; the call itself never fails because of the audit
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 
@@ -55,7 +56,5 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
 def tooldeck_unconfigure(runtime: Runtime) -> None:
     """Close this runtime's audit file."""
     if runtime.settings.core.audit.enabled:
-        try:
+        with contextlib.suppress(KeyError):
             os.close(runtime.stash_get(FD))
-        except KeyError:
-            pass

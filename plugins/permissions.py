@@ -1,4 +1,4 @@
-"""Built-in gate ``permissions``: per-tool ordered glob rules from ``[tools.permissions]``.
+r"""Built-in gate ``permissions``: per-tool ordered glob rules from ``[tools.permissions]``.
 
 =========================  ==============================================================
 rule                       behaviour
@@ -37,7 +37,6 @@ from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
-from tooldeck.runtime import Runtime
 
 SECTION = "tools.permissions"
 MAX_PATTERN = 1024

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -171,8 +172,6 @@ def _watch(deck: Deck, as_json: bool) -> int:
     emit({"event": "watching", "dirs": [str(d) for d in deck.watched_dirs()],
           "digest": deck.runtime.digest()} if as_json else None,
          f"watching {dirs}; policy {deck.runtime.digest()} (Ctrl-C to stop)", stream=sys.stderr)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(deck.watch(on_reload=report))
-    except KeyboardInterrupt:
-        pass
     return EXIT_OK
