@@ -1,0 +1,31 @@
+"""Every TOML example in README.md and docs/ is a configuration tooldeck accepts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tooldeck.config import parse_document
+from tooldeck.runtime import build_runtime
+
+ROOT = Path(__file__).resolve().parents[2]
+FENCE = re.compile(r"```toml\n(.*?)```", re.S)
+
+
+def examples() -> list[tuple[str, str]]:
+    found = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for i, block in enumerate(FENCE.findall(doc.read_text())):
+            if "[[rules]]" in block:  # filters.toml rule files, not tooldeck.toml
+                continue
+            found.append((f"{doc.name}#{i}", block))
+    return found
+
+
+@pytest.mark.parametrize(("where", "text"), examples(), ids=[w for w, _ in examples()])
+def test_toml_example_is_a_valid_configuration(where: str, text: str) -> None:
+    doc = parse_document(text, Path(where), "docs")
+    runtime = build_runtime(doc, environ={"TOOLDECK_TOOLS_AUDIT_ENABLED": "false"})
+    runtime.hooks.unconfigure(runtime)
