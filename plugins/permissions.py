@@ -156,16 +156,22 @@ def first_match(rules: Sequence[CompiledRule], text: str) -> CompiledRule | None
     return None
 
 
+_GLOB_LITERAL = {"*": "[*]", "?": "[?]", "[": "[[]", "\\": "\\\\"}
+
+
+def glob_literal(text: str) -> str:
+    """``text`` as a glob that matches exactly it (metacharacters escaped)."""
+    return "".join(_GLOB_LITERAL.get(ch, ch) for ch in text)
+
+
 def legacy_bash_rules(shell_table: Mapping[str, Any]) -> tuple[PermissionRule, ...]:
     """Zeph's conversion of ``[tools.shell]`` lists into ``bash`` rules."""
     blocked = [str(c) for c in shell_table.get("blocked_commands", ()) or ()]
     confirm = shell_table.get("confirm_patterns")
     patterns = [str(p) for p in (LEGACY_CONFIRM_PATTERNS if confirm is None else confirm)]
-    escape = {"*": "[*]", "?": "[?]", "[": "[[]", "\\": "\\\\"}
-    quoted = lambda text: "".join(escape.get(ch, ch) for ch in text)  # noqa: E731
     return (
-        *(PermissionRule(pattern=f"*{quoted(c)}*", action="deny") for c in blocked),
-        *(PermissionRule(pattern=f"*{quoted(p)}*", action="ask") for p in patterns),
+        *(PermissionRule(pattern=f"*{glob_literal(c)}*", action="deny") for c in blocked),
+        *(PermissionRule(pattern=f"*{glob_literal(p)}*", action="ask") for p in patterns),
         PermissionRule(pattern="*", action="allow"),
     )
 

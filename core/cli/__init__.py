@@ -160,6 +160,7 @@ def _call(deck: Deck, tool: str, params_json: str, yes: bool, as_json: bool) -> 
 def _watch(deck: Deck, as_json: bool) -> int:
     def report(ok: bool) -> None:
         runtime = deck.runtime
+        message: dict[str, str | None]
         if ok:
             message = {"event": "reloaded", "digest": runtime.digest()}
             text = f"reloaded: policy {runtime.digest()}"
