@@ -1,0 +1,200 @@
+"""The ``tooldeck`` command, run as a real subprocess of the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooldeck import __version__
+
+TOOLDECK = shutil.which("tooldeck", path=str(Path(sys.executable).parent)) or "tooldeck"
+
+ECHO_PLUGIN = '''
+import pydantic
+from tooldeck import hookimpl
+from tooldeck.models import ToolDef, ToolOutput
+
+
+class Params(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    text: str
+
+
+class Echo:
+    name = "echo"
+
+    async def execute(self, call, ctx):
+        return ToolOutput("echo", ctx.params.text)
+
+
+@hookimpl
+def tooldeck_register_executors(register):
+    register(Echo())
+
+
+@hookimpl
+def tooldeck_register_tools(register):
+    register(ToolDef(id="echo", description="Echo the text back.", params=Params,
+                     executor="echo", input_param="text", capabilities={"read"}))
+'''
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None,
+        stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([TOOLDECK, *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, input=stdin, timeout=60)
+
+
+@pytest.fixture
+def echo_env(tmp_path: Path) -> dict[str, str]:
+    """An environment where a third-party-like module can be loaded through a test entry point.
+
+    Entry points need an installed distribution, so the echo tool comes in through a
+    ``.dist-info`` folder on ``PYTHONPATH`` — a real (if minimal) installed distribution.
+    """
+    site = tmp_path / "site"
+    dist = site / "tooldeck_echo-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (site / "tooldeck_echo.py").write_text(ECHO_PLUGIN)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tooldeck-echo\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[tooldeck]\necho = tooldeck_echo\n")
+    return {"PYTHONPATH": str(site)}
+
+
+def write_config(directory: Path, text: str) -> Path:
+    path = directory / "tooldeck.toml"
+    path.write_text(f'[tools.audit]\npath = "{directory / "audit.jsonl"}"\n{text}')
+    return path
+
+
+def test_version(in_tmp: Path) -> None:
+    proc = run("--version", cwd=in_tmp)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"tooldeck {__version__}"
+
+
+def test_plugins_json_without_any_config(in_tmp: Path) -> None:
+    proc = run("plugins", "--json", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    plugins = {p["name"]: p for p in json.loads(proc.stdout)}
+    assert plugins["core"]["essential"] is True
+    for name in ("audit", "permissions"):
+        assert plugins[name]["state"] == "enabled"
+        assert plugins[name]["dist"] == "tooldeck"
+    assert "tooldeck_register_gates" in plugins["permissions"]["hooks"]
+
+
+def test_third_party_plugin_is_listed_but_not_enabled(in_tmp: Path,
+                                                      echo_env: dict[str, str]) -> None:
+    plugins = {p["name"]: p for p in json.loads(
+        run("plugins", "--json", cwd=in_tmp, env=echo_env).stdout)}
+    assert plugins["echo"]["state"] == "disabled"
+    assert "enable" in plugins["echo"]["why"]
+    proc = run("call", "echo", "--params", '{"text": "hi"}', cwd=in_tmp, env=echo_env)
+    assert proc.returncode == 1
+    assert "category: tool_not_found" in proc.stdout
+
+
+def test_tools_openai_and_anthropic_shapes(in_tmp: Path, echo_env: dict[str, str]) -> None:
+    write_config(in_tmp, '[plugins]\nenable = ["echo"]\n')
+    openai = json.loads(run("tools", "--format", "openai", cwd=in_tmp, env=echo_env).stdout)
+    assert openai == [{"type": "function", "function": {
+        "name": "echo", "description": "Echo the text back.",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}},
+                       "required": ["text"], "additionalProperties": False}}}]
+    anthropic = json.loads(run("tools", "--format", "anthropic", cwd=in_tmp, env=echo_env).stdout)
+    assert anthropic[0]["name"] == "echo"
+    assert anthropic[0]["input_schema"] == openai[0]["function"]["parameters"]
+    prompt = run("tools", "--format", "prompt", cwd=in_tmp, env=echo_env).stdout
+    assert prompt.startswith("<tools>\n## echo\nEcho the text back.\n")
+    assert '  - text:  (string, required)' in prompt
+    assert prompt.rstrip().endswith("</tools>")
+
+
+def test_call_allowed_denied_and_asked(in_tmp: Path, echo_env: dict[str, str]) -> None:
+    write_config(in_tmp, '[plugins]\nenable = ["echo"]\n'
+                 '[[tools.permissions.echo]]\npattern = "*secret*"\naction = "deny"\n'
+                 '[[tools.permissions.echo]]\npattern = "hello*"\naction = "allow"\n'
+                 '[[tools.permissions.echo]]\npattern = "*"\naction = "ask"\n')
+    ok = run("call", "echo", "--params", '{"text": "hello world"}', cwd=in_tmp, env=echo_env)
+    assert (ok.returncode, ok.stdout) == (0, "hello world\n")
+
+    denied = run("call", "echo", "--params", '{"text": "the secret"}', "--json",
+                 cwd=in_tmp, env=echo_env)
+    assert denied.returncode == 1
+    body = json.loads(denied.stdout)
+    assert body["category"] == "policy_blocked"
+    assert body["decision"]["rule"] == "*secret*"
+    assert body["decision"]["source"].endswith("tooldeck.toml")
+
+    asked = run("call", "echo", "--params", '{"text": "other"}', cwd=in_tmp, env=echo_env)
+    assert asked.returncode == 1
+    assert "category: confirmation_required" in asked.stdout
+
+    yes = run("call", "echo", "--params", '{"text": "other"}', "--yes",
+              cwd=in_tmp, env=echo_env)
+    assert (yes.returncode, yes.stdout) == (0, "other\n")
+    denied_yes = run("call", "echo", "--params", '{"text": "secret"}', "--yes",
+                     cwd=in_tmp, env=echo_env)
+    assert denied_yes.returncode == 1, "--yes never confirms a deny"
+
+
+def test_call_bad_params_json_is_a_usage_error(in_tmp: Path) -> None:
+    proc = run("call", "echo", "--params", "{not json", cwd=in_tmp)
+    assert proc.returncode == 2
+    assert "--params is not valid JSON" in proc.stderr
+
+
+@pytest.mark.parametrize(("toml", "key"), [
+    ("[tools.shel]\nx = 1\n", "tools.shel"),
+    ("[tools.audit]\nenabled = \"x\"\n", "tools.audit.enabled"),
+    ("[agent]\nmax_tool_iterations = \"x\"\n", "agent.max_tool_iterations"),
+])
+def test_config_typo_exits_2_naming_file_and_key(in_tmp: Path, toml: str, key: str) -> None:
+    path = in_tmp / "bad.toml"
+    path.write_text(toml)
+    for args in (["--config", str(path), "tools"], ["config", "check", str(path)]):
+        proc = run(*args, cwd=in_tmp)
+        assert proc.returncode == 2
+        assert f"{path}: {key}:" in proc.stderr
+
+
+def test_config_check_ok_and_show_sources(in_tmp: Path) -> None:
+    write_config(in_tmp, "[agent]\nmax_tool_iterations = 4\n")
+    check = run("config", "check", cwd=in_tmp)
+    assert check.returncode == 0 and "ok" in check.stdout
+    show = json.loads(run("config", "show", "--json", cwd=in_tmp,
+                          env={"TOOLDECK_AGENT_AUTONOMY": "readonly"}).stdout)
+    agent = show["sections"]["agent"]
+    assert agent["max_tool_iterations"] == {"value": 4,
+                                            "source": str(in_tmp / "tooldeck.toml")}
+    assert agent["autonomy"] == {"value": "readonly", "source": "$TOOLDECK_AGENT_AUTONOMY"}
+    assert show["sections"]["tools.audit"]["enabled"]["source"] == "default"
+
+
+def test_audit_tail(in_tmp: Path, echo_env: dict[str, str]) -> None:
+    write_config(in_tmp, '[plugins]\nenable = ["echo"]\n'
+                 '[[tools.permissions.echo]]\npattern = "*"\naction = "allow"\n')
+    for word in ("one", "two", "three"):
+        run("call", "echo", "--params", json.dumps({"text": word}), cwd=in_tmp, env=echo_env)
+    records = json.loads(run("audit", "tail", "-n", "2", "--json", cwd=in_tmp,
+                             env=echo_env).stdout)
+    assert [r["command"] for r in records] == ["two", "three"]
+    assert all(r["caller_id"] == "cli" for r in records)
+    text = run("audit", "tail", cwd=in_tmp, env=echo_env).stdout
+    assert text.count("success") == 3
+
+
+def test_demo_runs_on_the_embedded_default(in_tmp: Path) -> None:
+    proc = run("demo", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert "embedded default configuration" in proc.stdout
+    assert list(in_tmp.iterdir()) == [], "the demo works in its own temporary directory"
+    report = json.loads(run("demo", "--json", cwd=in_tmp).stdout)
+    assert {p["name"] for p in report["plugins"]} >= {"core", "audit", "permissions"}
