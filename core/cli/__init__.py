@@ -18,6 +18,7 @@ from tooldeck import __version__
 from tooldeck.catalog import FORMATS, render
 from tooldeck.cli import config_cmds, demo
 from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, EXIT_TOOL, emit, open_deck, result_json
+from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, load_commands
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
 from tooldeck.models import Decision, ToolCall
@@ -34,8 +35,16 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every ``tooldeck`` command."""
+def build_parser(
+    commands: dict[str, Command] | None = None, checks: dict[str, Command] | None = None
+) -> argparse.ArgumentParser:
+    """The argument parser for every ``tooldeck`` command.
+
+    :param commands: extra top-level subcommands (default: the ``tooldeck.commands`` group).
+    :param checks: kinds of ``tooldeck check`` (default: the ``tooldeck.checks`` group).
+    """
+    commands = load_commands(COMMANDS_GROUP) if commands is None else commands
+    checks = load_commands(CHECKS_GROUP) if checks is None else checks
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tooldeck", parents=[common],
@@ -70,6 +79,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run a deck in the foreground, hot-reloading its policy")
     sub.add_parser("demo", parents=[common],
                    help="a short guided run on the embedded default configuration")
+
+    if checks:
+        check_cmd = sub.add_parser("check", parents=[common],
+                                   help="judge an input against the policy; nothing runs")
+        kinds = check_cmd.add_subparsers(dest="check_kind", metavar="KIND", required=True)
+        for name, command in checks.items():
+            kind = kinds.add_parser(name, parents=[common], help=command.help)
+            command.add_arguments(kind)
+            kind.set_defaults(extension=command)
+    for name, command in commands.items():
+        extra = sub.add_parser(name, parents=[common], help=command.help)
+        command.add_arguments(extra)
+        extra.set_defaults(extension=command)
     return parser
 
 
@@ -83,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = bool(getattr(args, "json", False))
     config = getattr(args, "config", None)
     try:
+        extension = getattr(args, "extension", None)
+        if extension is not None:
+            return int(extension.run(args))
         if args.command == "plugins":
             return _plugins(open_deck(config), as_json)
         if args.command == "tools":

@@ -1,0 +1,73 @@
+"""Subcommands that live outside the core, found through entry points.
+
+The core may not import ``tooldeck.plugins`` or ``tooldeck.filters``, yet ``tooldeck check
+bash`` belongs with the shell plugin and ``tooldeck filter`` with the filter engine. They are
+published as entry points instead:
+
+- group ``tooldeck.commands``: top-level subcommands (``filter``, ``run``);
+- group ``tooldeck.checks``: kinds of ``tooldeck check KIND`` (``bash``, ``path``, ``url``).
+
+Each entry point names an object with a ``help`` string, ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit code). Only tooldeck's own distribution may add subcommands:
+an installed third-party package must not run code at every CLI start-up without the
+operator enabling it, and plugin enablement lives in the configuration the command has not
+read yet. Keep command modules light to import; import heavy things inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from importlib import metadata
+from typing import Protocol, runtime_checkable
+
+__all__ = ["CHECKS_GROUP", "COMMANDS_GROUP", "Command", "load_commands"]
+
+COMMANDS_GROUP = "tooldeck.commands"
+CHECKS_GROUP = "tooldeck.checks"
+_OWN_DIST = "tooldeck"
+
+
+@runtime_checkable
+class Command(Protocol):
+    """A subcommand contributed through an entry point."""
+
+    help: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Declare the subcommand's own arguments."""
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Run it and return the exit code (0 ok, 1 tool error, 2 usage or config error)."""
+
+
+class _Unavailable:
+    """Stands in for a command whose module failed to import; says why when invoked."""
+
+    def __init__(self, name: str, why: str) -> None:
+        self.help = f"(unavailable: {why})"
+        self._message = f"tooldeck: command {name!r} is unavailable: {why}"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("rest", nargs=argparse.REMAINDER)
+
+    def run(self, args: argparse.Namespace) -> int:
+        import sys
+
+        print(self._message, file=sys.stderr)
+        return 2
+
+
+def load_commands(group: str) -> dict[str, Command]:
+    """The commands of ``group`` shipped by tooldeck itself, by name, sorted."""
+    found: dict[str, Command] = {}
+    for ep in metadata.entry_points(group=group):
+        if ep.dist is None or ep.dist.metadata["Name"] != _OWN_DIST:
+            continue
+        try:
+            command = ep.load()
+        except Exception as exc:
+            command = _Unavailable(ep.name, f"{type(exc).__name__}: {exc}")
+        if not isinstance(command, Command):
+            command = _Unavailable(ep.name, "entry point is not a command object")
+        found[ep.name] = command
+    return dict(sorted(found.items()))
