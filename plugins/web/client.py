@@ -1,0 +1,207 @@
+"""The web client behind ``fetch`` and ``web_scrape``: redirects, deadline and body limit.
+
+Layer 3 lives here: automatic redirects are off, and at most :data:`MAX_REDIRECTS`
+redirects are followed by hand, each ``Location`` resolved against the current URL and sent
+through layers 1 and 2 again. The whole fetch, redirects included, must finish within the
+configured timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from types import TracebackType
+from urllib.parse import urljoin
+
+import attrs
+import httpx
+
+from tooldeck.errors import ErrorCategory, ToolError, classify_http_status
+from tooldeck.plugins.web.body import ACCEPT_ENCODING, read_body
+from tooldeck.plugins.web.content import (
+    decode_text,
+    media_type,
+    refuse_binary_body,
+    refuse_binary_type,
+)
+from tooldeck.plugins.web.extract import parse_extraction, readable_text, select_values
+from tooldeck.plugins.web.failures import transport_failure
+from tooldeck.plugins.web.rejection import PolicyViolation, Rejection
+from tooldeck.plugins.web.resolve import Resolver, system_resolver
+from tooldeck.plugins.web.settings import GuardPolicy, ScrapeSettings
+from tooldeck.plugins.web.transport import PinnedTransport
+from tooldeck.plugins.web.urlguard import check_static
+
+__all__ = ["MAX_REDIRECTS", "REDIRECT_STATUSES", "FetchResult", "WebClient"]
+
+MAX_REDIRECTS = 3
+"""Redirects followed before a fetch fails with ``too many redirects``."""
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+"""Statuses whose ``Location`` is followed."""
+
+_HEADERS = {
+    "Accept": "text/html,application/xhtml+xml,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5",
+    "Accept-Encoding": ACCEPT_ENCODING,
+    "User-Agent": "tooldeck-web/0.1",
+}
+
+
+@attrs.frozen
+class FetchResult:
+    """A fetched page, decoded and rendered as readable text.
+
+    :param url: the final URL, after redirects.
+    :param status: the final HTTP status.
+    :param content_type: the final ``Content-Type`` header (``""`` when absent).
+    :param text: the body as readable text (Markdown for HTML, indented JSON, plain text).
+    :param truncated: whether the body was cut at ``max_body_bytes``.
+    :param redirects: how many redirects were followed.
+    """
+
+    url: str
+    status: int
+    content_type: str
+    text: str
+    truncated: bool
+    redirects: int
+
+
+class WebClient:
+    """Fetch HTTPS pages through the SSRF guard; one instance serves many calls.
+
+    :param settings: the ``[tools.scrape]`` settings.
+    :param resolver: the DNS resolver; the event loop's ``getaddrinfo`` when ``None``.
+    :param ssl_context: the TLS context; httpx's default trust store when ``None``.
+    """
+
+    def __init__(
+        self,
+        settings: ScrapeSettings,
+        resolver: Resolver | None = None,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        self._settings = settings
+        self._policy = GuardPolicy.from_settings(settings)
+        transport = PinnedTransport(
+            self._policy,
+            resolver or system_resolver,
+            ssl_context or httpx.create_ssl_context(),
+        )
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            follow_redirects=False,
+            trust_env=False,
+            timeout=settings.timeout,
+            headers=_HEADERS,
+        )
+
+    async def __aenter__(self) -> WebClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the underlying HTTP client."""
+        await self._http.aclose()
+
+    async def fetch(self, url: str) -> FetchResult:
+        """Fetch a URL and return its body as readable text.
+
+        :param url: the HTTPS URL.
+        :returns: the final URL, status, content type, text, truncation flag, redirect count.
+        :raises ToolError: ``policy_blocked`` naming the rule for guard refusals; HTTP
+            statuses by :func:`~tooldeck.errors.classify_http_status`; network failures by
+            their cause (``timeout`` when the deadline passes).
+        """
+        page = await self._get(url)
+        return attrs.evolve(page, text=readable_text(page.text, media_type(page.content_type)))
+
+    async def scrape(self, url: str, select: str, extract: str = "text", limit: int = 10) -> str:
+        """Fetch an HTML page and return the values a CSS selector picks out of it.
+
+        :param url: the HTTPS URL.
+        :param select: the CSS selector.
+        :param extract: ``text``, ``html`` (inner HTML) or ``attr:NAME``.
+        :param limit: how many matching nodes to take (at least 1).
+        :returns: the values joined by newlines, or ``No results for selector: ...``.
+        :raises ToolError: as :meth:`fetch`, plus ``invalid_parameters`` for a bad
+            ``extract``, ``limit`` or selector.
+        """
+        extraction = parse_extraction(extract)
+        if limit < 1:
+            raise ToolError(ErrorCategory.INVALID_PARAMETERS, f"limit must be >= 1, got {limit}")
+        page = await self._get(url)
+        return select_values(page.text, select, extraction, limit)
+
+    async def _get(self, url: str) -> FetchResult:
+        timeout = self._settings.timeout
+        try:
+            return await asyncio.wait_for(self._follow(url), timeout)
+        except asyncio.TimeoutError:
+            raise ToolError(
+                ErrorCategory.TIMEOUT, f"fetching {url} took longer than {timeout:g} s"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise transport_failure(exc, url) from exc
+
+    async def _follow(self, url: str) -> FetchResult:
+        current = check_static(url, self._policy).url
+        hop = 0
+        while True:
+            response = await self._http.send(self._http.build_request("GET", current), stream=True)
+            try:
+                if response.status_code not in REDIRECT_STATUSES:
+                    return await self._read(response, hop)
+                current = self._next_hop(response, hop)
+            finally:
+                await response.aclose()
+            hop += 1
+
+    def _next_hop(self, response: httpx.Response, hop: int) -> httpx.URL:
+        if hop == MAX_REDIRECTS:
+            raise ToolError(
+                ErrorCategory.PERMANENT_FAILURE, f"too many redirects (more than {MAX_REDIRECTS})"
+            )
+        location = response.headers.get("location", "").strip()
+        if not location:
+            raise ToolError(
+                ErrorCategory.PERMANENT_FAILURE,
+                f"redirect with no Location (HTTP {response.status_code})",
+            )
+        target = urljoin(str(response.request.url), location)
+        try:
+            return check_static(target, self._policy).url
+        except PolicyViolation as exc:
+            refused = exc.rejection
+            raise PolicyViolation(
+                Rejection(refused.rule, f"redirect {hop + 1} to {target}: {refused.detail}")
+            ) from None
+
+    async def _read(self, response: httpx.Response, redirects: int) -> FetchResult:
+        status = response.status_code
+        if not 200 <= status < 300:
+            raise ToolError(
+                classify_http_status(status), f"HTTP {status} {response.reason_phrase or 'unknown'}"
+            )
+        content_type = response.headers.get("content-type", "")
+        kind = media_type(content_type)
+        refuse_binary_type(kind)
+        body = await read_body(response, self._settings.max_body_bytes)
+        if kind == "":
+            refuse_binary_body(body.data)
+        return FetchResult(
+            url=str(response.request.url),
+            status=status,
+            content_type=content_type,
+            text=decode_text(body.data, content_type, truncated=body.truncated),
+            truncated=body.truncated,
+            redirects=redirects,
+        )
