@@ -7,6 +7,7 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
              ─► route (tooldeck_select_executor) ─► executor ─► ToolOutput
+             ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
 The runtime is captured once at the start of a call, so a reload in the middle of a call
@@ -252,6 +253,8 @@ class Deck:
             error = ToolError(ErrorCategory.PERMANENT_FAILURE,
                               f"executor {executor.name!r} failed: {type(exc).__name__}: {exc}")
             return ToolResult(call, error=error, decision=decision, approved_by=approved_by)
+        if tools_config.summarize_output:
+            output = runtime.hooks.transform_output(call, tool, output, runtime)
         return ToolResult(call, output=output, decision=decision, approved_by=approved_by)
 
     # ------------------------------------------------------------------------ reloading

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tooldeck.config import Settings
-    from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef
+    from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
 
 
@@ -130,6 +130,26 @@ def tooldeck_check_call(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Deci
     :param tool: the definition of the called tool.
     :param runtime: the runtime the call runs on.
     :returns: a :class:`~tooldeck.models.Decision`, or ``None`` to abstain.
+    """
+
+
+@hookspec
+def tooldeck_transform_output(
+    call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
+) -> ToolOutput | None:
+    """Rewrite a successful tool output before the model sees it (filtering, redaction…).
+
+    Implementations run one after another, each receiving the output the previous one
+    returned, so transformations compose. Keep the raw text retrievable (e.g. in
+    ``raw_response``). Skipped entirely when ``[tools] summarize_output = false``. An
+    implementation that raises is reported on stderr and skipped: the output is passed on
+    unchanged rather than lost.
+
+    :param call: the call that produced the output.
+    :param tool: the tool's definition.
+    :param output: the output so far.
+    :param runtime: the runtime the call runs on.
+    :returns: a replacement :class:`~tooldeck.models.ToolOutput`, or ``None`` to keep it.
     """
 
 

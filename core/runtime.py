@@ -138,6 +138,7 @@ class Hooks:
         self._pm = pm
         self._check = _impls(pm.hook.tooldeck_check_call)
         self._audit = _impls(pm.hook.tooldeck_audit)
+        self._transform = _impls(pm.hook.tooldeck_transform_output)
 
     @property
     def gate_names(self) -> tuple[str, ...]:
@@ -169,6 +170,25 @@ class Hooks:
             call=call, tool=tool, runtime=runtime
         )
         return result
+
+    def transform_output(
+        self, call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
+    ) -> ToolOutput:
+        """Pass ``output`` through every ``tooldeck_transform_output`` in turn."""
+        for impl in self._transform:
+            args = {"call": call, "tool": tool, "output": output, "runtime": runtime}
+            try:
+                replaced = impl.function(*[args[a] for a in impl.argnames])
+            except Exception as exc:
+                print(
+                    f"tooldeck: output transform {impl.plugin!r} failed, output kept: "
+                    f"{type(exc).__name__}: {exc}",
+                    file=sys.stderr,
+                )
+                continue
+            if replaced is not None:
+                output = replaced
+        return output
 
     def hidden_tools(self, runtime: Runtime) -> set[str]:
         """Ids of the tools some plugin hides from the catalog."""
