@@ -2,7 +2,7 @@
 
 One call, end to end (each step's failure is a classified :class:`~tooldeck.errors.ToolError`)::
 
-    ToolCall ─► tool lookup (tool_not_found) ─► strip _tafc_think* fields
+    ToolCall ─► strip _tafc_think* fields ─► tool lookup (tool_not_found)
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
@@ -198,12 +198,12 @@ class Deck:
         self, runtime: Runtime, call: ToolCall, confirm: Confirm | bool | None
     ) -> ToolResult:
         tools_config = runtime.settings.core.tools
-        tool = runtime.tools.get(call.tool_id)
-        if tool is None:
-            return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
         params, only_think = strip_tafc(call.params)
         if len(params) != len(call.params):
             call = attrs.evolve(call, params=params)
+        tool = runtime.tools.get(call.tool_id)
+        if tool is None:
+            return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
         if only_think:
             return _fail(
                 call, ErrorCategory.INVALID_PARAMETERS,
