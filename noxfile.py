@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -51,7 +52,10 @@ def typecheck(session: nox.Session) -> None:
 def wheel(session: nox.Session) -> None:
     """Build the wheel, install it (not editable) in a fresh venv, run the suite against it."""
     with tempfile.TemporaryDirectory() as tmp:
-        session.run("python", "-m", "pip", "wheel", "--no-deps", "-w", tmp, str(ROOT))
+        source = Path(tmp) / "src"  # build from a copy: an in-tree build leaves build/ behind
+        shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".nox", "build", "*.egg-info", "__pycache__"))
+        session.run("python", "-m", "pip", "wheel", "--no-deps", "-w", tmp, str(source))
         wheels = list(Path(tmp).glob("tooldeck-*.whl"))
         session.install(str(wheels[0]) + "[test]")
         session.chdir(tmp)  # so the source folders cannot shadow the installed package

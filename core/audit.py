@@ -2,8 +2,9 @@
 
 A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's input, or
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
-``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}`` or
-``{"type": "timeout", …}``), ``duration_ms``; then, only when they have a value,
+``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
+``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``),
+``duration_ms``; then, only when they have a value,
 ``error_category``, ``exit_code``, ``truncated``, ``caller_id``, ``decision`` (verdict, gate,
 rule, source) and ``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
 strips them first.
@@ -41,6 +42,10 @@ def _command(result: ToolResult, tool: ToolDef | None, limit: int) -> str:
 def _outcome(result: ToolResult, limit: int) -> dict[str, Any]:
     error = result.error
     if error is None:
+        rollback = result.output.rollback if result.output is not None else None
+        if rollback is not None:
+            return {"type": "rollback", "restored": rollback.restored,
+                    "deleted": rollback.deleted}
         return {"type": "success"}
     message = cut(redact(error.message), limit)
     if error.category is ErrorCategory.TIMEOUT:
@@ -84,6 +89,20 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
     return AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
 
 
+def _redact_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {k: _redact_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_redact_value(v) for v in value]
+    return value
+
+
 def runtime_event(kind: str, fields: Mapping[str, Any]) -> AuditEvent:
-    """An audit event about the runtime itself (``policy.reloaded``, ``policy.reload_failed``)."""
-    return AuditEvent(kind=kind, ts=time.time(), fields=dict(fields))
+    """An audit event about the runtime itself (``policy.reloaded``, ``policy.reload_failed``).
+
+    String values are redacted: a refused policy's reason can quote rule examples and config
+    values, and sinks write ``fields`` as they are.
+    """
+    return AuditEvent(kind=kind, ts=time.time(), fields=_redact_value(fields))

@@ -67,8 +67,17 @@ def schema_complexity(schema: Mapping[str, Any]) -> float:
 
 
 def tool_schema(tool: ToolDef, tafc: TafcConfig | None = None) -> dict[str, Any]:
-    """The parameters' JSON Schema as sent to models (titles removed, TAFC field if due)."""
+    """The parameters' JSON Schema as sent to models.
+
+    Titles are removed, and so are model-level descriptions (pydantic copies the params
+    class's docstring there; it is written for programmers, and the tool's own description
+    already tells the model what the tool does). Field descriptions stay. The TAFC field is
+    added when due.
+    """
     schema: dict[str, Any] = _strip_titles(tool.json_schema())
+    schema.pop("description", None)
+    for definition in schema.get("$defs", {}).values():
+        definition.pop("description", None)
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})
     if tafc is not None and tafc.enabled and schema_complexity(schema) >= tafc.complexity_threshold:

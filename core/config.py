@@ -52,6 +52,7 @@ __all__ = [
     "StrictModel",
     "load_document",
     "parse_document",
+    "plugin_lists",
     "validate_sections",
 ]
 
@@ -287,6 +288,33 @@ def _parse_env_value(raw: str) -> Any:
         return raw
 
 
+def plugin_lists(
+    doc: ConfigDocument, environ: Mapping[str, str] | None = None
+) -> tuple[list[str], list[str]]:
+    """``[plugins] enable`` and ``disable``, after environment overrides, for the loader.
+
+    The loader needs them before any section can be validated (validation needs the enabled
+    plugins' models), so they are read here on their own.
+
+    :raises ConfigError: either is not a list of names.
+    """
+    env = os.environ if environ is None else environ
+    table = doc.data.get("plugins", {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{doc.label}: plugins: expected a table, found {_describe(table)}",
+                          path=doc.label, key="plugins")
+    lists = []
+    for key in ("enable", "disable"):
+        var = _env_var("plugins", key)
+        where = f"${var}" if var in env else doc.label
+        value = _parse_env_value(env[var]) if var in env else table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: plugins.{key}: expected a list of plugin names, "
+                              f"found {_describe(value)}", path=where, key=f"plugins.{key}")
+        lists.append(value)
+    return lists[0], lists[1]
+
+
 def _describe(value: Any) -> str:
     text = repr(value)
     if len(text) > 80:
@@ -295,8 +323,46 @@ def _describe(value: Any) -> str:
 
 
 def _did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for a close candidate, else the list of what is expected."""
+    names = sorted(set(candidates))
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f"; expected one of: {', '.join(names)}" if names else ""
+
+
+def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys the table at ``loc`` inside ``model`` accepts (from its JSON Schema)."""
+    try:
+        schema = model.model_json_schema()
+    except Exception:  # a model whose schema cannot be generated: no hint
+        return []
+    defs = schema.get("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        while isinstance(node, Mapping):
+            if "$ref" in node:
+                node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+                continue
+            options = [o for o in node.get("anyOf", ()) if o.get("type") != "null"]
+            if len(options) == 1:
+                node = options[0]
+                continue
+            break
+        return node
+
+    node = resolve(schema)
+    for part in loc:
+        if not isinstance(node, Mapping):
+            return []
+        if isinstance(part, int):
+            node = node.get("items") or {}
+        elif part in node.get("properties", {}):
+            node = node["properties"][part]
+        else:
+            node = node.get("additionalProperties") or {}
+        node = resolve(node)
+    return list(node.get("properties", {})) if isinstance(node, Mapping) else []
 
 
 @attrs.frozen
@@ -369,7 +435,8 @@ def validate_sections(
     for key, value in doc.data.items():
         if not any(name == key or name.startswith(key + ".") for name in known):
             fail(key, f"unknown section{_did_you_mean(key, [n.split('.')[0] for n in known])}")
-        elif not isinstance(value, Mapping):
+        elif key not in known and not isinstance(value, Mapping):
+            # known sections are type-checked once, in the loop below
             fail(key, f"expected a table, found {_describe(value)}")
 
     raw: dict[str, dict[str, Any]] = {}
@@ -403,7 +470,9 @@ def validate_sections(
                 dotted = f"{name}.{loc}" if loc else name
                 where = sources.get(f"{name}.{err['loc'][0]}", label) if err["loc"] else label
                 if err["type"] == "extra_forbidden":
-                    hint = _did_you_mean(str(err["loc"][-1]), [*model.model_fields, *children])
+                    parent = tuple(err["loc"][:-1])
+                    keys = _keys_at(model, parent) if parent else [*model.model_fields, *children]
+                    hint = _did_you_mean(str(err["loc"][-1]), keys)
                     fail(dotted, f"unknown key{hint}", where)
                 else:
                     found = f"; found {_describe(err['input'])}" if "input" in err else ""

@@ -133,6 +133,7 @@ class Deck:
         self._environ = environ
         self._calls = 0
         self._reload_lock: asyncio.Lock | None = None
+        self._sync_loop: asyncio.AbstractEventLoop | None = None
         self.last_reload_error: str | None = None
         """Why the most recent reload was refused (``None`` after a successful one)."""
 
@@ -182,8 +183,17 @@ class Deck:
         started = time.perf_counter()
         try:
             result = await self._run(runtime, call, confirm)
+        except asyncio.CancelledError:
+            # the action may have started: it is audited even though no result returns
+            cancelled = ToolError(ErrorCategory.CANCELLED, "the call was cancelled")
+            self._audit(runtime, ToolResult(call, error=cancelled), started)
+            raise
         finally:
             runtime.leave()
+        return self._audit(runtime, result, started)
+
+    @staticmethod
+    def _audit(runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
         result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
         tool = runtime.tools.get(result.call.tool_id)
         event = call_event(result, tool, runtime.settings.core.audit.max_value_chars)
@@ -191,8 +201,26 @@ class Deck:
         return result
 
     def call_sync(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
-        """Synchronous :meth:`call` for callers without an event loop."""
-        return asyncio.run(self.call(call, confirm=confirm))
+        """Synchronous :meth:`call` for callers without an event loop.
+
+        All synchronous calls of a deck run on one private event loop, so executors that keep
+        loop-bound clients (HTTP connection pools) work across calls. Close it with
+        :meth:`close`.
+
+        :raises RuntimeError: called from inside a running event loop (use ``await call``).
+        """
+        if self._sync_loop is None:
+            self._sync_loop = asyncio.new_event_loop()
+        return self._sync_loop.run_until_complete(self.call(call, confirm=confirm))
+
+    def close(self) -> None:
+        """Synchronous :meth:`aclose`, for decks used through :meth:`call_sync`."""
+        loop = self._sync_loop or asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self.aclose())
+        finally:
+            loop.close()
+            self._sync_loop = None
 
     async def _run(
         self, runtime: Runtime, call: ToolCall, confirm: Confirm | bool | None
@@ -200,7 +228,7 @@ class Deck:
         tools_config = runtime.settings.core.tools
         params, only_think = strip_tafc(call.params)
         if len(params) != len(call.params):
-            call = attrs.evolve(call, params=params)
+            call = ToolCall(call.tool_id, params, call.call_id, call.caller_id)
         tool = runtime.tools.get(call.tool_id)
         if tool is None:
             return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
@@ -213,18 +241,14 @@ class Deck:
             model = tool.params.model_validate(params)
         except pydantic.ValidationError as exc:
             return ToolResult(call, error=validation_error(tool, exc))
-        call = attrs.evolve(call, params=model.model_dump())
+        call = ToolCall(call.tool_id, model.model_dump(), call.call_id, call.caller_id)
 
+        limit = tools_config.max_tool_calls_per_session
         if not tools_config.enabled:
             decision = Decision(Verdict.DENY, "tools are disabled ([tools] enabled = false)",
                                 gate="core", rule="tools.enabled")
-        elif (limit := tools_config.max_tool_calls_per_session) is not None and (
-            self._calls >= limit
-        ):
-            decision = Decision(
-                Verdict.DENY, f"tool call quota exhausted (max_tool_calls_per_session={limit})",
-                gate="core", rule="tools.max_tool_calls_per_session",
-            )
+        elif limit is not None and self._calls >= limit:
+            decision = _quota_exhausted(limit)
         else:
             decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
         if decision.verdict is Verdict.DENY:
@@ -236,10 +260,19 @@ class Deck:
             if refusal is not None:
                 return ToolResult(call, error=refusal, decision=decision)
 
-        executor = runtime.hooks.select_executor(call, tool, runtime)
+        try:
+            executor = runtime.hooks.select_executor(call, tool, runtime)
+        except Exception as exc:
+            return _fail(call, ErrorCategory.PERMANENT_FAILURE,
+                         f"routing {tool.id!r} failed: {type(exc).__name__}: {exc}", decision)
         if executor is None:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"no executor available for tool {tool.id!r}", decision)
+        if limit is not None and self._calls >= limit:
+            # checked again with no await before the count: a confirmation may have waited
+            # while other calls used up the quota
+            exhausted = _quota_exhausted(limit)
+            return _fail(call, ErrorCategory.POLICY_BLOCKED, exhausted.reason, exhausted)
         self._calls += 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by)
@@ -252,6 +285,11 @@ class Deck:
                   file=sys.stderr)
             error = ToolError(ErrorCategory.PERMANENT_FAILURE,
                               f"executor {executor.name!r} failed: {type(exc).__name__}: {exc}")
+            return ToolResult(call, error=error, decision=decision, approved_by=approved_by)
+        if not isinstance(output, ToolOutput):
+            error = ToolError(ErrorCategory.PERMANENT_FAILURE,
+                              f"executor {executor.name!r} returned {type(output).__name__}, "
+                              "not a ToolOutput")
             return ToolResult(call, error=error, decision=decision, approved_by=approved_by)
         if tools_config.summarize_output:
             output = runtime.hooks.transform_output(call, tool, output, runtime)
@@ -337,6 +375,11 @@ class Deck:
         await self._runtime.aclose()
 
 
+def _quota_exhausted(limit: int) -> Decision:
+    return Decision(Verdict.DENY, f"tool call quota exhausted (max_tool_calls_per_session={limit})",
+                    gate="core", rule="tools.max_tool_calls_per_session")
+
+
 def _fail(call: ToolCall, category: ErrorCategory, message: str,
           decision: Decision | None = None) -> ToolResult:
     return ToolResult(call, error=ToolError(category, message), decision=decision)
@@ -353,9 +396,16 @@ async def _confirm(
             ErrorCategory.CONFIRMATION_REQUIRED,
             f"{call.tool_id} requires confirmation: {decision.reason}",
         )
-    answer = confirm(call, decision)
-    if inspect.isawaitable(answer):
-        answer = await answer
+    try:
+        answer = confirm(call, decision)
+        if inspect.isawaitable(answer):
+            answer = await answer
+    except Exception as exc:  # no answer is a refusal, never an approval
+        return None, ToolError(
+            ErrorCategory.CONFIRMATION_REQUIRED,
+            f"{call.tool_id} requires confirmation and asking failed: "
+            f"{type(exc).__name__}: {exc}",
+        )
     if answer is True:
         return "user", None
     if isinstance(answer, str) and answer:

@@ -142,11 +142,13 @@ def format_feedback(category: ErrorCategory, message: str, *, retryable: bool | 
     """Render the five-line ``[tool_error]`` block given back to the model.
 
     :param category: the failure's category.
-    :param message: the human-readable error message.
+    :param message: the human-readable error message; its line breaks become ``"; "`` so that
+        text from a tool's output can neither add lines to the block nor forge its fields.
     :param retryable: overrides the category's own retryability (for a tool that is not retried).
     :returns: the block: five lines, no trailing newline.
     """
     retry = category.retryable if retryable is None else retryable
+    message = "; ".join(line for line in message.splitlines() if line.strip())
     return (
         f"[tool_error]\ncategory: {category.label}\nerror: {message}\n"
         f"suggestion: {category.suggestion}\nretryable: {'true' if retry else 'false'}"

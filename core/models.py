@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -20,6 +20,7 @@ __all__ = [
     "AuditEvent",
     "Decision",
     "FilterStats",
+    "Rollback",
     "ToolCall",
     "ToolDef",
     "ToolOutput",
@@ -41,6 +42,10 @@ def _check_tool_id(_inst: object, _attr: object, value: str) -> None:
         raise ValueError(
             f"invalid tool id {value!r}: start with a letter; letters, digits, '_', '.', ':', '-'"
         )
+
+
+def _frozen_strings(values: Iterable[str]) -> frozenset[str]:
+    return frozenset(values)
 
 
 def _check_invocation(_inst: object, _attr: object, value: str) -> None:
@@ -69,7 +74,7 @@ class ToolDef:
     params: type[pydantic.BaseModel]
     executor: str
     invocation: str = attrs.field(default="tool_call", validator=_check_invocation)
-    capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
+    capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=_frozen_strings)
     input_param: str | None = None
 
     @property
@@ -136,7 +141,7 @@ class Decision:
     :param source: the file the rule came from, when there is one.
     """
 
-    verdict: Verdict
+    verdict: Verdict = attrs.field(converter=Verdict)
     reason: str
     gate: str = ""
     rule: str | None = None
@@ -182,6 +187,18 @@ class FilterStats:
 
 
 @attrs.frozen
+class Rollback:
+    """A transactional command that failed and whose file changes were undone.
+
+    :param restored: files put back to their snapshot.
+    :param deleted: files the command created that were removed.
+    """
+
+    restored: int
+    deleted: int
+
+
+@attrs.frozen
 class ToolOutput:
     """A successful tool result.
 
@@ -193,6 +210,7 @@ class ToolOutput:
     :param locations: file paths the call touched or found.
     :param truncated: True when the output was cut to a size limit.
     :param exit_code: the process exit code, for tools that run processes.
+    :param rollback: set when the tool undid its own changes (audited as ``rollback``).
     """
 
     tool_name: str
@@ -203,6 +221,7 @@ class ToolOutput:
     locations: tuple[str, ...] = ()
     truncated: bool = False
     exit_code: int | None = None
+    rollback: Rollback | None = None
 
 
 @attrs.frozen

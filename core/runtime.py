@@ -20,7 +20,7 @@ import pluggy
 from pydantic import BaseModel
 
 from tooldeck import __version__, hookimpl, hookspecs
-from tooldeck.config import ConfigDocument, Settings, validate_sections
+from tooldeck.config import ConfigDocument, Settings, plugin_lists, validate_sections
 from tooldeck.errors import ConfigError, PluginError
 from tooldeck.loader import LoadedPlugin, PluginSpec, discover, load_enabled
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
@@ -152,16 +152,19 @@ class Hooks:
         for impl in self._check:
             try:
                 vote = impl.function(*[args[a] for a in impl.argnames])
+                if vote is None:
+                    continue
+                if not isinstance(vote, Decision):
+                    raise TypeError(f"returned {type(vote).__name__}, not a Decision or None")
+                if not vote.gate:
+                    vote = attrs.evolve(vote, gate=impl.plugin)
             except Exception as exc:
                 vote = Decision(
                     verdict=Verdict.DENY,
                     reason=f"gate {impl.plugin!r} failed: {type(exc).__name__}: {exc}",
                     gate=impl.plugin,
                 )
-            if vote is not None:
-                if not vote.gate:
-                    vote = attrs.evolve(vote, gate=impl.plugin)
-                votes.append(vote)
+            votes.append(vote)
         return votes
 
     def select_executor(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> Executor | None:
@@ -179,6 +182,8 @@ class Hooks:
             args = {"call": call, "tool": tool, "output": output, "runtime": runtime}
             try:
                 replaced = impl.function(*[args[a] for a in impl.argnames])
+                if replaced is not None and not isinstance(replaced, ToolOutput):
+                    raise TypeError(f"returned {type(replaced).__name__}, not a ToolOutput")
             except Exception as exc:
                 print(
                     f"tooldeck: output transform {impl.plugin!r} failed, output kept: "
@@ -257,6 +262,7 @@ class Runtime:
         self._stash: dict[StashKey[Any], Any] = {}
         self._inflight = 0
         self._idle: asyncio.Event | None = None
+        self._closed = False
         self.calls_started = 0
 
     # -- per-runtime plugin state -------------------------------------------------------
@@ -324,7 +330,10 @@ class Runtime:
         await self._idle.wait()
 
     async def aclose(self) -> None:
-        """Unconfigure plugins and close executors; call once the runtime is drained."""
+        """Unconfigure plugins and close executors once the runtime is drained; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         self.hooks.unconfigure(self)
         for executor in self.executors.values():
             closer = getattr(executor, "aclose", None)
@@ -404,11 +413,7 @@ def build_runtime(
     """
     installed = discover() if installed is None else installed
     extra = dict(extra_plugins or {})
-    plugins_table = doc.data.get("plugins", {})
-    if not isinstance(plugins_table, Mapping):
-        raise ConfigError(f"{doc.label}: plugins: expected a table", path=doc.label, key="plugins")
-    enable = _str_list(plugins_table.get("enable", []), doc, "plugins.enable")
-    disable = _str_list(plugins_table.get("disable", []), doc, "plugins.disable")
+    enable, disable = plugin_lists(doc, environ)
     clash = sorted(set(extra) & set(installed))
     if clash:
         raise ConfigError(f"embedded plugin names clash with installed plugins: {clash}")
@@ -436,12 +441,9 @@ def build_runtime(
         if plugin.state != "enabled":
             continue
         name = plugin.spec.name
-        try:
-            pm.register(plugin.obj, name=name)
-        except Exception as exc:
-            _fail_plugin(plugin.spec, exc, broken, gate_plugins)
-            continue
-        if set(_hook_names(pm, plugin.obj)) & _GATE_HOOKS:
+        # Judged by attribute names, before pluggy validates anything: a gate whose hooks
+        # pluggy rejects must still count as a gate, so that it fails closed.
+        if _declares_gate_hooks(plugin.obj):
             gate_plugins.add(name)
             if plugin.spec.dist != "<embedded>" and not plugin.spec.gate:
                 raise ConfigError(
@@ -449,6 +451,15 @@ def build_runtime(
                     f"listed in entry-point group 'tooldeck.gates'; refusing to load it "
                     f"(rule: gates fail closed)"
                 )
+        try:
+            pm.register(plugin.obj, name=name)
+        except Exception as exc:
+            if name in gate_plugins:
+                raise ConfigError(
+                    f"gate plugin {name!r} cannot be registered (rule: gates fail closed): {exc}"
+                ) from exc
+            _fail_plugin(plugin.spec, exc, broken)
+            continue
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
@@ -456,9 +467,16 @@ def build_runtime(
 
     sections: dict[str, type[BaseModel]] = {}
     section_owner: dict[str, str] = {}
+    third_party = {p.spec.name for p in loaded if p.spec.dist not in ("tooldeck", "<embedded>")}
 
     def settings_register(plugin: str) -> Callable[..., None]:
         def register(section: str, model: type[BaseModel]) -> None:
+            own = f"plugins.{plugin}"
+            if plugin in third_party and section != own and not section.startswith(own + "."):
+                raise PluginError(
+                    plugin, f"section [{section}] is outside its namespace: a third-party "
+                    f"plugin owns [{own}] and the sections below it",
+                )
             if section in section_owner:
                 raise PluginError(
                     plugin,
@@ -476,6 +494,9 @@ def build_runtime(
         return register
 
     failures = _call_each(pm, "tooldeck_register_settings", settings_register, {})
+    for failed in failures:  # a broken plugin's sections are not validated
+        for section in [s for s, owner in section_owner.items() if owner == failed]:
+            del sections[section], section_owner[section]
     _handle_failures(pm, failures, broken, gate_plugins)
 
     settings = validate_sections(
@@ -567,17 +588,11 @@ def build_runtime(
 _SECTION_PARENTS = frozenset({"tools", "plugins", "agent"})
 
 
-def _str_list(value: Any, doc: ConfigDocument, key: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(
-            f"{doc.label}: {key}: expected a list of plugin names, found {value!r}",
-            path=doc.label, key=key,
-        )
-    return value
+def _declares_gate_hooks(obj: object) -> bool:
+    return any(callable(getattr(obj, hook, None)) for hook in _GATE_HOOKS)
 
 
-def _fail_plugin(spec: PluginSpec, exc: Exception, broken: dict[str, str],
-                 gate_plugins: set[str]) -> None:
+def _fail_plugin(spec: PluginSpec, exc: Exception, broken: dict[str, str]) -> None:
     if spec.gate:
         raise ConfigError(f"gate plugin {spec.name!r} is broken (rule: gates fail closed): {exc}")
     broken[spec.name] = f"{type(exc).__name__}: {exc}"

@@ -7,7 +7,8 @@ reveals the value: it is replaced by ``[REDACTED:<rule>]``.
 =====================  ==================================================================
 rule                   what it finds
 =====================  ==================================================================
-private-key            PEM private key blocks (RSA, EC, OpenSSH, PKCS#8, PGP)
+private-key            PEM private key blocks (RSA, EC, OpenSSH, PKCS#8, PGP); a block
+                       cut before its END line is hidden to the end of the text
 aws-access-key-id      ``AKIA…``/``ASIA…`` access key ids
 github-token           ``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``
 gitlab-token           ``glpat-`` personal access tokens
@@ -20,7 +21,8 @@ jwt                    three base64url segments starting ``eyJ``
 bearer-token           ``Authorization: Bearer …`` / ``Bearer …`` values
 url-password           the password in ``scheme://user:password@host``
 assignment             ``password=…``, ``api_key: …``, ``secret=…``, ``token=…`` and the
-                       like (quoted or bare values of 4+ characters)
+                       like (a whole quoted value, quotes included, or a bare value of 4+
+                       characters)
 =====================  ==================================================================
 """
 
@@ -41,7 +43,7 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     (
         "private-key",
         r"(?P<secret>-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-        r"-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----)",
+        r"(?:-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----|\z))",
     ),
     ("aws-access-key-id", r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
     (
@@ -60,7 +62,7 @@ SECRET_RULES: tuple[tuple[str, str], ...] = (
     (
         "assignment",
         r"(?i)\b[A-Za-z0-9_.-]*" + _KEY_WORDS + r"[A-Za-z0-9_.-]*[\"']?\s*[:=]\s*"
-        r"[\"']?(?P<secret>[^\s\"',;&|]{4,})",
+        r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[\"']?[^\s\"',;&|]{4,})",
     ),
 )
 """The rule table: ``(name, pattern)``; each pattern has a ``secret`` group."""
@@ -76,7 +78,23 @@ def _compile() -> tuple[tuple[str, re2._Regexp, int], ...]:
     return tuple(compiled)
 
 
+def _any_rule() -> re2._Regexp:
+    """One alternation of every rule, to answer "no secret here" in a single linear scan."""
+    parts = []
+    for _name, pattern in SECRET_RULES:
+        body = pattern.replace("(?P<secret>", "(?:")
+        if body.startswith("(?i)"):
+            body = "(?i:" + body[4:] + ")"
+        parts.append(f"(?:{body})")
+    options = re2.Options()
+    options.max_mem = 32 << 20
+    return re2.compile("|".join(parts), options)
+
+
 _COMPILED = _compile()
+_ANY = _any_rule()
+_MARKER = re2.compile(r"\[REDACTED:[a-z0-9-]+\]")
+_MAX_PASSES = 8
 
 
 @attrs.frozen
@@ -96,16 +114,28 @@ class SecretFinding:
 
 
 def find_secrets(text: str) -> list[SecretFinding]:
-    """All secrets in ``text``, in order, overlapping findings merged into the first one."""
+    """All secrets in ``text``, in order, overlapping findings merged into the first one.
+
+    A match starting inside an earlier ``[REDACTED:…]`` marker is not a new secret, which
+    keeps :func:`redact` idempotent.
+    """
+    if _ANY.search(text) is None:  # the common case: one scan instead of one per rule
+        return []
+    markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
     spans: list[tuple[int, int, str]] = []
     for name, pattern, group in _COMPILED:
         for match in pattern.finditer(text):
-            spans.append((match.start(group), match.end(group), name))
+            start, end = match.start(group), match.end(group)
+            if not any(m_start <= start < m_end for m_start, m_end in markers):
+                spans.append((start, end, name))
     spans.sort()
     findings: list[SecretFinding] = []
     last_end = -1
     for start, end, name in spans:
         if start < last_end:
+            if end > last_end:  # merge: the union of overlapping secrets is hidden
+                findings[-1] = attrs.evolve(findings[-1], end=end)
+                last_end = end
             continue
         findings.append(SecretFinding(name, start, end, text.count("\n", 0, start) + 1))
         last_end = end
@@ -113,15 +143,23 @@ def find_secrets(text: str) -> list[SecretFinding]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret replaced by ``[REDACTED:<rule>]``."""
-    findings = find_secrets(text)
-    if not findings:
-        return text
-    parts: list[str] = []
-    pos = 0
-    for f in findings:
-        parts.append(text[pos : f.start])
-        parts.append(f"[REDACTED:{f.rule}]")
-        pos = f.end
-    parts.append(text[pos:])
-    return "".join(parts)
+    """``text`` with every secret replaced by ``[REDACTED:<rule>]``.
+
+    A marker can change what its neighbours look like (a word boundary, a ``key=`` now
+    followed by a value), so redaction repeats until nothing more is found: the result is
+    stable, ``redact(redact(t)) == redact(t)``. A pass only replaces text that starts outside
+    the markers, so in practice the second pass finds nothing; the passes are capped anyway.
+    """
+    for _ in range(_MAX_PASSES):
+        findings = find_secrets(text)
+        if not findings:
+            break
+        parts: list[str] = []
+        pos = 0
+        for f in findings:
+            parts.append(text[pos : f.start])
+            parts.append(f"[REDACTED:{f.rule}]")
+            pos = f.end
+        parts.append(text[pos:])
+        text = "".join(parts)
+    return text

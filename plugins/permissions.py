@@ -4,7 +4,8 @@ r"""Built-in gate ``permissions``: per-tool ordered glob rules from ``[tools.per
 rule                       behaviour
 =========================  ==============================================================
 autonomy full              every call is allowed (``[agent] autonomy = "full"``)
-autonomy readonly          read-only tools are allowed, every other tool is denied
+autonomy readonly          read-only tools are allowed unless a ``deny`` rule matches; every
+                           other tool is denied
 rule list per tool         ``[[tools.permissions.<tool>]]`` tables, in order; the key is the
                            tool id, compared exactly (``BASH`` is not ``bash``)
 glob on the input          each ``pattern`` is a glob matched against the tool's whole input
@@ -101,16 +102,56 @@ def glob_to_regex(pattern: str) -> str:
 
 @attrs.frozen
 class CompiledRule:
-    """A rule ready to match: its glob compiled to a linear-time regex."""
+    """A rule ready to match: its glob compiled to a linear-time matcher."""
 
     pattern: str
     verdict: Verdict
-    regex: Any
+    matcher: Any
     index: int
 
     def matches(self, text: str) -> bool:
         """True when the glob matches the whole ``text`` (case-insensitively)."""
-        return self.regex.search(text) is not None
+        return bool(self.matcher.search(text.lower()))
+
+
+class StarGlob:
+    """A glob whose only metacharacter is ``*``, matched by finding its literal parts in order.
+
+    Most rules look like ``git *`` or ``*sudo*``; matching them with ``str`` methods is linear
+    and avoids a regex call on every tool call. Taking each middle part at its leftmost
+    occurrence is exact for ``*``-only globs.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self.parts = pattern.lower().split("*")
+
+    def search(self, text: str) -> bool:
+        """True when the (already lowercased) ``text`` matches the whole glob."""
+        parts = self.parts
+        if len(parts) == 1:
+            return text == parts[0]
+        first, last = parts[0], parts[-1]
+        if len(text) < len(first) + len(last) or not (
+            text.startswith(first) and text.endswith(last)
+        ):
+            return False
+        pos, end = len(first), len(text) - len(last)
+        for middle in parts[1:-1]:
+            found = text.find(middle, pos, end)
+            if found < 0:
+                return False
+            pos = found + len(middle)
+        return True
+
+
+def compile_glob(pattern: str, options: Any) -> Any:
+    """A matcher for ``pattern``: :class:`StarGlob` when it only uses ``*``, else RE2.
+
+    :raises ValueError: an invalid glob.
+    """
+    if not any(ch in pattern for ch in "?[\\"):
+        return StarGlob(pattern)
+    return re2.compile(glob_to_regex(pattern.lower()), options)
 
 
 def compile_rules(tool: str, rules: Sequence[PermissionRule], source: str) -> list[CompiledRule]:
@@ -125,11 +166,11 @@ def compile_rules(tool: str, rules: Sequence[PermissionRule], source: str) -> li
     for i, rule in enumerate(rules):
         key = f"{SECTION}.{tool}[{i}]"
         try:
-            regex = re2.compile(glob_to_regex(rule.pattern), options)
+            matcher = compile_glob(rule.pattern, options)
         except (ValueError, re2.error) as exc:
             raise ConfigError(f"{source}: {key}: invalid pattern {rule.pattern!r}: {exc}",
                               path=source, key=key) from None
-        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), regex, i))
+        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), matcher, i))
     for i, rule in enumerate(rules):
         key = f"{SECTION}.{tool}[{i}]"
         for example in rule.match:
@@ -164,11 +205,33 @@ def glob_literal(text: str) -> str:
     return "".join(_GLOB_LITERAL.get(ch, ch) for ch in text)
 
 
-def legacy_bash_rules(shell_table: Mapping[str, Any]) -> tuple[PermissionRule, ...]:
-    """Zeph's conversion of ``[tools.shell]`` lists into ``bash`` rules."""
-    blocked = [str(c) for c in shell_table.get("blocked_commands", ()) or ()]
-    confirm = shell_table.get("confirm_patterns")
-    patterns = [str(p) for p in (LEGACY_CONFIRM_PATTERNS if confirm is None else confirm)]
+def _command_list(shell_table: Mapping[str, Any], key: str, source: str) -> list[str] | None:
+    """``[tools.shell] <key>`` as a list of non-empty strings (``None`` when absent).
+
+    The table may be unvalidated (no enabled plugin owns it), so a string here would otherwise
+    be read letter by letter, and an empty entry would match every command.
+    """
+    value = shell_table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(
+            f"{source}: tools.shell.{key}: expected a list of non-empty strings, found "
+            f"{value!r}", path=source, key=f"tools.shell.{key}")
+    return list(value)
+
+
+def legacy_bash_rules(
+    shell_table: Mapping[str, Any], source: str = "<config>"
+) -> tuple[PermissionRule, ...]:
+    """Zeph's conversion of ``[tools.shell]`` lists into ``bash`` rules.
+
+    :raises ConfigError: ``blocked_commands`` or ``confirm_patterns`` is not a list of
+        non-empty strings.
+    """
+    blocked = _command_list(shell_table, "blocked_commands", source) or []
+    confirm = _command_list(shell_table, "confirm_patterns", source)
+    patterns = list(LEGACY_CONFIRM_PATTERNS) if confirm is None else confirm
     return (
         *(PermissionRule(pattern=f"*{glob_literal(c)}*", action="deny") for c in blocked),
         *(PermissionRule(pattern=f"*{glob_literal(p)}*", action="ask") for p in patterns),
@@ -197,11 +260,16 @@ class PermissionGate:
         if self.autonomy == "full":
             return Decision(Verdict.ALLOW, "autonomy is full", "permissions", "autonomy")
         if self.autonomy == "readonly":
-            if tool.read_only:
-                return Decision(Verdict.ALLOW, f"{tool.id} is read-only", "permissions",
-                                "autonomy")
-            return Decision(Verdict.DENY, f"{tool.id} is not read-only (autonomy is readonly)",
-                            "permissions", "autonomy")
+            if not tool.read_only:
+                return Decision(Verdict.DENY,
+                                f"{tool.id} is not read-only (autonomy is readonly)",
+                                "permissions", "autonomy")
+            # readonly is stricter than supervised: it never lifts a matching deny rule
+            denied = first_match(self.rules.get(tool.id, ()), call.input_text(tool))
+            if denied is not None and denied.verdict is Verdict.DENY:
+                return self._by_rule(tool, denied)
+            return Decision(Verdict.ALLOW, f"{tool.id} is read-only", "permissions",
+                            "autonomy")
         rules = self.rules.get(tool.id)
         if rules is None:
             return Decision(Verdict.ASK, f"no permission rules for {tool.id}", "permissions",
@@ -211,6 +279,9 @@ class PermissionGate:
         if rule is None:
             return Decision(Verdict.ASK, f"no permission rule of {tool.id} matches",
                             "permissions", None, self.source)
+        return self._by_rule(tool, rule)
+
+    def _by_rule(self, tool: ToolDef, rule: CompiledRule) -> Decision:
         return Decision(rule.verdict, f"{tool.id} rule {rule.pattern!r} → {rule.verdict.value}",
                         "permissions", rule.pattern, self.source)
 
@@ -233,6 +304,6 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     configured = settings.get(PermissionSettings).root
     by_tool: dict[str, Sequence[PermissionRule]] = dict(configured)
     if "bash" not in by_tool:
-        by_tool["bash"] = legacy_bash_rules(settings.table("tools.shell"))
+        by_tool["bash"] = legacy_bash_rules(settings.table("tools.shell"), source)
     compiled = {tool: compile_rules(tool, rules, source) for tool, rules in by_tool.items()}
     register(PermissionGate(compiled, settings.core.agent.autonomy, source))

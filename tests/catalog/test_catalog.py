@@ -94,3 +94,15 @@ def test_invalid_tool_ids_and_invocations_are_refused() -> None:
     with pytest.raises(ValueError, match="invalid invocation"):
         ToolDef(id="ok", description="d", params=CommandParams, executor="x",
                 invocation="fenced:")
+
+
+def test_params_docstrings_stay_out_of_the_schema() -> None:
+    class Documented(pydantic.BaseModel):
+        """Internal notes for programmers about ``Documented``."""
+
+        path: str = pydantic.Field(description="The file.")
+
+    tool = ToolDef(id="t", description="d", params=Documented, executor="x")
+    schema = tool_schema(tool)
+    assert "description" not in schema
+    assert schema["properties"]["path"]["description"] == "The file."

@@ -1,0 +1,100 @@
+r"""Static analysis of shell commands: segments, wrappers, blocklist and confirm matching.
+
+One analyzer, on a real bash syntax tree (tree-sitter-bash), shared by every gate and by the
+output-filter matcher. It never runs anything and never raises.
+
+Decision flow (:func:`decide`)::
+
+    analyze(command) ─► find_blocked ─► block        (unconditional floor)
+                      └► opaque?      ─► ask          (never allow what cannot be seen)
+                      └► find_confirm ─► ask
+                      └►              ─► allow
+
+Normalisations, all applied before any rule:
+
+| what              | how                                                       | module    |
+| ----------------- | --------------------------------------------------------- | --------- |
+| segments          | every simple command, across operators and nesting (1)    | parse     |
+| quotes, escapes   | ``s'u'do``, ``"su""do"``, ``\sudo``, ``$'\x73udo'`` (2)   | normalize |
+| command word      | base name, lowercase: ``/usr/bin/SUDO`` → ``sudo``        | model     |
+| ``VAR=v`` prefix  | removed; an ``IFS=`` assignment anywhere is opaque        | parse     |
+| wrappers          | peeled, each one kept as a command position (3)           | wrappers  |
+| code in arguments | parsed recursively, depth-capped (4)                      | carriers  |
+
+1. ``&& || ; | & |&``, newlines, ``$(…)``, backticks, ``<(…)``, ``>(…)``, subshells,
+   ``{ …; }``, if/for/while/case, function bodies.
+2. Also ``su\<newline>do``, ``$'\163udo'``, ``$"sudo"``; ``$HOME`` becomes ``~``.
+3. env, command, exec, builtin, nice, nohup, time, timeout, stdbuf, xargs, sudo, doas,
+   setsid, ionice, chroot, busybox, and operator-declared ones.
+4. ``bash/sh/zsh/dash/ksh… -c``, here-strings and heredocs fed to a shell, literal ``eval``,
+   ``env -S``, ``trap``, ``watch``, ``su -c``, ``script -c``, ``alias``,
+   ``find -exec/-execdir/-ok/-okdir``.
+
+Opaque (→ ask, never allow):
+
+| case                                          | example                                  |
+| --------------------------------------------- | ---------------------------------------- |
+| command word or wrapper argument not static   | ``$cmd rm``, ``${x}do``, ``su*o``        |
+| code only known at run time                   | ``eval "$v"``, ``bash -c "$s"``          |
+| command output piped into a shell/interpreter | ``curl … | sh``, ``base64 -d <<< … | sh`` |
+| script file not static or from xargs input    | ``bash <(…)``, ``source $f``, ``xargs sh`` |
+| ``IFS`` reassigned, ``hash -p``               | ``IFS=/; …``                             |
+| parse error, NUL byte, too long, too deep     | ``echo "abc``                            |
+| unknown option of a wrapper                   | ``timeout --frobnicate 5 sudo``          |
+| analyzer failure (any exception)              | —                                        |
+
+Why opaque means ask: a static analyzer that cannot see the command cannot vouch for it, and
+blocking everything dynamic would forbid ordinary scripts. A human decides; the blocklist
+still applies to everything that *was* resolved.
+
+Block rules (:mod:`.blocklist`, :mod:`.rm_rules`): blocklist patterns at every command
+position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktrees``, and bash's
+``/dev/tcp``/``/dev/udp`` sockets while network commands are blocked. Confirm patterns:
+:mod:`.confirm`. Paths: :mod:`.paths`. Filter matching: :func:`last_command`. Known limits:
+programs that run code from their own configuration or arguments (``git -c alias.x=!…``,
+``make``, ``python -c``, ``ssh host cmd``) and ``PATH``/``BASH_ENV``/``LD_PRELOAD`` prefixes
+are not analysed.
+"""
+
+from __future__ import annotations
+
+from tooldeck.shell_analysis.blocklist import (
+    DEFAULT_BLOCKED,
+    NETWORK_COMMANDS,
+    effective_blocklist,
+    find_blocked,
+    pattern_matches,
+)
+from tooldeck.shell_analysis.carriers import SHELLS, effective_shell_command
+from tooldeck.shell_analysis.confirm import DEFAULT_CONFIRM_PATTERNS, find_confirm
+from tooldeck.shell_analysis.decide import Verdict, decide
+from tooldeck.shell_analysis.deobfuscate import deobfuscate
+from tooldeck.shell_analysis.last_command import last_command
+from tooldeck.shell_analysis.model import BlockMatch, CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.parse import analyze
+from tooldeck.shell_analysis.paths import is_path_like, path_arguments
+from tooldeck.shell_analysis.wrappers import WRAPPERS
+
+__all__ = [
+    "DEFAULT_BLOCKED",
+    "DEFAULT_CONFIRM_PATTERNS",
+    "NETWORK_COMMANDS",
+    "SHELLS",
+    "WRAPPERS",
+    "BlockMatch",
+    "CommandAnalysis",
+    "Segment",
+    "Verdict",
+    "Word",
+    "analyze",
+    "decide",
+    "deobfuscate",
+    "effective_blocklist",
+    "effective_shell_command",
+    "find_blocked",
+    "find_confirm",
+    "is_path_like",
+    "last_command",
+    "path_arguments",
+    "pattern_matches",
+]

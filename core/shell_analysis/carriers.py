@@ -1,0 +1,266 @@
+"""Commands that carry other code: shells, ``eval``, ``source``, ``trap``, ``find -exec``.
+
+Each carrier returns the nested code to analyse (parsed recursively) or an opaque reason when
+the code only exists at run time.
+
+| command             | nested code parsed                   | opaque when                        |
+| ------------------- | ------------------------------------ | ---------------------------------- |
+| shells (1)          | ``-c`` script; here-string, heredoc  | code not static; piped in (2)      |
+| interpreters (3)    | —                                    | a program is piped in (2)          |
+| eval                | arguments joined by spaces           | an argument dynamic or globbed     |
+| source, ``.``       | —                                    | file not static, or stdin piped in |
+| trap                | the action                           | action not static                  |
+| watch               | the remaining words                  | a word not static                  |
+| su, script          | ``-c``/``--command`` argument        | argument not static                |
+| alias               | each ``name=value`` value            | value not static                   |
+| find                | each ``-exec … ;`` (also -execdir, -ok, -okdir) | ``{}`` words are dynamic |
+| hash                | —                                    | ``-p`` rebinds a command name      |
+
+1. bash sh zsh dash ksh fish csh tcsh mksh ash. A shell with a static script file argument
+   reads that file (not analysed, like any program); a dynamic one is opaque.
+2. ``curl … | sh``, ``base64 -d <<< … | bash``: the code is another command's output.
+3. python, perl, ruby, node, nodejs, php, lua (and versioned names such as ``python3.12``),
+   when run without a program argument or inline code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from tooldeck.shell_analysis.model import Word, command_name
+
+__all__ = ["SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
+"""Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
+
+_INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "lua"})
+_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_SHELL_LONG_WITH_ARG = frozenset({"--rcfile", "--init-file"})
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_CODE_FLAGS = frozenset({"--eval", "--print", "--command"})
+
+
+@attrs.frozen
+class Stdin:
+    """What a command reads on standard input.
+
+    :param kind: ``inherited``, ``pipe``, ``here-string``, ``heredoc`` or ``file``.
+    :param text: the literal text of a here-string or heredoc.
+    :param dynamic: true when that text (or the redirected file name) is only known at run time.
+    """
+
+    kind: str = "inherited"
+    text: str = ""
+    dynamic: bool = False
+
+
+@attrs.define
+class Nested:
+    """Nested code found in one command.
+
+    :param scripts: ``(script, origin)`` pairs to parse as shell code.
+    :param commands: ``(words, origin)`` pairs that are commands on their own (``find -exec``).
+    :param reasons: opaque reasons.
+    """
+
+    scripts: list[tuple[str, str]] = attrs.Factory(list)
+    commands: list[tuple[list[Word], str]] = attrs.Factory(list)
+    reasons: list[str] = attrs.Factory(list)
+
+    def script(self, word: Word, origin: str) -> None:
+        """Queue a word as nested shell code, or record why it cannot be read.
+
+        :param word: the word holding the code.
+        :param origin: the origin label for the nested segments.
+        """
+        if word.stable:
+            self.scripts.append((word.value, origin))
+        else:
+            self.reasons.append(f"{origin}: code {word.source!r} is not static")
+
+
+def _stdin_code(name: str, stdin: Stdin, found: Nested, *, parse: bool) -> None:
+    if stdin.kind == "pipe":
+        found.reasons.append(f"output of another command is piped into {name} as code")
+    elif stdin.dynamic:
+        found.reasons.append(f"{stdin.kind} fed to {name} is not static")
+    elif parse and stdin.kind in ("here-string", "heredoc"):
+        found.scripts.append((stdin.text, stdin.kind))
+
+
+def _shell(name: str, args: Sequence[Word], stdin: Stdin, input_args: bool, found: Nested) -> None:
+    index, command_mode, stdin_mode = 0, False, False
+    while index < len(args):
+        word = args[index]
+        value = word.value
+        if not word.stable and value[:1] in ("-", "+"):
+            found.reasons.append(f"{name}: option {word.source!r} is not static")
+            return
+        if value in ("--", "-"):
+            index += 1
+            stdin_mode = stdin_mode or value == "-"
+            break
+        if value.startswith("--"):
+            index += 2 if value in _SHELL_LONG_WITH_ARG else 1
+            continue
+        if len(value) < 2 or value[0] not in "-+":
+            break
+        letters = value[1:]
+        command_mode = command_mode or "c" in letters
+        stdin_mode = stdin_mode or "s" in letters
+        index += 2 if ("o" in letters or "O" in letters) else 1
+    positional = args[index] if index < len(args) else None
+    if command_mode:
+        if positional is not None:
+            found.script(positional, "shell -c")
+        return
+    if positional is not None and not stdin_mode and positional.value not in _STDIN_PATHS:
+        if not positional.stable:
+            found.reasons.append(f"{name}: script file {positional.source!r} is not static")
+        return
+    if positional is None and input_args:
+        found.reasons.append(f"{name}: script names come from xargs input")
+        return
+    _stdin_code(name, stdin, found, parse=True)
+
+
+def _interpreter(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    for word in args:
+        value = word.value
+        if value in _CODE_FLAGS or (
+            value.startswith("-") and not value.startswith("--") and value[-1:] in "cmeEpr"
+        ):
+            return
+        if value == "-":
+            break
+        if not value.startswith("-"):
+            return
+    _stdin_code(name, stdin, found, parse=False)
+
+
+def _eval(args: Sequence[Word], found: Nested) -> None:
+    if args and args[0].value == "--":
+        args = args[1:]
+    unstable = [w.source for w in args if not w.stable]
+    if unstable:
+        found.reasons.append(f"eval: argument {unstable[0]!r} is not static")
+    elif args:
+        found.scripts.append((" ".join(w.value for w in args), "eval"))
+
+
+def _source(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    if not args:
+        return
+    target = args[1] if args[0].value == "--" and len(args) > 1 else args[0]
+    if not target.stable:
+        found.reasons.append(f"source: file {target.source!r} is not static")
+    elif target.value in _STDIN_PATHS:
+        _stdin_code("source", stdin, found, parse=True)
+
+
+def _trap(args: Sequence[Word], found: Nested) -> None:
+    rest = [w for w in args if w.value not in ("--", "-p", "-l", "-lp", "-pl")]
+    if rest and rest[0].value not in ("", "-"):
+        found.script(rest[0], "trap")
+
+
+def _watch(args: Sequence[Word], found: Nested) -> None:
+    index = 0
+    while index < len(args) and args[index].value.startswith("-"):
+        value = args[index].value
+        index += 2 if value in ("-n", "--interval", "-q", "--equexit") else 1
+    rest = args[index:]
+    if rest:
+        joined = Word(" ".join(w.value for w in rest), " ".join(w.source for w in rest))
+        found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in rest)), "watch")
+
+
+def _dash_c(name: str, args: Sequence[Word], found: Nested) -> None:
+    for index, word in enumerate(args):
+        value = word.value
+        if value.startswith("--command="):
+            found.script(attrs.evolve(word, value=value.partition("=")[2]), f"{name} -c")
+        elif value in ("-c", "--command", "--session-command") and index + 1 < len(args):
+            found.script(args[index + 1], f"{name} -c")
+
+
+def _alias(args: Sequence[Word], found: Nested) -> None:
+    for word in args:
+        name, eq, value = word.value.partition("=")
+        if eq and name:
+            found.script(attrs.evolve(word, value=value), "alias")
+
+
+def _find(args: Sequence[Word], found: Nested) -> None:
+    current: list[Word] | None = None
+    for word in args:
+        if current is None:
+            if word.value in _FIND_EXEC:
+                current = []
+            continue
+        if word.value in (";", "+"):
+            if current:
+                found.commands.append((current, "find -exec"))
+            current = None
+        else:
+            current.append(attrs.evolve(word, dynamic=True) if "{}" in word.value else word)
+    if current:
+        found.commands.append((current, "find -exec"))
+
+
+def _hash(args: Sequence[Word], found: Nested) -> None:
+    if any(w.value.startswith("-") and "p" in w.value for w in args):
+        found.reasons.append("hash -p rebinds a command name to an arbitrary file")
+
+
+_SIMPLE: dict[str, Callable[[Sequence[Word], Nested], None]] = {
+    "eval": _eval,
+    "trap": _trap,
+    "watch": _watch,
+    "alias": _alias,
+    "find": _find,
+    "hash": _hash,
+}
+
+
+def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nested:
+    """Find the code a command carries, or why it is opaque.
+
+    :param argv: the final command's words (command word first).
+    :param stdin: what the command reads on standard input.
+    :param input_args: whether xargs appends its input to the arguments.
+    :returns: nested scripts, sub-commands and opaque reasons.
+    """
+    found = Nested()
+    if not argv:
+        return found
+    name = command_name(argv[0].value)
+    args = argv[1:]
+    if name in SHELLS:
+        _shell(name, args, stdin, input_args, found)
+    elif name.rstrip("0123456789.") in _INTERPRETERS and stdin.kind == "pipe":
+        _interpreter(name, args, stdin, found)
+    elif name in ("source", "."):
+        _source(args, stdin, found)
+    elif name in ("su", "script"):
+        _dash_c(name, args, found)
+    elif name in _SIMPLE:
+        _SIMPLE[name](args, found)
+    return found
+
+
+def effective_shell_command(binary: str, args: Sequence[str]) -> str | None:
+    """Return the script a shell would run with ``-c`` (Zeph's helper of the same name).
+
+    :param binary: the program, e.g. ``/usr/bin/bash``.
+    :param args: its arguments.
+    :returns: the script after ``-c`` when ``binary`` is a shell, else ``None``.
+    """
+    if command_name(binary) not in SHELLS:
+        return None
+    found = Nested()
+    _shell(command_name(binary), [Word(a, a) for a in args], Stdin(), False, found)
+    return found.scripts[0][0] if found.scripts else None

@@ -1,0 +1,81 @@
+"""The last meaningful command of a command line, for output-filter matching.
+
+``cd /p && cargo clippy 2>&1 | tail -20`` → ``cargo clippy``: take the last statement (after
+``&&``, ``||``, ``;``, ``&`` or a newline), the first stage of its pipeline, and drop that
+command's redirections and ``VAR=value`` prefixes. ``None`` when that changes nothing (the whole
+command is already the last command) or nothing is left. Text that does not parse falls back to
+Zeph's string rule: after the last ``&&``, cut at the first ``|`` and then at the first ``2>``.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from tooldeck.shell_analysis.normalize import node_text
+from tooldeck.shell_analysis.parse import parse_tree
+
+__all__ = ["last_command"]
+
+_SKIPPED = frozenset({"comment", "heredoc_body"})
+_PREFIX = frozenset({"variable_assignment"})
+_SUFFIX = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
+def _last_statement(node: Node) -> Node | None:
+    statements = [c for c in node.named_children if c.type not in _SKIPPED]
+    return statements[-1] if statements else None
+
+
+def _core(node: Node) -> Node:
+    while True:
+        if node.type == "list":
+            last = _last_statement(node)
+            if last is None:
+                return node
+            node = last
+        elif node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            if body is None:
+                return node
+            node = body
+        elif node.type == "pipeline" and node.named_child_count:
+            node = node.named_children[0]
+        else:
+            return node
+
+
+def _command_text(node: Node, source: bytes) -> str:
+    if node.type != "command":
+        return node_text(node, source)
+    kept = [c for c in node.children if c.type not in _PREFIX and c.type not in _SUFFIX]
+    if not kept:
+        return ""
+    return source[kept[0].start_byte : kept[-1].end_byte].decode("utf-8", "replace")
+
+
+def _string_fallback(command: str) -> str | None:
+    trimmed = command.strip()
+    last = trimmed.rsplit("&&", 1)[-1].strip()
+    if last == trimmed:
+        return None
+    last = last.split("|", 1)[0].split("2>", 1)[0].strip()
+    return last or None
+
+
+def last_command(command: str) -> str | None:
+    """Extract the last meaningful command for filter matching.
+
+    :param command: the full command line.
+    :returns: e.g. ``cargo clippy`` for ``cd /p && cargo clippy 2>&1 | tail -20``, or ``None``.
+    """
+    source = command.encode("utf-8", "surrogatepass")
+    root = parse_tree(source).root_node
+    if root.has_error:
+        return _string_fallback(command)
+    statement = _last_statement(root)
+    if statement is None:
+        return None
+    text = _command_text(_core(statement), source).strip()
+    if not text or text == command.strip():
+        return None
+    return text

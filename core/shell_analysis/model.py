@@ -1,0 +1,166 @@
+"""Value types produced by the shell analyzer: words, segments, the analysis, a block match."""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["BlockMatch", "CommandAnalysis", "Segment", "Word"]
+
+
+@attrs.frozen
+class Word:
+    """One shell word after quote and escape removal.
+
+    :param value: the static value; the parts that only exist at run time (``$x``, ``$(…)``)
+        contribute nothing, so ``"$d/"`` has the value ``/``. ``$HOME`` becomes ``~``.
+    :param source: the word's text as written in the command.
+    :param dynamic: true when part of the value is only known at run time.
+    :param globbed: true when the word holds an unquoted glob (``*``, ``?``, ``[``) or a brace
+        expansion, so the shell may turn it into other words.
+    """
+
+    value: str
+    source: str
+    dynamic: bool = False
+    globbed: bool = False
+
+    @property
+    def stable(self) -> bool:
+        """Whether the shell runs exactly :attr:`value` (no expansion, no globbing).
+
+        :returns: true for a fully static, glob-free word.
+        """
+        return not (self.dynamic or self.globbed)
+
+
+@attrs.frozen
+class Segment:
+    """One simple command the shell would run, wherever it was found.
+
+    :param text: the segment's source text (for nested scripts, relative to that script; for
+        ``find -exec`` commands, their words' source joined by spaces).
+    :param origin: where it was found: ``top``, ``subshell``, ``group``, ``function``,
+        ``substitution``, ``process substitution``, ``shell -c``, ``eval``, ``here-string``,
+        ``heredoc``, ``find -exec``, ``env -S``, ``trap``, ``watch``, ``su -c``, ``script -c``,
+        ``alias``.
+    :param words: every word with ``VAR=value`` prefixes removed, wrappers included.
+    :param command_positions: indices into :attr:`words` where a command word stands: each
+        wrapper (``env``, ``sudo``, ``xargs``…) and, last, the command finally run.
+    """
+
+    text: str
+    origin: str
+    words: tuple[Word, ...]
+    command_positions: tuple[int, ...]
+
+    @property
+    def command(self) -> str:
+        """The command finally run: lowercase base name of its word, after unwrapping.
+
+        :returns: e.g. ``rm`` for ``env X=1 /usr/bin/RM -rf x``; empty for a bare redirection.
+        """
+        if not self.command_positions:
+            return ""
+        return command_name(self.words[self.command_positions[-1]].value)
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The final command's argument vector: :attr:`command` then the argument values.
+
+        :returns: normalised words, original case kept except for the command word.
+        """
+        if not self.command_positions:
+            return ()
+        start = self.command_positions[-1]
+        return (self.command, *(w.value for w in self.words[start + 1 :]))
+
+    @property
+    def wrappers(self) -> tuple[str, ...]:
+        """Command names of the wrappers that were unwrapped, outermost first.
+
+        :returns: e.g. ``("env", "sudo")`` for ``env sudo rm x``.
+        """
+        return tuple(command_name(self.words[i].value) for i in self.command_positions[:-1])
+
+    def invocation(self, position: int) -> tuple[str, ...]:
+        """Lowercase tokens from one command position to the end, command word as base name.
+
+        :param position: an index taken from :attr:`command_positions`.
+        :returns: the tokens a blocklist pattern is matched against.
+        """
+        head = command_name(self.words[position].value)
+        return (head, *(w.value.lower() for w in self.words[position + 1 :]))
+
+
+@attrs.frozen
+class CommandAnalysis:
+    """Everything the gates need to know about one command string.
+
+    :param command: the command as given.
+    :param segments: every simple command found, in source order, nested ones included.
+    :param opaque_reasons: why parts of the command cannot be resolved statically; any reason
+        makes the command *opaque*, which callers must treat as "ask", never "allow".
+    :param redirect_targets: static targets of writing redirections (``>``, ``>>``, ``>|``,
+        ``&>``, ``&>>``, ``<>``, ``N>``…).
+    :param write_targets: redirect targets plus the path arguments of file-changing commands.
+    :param writes: whether any segment may change files (write redirection or write command).
+    :param network_redirects: redirections to bash's ``/dev/tcp/…`` or ``/dev/udp/…`` sockets
+        (run-time parts count as empty).
+    """
+
+    command: str
+    segments: tuple[Segment, ...]
+    opaque_reasons: tuple[str, ...]
+    redirect_targets: tuple[str, ...]
+    write_targets: tuple[str, ...]
+    writes: bool
+    network_redirects: tuple[str, ...] = ()
+
+    @property
+    def opaque(self) -> bool:
+        """Whether anything could not be resolved statically (the caller must ask).
+
+        :returns: true when :attr:`opaque_reasons` is not empty.
+        """
+        return bool(self.opaque_reasons)
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """The final command name of every segment, in order.
+
+        :returns: e.g. ``("cd", "cargo", "tail")``.
+        """
+        return tuple(s.command for s in self.segments)
+
+
+@attrs.frozen
+class BlockMatch:
+    """Why a command is blocked: the rule, the pattern and the offending segment.
+
+    :param rule: ``blocklist``, ``rm-protected-root`` or ``git-worktrees``.
+    :param pattern: the blocklist pattern, or the rule's canonical spelling.
+    :param segment: the segment that fired.
+    :param detail: one sentence for the audit log.
+    """
+
+    rule: str
+    pattern: str
+    segment: Segment
+    detail: str
+
+    @property
+    def message(self) -> str:
+        """Human-readable rejection naming the rule.
+
+        :returns: e.g. ``blocked by rule blocklist (pattern 'sudo'): …``.
+        """
+        return f"blocked by rule {self.rule} (pattern {self.pattern!r}): {self.detail}"
+
+
+def command_name(word: str) -> str:
+    """Reduce a command word to its lowercase base name.
+
+    :param word: the command word's value, e.g. ``/usr/bin/SUDO``.
+    :returns: ``sudo``.
+    """
+    return word.rstrip("/").rsplit("/", 1)[-1].lower() if "/" in word else word.lower()

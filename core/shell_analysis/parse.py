@@ -1,0 +1,309 @@
+r"""The tree-sitter walk: from a command string to segments, redirections and opaque reasons.
+
+| construct                              | handling                                           |
+| -------------------------------------- | -------------------------------------------------- |
+| ``&& || ; | & |&``, newlines           | every simple command becomes a segment             |
+| ``$(…)``, backticks                    | walked, origin ``substitution``                    |
+| ``<(…)``, ``>(…)``                     | walked, origin ``process substitution``            |
+| ``( … )``, functions                   | walked, origin ``subshell`` / ``function``         |
+| ``{ …; }``, if/for/while/case          | walked, origin unchanged                           |
+| ``VAR=value cmd``                      | prefix removed; ``IFS=`` anywhere is opaque        |
+| wrappers, code carriers                | see :mod:`.wrappers` and :mod:`.carriers`          |
+| ``export``/``declare``/``unset``…      | a segment with the keyword as command              |
+| parse error (ERROR / MISSING node)     | opaque; what did parse is still walked             |
+| NUL byte; > 100 000 chars; depth > 120 | opaque                                             |
+| ``/dev/tcp/…``, ``/dev/udp/…`` redirect | listed in ``network_redirects`` (a blocklist rule) |
+
+Standard input of each command is worked out for the carriers: its own ``<<<``, ``<<`` or ``<``
+redirection first (redirections after a list or pipeline bind to its last command), then a pipe
+from the previous pipeline stage, then a redirection on an enclosing group.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import attrs
+import tree_sitter
+import tree_sitter_bash
+from tree_sitter import Node
+
+from tooldeck.shell_analysis.carriers import Stdin, nested_code
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
+from tooldeck.shell_analysis.paths import write_analysis
+from tooldeck.shell_analysis.wrappers import resolve
+
+__all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
+
+MAX_COMMAND_CHARS = 100_000
+"""Longer commands are not parsed: they are opaque."""
+
+MAX_DEPTH = 120
+"""Nesting cap over syntax-tree depth and nested scripts combined; deeper is opaque."""
+
+_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+_FOUR_BYTE = re.compile(rb"[\xf0-\xf7][\x80-\xbf]{3}")
+_LONE_SURROGATE = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
+_SOCKET_PREFIXES = ("/dev/tcp/", "/dev/udp/")
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_ORIGINS = {
+    "command_substitution": "substitution",
+    "process_substitution": "process substitution",
+    "subshell": "subshell",
+    "function_definition": "function",
+}
+_DECLARATIONS = frozenset({"declaration_command", "unset_command"})
+_GROUP_BODIES = frozenset({"list", "pipeline"})
+_DYNAMIC_BODY = frozenset(
+    {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"}
+)
+
+
+def _sanitized(source: bytes) -> bytes:
+    if source.isascii():
+        return source
+    return _LONE_SURROGATE.sub(b"___", _FOUR_BYTE.sub(b"____", source))
+
+
+def parse_tree(source: bytes) -> tree_sitter.Tree:
+    """Parse shell source with the shared tree-sitter-bash parser.
+
+    tree-sitter-bash 0.25 crashes the process on some characters outside the Basic
+    Multilingual Plane (``{`` followed by U+2C711, found by the property tests). Every 4-byte
+    UTF-8 sequence and every lone surrogate is therefore replaced by as many ``_`` bytes before
+    parsing: byte offsets stay valid, word boundaries do not move (both are word characters),
+    and callers read text from the original bytes.
+
+    :param source: UTF-8 bytes (lone surrogates allowed, as produced by ``surrogatepass``).
+    :returns: the syntax tree (it may contain ERROR nodes).
+    """
+    return _PARSER.parse(_sanitized(source))
+
+
+@attrs.frozen
+class _Script:
+    """One parsed script: its bytes and the redirections moved onto commands."""
+
+    source: bytes
+    moved: dict[int, list[Node]]
+
+
+class _Walker:
+    """Collects segments, opaque reasons and redirect targets over one command."""
+
+    def __init__(self, extra_wrappers: frozenset[str]) -> None:
+        self.extra = extra_wrappers
+        self.segments: list[Segment] = []
+        self.reasons: list[str] = []
+        self.redirects: list[str] = []
+        self.sockets: list[str] = []
+
+    def script(self, text: str, origin: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            self.reasons.append(f"nesting deeper than {MAX_DEPTH} levels")
+            return
+        if "\x00" in text:
+            self.reasons.append(f"{origin}: NUL byte in the command")
+        source = text.encode("utf-8", "surrogatepass")
+        root = parse_tree(source).root_node
+        if root.has_error:
+            self.reasons.append(f"{origin}: text does not parse as bash")
+        self.visit(root, origin, depth, _Script(source, {}), ())
+
+    def visit(
+        self, node: Node, origin: str, depth: int, script: _Script, outer: Sequence[Node]
+    ) -> None:
+        if depth > MAX_DEPTH:
+            self.reasons.append(f"nesting deeper than {MAX_DEPTH} levels")
+            return
+        kind = node.type
+        if kind == "command":
+            self.command(node, origin, depth, script, outer)
+            return
+        if kind == "redirected_statement":
+            outer = self.redirected(node, script, outer)
+        elif kind == "variable_assignment":
+            self.assignment(node, script)
+        elif kind == "file_redirect":
+            self.file_redirect(node, script)
+        elif kind in _DECLARATIONS:
+            self.declaration(node, origin, script)
+        origin = _ORIGINS.get(kind, origin)
+        for child in node.children:
+            if child.child_count:
+                self.visit(child, origin, depth + 1, script, outer)
+
+    def redirected(self, node: Node, script: _Script, outer: Sequence[Node]) -> Sequence[Node]:
+        redirects = [c for c in node.children if c.type in _REDIRECTS]
+        body = node.child_by_field_name("body")
+        while body is not None and body.type in _GROUP_BODIES and body.named_child_count:
+            body = body.named_children[-1]
+        if body is not None and body.type == "command":
+            script.moved.setdefault(body.id, []).extend(redirects)
+            return outer
+        return (*outer, *redirects)
+
+    def assignment(self, node: Node, script: _Script) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None and node_text(name, script.source) == "IFS":
+            self.reasons.append("IFS reassigned: word splitting can no longer be predicted")
+
+    def file_redirect(self, node: Node, script: _Script) -> None:
+        operator = ""
+        targets: list[Node] = []
+        for child in node.children:
+            if not child.is_named:
+                operator = child.type
+            elif child.type not in ("file_descriptor", "ERROR"):
+                targets.append(child)
+        if not targets:
+            return
+        target = words_from_nodes(targets, script.source)[0]
+        if target.value.startswith(_SOCKET_PREFIXES):
+            self.sockets.append(target.value)
+        writes = operator in _WRITE_OPERATORS or (
+            operator == ">&" and not target.value.isdigit() and target.value != "-"
+        )
+        if writes and target.stable:
+            self.redirects.append(target.value)
+
+    def declaration(self, node: Node, origin: str, script: _Script) -> None:
+        keyword = node.children[0]
+        rest = [c for c in node.children[1:] if c.type != "comment"]
+        name = node_text(keyword, script.source)
+        words = [Word(name, name)]
+        words += words_from_nodes(rest, script.source) if rest else []
+        self.segments.append(Segment(node_text(node, script.source), origin, tuple(words), (0,)))
+
+    def command(
+        self, node: Node, origin: str, depth: int, script: _Script, outer: Sequence[Node]
+    ) -> None:
+        word_nodes: list[Node] = []
+        redirects: list[Node] = []
+        named = False
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                named = True
+                word_nodes.extend(child.children)
+            elif kind == "variable_assignment" and not named:
+                self.assignment(child, script)
+            elif kind in _REDIRECTS:
+                redirects.append(child)
+            elif named and kind != "comment":
+                word_nodes.append(child)
+        if word_nodes:
+            words = words_from_nodes(word_nodes, script.source)
+            redirects.extend(script.moved.get(node.id, ()))
+            stdin = self.stdin(node, redirects, outer, script)
+            self.emit(words, node_text(node, script.source), origin, stdin, depth)
+        for child in node.children:
+            if child.child_count:
+                self.visit(child, origin, depth + 1, script, outer)
+
+    def stdin(
+        self, node: Node, redirects: list[Node], outer: Sequence[Node], script: _Script
+    ) -> Stdin:
+        own = _stdin_from(redirects, script)
+        if own is not None:
+            return own
+        if _is_piped(node):
+            return Stdin("pipe")
+        return _stdin_from(outer, script) or Stdin()
+
+    def emit(self, words: list[Word], text: str, origin: str, stdin: Stdin, depth: int) -> None:
+        resolution = resolve(words, self.extra)
+        self.reasons.extend(resolution.reasons)
+        self.segments.append(Segment(text, origin, resolution.words, resolution.positions))
+        for code, code_origin in resolution.scripts:
+            self.script(code, code_origin, depth + 1)
+        final = resolution.words[resolution.positions[-1] :]
+        if resolution.reasons or not final[0].stable:
+            return
+        wrapped = {command_name(resolution.words[i].value) for i in resolution.positions[:-1]}
+        if "xargs" in wrapped:
+            stdin = Stdin()  # xargs gives the command /dev/null as its standard input
+        found = nested_code(final, stdin, input_args=resolution.input_args)
+        self.reasons.extend(found.reasons)
+        for code, code_origin in found.scripts:
+            self.script(code, code_origin, depth + 1)
+        for sub_words, sub_origin in found.commands:
+            text = " ".join(w.source for w in sub_words)
+            self.emit(sub_words, text, sub_origin, stdin, depth + 1)
+
+
+def _is_piped(node: Node) -> bool:
+    current = node
+    parent = current.parent
+    while parent is not None and parent.type in ("redirected_statement", "negated_command"):
+        if current.prev_sibling is not None and current.prev_sibling.type != "!":
+            break
+        current, parent = parent, parent.parent
+    previous = current.prev_sibling
+    return previous is not None and previous.type in ("|", "|&")
+
+
+def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:
+    found: Stdin | None = None
+    for redirect in redirects:
+        kind = redirect.type
+        if kind == "herestring_redirect":
+            parts = [c for c in redirect.children if c.is_named]
+            if parts:
+                word = words_from_nodes(parts, script.source)[0]
+                found = Stdin("here-string", word.value + "\n", word.dynamic)
+        elif kind == "heredoc_redirect":
+            found = _heredoc(redirect, script)
+        elif kind == "file_redirect" and any(c.type == "<" for c in redirect.children):
+            targets = [c for c in redirect.children if c.is_named and c.type != "file_descriptor"]
+            if targets:
+                word = words_from_nodes(targets, script.source)[0]
+                found = Stdin("file", word.value, not word.stable)
+    return found
+
+
+def _heredoc(redirect: Node, script: _Script) -> Stdin:
+    strip_tabs = any(c.type == "<<-" for c in redirect.children)
+    for child in redirect.children:
+        if child.type == "heredoc_body":
+            dynamic = any(c.type in _DYNAMIC_BODY for c in child.named_children)
+            text = node_text(child, script.source)
+            if strip_tabs:
+                text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+            return Stdin("heredoc", text, dynamic)
+    return Stdin("heredoc", "")
+
+
+def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
+    walker = _Walker(extra_wrappers)
+    if len(command) > MAX_COMMAND_CHARS:
+        walker.reasons.append(f"command longer than {MAX_COMMAND_CHARS} characters")
+    else:
+        walker.script(command, "top", 0)
+    segments = tuple(walker.segments)
+    redirects = _dedupe(walker.redirects)
+    targets, writes = write_analysis(segments, redirects)
+    reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
+    return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets)
+
+
+def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:
+    """Analyse a shell command without running it; never raises.
+
+    :param command: the command text as the agent sent it.
+    :param extra_wrappers: operator-declared transparent wrappers (command names).
+    :returns: the segments, opaque reasons and write targets. Any internal failure yields an
+        opaque analysis (fail closed), never an exception.
+    """
+    try:
+        return _analyze(command, frozenset(command_name(w) for w in extra_wrappers))
+    except Exception as error:  # the analyzer fails closed, never raises
+        reason = f"analyzer failure: {type(error).__name__}"
+        return CommandAnalysis(command, (), (reason,), (), (), True)

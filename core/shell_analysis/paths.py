@@ -1,0 +1,186 @@
+"""Path extraction: path-like arguments (for a path sandbox) and write targets (for snapshots).
+
+Path-like words (Zeph's rule, extended):
+
+| word                                          | path? | note                              |
+| --------------------------------------------- | ----- | --------------------------------- |
+| starts with ``/ ./ ../ ~``, or is ``..``       | yes   | ``~`` added: it names the home    |
+| starts with ``.`` and contains ``/``           | yes   |                                   |
+| relative word with ``/`` (``src/a.py``)        | yes   | not ``-x``, URL or ``NAME=v``     |
+| ``--opt=PATH``, ``of=PATH``                    | PATH  | the value after ``=`` is judged   |
+| absolute command word (``/usr/bin/git``)       | no    | an executable, not data           |
+| relative command word (``./run.sh``)           | yes   | runs a file from the tree         |
+| dynamic word (``$d/x``)                        | no    | unknown until run time            |
+
+Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
+touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``. A command also
+*writes* when it is ``patch``, ``git checkout`` or ``cargo fmt`` (no explicit operands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.wrappers import is_assignment
+
+__all__ = ["is_path_like", "path_arguments", "write_analysis"]
+
+# Options taking a separate argument, per write command (the argument is not a target).
+_OPTION_ARGS: dict[str, frozenset[str]] = {
+    "rm": frozenset(),
+    "rmdir": frozenset(),
+    "touch": frozenset({"-d", "-t", "-r", "--date", "--reference"}),
+    "mkdir": frozenset({"-m", "--mode", "--context"}),
+    "mv": frozenset({"-S", "--suffix"}),
+    "cp": frozenset({"-S", "--suffix"}),
+    "ln": frozenset({"-S", "--suffix"}),
+    "tee": frozenset(),
+    "truncate": frozenset({"-s", "-r", "--size", "--reference"}),
+    "install": frozenset({"-m", "-o", "-g", "-S", "--mode", "--owner", "--group", "--suffix"}),
+    "chmod": frozenset(),
+    "chown": frozenset(),
+    "chgrp": frozenset(),
+}
+_FIRST_IS_NOT_TARGET = frozenset({"chmod", "chown", "chgrp"})
+_IMPLICIT_WRITERS = (("patch",), ("git", "checkout"), ("cargo", "fmt"))
+
+
+def is_path_like(value: str) -> bool:
+    """Tell whether a word looks like a filesystem path.
+
+    :param value: a static word value.
+    :returns: true for the shapes in the module table.
+    """
+    if not value:
+        return False
+    if value.startswith(("/", "./", "../", "~")) or value == "..":
+        return True
+    if value.startswith(".") and "/" in value:
+        return True
+    return (
+        "/" in value
+        and "://" not in value
+        and (value[0].isalnum() or value[0] == "_")
+        and not is_assignment(value)
+    )
+
+
+def _candidates(word: Word) -> list[str]:
+    value = word.value
+    if value.startswith("-") or is_assignment(value):
+        _, eq, tail = value.partition("=")
+        return [tail] if eq else []
+    return [value]
+
+
+def _segment_paths(segment: Segment) -> list[str]:
+    found: list[str] = []
+    positions = set(segment.command_positions)
+    for index, word in enumerate(segment.words):
+        if word.dynamic:
+            continue
+        if index in positions and word.value.startswith("/"):
+            continue
+        found.extend(v for v in _candidates(word) if is_path_like(v))
+    return found
+
+
+def path_arguments(analysis: CommandAnalysis) -> tuple[str, ...]:
+    """List the static path-like words of every segment, then the redirect targets.
+
+    :param analysis: a command analysis.
+    :returns: deduplicated paths in source order (resolution is the sandbox's job).
+    """
+    found: list[str] = []
+    for segment in analysis.segments:
+        found.extend(_segment_paths(segment))
+    found.extend(analysis.redirect_targets)
+    return tuple(dict.fromkeys(found))
+
+
+def _operands(args: Sequence[Word], option_args: frozenset[str]) -> list[Word]:
+    operands: list[Word] = []
+    index, options_done = 0, False
+    while index < len(args):
+        word = args[index]
+        value = word.value
+        if options_done or not value.startswith("-") or value == "-":
+            operands.append(word)
+        elif value == "--":
+            options_done = True
+        elif value in option_args:
+            index += 1
+        elif value in ("-t", "--target-directory") and index + 1 < len(args):
+            operands.append(args[index + 1])
+            index += 1
+        elif value.startswith("--target-directory="):
+            operands.append(Word(value.partition("=")[2], value))
+        index += 1
+    return operands
+
+
+def _sed_in_place(word: Word) -> bool:
+    value = word.value
+    if value.startswith("--"):
+        return value.startswith("--in-place")
+    if not value.startswith("-"):
+        return False
+    for letter in value[1:]:
+        if letter == "i":
+            return True
+        if letter in "efl":
+            return False
+    return False
+
+
+def _sed_targets(args: Sequence[Word]) -> list[Word]:
+    if not any(_sed_in_place(w) for w in args):
+        return []
+    script_options = frozenset({"-e", "-f", "--expression", "--file"})
+    operands = _operands(args, script_options | {"-l", "--line-length"})
+    has_script_option = any(w.value in script_options for w in args)
+    return operands if has_script_option else operands[1:]
+
+
+def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
+    if not segment.command_positions:
+        return [], False
+    command = segment.command
+    args = segment.words[segment.command_positions[-1] + 1 :]
+    if command in _OPTION_ARGS:
+        operands = _operands(args, _OPTION_ARGS[command])
+        if command in _FIRST_IS_NOT_TARGET and not any(
+            w.value.startswith("--reference") for w in args
+        ):
+            operands = operands[1:]
+        return operands, True
+    if command == "dd":
+        outputs = [Word(w.value[3:], w.source) for w in args if w.value.startswith("of=")]
+        return outputs, bool(outputs)
+    if command == "sed":
+        targets = _sed_targets(args)
+        return targets, bool(targets)
+    argv = segment.argv
+    implicit = any(argv[: len(prefix)] == prefix for prefix in _IMPLICIT_WRITERS)
+    return [], implicit
+
+
+def write_analysis(
+    segments: Sequence[Segment], redirect_targets: Sequence[str]
+) -> tuple[tuple[str, ...], bool]:
+    """Compute write targets and whether the command writes at all.
+
+    :param segments: the analysed segments.
+    :param redirect_targets: static targets of writing redirections.
+    :returns: ``(targets, writes)``: deduplicated static targets in source order, and true when a
+        redirection or a file-changing command is present.
+    """
+    targets: list[str] = []
+    writes = bool(redirect_targets)
+    for segment in segments:
+        words, is_writer = _segment_targets(segment)
+        writes = writes or is_writer
+        targets.extend(w.value for w in words if not w.dynamic and w.value)
+    targets.extend(redirect_targets)
+    return tuple(dict.fromkeys(targets)), writes

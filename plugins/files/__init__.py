@@ -1,0 +1,20 @@
+"""Built-in plugin ``files``: ten file tools in a symlink-safe sandbox.
+
+``read``, ``write``, ``edit``, ``find_path``, ``grep``, ``list_directory``,
+``create_directory``, ``delete_path``, ``move_path`` and ``copy_path``. Each operation takes a
+:class:`tooldeck.paths.PathSandbox` and typed parameters and returns a
+:class:`~tooldeck.plugins.files.results.FileOpResult` or raises
+:class:`~tooldeck.errors.ToolError`; :mod:`.plugin` exposes them as tools.
+"""
+
+from tooldeck.plugins.files.plugin import (
+    tooldeck_register_executors,
+    tooldeck_register_settings,
+    tooldeck_register_tools,
+)
+
+__all__ = [
+    "tooldeck_register_executors",
+    "tooldeck_register_settings",
+    "tooldeck_register_tools",
+]

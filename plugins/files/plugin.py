@@ -1,0 +1,32 @@
+"""Hooks of the built-in ``files`` plugin: settings, the ten tools, their executor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.plugins.files.executor import FileExecutor
+from tooldeck.plugins.files.settings import FileSettings
+from tooldeck.plugins.files.tools import tool_defs
+
+SECTION = "tools.file"
+
+
+@hookimpl
+def tooldeck_register_settings(register: Any) -> None:
+    """Own ``[tools.file]``."""
+    register(SECTION, FileSettings)
+
+
+@hookimpl
+def tooldeck_register_executors(register: Any, settings: Settings) -> None:
+    """One executor per runtime, holding the sandbox built from ``[tools.file]``."""
+    register(FileExecutor(settings.get(FileSettings)))
+
+
+@hookimpl
+def tooldeck_register_tools(register: Any) -> None:
+    """The ten file tools."""
+    for tool in tool_defs():
+        register(tool)

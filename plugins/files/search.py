@@ -1,0 +1,210 @@
+"""The ``find_path`` and ``grep`` tools: descriptor walks filtered by the sandbox after matching."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+
+from tooldeck.errors import ToolError
+from tooldeck.paths import Glob, PathSandbox, canonicalize, is_within
+from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES, require_positive
+from tooldeck.plugins.files.line_matcher import LineMatcher
+from tooldeck.plugins.files.results import FileOpResult
+from tooldeck.plugins.files.safe_io import (
+    EntryKind,
+    ReadCapExceeded,
+    lstat_path,
+    open_directory,
+    open_parent,
+    os_errors_as_tool_errors,
+    read_regular,
+)
+from tooldeck.plugins.files.text import is_binary, split_lines
+from tooldeck.plugins.files.walk import walk_tree
+
+__all__ = [
+    "DEFAULT_FIND_RESULTS",
+    "DEFAULT_GREP_RESULTS",
+    "GREP_SKIPPED_DIRS",
+    "find_path",
+    "grep",
+]
+
+DEFAULT_FIND_RESULTS = 200
+"""How many paths ``find_path`` lists by default."""
+
+DEFAULT_GREP_RESULTS = 100
+"""How many matching lines ``grep`` shows by default."""
+
+GREP_SKIPPED_DIRS = frozenset({".git", "node_modules", "target", ".hg"})
+"""Directories ``grep`` never enters (it also skips every entry whose name starts with ``.``)."""
+
+
+# --------------------------------------------------------------------------- find_path
+
+
+def _walk_starts(sandbox: PathSandbox, base: str) -> list[str]:
+    """Where to walk for a glob: its base when inside a root, else the outermost roots below it."""
+    if sandbox.contains(base):
+        return [base]
+    below = [str(root) for root in sandbox.roots if is_within(root, base)]
+    return [root for root in below if not any(o != root and is_within(root, o) for o in below)]
+
+
+def _visible(sandbox: PathSandbox, path: str, kind: EntryKind) -> bool:
+    """Whether a found entry may be listed: a symlink must resolve inside; reads must be allowed."""
+    if kind is EntryKind.SYMLINK:
+        try:
+            path = str(canonicalize(path))
+        except ToolError:
+            return False
+        if not sandbox.contains(path):
+            return False
+    return sandbox.read_allowed(path)
+
+
+def _glob_matches(sandbox: PathSandbox, glob: Glob) -> Iterator[str]:
+    """Every visible path below the glob's walk starts that the glob matches, in walk order."""
+    for start in _walk_starts(sandbox, glob.base):
+        try:
+            with open_directory(sandbox, start) as fd:
+                for entry in walk_tree(fd, start):
+                    if glob.matches(entry.path) and _visible(sandbox, entry.path, entry.kind):
+                        yield entry.path
+        except (OSError, ToolError):
+            continue
+
+
+def find_path(
+    sandbox: PathSandbox, path: str, pattern: str, max_results: int = DEFAULT_FIND_RESULTS
+) -> FileOpResult:
+    """List paths matching a glob (``*`` within a name, ``**`` across directories).
+
+    A relative pattern is relative to ``path``; an absolute one is used as written. Only the
+    sandbox is walked, and a match is listed only when its canonical path is inside a root and
+    readable under the read sandbox.
+
+    :param sandbox: the path sandbox.
+    :param path: the directory a relative pattern starts from.
+    :param pattern: the glob.
+    :param max_results: how many paths to list at most (>= 1).
+    :returns: one path per line, or ``No files matching: {pattern}``.
+    :raises ToolError: ``invalid_parameters`` for a bad glob or limit.
+    """
+    require_positive("max_results", max_results)
+    glob = sandbox.glob(pattern, base=path)
+    found = list(itertools.islice(_glob_matches(sandbox, glob), max_results + 1))
+    if not found:
+        return FileOpResult(summary=f"No files matching: {pattern}")
+    summary = "\n".join(found[:max_results])
+    if len(found) > max_results:
+        summary += f"\n... and more results (showing first {max_results})"
+    return FileOpResult(summary=summary, locations=tuple(found[:max_results]))
+
+
+# --------------------------------------------------------------------------- grep
+
+
+class _GrepRun:
+    """The state of one grep: hits collected so far and files skipped for size."""
+
+    def __init__(self, matcher: LineMatcher, limit: int, max_file_bytes: int) -> None:
+        self.matcher = matcher
+        self.limit = limit
+        self.max_file_bytes = max_file_bytes
+        self.hits: list[str] = []
+        self.files: list[str] = []
+        self.oversized = 0
+
+    @property
+    def full(self) -> bool:
+        """Whether one hit beyond the limit has been found (the output is capped)."""
+        return len(self.hits) > self.limit
+
+    def search_file(self, dir_fd: int, name: str, path: str) -> None:
+        """Search one regular file; binary, non-UTF-8, vanished or special files are skipped."""
+        try:
+            data = read_regular(dir_fd, name, path, self.max_file_bytes)
+        except ReadCapExceeded:
+            self.oversized += 1
+            return
+        except (OSError, ToolError):
+            return
+        if is_binary(data) or not self.matcher.may_match(data):
+            return
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        found = False
+        for number, line in enumerate(split_lines(text), 1):
+            if self.matcher.matches(line):
+                self.hits.append(f"{path}:{number}: {line}")
+                found = True
+                if self.full:
+                    break
+        if found:
+            self.files.append(path)
+
+    def render(self, pattern: str) -> FileOpResult:
+        """The grep output: hits, then notes on capping and skipped files."""
+        lines = self.hits[: self.limit] or [f"No matches for: {pattern}"]
+        if self.full:
+            lines.append(
+                f"[results capped at {self.limit} matches; narrow the pattern or the path]"
+            )
+        if self.oversized:
+            lines.append(
+                f"[skipped {self.oversized} file(s) larger than {self.max_file_bytes} bytes]"
+            )
+        return FileOpResult(summary="\n".join(lines), locations=tuple(self.files))
+
+
+def _grep_tree(sandbox: PathSandbox, run: _GrepRun, canonical: str) -> None:
+    """Search every readable regular file below a canonical directory."""
+    with open_directory(sandbox, canonical) as fd:
+        for entry in walk_tree(fd, canonical, skip_hidden=True, skip_dirs=GREP_SKIPPED_DIRS):
+            if entry.kind is not EntryKind.FILE or not sandbox.read_allowed(entry.path):
+                continue
+            run.search_file(entry.dir_fd, entry.name, entry.path)
+            if run.full:
+                return
+
+
+def grep(
+    sandbox: PathSandbox,
+    pattern: str,
+    path: str = ".",
+    case_sensitive: bool = True,
+    max_results: int = DEFAULT_GREP_RESULTS,
+    *,
+    max_file_bytes: int = DEFAULT_MAX_READ_BYTES,
+) -> FileOpResult:
+    """Search file contents with an RE2 regex; each hit is ``{path}:{line}: {text}``.
+
+    The walk skips dot-entries and ``.git``, ``node_modules``, ``target``, ``.hg``; it never
+    follows symlinks; binary, non-UTF-8 and read-denied files are skipped silently.
+
+    :param sandbox: the path sandbox (read rules apply to the start path and to every file).
+    :param pattern: the regex (RE2 syntax).
+    :param path: a directory to search recursively, or one file.
+    :param case_sensitive: match case exactly.
+    :param max_results: how many matching lines to show at most (>= 1).
+    :param max_file_bytes: skip (and count) files larger than this.
+    :returns: the hits, or ``No matches for: {pattern}``, plus notes when capped or skipping.
+    :raises ToolError: ``invalid_parameters`` for a bad pattern or limit; ``policy_blocked``
+        for a start path outside the sandbox.
+    """
+    require_positive("max_results", max_results)
+    matcher = LineMatcher.compile(pattern, case_sensitive=case_sensitive)
+    canonical = sandbox.resolve_str(path, op="read")
+    run = _GrepRun(matcher, max_results, max_file_bytes)
+    with os_errors_as_tool_errors(canonical):
+        if os.path.isdir(canonical):
+            _grep_tree(sandbox, run, canonical)
+        else:
+            lstat_path(sandbox, canonical)
+            with open_parent(sandbox, canonical) as (fd, name):
+                run.search_file(fd, name, canonical)
+    return run.render(pattern)

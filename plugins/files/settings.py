@@ -1,0 +1,40 @@
+"""``[tools.file]``: the file tools' sandbox and limits."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from tooldeck.config import StrictModel
+from tooldeck.paths import PathSandbox
+from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES
+from tooldeck.plugins.files.search import DEFAULT_GREP_RESULTS
+
+__all__ = ["FileSettings"]
+
+
+class FileSettings(StrictModel):
+    """``[tools.file]``: where the file tools may reach and how much they may load."""
+
+    allowed_paths: tuple[str, ...] = Field(
+        (), description="Sandbox roots; empty means the current directory; ~ is expanded."
+    )
+    deny_read: tuple[str, ...] = Field(
+        (), description="Globs of canonical paths that may not be read (** crosses /)."
+    )
+    allow_read: tuple[str, ...] = Field(
+        (), description="Globs re-allowing paths matched by deny_read (alone: no effect)."
+    )
+    max_read_bytes: int = Field(
+        DEFAULT_MAX_READ_BYTES, ge=1, description="Largest file read, edited or grepped."
+    )
+    grep_max_results: int = Field(
+        DEFAULT_GREP_RESULTS, ge=1, description="Default cap on grep hits per call."
+    )
+
+    def sandbox(self) -> PathSandbox:
+        """The path sandbox these settings describe.
+
+        :raises tooldeck.errors.ConfigError: an invalid read-sandbox glob.
+        """
+        return PathSandbox(self.allowed_paths, deny_read=self.deny_read,
+                           allow_read=self.allow_read)
