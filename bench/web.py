@@ -1,8 +1,13 @@
-"""Benchmark the web guard: check_url cost per URL, and WebClient.fetch against plain httpx.
+"""Benchmark the web tools: check_url cost per URL, and fetch against a plain httpx GET.
+
+``fetch`` is timed twice: as ``WebClient.fetch`` (the engine) and as a ``fetch`` call through
+a real deck (``deck.call``: validation, permission gate, executor, audit line), both against
+a plain httpx GET of the same page from the same local server, in one interleaved run.
 
 Run: /work/venv/bin/python bench/web.py [--rounds N]
-Everything stays on 127.0.0.1: the HTTPS server is local (trustme certificate) and host
-names resolve through an injected resolver.
+Everything stays on 127.0.0.1: the HTTPS server is local (trustme certificate, trusted by
+the deck through ``[tools.scrape] ca_bundle``) and host names resolve through an injected
+resolver.
 """
 
 from __future__ import annotations
@@ -13,15 +18,20 @@ import random
 import socketserver
 import ssl
 import statistics
+import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
 import trustme
 
+from tooldeck.config import parse_document
+from tooldeck.deck import Deck
+from tooldeck.models import ToolCall
 from tooldeck.plugins.web.check import check_url
 from tooldeck.plugins.web.client import WebClient
 from tooldeck.plugins.web.settings import ScrapeSettings
@@ -130,8 +140,33 @@ async def _interleaved_medians(
     return {name: statistics.median(values) * 1e3 for name, values in samples.items()}
 
 
+def bench_deck(workdir: Path, ca: trustme.CA) -> Deck:
+    """A deck configured as an operator would: allow_internal, ca_bundle, an allow rule."""
+    bundle = workdir / "bench-ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    text = f"""
+[tools.audit]
+path = "{workdir / "audit.jsonl"}"
+
+[tools.scrape]
+allow_internal = ["127.0.0.1"]
+ca_bundle = "{bundle}"
+
+[[tools.permissions.fetch]]
+pattern = "https://*"
+action = "allow"
+"""
+    return Deck.from_config(parse_document(text, workdir / "tooldeck.toml", "bench"))
+
+
+async def deck_fetch(deck: Deck, url: str) -> None:
+    result = await deck.call(ToolCall("fetch", {"url": url}))
+    if not result.ok:
+        raise RuntimeError(result.text)
+
+
 async def bench_fetch(
-    port: int, keep_alive_port: int, client_tls: ssl.SSLContext, rounds: int
+    port: int, keep_alive_port: int, client_tls: ssl.SSLContext, deck: Deck, rounds: int
 ) -> dict[str, float]:
     async def resolver(host: str, port: int) -> Sequence[str]:
         return ["127.0.0.1"]
@@ -141,20 +176,24 @@ async def bench_fetch(
     url_name = f"https://bench.test:{port}/page"
     url_pooled = f"https://127.0.0.1:{keep_alive_port}/page"
     fresh = httpx.Limits(max_keepalive_connections=0)
-    async with (
-        WebClient(settings, resolver, ssl_context=client_tls) as web,
-        httpx.AsyncClient(verify=client_tls, limits=fresh) as plain_fresh,
-        httpx.AsyncClient(verify=client_tls) as plain_pooled,
-    ):
-        return await _interleaved_medians(
-            {
-                "webclient_fetch_by_name": lambda: web.fetch(url_name),
-                "webclient_fetch_by_ip": lambda: web.fetch(url_ip),
-                "plain_httpx_new_connection": lambda: plain_fresh.get(url_ip),
-                "plain_httpx_pooled": lambda: plain_pooled.get(url_pooled),
-            },
-            rounds,
-        )
+    try:
+        async with (
+            WebClient(settings, resolver, ssl_context=client_tls) as web,
+            httpx.AsyncClient(verify=client_tls, limits=fresh) as plain_fresh,
+            httpx.AsyncClient(verify=client_tls) as plain_pooled,
+        ):
+            return await _interleaved_medians(
+                {
+                    "deck_call_fetch_by_ip": lambda: deck_fetch(deck, url_ip),
+                    "webclient_fetch_by_name": lambda: web.fetch(url_name),
+                    "webclient_fetch_by_ip": lambda: web.fetch(url_ip),
+                    "plain_httpx_new_connection": lambda: plain_fresh.get(url_ip),
+                    "plain_httpx_pooled": lambda: plain_pooled.get(url_pooled),
+                },
+                rounds,
+            )
+    finally:
+        await deck.aclose()
 
 
 def main() -> None:
@@ -180,7 +219,9 @@ def main() -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         ports = [server.server_address[1] for server in servers]
-        timings = asyncio.run(bench_fetch(ports[0], ports[1], client_tls, args.rounds))
+        with tempfile.TemporaryDirectory() as workdir:
+            deck = bench_deck(Path(workdir), ca)
+            timings = asyncio.run(bench_fetch(ports[0], ports[1], client_tls, deck, args.rounds))
     finally:
         for server in servers:
             server.shutdown()
@@ -191,8 +232,13 @@ def main() -> None:
     base = timings["plain_httpx_new_connection"]
     pooled = timings["plain_httpx_pooled"]
     by_name = timings["webclient_fetch_by_name"]
+    deck_ip = timings["deck_call_fetch_by_ip"]
     print(f"ratio WebClient.fetch / plain httpx GET (new connection each): {by_name / base:.2f}x")
     print(f"ratio WebClient.fetch / plain httpx GET (pooled keep-alive):   {by_name / pooled:.2f}x")
+    print(f"ratio deck.call fetch / plain httpx GET (new connection each): {deck_ip / base:.2f}x")
+    print(f"ratio deck.call fetch / plain httpx GET (pooled keep-alive):   {deck_ip / pooled:.2f}x")
+    print(f"deck overhead over WebClient.fetch (same URL, by IP): "
+          f"{deck_ip - timings['webclient_fetch_by_ip']:+.2f} ms")
 
 
 if __name__ == "__main__":

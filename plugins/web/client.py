@@ -54,7 +54,8 @@ class FetchResult:
     :param url: the final URL, after redirects.
     :param status: the final HTTP status.
     :param content_type: the final ``Content-Type`` header (``""`` when absent).
-    :param text: the body as readable text (Markdown for HTML, indented JSON, plain text).
+    :param text: the body as readable text (Markdown for HTML, indented JSON, plain text);
+        for :meth:`WebClient.scrape`, the selected values.
     :param truncated: whether the body was cut at ``max_body_bytes``.
     :param redirects: how many redirects were followed.
     """
@@ -67,12 +68,21 @@ class FetchResult:
     redirects: int
 
 
+def _trust_store(settings: ScrapeSettings) -> ssl.SSLContext:
+    """Build the default TLS context (httpx's), also trusting the operator's ``ca_bundle``."""
+    context = httpx.create_ssl_context()
+    if settings.ca_bundle is not None:
+        context.load_verify_locations(cafile=settings.ca_bundle)
+    return context
+
+
 class WebClient:
     """Fetch HTTPS pages through the SSRF guard; one instance serves many calls.
 
     :param settings: the ``[tools.scrape]`` settings.
     :param resolver: the DNS resolver; the event loop's ``getaddrinfo`` when ``None``.
-    :param ssl_context: the TLS context; httpx's default trust store when ``None``.
+    :param ssl_context: the TLS context; when ``None``, httpx's default trust store plus the
+        certificates of ``settings.ca_bundle``.
     """
 
     def __init__(
@@ -87,7 +97,7 @@ class WebClient:
         transport = PinnedTransport(
             self._policy,
             resolver or system_resolver,
-            ssl_context or httpx.create_ssl_context(),
+            ssl_context or _trust_store(settings),
         )
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -124,14 +134,18 @@ class WebClient:
         page = await self._get(url)
         return attrs.evolve(page, text=readable_text(page.text, media_type(page.content_type)))
 
-    async def scrape(self, url: str, select: str, extract: str = "text", limit: int = 10) -> str:
+    async def scrape(
+        self, url: str, select: str, extract: str = "text", limit: int = 10
+    ) -> FetchResult:
         """Fetch an HTML page and return the values a CSS selector picks out of it.
 
         :param url: the HTTPS URL.
         :param select: the CSS selector.
         :param extract: ``text``, ``html`` (inner HTML) or ``attr:NAME``.
         :param limit: how many matching nodes to take (at least 1).
-        :returns: the values joined by newlines, or ``No results for selector: ...``.
+        :returns: the page's final URL, status, content type, truncation flag and redirect
+            count, with ``text`` the values joined by newlines, or
+            ``No results for selector: ...``.
         :raises ToolError: as :meth:`fetch`, plus ``invalid_parameters`` for a bad
             ``extract``, ``limit`` or selector.
         """
@@ -139,7 +153,7 @@ class WebClient:
         if limit < 1:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS, f"limit must be >= 1, got {limit}")
         page = await self._get(url)
-        return select_values(page.text, select, extraction, limit)
+        return attrs.evolve(page, text=select_values(page.text, select, extraction, limit))
 
     async def _get(self, url: str) -> FetchResult:
         timeout = self._settings.timeout

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ssl
+from pathlib import Path
+
 import attrs
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -19,6 +22,8 @@ class ScrapeSettings(BaseModel):
     :param allowed_domains: when non-empty, the only hosts that may be fetched (patterns).
     :param denied_domains: hosts that may never be fetched (patterns); deny beats allow.
     :param allow_internal: exact hosts, addresses and CIDR networks let past the SSRF rules.
+    :param ca_bundle: an absolute path (``~`` expanded) to a PEM file of CA certificates trusted
+        in addition to the default store, for hosts behind an internal CA; checked on load.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -28,6 +33,7 @@ class ScrapeSettings(BaseModel):
     allowed_domains: tuple[str, ...] = ()
     denied_domains: tuple[str, ...] = ()
     allow_internal: tuple[str, ...] = ()
+    ca_bundle: str | None = None
 
     @field_validator("allowed_domains", "denied_domains")
     @classmethod
@@ -39,6 +45,20 @@ class ScrapeSettings(BaseModel):
     def _check_allow_internal(cls, entries: tuple[str, ...]) -> tuple[str, ...]:
         parse_allow_internal(entries)
         return entries
+
+    @field_validator("ca_bundle")
+    @classmethod
+    def _check_ca_bundle(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        path = Path(value).expanduser()
+        if not path.is_absolute():
+            raise ValueError(f"ca_bundle must be an absolute path, got {value!r}")
+        try:
+            ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT).load_verify_locations(cafile=path)
+        except (OSError, ssl.SSLError) as exc:
+            raise ValueError(f"cannot load CA certificates from {path}: {exc}") from None
+        return str(path)
 
 
 @attrs.frozen

@@ -329,7 +329,7 @@ def test_denylist_applies_to_redirect_hops(make_client: MakeClient, site: Site) 
 
 
 def scrape(client: WebClient, url: str, select: str, extract: str = "text", limit: int = 10) -> str:
-    return run(client, lambda c: c.scrape(url, select, extract, limit))
+    return run(client, lambda c: c.scrape(url, select, extract, limit)).text
 
 
 @pytest.mark.parametrize(

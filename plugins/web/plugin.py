@@ -1,0 +1,40 @@
+"""The hooks of the built-in plugin ``web``: its settings, its executor and its two tools."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.plugins.web.executor import WebExecutor
+from tooldeck.plugins.web.settings import ScrapeSettings
+from tooldeck.plugins.web.tools import TOOLS
+
+__all__ = [
+    "SECTION",
+    "tooldeck_register_executors",
+    "tooldeck_register_settings",
+    "tooldeck_register_tools",
+]
+
+SECTION = "tools.scrape"
+"""The configuration section the plugin owns (Zeph's name for it)."""
+
+
+@hookimpl
+def tooldeck_register_settings(register: Callable[..., None]) -> None:
+    """Own ``[tools.scrape]``, validated by :class:`.settings.ScrapeSettings`."""
+    register(SECTION, ScrapeSettings)
+
+
+@hookimpl
+def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
+    """Register this runtime's ``web`` executor, built from ``[tools.scrape]``."""
+    register(WebExecutor(settings.get(ScrapeSettings)))
+
+
+@hookimpl
+def tooldeck_register_tools(register: Callable[..., None]) -> None:
+    """Register ``web_scrape`` and ``fetch``."""
+    for tool in TOOLS:
+        register(tool)
