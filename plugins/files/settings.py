@@ -34,7 +34,16 @@ class FileSettings(StrictModel):
     def sandbox(self) -> PathSandbox:
         """The path sandbox these settings describe.
 
+        Relative paths are joined to the working directory when it lies inside the sandbox,
+        and to the first allowed root otherwise (a relative path joined to a directory
+        outside every root could never be used).
+
         :raises tooldeck.errors.ConfigError: an invalid read-sandbox glob.
         """
+        sandbox = PathSandbox(self.allowed_paths, deny_read=self.deny_read,
+                              allow_read=self.allow_read)
+        if sandbox.contains(sandbox.cwd):
+            return sandbox
+        first = self.allowed_paths[0]
         return PathSandbox(self.allowed_paths, deny_read=self.deny_read,
-                           allow_read=self.allow_read)
+                           allow_read=self.allow_read, cwd=first)
