@@ -196,12 +196,25 @@ class Hooks:
         return output
 
     def hidden_tools(self, runtime: Runtime) -> set[str]:
-        """Ids of the tools some plugin hides from the catalog."""
+        """Ids of the tools some plugin hides from the catalog.
+
+        Each implementation is asked on its own; one that raises is reported on stderr and
+        hides nothing (hiding is cosmetic: the gates still judge every call).
+        """
         hidden = set()
+        impls = _impls(self._pm.hook.tooldeck_tool_hidden)
         for tool_id, tool in runtime.tools.items():
-            answers = self._pm.hook.tooldeck_tool_hidden(tool=tool, runtime=runtime)
-            if any(a is True for a in answers):
-                hidden.add(tool_id)
+            args = {"tool": tool, "runtime": runtime}
+            for impl in impls:
+                try:
+                    answer = impl.function(*[args[a] for a in impl.argnames])
+                except Exception as exc:
+                    print(f"tooldeck: plugin {impl.plugin!r} failed to say whether to hide "
+                          f"{tool_id!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                    continue
+                if answer is True:
+                    hidden.add(tool_id)
+                    break
         return hidden
 
     def audit(self, event: AuditEvent, runtime: Runtime) -> None:
