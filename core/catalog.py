@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tooldeck.config import TafcConfig
-from tooldeck.models import ToolDef
+if TYPE_CHECKING:
+    from tooldeck.config import TafcConfig
+    from tooldeck.models import ToolDef
 
 __all__ = ["FORMATS", "render", "schema_complexity", "tool_schema"]
 

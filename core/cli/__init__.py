@@ -2,26 +2,22 @@
 
 Exit codes: 0 success, 1 a tool error (with ``--json`` the category is in the output),
 2 a usage or configuration error. Every command accepts ``--json`` and ``--config FILE``.
+
+Start-up is kept light: this module imports only the parser's needs, and a command imports
+its machinery (pydantic, the runtime) when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from tooldeck import __version__
-from tooldeck.catalog import FORMATS, render
-from tooldeck.cli import config_cmds, demo
-from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, EXIT_TOOL, emit, open_deck, result_json
-from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, load_commands
-from tooldeck.deck import Deck
+from tooldeck.catalog import FORMATS
+from tooldeck.cli.common import EXIT_CONFIG
+from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, invoked, load_commands
 from tooldeck.errors import ConfigError
-from tooldeck.models import Decision, ToolCall
 
 __all__ = ["build_parser", "main"]
 
@@ -36,15 +32,22 @@ def _common() -> argparse.ArgumentParser:
 
 
 def build_parser(
-    commands: dict[str, Command] | None = None, checks: dict[str, Command] | None = None
+    commands: dict[str, Command] | None = None,
+    checks: dict[str, Command] | None = None,
+    *,
+    argv: Sequence[str] = (),
 ) -> argparse.ArgumentParser:
     """The argument parser for every ``tooldeck`` command.
 
     :param commands: extra top-level subcommands (default: the ``tooldeck.commands`` group).
     :param checks: kinds of ``tooldeck check`` (default: the ``tooldeck.checks`` group).
+    :param argv: the arguments about to be parsed: only the entry-point command they invoke
+        is imported.
     """
-    commands = load_commands(COMMANDS_GROUP) if commands is None else commands
-    checks = load_commands(CHECKS_GROUP) if checks is None else checks
+    if commands is None:
+        commands = load_commands(COMMANDS_GROUP, only=invoked(argv, COMMANDS_GROUP) or "")
+    if checks is None:
+        checks = load_commands(CHECKS_GROUP, only=invoked(argv, CHECKS_GROUP) or "")
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tooldeck", parents=[common],
@@ -97,8 +100,9 @@ def build_parser(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (also used as the process exit status)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv=arguments)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
         return EXIT_CONFIG
@@ -108,96 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         extension = getattr(args, "extension", None)
         if extension is not None:
             return int(extension.run(args))
-        if args.command == "plugins":
-            return _plugins(open_deck(config), as_json)
-        if args.command == "tools":
-            deck = open_deck(config)
-            fmt = "json" if as_json and args.format == "prompt" else args.format
-            print(render(deck.tools(), fmt, deck.runtime.settings.core.tafc))
-            return EXIT_OK
-        if args.command == "call":
-            return _call(open_deck(config), args.tool, args.params, args.yes, as_json)
-        if args.command == "config":
-            return config_cmds.run(args, config, as_json)
-        if args.command == "audit":
-            return config_cmds.audit_tail(config, args.n, as_json)
-        if args.command == "watch":
-            return _watch(open_deck(config), as_json)
-        if args.command == "demo":
-            return demo.run(as_json)
+        from tooldeck.cli import commands
+
+        return commands.run(args, config, as_json)
     except ConfigError as exc:
-        emit({"error": "config", "message": str(exc)} if as_json else None,
-             f"tooldeck: configuration error:\n{exc}", stream=sys.stderr)
+        if as_json:
+            import json
+
+            print(json.dumps({"error": "config", "message": str(exc)}, indent=2))
+        print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
         return EXIT_CONFIG
-    parser.error(f"unknown command {args.command!r}")
-    return EXIT_CONFIG  # pragma: no cover - parser.error exits
-
-
-def _plugins(deck: Deck, as_json: bool) -> int:
-    infos = deck.runtime.plugins
-    data = [
-        {"name": p.name, "dist": p.dist, "version": p.version, "state": p.state, "why": p.why,
-         "hooks": list(p.hooks), "essential": p.essential}
-        for p in infos
-    ]
-    lines = []
-    for p in infos:
-        note = f"  ({p.why})" if p.why else ""
-        hooks = ", ".join(h.removeprefix("tooldeck_") for h in p.hooks) or "-"
-        lines.append(f"{p.name:<14} {p.state:<9} {p.dist} {p.version}{note}\n"
-                     f"{'':<14} hooks: {hooks}")
-    emit(data if as_json else None, "\n".join(lines))
-    return EXIT_OK
-
-
-def _ask_tty(call: ToolCall, decision: Decision) -> bool:
-    shown = call.input_text() or json.dumps(dict(call.params))
-    print(f"{call.tool_id}: {decision.reason}\n  {shown}", file=sys.stderr)
-    try:
-        answer = input("Run it? [y/N] ")
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
-
-
-def _call(deck: Deck, tool: str, params_json: str, yes: bool, as_json: bool) -> int:
-    try:
-        params: Any = json.loads(params_json)
-    except json.JSONDecodeError as exc:
-        print(f"tooldeck: --params is not valid JSON: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    if not isinstance(params, dict):
-        print("tooldeck: --params must be a JSON object", file=sys.stderr)
-        return EXIT_CONFIG
-    confirm: Any = True if yes else (_ask_tty if sys.stdin.isatty() else None)
-
-    async def run() -> Any:
-        try:
-            return await deck.call(ToolCall(tool, params, caller_id="cli"), confirm=confirm)
-        finally:
-            await deck.aclose()
-
-    result = asyncio.run(run())
-    emit(result_json(result) if as_json else None, result.text)
-    return EXIT_OK if result.ok else EXIT_TOOL
-
-
-def _watch(deck: Deck, as_json: bool) -> int:
-    def report(ok: bool) -> None:
-        runtime = deck.runtime
-        message: dict[str, str | None]
-        if ok:
-            message = {"event": "reloaded", "digest": runtime.digest()}
-            text = f"reloaded: policy {runtime.digest()}"
-        else:
-            message = {"event": "reload_failed", "reason": deck.last_reload_error}
-            text = f"reload refused, keeping the last good policy:\n{deck.last_reload_error}"
-        emit(message if as_json else None, text, stream=sys.stderr)
-
-    dirs = ", ".join(map(str, deck.watched_dirs())) or "(nothing: no config file)"
-    emit({"event": "watching", "dirs": [str(d) for d in deck.watched_dirs()],
-          "digest": deck.runtime.digest()} if as_json else None,
-         f"watching {dirs}; policy {deck.runtime.digest()} (Ctrl-C to stop)", stream=sys.stderr)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(deck.watch(on_reload=report))
-    return EXIT_OK

@@ -1,12 +1,13 @@
-"""Pieces shared by the CLI commands: exit codes, output, opening a deck."""
+"""Pieces shared by the CLI commands: exit codes, output, opening a deck (all light to import)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from tooldeck.deck import Deck, ToolResult
+if TYPE_CHECKING:
+    from tooldeck.deck import Deck, ToolResult
 
 __all__ = ["EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "emit", "open_deck", "result_json"]
 
@@ -29,6 +30,8 @@ def open_deck(config: str | None) -> Deck:
 
     :raises tooldeck.errors.ConfigError: the configuration cannot be used.
     """
+    from tooldeck.deck import Deck
+
     return Deck.from_config(config)
 
 

@@ -17,10 +17,11 @@ read yet. Keep command modules light to import; import heavy things inside ``run
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from importlib import metadata
 from typing import Protocol, runtime_checkable
 
-__all__ = ["CHECKS_GROUP", "COMMANDS_GROUP", "Command", "load_commands"]
+__all__ = ["CHECKS_GROUP", "COMMANDS_GROUP", "Command", "invoked", "load_commands"]
 
 COMMANDS_GROUP = "tooldeck.commands"
 CHECKS_GROUP = "tooldeck.checks"
@@ -57,11 +58,32 @@ class _Unavailable:
         return 2
 
 
-def load_commands(group: str) -> dict[str, Command]:
-    """The commands of ``group`` shipped by tooldeck itself, by name, sorted."""
+class _NotLoaded:
+    """Lists a command in ``--help`` without importing it; only the invoked one is loaded."""
+
+    def __init__(self, name: str) -> None:
+        self.help = f"(see: tooldeck {name} --help)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("rest", nargs=argparse.REMAINDER)
+
+    def run(self, args: argparse.Namespace) -> int:  # pragma: no cover - never chosen
+        return 2
+
+
+def load_commands(group: str, *, only: str | None = None) -> dict[str, Command]:
+    """The commands of ``group`` shipped by tooldeck itself, by name, sorted.
+
+    :param only: import just this command; the others are listed without being imported
+        (importing a plugin's command module can cost more than the command itself).
+        ``None`` imports them all.
+    """
     found: dict[str, Command] = {}
     for ep in metadata.entry_points(group=group):
         if ep.dist is None or ep.dist.metadata["Name"] != _OWN_DIST:
+            continue
+        if only is not None and ep.name != only:
+            found[ep.name] = _NotLoaded(ep.name)
             continue
         try:
             command = ep.load()
@@ -71,3 +93,17 @@ def load_commands(group: str) -> dict[str, Command]:
             command = _Unavailable(ep.name, "entry point is not a command object")
         found[ep.name] = command
     return dict(sorted(found.items()))
+
+
+def invoked(argv: Sequence[str], group: str) -> str | None:
+    """The command of ``group`` that ``argv`` invokes, found without parsing it.
+
+    For ``tooldeck.checks`` that is the word after ``check``; for ``tooldeck.commands`` the
+    first word that is not an option (or the value of ``--config``). A name that is no
+    command only means nothing gets imported ahead of parsing.
+    """
+    words = [w for i, w in enumerate(argv)
+             if not w.startswith("-") and (i == 0 or argv[i - 1] != "--config")]
+    if group == CHECKS_GROUP:
+        return words[1] if len(words) > 1 and words[0] == "check" else None
+    return words[0] if words else None
