@@ -165,7 +165,6 @@ RESERVED_SECTIONS = frozenset(
         "tools.scrape",
         "tools.permissions",
         "tools.filters",
-        "tools.filters.security",
         "tools.sandbox",
         "tools.diagnostics",
         "tools.egress",
