@@ -13,8 +13,9 @@ error.
 
 Any field can be overridden from the environment as ``TOOLDECK_<SECTION>_<KEY>`` with dots
 turned into underscores: ``TOOLDECK_AGENT_MAX_TOOL_ITERATIONS=5``,
-``TOOLDECK_TOOLS_SHELL_TIMEOUT=60``. Values are read as TOML values when they parse as one
-(``5``, ``true``, ``["a", "b"]``) and as plain strings otherwise.
+``TOOLDECK_TOOLS_SHELL_TIMEOUT=60``. Arrays and tables are written as TOML
+(``'["a", "b"]'``); other values are strings that the section's model converts (``5``,
+``true``).
 """
 
 from __future__ import annotations
@@ -98,16 +99,22 @@ class AuditConfig(StrictModel):
 
     enabled: bool = True
     path: str | None = Field(
-        None, description="Audit file; default: audit.jsonl in the user data directory."
+        None, description="Audit file (relative: to the config file's directory); default: "
+        "audit.jsonl in the user data directory."
     )
     max_value_chars: int = Field(
         500, ge=32, description="Longer strings in audit records are cut to this length."
     )
 
-    def resolved_path(self) -> Path:
-        """The audit file path, with ``~`` expanded and the platform default applied."""
+    def resolved_path(self, config_dir: Path | None = None) -> Path:
+        """The audit file path, or the platform default.
+
+        ``~`` is expanded and a relative path is taken from ``config_dir`` (the configuration
+        file's directory), else from the working directory.
+        """
         if self.path:
-            return Path(self.path).expanduser()
+            path = Path(self.path).expanduser()
+            return path if path.is_absolute() or config_dir is None else config_dir / path
         return data_dir() / "audit.jsonl"
 
 
@@ -207,6 +214,11 @@ class ConfigDocument:
     data: Mapping[str, Any]
 
     @property
+    def directory(self) -> Path | None:
+        """The directory of the file (relative settings are taken from it), or ``None``."""
+        return self.path.parent if self.path is not None else None
+
+    @property
     def label(self) -> str:
         """The name used in error messages: the file path, or ``<embedded default>``."""
         return str(self.path) if self.path is not None else "<embedded default>"
@@ -281,10 +293,18 @@ def _env_var(section: str, key: str) -> str:
 
 
 def _parse_env_value(raw: str) -> Any:
-    try:
-        return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        return raw
+    """Arrays, tables and quoted strings are read as TOML; the rest stays a string to coerce.
+
+    Reading every value as TOML would turn ``inf``, ``nan`` or a date into a float or a date
+    for a field that wants a string; pydantic already turns ``"5"`` or ``"true"`` into the
+    field's type.
+    """
+    if raw.lstrip().startswith(("[", "{", '"', "'")):
+        try:
+            return tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            return raw
+    return raw
 
 
 def plugin_lists(

@@ -33,10 +33,21 @@ from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.runtime import CallContext, Runtime, build_runtime
 
-__all__ = ["Confirm", "Deck", "ToolResult", "combine_decisions"]
+__all__ = ["Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
-Confirm = Callable[[ToolCall, Decision], "bool | str | Awaitable[bool | str]"]
-"""A confirmation callback: return True (or who approved, as a string) to run, False to refuse."""
+@attrs.frozen
+class Approval:
+    """A confirmation that names who approved: ``return Approval(by="alice")``.
+
+    :param by: recorded as ``approved_by`` in the result and the audit record.
+    """
+
+    by: str
+
+
+Confirm = Callable[[ToolCall, Decision], "bool | Approval | Awaitable[bool | Approval]"]
+"""A confirmation callback: ``True`` or an :class:`Approval` runs the call, anything else
+refuses it (a string such as the user's typed "no" is a refusal, never an approval)."""
 
 _TAFC_PREFIX = "_tafc_think"
 _TYPE_ERRORS = ("_type", "_parsing")
@@ -408,6 +419,13 @@ async def _confirm(
         )
     if answer is True:
         return "user", None
-    if isinstance(answer, str) and answer:
-        return answer, None
-    return None, ToolError(ErrorCategory.CANCELLED, f"{call.tool_id} was declined by the user")
+    if isinstance(answer, Approval) and answer.by:
+        return answer.by, None
+    if answer is False:
+        return None, ToolError(ErrorCategory.CANCELLED,
+                               f"{call.tool_id} was declined by the user")
+    return None, ToolError(
+        ErrorCategory.CONFIRMATION_REQUIRED,
+        f"{call.tool_id} requires confirmation: the callback answered {answer!r}; only True or "
+        "Approval(by=...) approves",
+    )

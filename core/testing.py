@@ -233,7 +233,8 @@ def audit_log(_tooldeck_decks: list[Deck]) -> AuditReader:
             if not _tooldeck_decks:
                 raise LookupError("audit_log: make_deck has not built a deck in this test")
             deck = _tooldeck_decks[-1]
-        path = deck.runtime.settings.core.audit.resolved_path()
+        settings = deck.runtime.settings
+        path = settings.core.audit.resolved_path(settings.document.directory)
         if not path.exists():
             return []
         records = [

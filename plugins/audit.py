@@ -40,7 +40,7 @@ def tooldeck_configure(runtime: Runtime) -> None:
     """Open the audit file for this runtime, when auditing is enabled."""
     config = runtime.settings.core.audit
     if config.enabled:
-        runtime.stash_set(FD, open_log(config.resolved_path()))
+        runtime.stash_set(FD, open_log(config.resolved_path(runtime.settings.document.directory)))
 
 
 @hookimpl

@@ -19,7 +19,9 @@ legacy bash rules          without ``[tools.permissions.bash]``, ``[tools.shell]
                            ``blocked_commands`` become ``*cmd*`` deny rules and
                            ``confirm_patterns`` (default: Zeph's twelve) ``*pat*`` ask
                            rules, followed by ``*`` allow
-fully denied → hidden      a tool whose rules are all ``deny`` is left out of the catalog
+fully denied → hidden      a tool whose rules are all ``deny`` is left out of the catalog;
+                           under readonly every tool that is not read-only is too (under
+                           full nothing is hidden: every permission check allows)
 inline examples            a rule's ``match`` examples must be decided by that rule and its
                            ``not_match`` examples must not match it, or the policy is refused
 =========================  ==============================================================
@@ -287,7 +289,11 @@ class PermissionGate:
 
     @hookimpl
     def tooldeck_tool_hidden(self, tool: ToolDef) -> bool:
-        """Hide tools whose rules deny everything."""
+        """Hide what can never run: fully denied tools, and changing tools under readonly."""
+        if self.autonomy == "full":
+            return False
+        if self.autonomy == "readonly" and not tool.read_only:
+            return True
         return self.fully_denied(tool.id)
 
 

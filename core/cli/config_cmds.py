@@ -96,7 +96,8 @@ def audit_tail(config: str | None, n: int, as_json: bool) -> int:
     if n < 1:
         print("tooldeck: -n must be at least 1")
         return EXIT_CONFIG
-    path = open_deck(config).runtime.settings.core.audit.resolved_path()
+    settings = open_deck(config).runtime.settings
+    path = settings.core.audit.resolved_path(settings.document.directory)
     if not path.exists():
         emit([] if as_json else None, f"no audit records yet ({path})")
         return EXIT_OK

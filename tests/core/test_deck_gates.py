@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tooldeck import hookimpl
-from tooldeck.deck import Deck, ToolResult, combine_decisions
+from tooldeck.deck import Approval, Deck, ToolResult, combine_decisions
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import Decision, ToolCall, Verdict
 
@@ -29,11 +29,11 @@ class RaisingGate:
 class Confirmer:
     """Confirmation callback recording what it was asked; answers ``answer``."""
 
-    def __init__(self, answer: bool | str) -> None:
+    def __init__(self, answer: object) -> None:
         self.answer = answer
         self.asked: list[tuple[ToolCall, Decision]] = []
 
-    def __call__(self, call: ToolCall, decision: Decision) -> bool | str:
+    def __call__(self, call: ToolCall, decision: Decision) -> object:
         self.asked.append((call, decision))
         return self.answer
 
@@ -153,14 +153,15 @@ def test_pre_approval_runs_the_call(asking_deck: tuple[Deck, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("answer", "approved_by", "expected"),
-    [(True, "user", None), ("alice", "alice", None), (False, None, C.CANCELLED),
-     ("", None, C.CANCELLED)],
+    [(True, "user", None), (Approval(by="alice"), "alice", None), (False, None, C.CANCELLED),
+     ("yes", None, C.CONFIRMATION_REQUIRED), ("no", None, C.CONFIRMATION_REQUIRED),
+     (None, None, C.CONFIRMATION_REQUIRED), (Approval(by=""), None, C.CONFIRMATION_REQUIRED)],
 )
 
 
 def test_confirmation_callback(
     asking_deck: tuple[Deck, Any],
-    answer: bool | str,
+    answer: object,
     approved_by: str | None,
     expected: ErrorCategory | None,
 ) -> None:
@@ -176,6 +177,8 @@ def test_confirmation_callback(
     if expected is C.CANCELLED:
         assert result.error is not None
         assert result.error.message == "echo was declined by the user"
+    if expected is C.CONFIRMATION_REQUIRED:
+        assert result.error is not None and "only True or Approval" in result.error.message
 
 
 def test_async_confirmation_callback(asking_deck: tuple[Deck, Any]) -> None:
