@@ -30,19 +30,23 @@ inline examples            a rule's ``match`` examples must be decided by that r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
-import attrs
-import re2
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.permission_rules import (
+    CompiledRule,
+    PermissionRule,
+    compile_rules,
+    first_match,
+    glob_literal,
+)
 
 SECTION = "tools.permissions"
-MAX_PATTERN = 1024
 
 LEGACY_CONFIRM_PATTERNS = (
     "rm ", "git push -f", "git push --force", "drop table", "drop database", "truncate ",
@@ -51,160 +55,10 @@ LEGACY_CONFIRM_PATTERNS = (
 """Zeph's default ``confirm_patterns``, used when ``[tools.shell]`` sets none."""
 
 
-class PermissionRule(BaseModel):
-    """One ``[[tools.permissions.<tool>]]`` table."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    pattern: str = Field(min_length=1, max_length=MAX_PATTERN)
-    action: Literal["allow", "ask", "deny"]
-    match: tuple[str, ...] = ()
-    not_match: tuple[str, ...] = ()
-
-
 class PermissionSettings(RootModel[dict[str, tuple[PermissionRule, ...]]]):
     """``[tools.permissions]``: tool id → ordered rules."""
 
     root: dict[str, tuple[PermissionRule, ...]] = Field(default_factory=dict)
-
-
-def glob_to_regex(pattern: str) -> str:
-    """Translate a permission glob to an RE2 pattern matching the whole input.
-
-    :raises ValueError: an unterminated ``[`` class or a trailing backslash.
-    """
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "\\":
-            if i + 1 == n:
-                raise ValueError("trailing backslash")
-            i += 1
-            out.append(re2.escape(pattern[i]))
-        elif c == "[":
-            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("!", "^") else i + 1)
-            if end == -1:
-                raise ValueError(f"unterminated character class at position {i}")
-            body = pattern[i + 1 : end]
-            negate = body[:1] in ("!", "^")
-            body = body[1:] if negate else body
-            escaped = "".join("\\" + ch if ch in "\\^[]" else ch for ch in body)
-            out.append(f"[{'^' if negate else ''}{escaped}]")
-            i = end
-        else:
-            out.append(re2.escape(c))
-        i += 1
-    return "(?is)^" + "".join(out) + "$"
-
-
-@attrs.frozen
-class CompiledRule:
-    """A rule ready to match: its glob compiled to a linear-time matcher."""
-
-    pattern: str
-    verdict: Verdict
-    matcher: Any
-    index: int
-
-    def matches(self, text: str) -> bool:
-        """True when the glob matches the whole ``text`` (case-insensitively)."""
-        return bool(self.matcher.search(text.lower()))
-
-
-class StarGlob:
-    """A glob whose only metacharacter is ``*``, matched by finding its literal parts in order.
-
-    Most rules look like ``git *`` or ``*sudo*``; matching them with ``str`` methods is linear
-    and avoids a regex call on every tool call. Taking each middle part at its leftmost
-    occurrence is exact for ``*``-only globs.
-    """
-
-    def __init__(self, pattern: str) -> None:
-        self.parts = pattern.lower().split("*")
-
-    def search(self, text: str) -> bool:
-        """True when the (already lowercased) ``text`` matches the whole glob."""
-        parts = self.parts
-        if len(parts) == 1:
-            return text == parts[0]
-        first, last = parts[0], parts[-1]
-        if len(text) < len(first) + len(last) or not (
-            text.startswith(first) and text.endswith(last)
-        ):
-            return False
-        pos, end = len(first), len(text) - len(last)
-        for middle in parts[1:-1]:
-            found = text.find(middle, pos, end)
-            if found < 0:
-                return False
-            pos = found + len(middle)
-        return True
-
-
-def compile_glob(pattern: str, options: Any) -> Any:
-    """A matcher for ``pattern``: :class:`StarGlob` when it only uses ``*``, else RE2.
-
-    :raises ValueError: an invalid glob.
-    """
-    if not any(ch in pattern for ch in "?[\\"):
-        return StarGlob(pattern)
-    return re2.compile(glob_to_regex(pattern.lower()), options)
-
-
-def compile_rules(tool: str, rules: Sequence[PermissionRule], source: str) -> list[CompiledRule]:
-    """Compile and self-test one tool's rules.
-
-    :raises ConfigError: an invalid glob, or an inline example that fails; the message names
-        the file, the tool, the rule and the example.
-    """
-    compiled: list[CompiledRule] = []
-    options = re2.Options()
-    options.max_mem = 1 << 20
-    for i, rule in enumerate(rules):
-        key = f"{SECTION}.{tool}[{i}]"
-        try:
-            matcher = compile_glob(rule.pattern, options)
-        except (ValueError, re2.error) as exc:
-            raise ConfigError(f"{source}: {key}: invalid pattern {rule.pattern!r}: {exc}",
-                              path=source, key=key) from None
-        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), matcher, i))
-    for i, rule in enumerate(rules):
-        key = f"{SECTION}.{tool}[{i}]"
-        for example in rule.match:
-            decider = first_match(compiled, example)
-            if decider is None or decider.index != i:
-                by = "no rule" if decider is None else (
-                    f"rule [{decider.index}] {decider.pattern!r} first")
-                raise ConfigError(
-                    f"{source}: {key}: example {example!r} should be decided by rule "
-                    f"{rule.pattern!r} but is matched by {by}", path=source, key=key)
-        for example in rule.not_match:
-            if compiled[i].matches(example):
-                raise ConfigError(
-                    f"{source}: {key}: example {example!r} in not_match is matched by rule "
-                    f"{rule.pattern!r}", path=source, key=key)
-    return compiled
-
-
-def first_match(rules: Sequence[CompiledRule], text: str) -> CompiledRule | None:
-    """The first rule whose glob matches ``text``, or ``None``."""
-    for rule in rules:
-        if rule.matches(text):
-            return rule
-    return None
-
-
-_GLOB_LITERAL = {"*": "[*]", "?": "[?]", "[": "[[]", "\\": "\\\\"}
-
-
-def glob_literal(text: str) -> str:
-    """``text`` as a glob that matches exactly it (metacharacters escaped)."""
-    return "".join(_GLOB_LITERAL.get(ch, ch) for ch in text)
 
 
 def _command_list(shell_table: Mapping[str, Any], key: str, source: str) -> list[str] | None:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooldeck.errors import ConfigError
-from tooldeck.plugins.permissions import PermissionRule, compile_rules, glob_to_regex
+from tooldeck.permission_rules import PermissionRule, compile_rules, glob_to_regex
 
 META = "*?[\\"
 ASCII_LITERAL = st.text(

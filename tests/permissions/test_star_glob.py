@@ -6,7 +6,7 @@ import re2
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooldeck.plugins.permissions import StarGlob, glob_to_regex
+from tooldeck.permission_rules import StarGlob, glob_to_regex
 
 patterns = st.text(alphabet="ab*/ \n.", max_size=12)
 texts = st.text(alphabet="abAB/ \n.", max_size=24)

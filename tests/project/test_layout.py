@@ -95,3 +95,17 @@ def test_import_boundaries(folder: str, forbidden: tuple[str, ...], why: str) ->
             if any(name == f or name.startswith(f + ".") for f in forbidden):
                 offenders.append(f"{path.relative_to(ROOT)}: {name}")
     assert not offenders, f"{why}:\n" + "\n".join(offenders)
+
+
+def test_plugins_do_not_import_each_other() -> None:
+    """A built-in plugin uses the core's public API, never another plugin's modules."""
+    offenders = []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        parts = path.relative_to(ROOT / "plugins").parts
+        own = parts[0].removesuffix(".py")
+        for name in imports_of(path):
+            if name.startswith("tooldeck.plugins."):
+                other = name.split(".")[2]
+                if other != own:
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not offenders, "\n".join(offenders)

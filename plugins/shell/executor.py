@@ -1,0 +1,192 @@
+"""The shell executor: runs ``bash`` calls the gates let through, and answers ``bash_status``.
+
+A foreground call: optional snapshot (``transactional``) → spawn in the sandbox working
+directory with the scrubbed environment → wait (timeout kills the tree) → optional rollback →
+classify the exit → envelope. A background call starts the process and returns a run id.
+The executor belongs to one runtime and takes the policy that runtime was built with.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import attrs
+
+from tooldeck.errors import ErrorCategory, ToolError
+from tooldeck.models import Rollback as UndoneChanges
+from tooldeck.models import ToolCall, ToolOutput, new_call_id
+from tooldeck.plugins.shell.background import BackgroundRuns, head_tail, started_message
+from tooldeck.plugins.shell.env import EnvironmentScrubber
+from tooldeck.plugins.shell.envelope import (
+    NO_OUTPUT,
+    classify,
+    empty_envelope,
+    envelope,
+    summary,
+    timeout_error,
+)
+from tooldeck.plugins.shell.policy import ShellPolicy
+from tooldeck.plugins.shell.process import RunningCommand
+from tooldeck.plugins.shell.settings import ShellSettings
+from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams
+from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError, take_snapshot
+from tooldeck.runtime import CallContext, StashKey
+from tooldeck.shell_analysis import analyze
+
+__all__ = ["POLICY", "ShellExecutor"]
+
+POLICY = StashKey[ShellPolicy]("shell.policy")
+"""Where each runtime keeps its effective shell policy (set in ``tooldeck_configure``)."""
+
+
+class ShellExecutor:
+    """Runs ``bash`` and ``bash_status`` for one runtime.
+
+    :param settings: the runtime's ``[tools.shell]`` settings.
+    """
+
+    name = EXECUTOR
+
+    def __init__(self, settings: ShellSettings) -> None:
+        self.settings = settings
+        self.background = BackgroundRuns(settings.max_background_runs,
+                                         settings.background_timeout_secs)
+        self._scrub = EnvironmentScrubber(prefixes=settings.env_blocklist,
+                                          markers=settings.env_secret_markers,
+                                          allow=settings.env_allowlist)
+
+    async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
+        """Run one call; see the module docstring."""
+        policy = ctx.runtime.stash_get(POLICY)
+        params = ctx.params
+        if isinstance(params, BashStatusParams):
+            return self._status(params.run_id)
+        assert isinstance(params, BashParams)
+        if not params.command.strip():
+            return ToolOutput("bash", NO_OUTPUT, empty_envelope(), exit_code=0)
+        if "\x00" in params.command:
+            raise ToolError(ErrorCategory.INVALID_PARAMETERS, "the command contains a NUL byte")
+        if policy.cwd is None:
+            raise ToolError(ErrorCategory.POLICY_BLOCKED, "no sandbox directory to run in")
+        if params.background:
+            return await self._start_background(params.command, policy)
+        return await self._run(params.command, policy)
+
+    def _environment(self) -> dict[str, str]:
+        return self._scrub(os.environ)
+
+    async def _spawn(self, command: str, policy: ShellPolicy) -> RunningCommand:
+        assert policy.cwd is not None
+        try:
+            return await RunningCommand.start(
+                command, cwd=policy.cwd, env=self._environment(),
+                max_output_bytes=self.settings.max_output_bytes,
+            )
+        except OSError as exc:
+            raise ToolError(ErrorCategory.PERMANENT_FAILURE,
+                            f"cannot start bash: {exc.strerror or exc}") from exc
+
+    def _snapshot(self, command: str, policy: ShellPolicy) -> tuple[Snapshot | None, str | None]:
+        """Take the snapshot of a transactional write command; ``(snapshot, warning)``."""
+        shell = self.settings
+        if not shell.transactional:
+            return None, None
+        analysis = analyze(command, extra_wrappers=shell.extra_wrappers)
+        if not analysis.writes:
+            return None, None
+        targets = []
+        for raw in analysis.write_targets:
+            try:
+                targets.append(policy.sandbox.resolve_str(raw, op="delete"))
+            except ToolError:
+                continue
+        try:
+            snapshot = take_snapshot(targets, scope=policy.transaction_scope,
+                                     max_bytes=shell.max_snapshot_bytes)
+            return snapshot, None
+        except SnapshotError as exc:
+            if shell.snapshot_required:
+                raise ToolError(ErrorCategory.PERMANENT_FAILURE, f"snapshot failed: {exc}",
+                                retryable=False) from exc
+            return None, f"[warn] snapshot failed: {exc}; rollback unavailable"
+
+    def _should_roll_back(self, exit_code: int) -> bool:
+        shell = self.settings
+        if not shell.auto_rollback:
+            return False
+        codes = shell.auto_rollback_exit_codes
+        return exit_code in codes if codes else exit_code >= 2
+
+    async def _run(self, command: str, policy: ShellPolicy) -> ToolOutput:
+        snapshot, warning = self._snapshot(command, policy)
+        rollback: Rollback | None = None
+        try:
+            running = await self._spawn(command, policy)
+            done = await running.finish(self.settings.timeout)
+            if snapshot is not None and self._should_roll_back(done.exit_code):
+                rollback = snapshot.rollback()
+        finally:
+            if snapshot is not None:
+                snapshot.discard()
+        note = None
+        if rollback is not None:
+            if rollback.errors:
+                raise ToolError(ErrorCategory.PERMANENT_FAILURE,
+                                f"rollback incomplete: {'; '.join(rollback.errors)}",
+                                exit_code=done.exit_code, retryable=False)
+            note = (f"[rollback] exit code {done.exit_code}: restored {rollback.restored}, "
+                    f"deleted {rollback.deleted}")
+        error = timeout_error(self.settings.timeout) if done.timed_out else classify(done)
+        if error is not None:
+            if note is not None:
+                error = ToolError(error.category, f"{error.message} ({note})",
+                                  exit_code=error.exit_code)
+            raise error
+        raw: dict[str, Any] = envelope(done)
+        text = summary(done, self.settings.max_output_bytes)
+        if warning is not None:
+            raw["snapshot_warning"] = warning
+            text = f"{warning}\n{text}"
+        undone: UndoneChanges | None = None
+        if rollback is not None:
+            raw["rollback"] = {"restored": rollback.restored, "deleted": rollback.deleted}
+            undone = UndoneChanges(rollback.restored, rollback.deleted)
+            text = f"{text}\n{note}"
+        return ToolOutput("bash", text, raw, truncated=done.truncated, exit_code=done.exit_code,
+                          rollback=undone)
+
+    async def _start_background(self, command: str, policy: ShellPolicy) -> ToolOutput:
+        runs = self.background
+        if not runs.has_room():
+            raise ToolError(ErrorCategory.POLICY_BLOCKED,
+                            f"background run cap reached (max_background_runs={runs.limit})")
+        run_id = new_call_id()
+        runs.start(run_id, command, await self._spawn(command, policy))
+        return ToolOutput("bash", started_message(run_id, command),
+                          {"run_id": run_id, "status": "running"})
+
+    def _status(self, run_id: str) -> ToolOutput:
+        run = self.background.get(run_id)
+        if run is None:
+            raise ToolError(ErrorCategory.INVALID_PARAMETERS,
+                            f"unknown run_id {run_id!r} (runs end with the runtime that "
+                            "started them)")
+        if not run.finished:
+            return ToolOutput("bash_status", f"run {run_id} is running: {run.command}",
+                              {"run_id": run_id, "status": "running"})
+        if run.terminated or run.task.cancelled():
+            return ToolOutput("bash_status", f"run {run_id} was terminated: its runtime was "
+                              "retired", {"run_id": run_id, "status": "terminated"})
+        done = run.task.result()
+        status = "timeout" if done.timed_out else "finished"
+        output = head_tail(done.combined or NO_OUTPUT)
+        text = f"run {run_id} {status} with exit code {done.exit_code}\n{output}"
+        raw = {"run_id": run_id, "status": status, **attrs.asdict(done)}
+        return ToolOutput("bash_status", text, raw, truncated=done.truncated,
+                          exit_code=done.exit_code)
+
+    async def aclose(self) -> None:
+        """Kill the unfinished background runs of this runtime."""
+        await self.background.aclose()
+

@@ -1,0 +1,294 @@
+r"""The shell gate: every ``bash`` call is judged here, on the analyzer's view of the command.
+
+Rules, in order; the first that fires decides this gate's vote (``Decision.rule`` names it):
+
+=====================  =======  ===============================================================
+rule                   vote     fires when
+=====================  =======  ===============================================================
+``blocklist``          deny     a segment runs a blocked command at any command position (the
+                                12 built-ins, ``blocked_commands``, overlays, network commands
+                                when ``allow_network = false``; ``allowed_commands`` removes
+                                built-ins only)
+``git-worktrees``      deny     ``rm`` recursive and forced on a ``.git/worktrees`` path
+``rm-protected-root``  deny     ``rm`` recursive on a sandbox root, the home directory, ``/``
+                                or anything above them
+``sandbox-cwd``        deny     no sandbox root is a directory to run in
+``sandbox-path``       deny     a static path argument or redirect target resolves (``~``
+                                expanded, ``..`` normalised, symlinks followed) outside every
+                                ``allowed_paths`` root and is not an exempt device path
+``overlay-rule``       deny     an overlay ``deny`` rule matches a segment or the command
+``segment-rule``       deny     a ``[[tools.permissions.bash]]`` rule's first match on some
+                                segment is ``deny``
+``opaque``             ask      the analyzer cannot see the whole command (``$cmd``, ``eval
+                                "$v"``, ``curl … | sh``, parse errors …): never allow
+``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
+                                alone, ``cd -``, ``cd "$d"``): later relative paths could
+                                point anywhere
+``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
+                                ``"$(pwd)"/x``): it cannot be checked against the roots
+``confirm``            ask      a confirm pattern matches (base or overlay)
+``overlay-rule``       ask      an overlay ``ask`` rule matches
+``segment-rule``       ask      with ``[[tools.permissions.bash]]`` rules, a segment whose
+                                first matching rule is ``ask``, or that no rule matches
+``clean``              allow    nothing above fired
+=====================  =======  ===============================================================
+
+A ``deny`` carries a safe-fix suggestion when :mod:`.suggestions` knows one (``… —
+suggestion: use the fetch tool for HTTP requests``).
+
+The floor (the first three rules) is unconditional: it is checked before any permission rule
+and a confirmation never lifts a deny. With ``[agent] autonomy = "full"`` the ``ask`` rules
+except ``opaque`` are skipped. A segment rule is matched against each command position of a
+segment: ``env X=1 git push`` is matched as ``env X=1 git push`` and as ``git push``, and the
+segment is allowed only when every one of them is.
+
+How this vote combines with the core ``permissions`` gate (which matches the same rules
+against the whole command): the pipeline takes the strictest vote, deny > ask > allow. So a
+chain is denied when the whole command or any segment is denied, and allowed only when the
+whole command and every segment are allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from tooldeck import hookimpl
+from tooldeck.errors import ToolError
+from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.paths import lexical_normalize
+from tooldeck.permission_rules import first_match
+from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
+from tooldeck.plugins.shell.suggestions import suggest
+from tooldeck.shell_analysis import (
+    CommandAnalysis,
+    analyze,
+    find_blocked,
+    find_confirm,
+    is_path_like,
+    path_arguments,
+)
+
+__all__ = ["GATE", "ShellGate", "judge", "segment_views"]
+
+GATE = "shell"
+"""The gate name written into every decision."""
+
+_RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
+
+
+def _vote(verdict: Verdict, rule: str, reason: str, source: str | None = None) -> Decision:
+    return Decision(verdict, f"shell rule '{rule}': {reason}", GATE, rule, source)
+
+
+def segment_views(analysis: CommandAnalysis) -> list[list[str]]:
+    """The texts permission rules see, per segment: one per command position.
+
+    :param analysis: the analysed command.
+    :returns: for each segment with a command, the normalised words joined from each wrapper
+        and from the final command (``["env X=1 git push", "git push"]``).
+    """
+    views: list[list[str]] = []
+    for segment in analysis.segments:
+        words = [w.value for w in segment.words]
+        texts = [" ".join(words[p:]) for p in segment.command_positions]
+        if texts:
+            views.append(texts)
+    return views
+
+
+# ----------------------------------------------------------------------------- one per rule
+
+
+def rule_floor(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rules ``blocklist``, ``git-worktrees`` and ``rm-protected-root`` (the analyzer's floor)."""
+    match = find_blocked(analysis, policy.blocklist, protected_roots=policy.protected_roots,
+                         cwd=policy.cwd)
+    if match is None:
+        return None
+    source = policy.block_sources.get(match.pattern, BUILT_IN)
+    return _vote(Verdict.DENY, match.rule, match.message, source)
+
+
+def rule_sandbox_cwd(policy: ShellPolicy) -> Decision | None:
+    """Rule ``sandbox-cwd``: there must be a sandbox directory to run in."""
+    if policy.cwd is not None:
+        return None
+    roots = ", ".join(str(r) for r in policy.sandbox.roots)
+    return _vote(Verdict.DENY, "sandbox-cwd",
+                 f"no sandbox root is an existing directory ({roots})", policy.source)
+
+
+def _lexical(raw: str, policy: ShellPolicy) -> str:
+    expanded = os.path.expanduser(raw) if raw.startswith("~") else raw
+    return str(lexical_normalize(policy.sandbox.cwd / expanded))
+
+
+def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``sandbox-path``: every static path argument stays inside the roots."""
+    for raw in path_arguments(analysis):
+        if _lexical(raw, policy) in policy.exempt:
+            continue
+        try:
+            policy.sandbox.resolve_str(raw, op="write")
+        except ToolError as exc:
+            return _vote(Verdict.DENY, "sandbox-path", f"path {raw!r}: {exc.message}",
+                         policy.source)
+    return None
+
+
+_DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+
+
+def rule_sandbox_cd(analysis: CommandAnalysis) -> Decision | None:
+    """Rule ``sandbox-cd``: a directory change must name one static directory."""
+    for segment in analysis.segments:
+        if segment.command not in _DIRECTORY_CHANGERS:
+            continue
+        args = segment.words[segment.command_positions[-1] + 1 :]
+        targets = [w for w in args if w.value != "--"]
+        if len(targets) != 1 or not targets[0].stable or targets[0].value == "-":
+            return _vote(Verdict.ASK, "sandbox-cd",
+                         f"{segment.text!r} does not name one static directory")
+    return None
+
+
+def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
+    """Rule ``sandbox-dynamic``: a path-like argument known only at run time asks."""
+    for segment in analysis.segments:
+        positions = set(segment.command_positions)
+        for index, word in enumerate(segment.words):
+            if index not in positions and word.dynamic and is_path_like(word.value):
+                return _vote(Verdict.ASK, "sandbox-dynamic",
+                             f"argument {word.source!r} is a path built at run time")
+    return None
+
+
+def _overlay_hits(texts: Iterable[str], policy: ShellPolicy, verdict: Verdict) -> Decision | None:
+    for text in texts:
+        for rule, source in policy.overlay_rules:
+            if rule.verdict is verdict and rule.matches(text):
+                return _vote(verdict, "overlay-rule",
+                             f"overlay rule {rule.pattern!r} ({rule.verdict.value}) matches "
+                             f"{text!r}", source)
+    return None
+
+
+def _all_texts(command: str, views: Sequence[Sequence[str]]) -> list[str]:
+    return [command, *(text for texts in views for text in texts)]
+
+
+def rule_overlay(command: str, views: Sequence[Sequence[str]], policy: ShellPolicy,
+                 verdict: Verdict) -> Decision | None:
+    """Rule ``overlay-rule``: any overlay rule of ``verdict`` matching any text votes it."""
+    return _overlay_hits(_all_texts(command, views), policy, verdict)
+
+
+def _segment_verdict(texts: Sequence[str], policy: ShellPolicy) -> tuple[Verdict, str, str]:
+    rules = policy.base_rules or ()
+    worst: tuple[Verdict, str, str] = (Verdict.ALLOW, "", "")
+    for text in texts:
+        rule = first_match(rules, text)
+        verdict = Verdict.ASK if rule is None else rule.verdict
+        if _RANK[verdict] > _RANK[worst[0]]:
+            worst = (verdict, text, "no rule" if rule is None else repr(rule.pattern))
+    return worst
+
+
+def rule_segments(views: Sequence[Sequence[str]], policy: ShellPolicy,
+                  verdict: Verdict) -> Decision | None:
+    """Rule ``segment-rule``: ``[[tools.permissions.bash]]`` on every segment.
+
+    A ``deny`` on any segment denies the chain; the chain is allowed only when every command
+    position of every segment is allowed; otherwise it asks.
+    """
+    if policy.base_rules is None:
+        return None
+    for texts in views:
+        found, text, by = _segment_verdict(texts, policy)
+        if found is verdict:
+            return _vote(verdict, "segment-rule",
+                         f"segment {text!r} is decided by {by} → {found.value}", policy.source)
+    return None
+
+
+def rule_opaque(analysis: CommandAnalysis) -> Decision | None:
+    """Rule ``opaque``: what the analyzer cannot see is asked about, never allowed."""
+    if not analysis.opaque:
+        return None
+    return _vote(Verdict.ASK, "opaque", "; ".join(analysis.opaque_reasons))
+
+
+def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``confirm``: a confirm pattern asks for a human yes."""
+    pattern = find_confirm(command, analysis, policy.confirm_patterns)
+    if pattern is None:
+        return None
+    source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)
+    return _vote(Verdict.ASK, "confirm", f"confirm pattern {pattern!r} matched", source)
+
+
+# ----------------------------------------------------------------------------- the judge
+
+
+def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]:
+    """Apply the rule table to one command.
+
+    :param command: the command text.
+    :param policy: the effective shell policy.
+    :returns: the first rule's vote (or ``clean``) and the analysis it was made on.
+    """
+    analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
+    views = segment_views(analysis)
+    full = policy.autonomy == "full"
+    checks: tuple[Callable[[], Decision | None], ...] = (
+        lambda: rule_floor(analysis, policy),
+        lambda: rule_sandbox_cwd(policy),
+        lambda: rule_sandbox_path(analysis, policy),
+        lambda: rule_overlay(command, views, policy, Verdict.DENY),
+        lambda: rule_segments(views, policy, Verdict.DENY),
+        lambda: rule_opaque(analysis),
+        lambda: rule_sandbox_cd(analysis),
+        lambda: rule_sandbox_dynamic(analysis),
+        lambda: None if full else rule_confirm(command, analysis, policy),
+        lambda: None if full else rule_overlay(command, views, policy, Verdict.ASK),
+        lambda: None if full else rule_segments(views, policy, Verdict.ASK),
+    )
+    for check in checks:
+        decision = check()
+        if decision is not None:
+            return _with_suggestion(decision, analysis), analysis
+    return _vote(Verdict.ALLOW, "clean", "no shell rule fired"), analysis
+
+
+def _with_suggestion(decision: Decision, analysis: CommandAnalysis) -> Decision:
+    if decision.verdict is not Verdict.DENY:
+        return decision
+    suggestion = suggest(analysis)
+    if suggestion is None:
+        return decision
+    return attrs.evolve(decision, reason=f"{decision.reason} — suggestion: {suggestion}")
+
+
+class ShellGate:
+    """The shell gate of one runtime; votes on ``bash`` calls and abstains on other tools.
+
+    :param policy: the runtime's effective shell policy.
+    """
+
+    name = "policy"
+
+    def __init__(self, policy: ShellPolicy) -> None:
+        self.policy = policy
+
+    @hookimpl
+    def tooldeck_check_call(self, call: ToolCall, tool: ToolDef) -> Decision | None:
+        """Judge a ``bash`` call's command; ``None`` (abstain) for every other tool."""
+        if tool.id != "bash":
+            return None
+        command = call.params.get("command")
+        if not isinstance(command, str):
+            return _vote(Verdict.DENY, "command", "the command is not a string")
+        return judge(command, self.policy)[0]

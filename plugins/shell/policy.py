@@ -1,0 +1,163 @@
+"""The effective shell policy of one runtime: ``[tools.shell]`` merged with its overlays.
+
+Built once per runtime (start-up and every reload) and never changed afterwards, so a running
+command keeps the policy it was admitted under. Every list entry remembers the file it came
+from, so a decision can name its source.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import attrs
+import pydantic
+
+from tooldeck.config import Settings
+from tooldeck.errors import ConfigError
+from tooldeck.paths import Glob, PathSandbox, compile_glob, is_within, lexical_normalize
+from tooldeck.permission_rules import CompiledRule, PermissionRule, compile_rules
+from tooldeck.plugins.shell.overlays import Overlay, load_overlays
+from tooldeck.plugins.shell.settings import ShellSettings
+from tooldeck.shell_analysis import DEFAULT_BLOCKED, DEFAULT_CONFIRM_PATTERNS, effective_blocklist
+
+__all__ = ["BUILT_IN", "ShellPolicy", "build_policy"]
+
+BUILT_IN = "built-in"
+"""The source named for the built-in blocklist and the default confirm patterns."""
+
+
+@attrs.frozen
+class ShellPolicy:
+    """Everything the shell gate and executor decide with, for one runtime.
+
+    :param settings: the base ``[tools.shell]`` settings.
+    :param blocklist: the effective blocklist (built-ins, operator blocks, overlays).
+    :param block_sources: pattern → the file that blocked it (or ``built-in``).
+    :param confirm_patterns: base and overlay confirm patterns, in order.
+    :param confirm_sources: pattern → the file it came from.
+    :param base_rules: compiled ``[[tools.permissions.bash]]`` rules, ``None`` when there are
+        none (the permissions gate then uses the legacy rules, and so do we: blocklist and
+        confirm patterns).
+    :param overlay_rules: ``(rule, file)`` for every overlay ``deny``/``ask`` rule.
+    :param sandbox: the path sandbox of ``allowed_paths``.
+    :param cwd: where commands run: the process directory when it lies in a root, else the
+        first root that is a directory; ``None`` when there is none (every call is denied).
+    :param protected_roots: the sandbox roots as strings (for the ``rm`` rule).
+    :param exempt: canonical paths outside the roots that path arguments may name.
+    :param transaction_scope: the compiled ``transaction_scope`` globs.
+    :param policy_dir: the overlay directory, when one is configured.
+    :param overlays: the overlays merged in.
+    :param autonomy: ``[agent] autonomy``.
+    :param source: the main configuration file's label.
+    """
+
+    settings: ShellSettings
+    blocklist: tuple[str, ...]
+    block_sources: Mapping[str, str]
+    confirm_patterns: tuple[str, ...]
+    confirm_sources: Mapping[str, str]
+    base_rules: tuple[CompiledRule, ...] | None
+    overlay_rules: tuple[tuple[CompiledRule, str], ...]
+    sandbox: PathSandbox
+    cwd: str | None
+    protected_roots: tuple[str, ...]
+    exempt: frozenset[str]
+    transaction_scope: tuple[Glob, ...]
+    policy_dir: Path | None
+    overlays: tuple[Overlay, ...]
+    autonomy: str
+    source: str
+
+
+def _policy_dir(settings: ShellSettings, config_path: Path | None) -> Path | None:
+    if settings.policy_dir is None:
+        return None
+    path = Path(settings.policy_dir).expanduser()
+    if not path.is_absolute():
+        path = (config_path.parent if config_path is not None else Path.cwd()) / path
+    return lexical_normalize(path)
+
+
+def _base_rules(raw: object, source: str) -> tuple[CompiledRule, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise ConfigError(f"{source}: tools.permissions.bash: expected an array of tables",
+                          path=source, key="tools.permissions.bash")
+    try:
+        rules = [PermissionRule.model_validate(item) for item in raw]
+    except pydantic.ValidationError as exc:
+        raise ConfigError(f"{source}: tools.permissions.bash: {exc}", path=source,
+                          key="tools.permissions.bash") from None
+    return tuple(compile_rules("bash", rules, source))
+
+
+def _scope(patterns: tuple[str, ...], source: str) -> tuple[Glob, ...]:
+    try:
+        return tuple(compile_glob(pattern) for pattern in patterns)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: tools.shell.transaction_scope: {exc}", path=source,
+                          key="tools.shell.transaction_scope") from None
+
+
+def _working_dir(sandbox: PathSandbox) -> str | None:
+    here = os.getcwd()
+    if any(is_within(here, root) for root in sandbox.roots):
+        return here
+    return next((str(root) for root in sandbox.roots if root.is_dir()), None)
+
+
+def _sources(base: tuple[str, ...], base_source: str, overlays: tuple[Overlay, ...],
+             attr: str, defaults: tuple[str, ...]) -> dict[str, str]:
+    sources = {p.lower().strip(): (BUILT_IN if p in defaults else base_source) for p in base}
+    for overlay in overlays:
+        for pattern in getattr(overlay, attr):
+            sources.setdefault(pattern.lower().strip(), str(overlay.path))
+    return sources
+
+
+def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
+    """Merge ``[tools.shell]``, its overlays and ``[tools.permissions.bash]`` into a policy.
+
+    :param settings: the runtime's validated configuration.
+    :param shell: its ``[tools.shell]`` section.
+    :returns: the policy.
+    :raises ConfigError: an overlay that would loosen the policy, or a rule that fails.
+    """
+    doc = settings.document
+    source = doc.label
+    policy_dir = _policy_dir(shell, doc.path)
+    overlays = load_overlays(policy_dir) if policy_dir is not None else ()
+    blocked = (*shell.blocked_commands, *(c for o in overlays for c in o.blocked_commands))
+    allow_network = shell.allow_network and not any(o.network_off for o in overlays)
+    blocklist = effective_blocklist(blocked, shell.allowed_commands, allow_network=allow_network)
+    block_sources = _sources(shell.blocked_commands, source, overlays, "blocked_commands", ())
+    for pattern in DEFAULT_BLOCKED:
+        block_sources.setdefault(pattern, BUILT_IN)
+    confirm = tuple(dict.fromkeys(
+        (*shell.confirm_patterns, *(p for o in overlays for p in o.confirm_patterns))))
+    probe = PathSandbox(shell.allowed_paths)
+    cwd = _working_dir(probe)
+    sandbox = PathSandbox(shell.allowed_paths, cwd=cwd) if cwd is not None else probe
+    exempt = frozenset(str(lexical_normalize(p)) for p in shell.sandbox_exempt_paths)
+    return ShellPolicy(
+        settings=shell,
+        blocklist=blocklist,
+        block_sources=block_sources,
+        confirm_patterns=confirm,
+        confirm_sources=_sources(shell.confirm_patterns, source, overlays, "confirm_patterns",
+                                 DEFAULT_CONFIRM_PATTERNS),
+        base_rules=_base_rules(settings.table("tools.permissions").get("bash"), source),
+        overlay_rules=tuple((r, str(o.path)) for o in overlays for r in o.rules),
+        sandbox=sandbox,
+        cwd=cwd,
+        protected_roots=tuple(str(root) for root in sandbox.roots),
+        exempt=exempt,
+        transaction_scope=_scope(shell.transaction_scope, source),
+        policy_dir=policy_dir,
+        overlays=overlays,
+        autonomy=settings.core.agent.autonomy,
+        source=source,
+    )
