@@ -9,7 +9,7 @@ import pytest
 from tooldeck.config import ConfigError, parse_document, read_document
 from tooldeck.runtime import build_runtime
 
-CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web"]'}
+CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web", "shell"]'}
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "1979-05-27", "true", "42"])
@@ -61,7 +61,8 @@ def test_the_catalog_follows_autonomy(autonomy: str, expected: set[str]) -> None
 
     deck = Deck.from_config(parse_document(
         '[[tools.permissions.write]]\npattern = "*"\naction = "deny"\n', None, "t"),
-        environ={"TOOLDECK_PLUGINS_DISABLE": '["web"]', "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
+        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell"]',
+                 "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
                  "TOOLDECK_AGENT_AUTONOMY": autonomy})
     assert {t.id for t in deck.tools()} == expected
     deck.close()
