@@ -28,10 +28,11 @@ import attrs
 import pydantic
 
 from tooldeck.audit import call_event, runtime_event
+from tooldeck.build import build_runtime
 from tooldeck.config import ConfigDocument, load_document, read_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
-from tooldeck.runtime import CallContext, Runtime, build_runtime
+from tooldeck.runtime import CallContext, Runtime
 
 __all__ = ["Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic import RootModel
 
+from tooldeck.build import build_runtime
 from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, emit, open_deck
 from tooldeck.config import Settings, read_document
 from tooldeck.errors import ConfigError
-from tooldeck.runtime import build_runtime
 
 __all__ = ["audit_tail", "run"]
 

@@ -16,11 +16,12 @@ import pydantic
 import pytest
 
 from tooldeck import hookimpl
+from tooldeck.build import build_runtime
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck
 from tooldeck.loader import PluginSpec, discover
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
-from tooldeck.runtime import CallContext, build_runtime
+from tooldeck.runtime import CallContext
 
 BUILTINS = ("audit", "permissions")
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tooldeck.build import build_runtime
 from tooldeck.config import ConfigError, parse_document, read_document
-from tooldeck.runtime import build_runtime
 
 CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web", "shell"]'}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tooldeck.build import build_runtime
 from tooldeck.config import (
     embedded_default_text,
     load_document,
@@ -16,7 +17,6 @@ from tooldeck.config import (
 )
 from tooldeck.errors import ConfigError
 from tooldeck.loader import PluginSpec
-from tooldeck.runtime import build_runtime
 
 
 def write(path: Path, text: str) -> Path:

@@ -12,12 +12,13 @@ import pydantic
 import pytest
 
 from tooldeck import hookimpl
+from tooldeck.build import build_runtime
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
 from tooldeck.loader import PluginSpec
 from tooldeck.models import Decision, ToolCall, Verdict
-from tooldeck.runtime import PluginInfo, Runtime, build_runtime
+from tooldeck.runtime import PluginInfo, Runtime
 
 
 class Section(pydantic.BaseModel):

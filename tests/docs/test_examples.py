@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tooldeck.build import build_runtime
 from tooldeck.config import parse_document
-from tooldeck.runtime import build_runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"```toml\n(.*?)```", re.S)
