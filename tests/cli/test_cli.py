@@ -198,3 +198,26 @@ def test_demo_runs_on_the_embedded_default(in_tmp: Path) -> None:
     assert list(in_tmp.iterdir()) == [], "the demo works in its own temporary directory"
     report = json.loads(run("demo", "--json", cwd=in_tmp).stdout)
     assert {p["name"] for p in report["plugins"]} >= {"core", "audit", "permissions"}
+
+
+@pytest.mark.parametrize(("answer", "code", "expected"), [
+    ("y\n", 0, "other\n"), ("n\n", 1, "category: cancelled"), ("\n", 1, "category: cancelled"),
+])
+def test_call_asks_on_a_terminal(in_tmp: Path, echo_env: dict[str, str], answer: str,
+                                 code: int, expected: str) -> None:
+    import pty
+
+    write_config(in_tmp, '[plugins]\nenable = ["echo"]\n'
+                 '[[tools.permissions.echo]]\npattern = "*"\naction = "ask"\n')
+    leader, follower = pty.openpty()
+    try:
+        os.write(leader, answer.encode())
+        proc = subprocess.run([TOOLDECK, "call", "echo", "--params", '{"text": "other"}'],
+                              cwd=in_tmp, stdin=follower, capture_output=True, text=True,
+                              env={**os.environ, **echo_env}, timeout=60)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert proc.returncode == code, proc.stderr
+    assert expected in proc.stdout
+    assert "echo rule '*' → ask" in proc.stderr, "the question says why it is asked"
