@@ -266,7 +266,7 @@ def test_params_are_recorded_as_json_when_the_tool_has_no_input(
     deck = make_deck("")
     deck.call_sync(ToolCall("nope", {"b": 2, "a": "api_key=sk_live_0123456789abcdefXYZ"}))
     (record,) = audit_records(deck)
-    assert record["command"] == '{"a": "api_key=[REDACTED:assignment]", "b": 2}'
+    assert record["command"] == '{"a": "api_key=[REDACTED:stripe-key]", "b": 2}'
 
 
 def test_a_failing_sink_neither_fails_the_call_nor_silences_the_others(

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tooldeck.secrets import SECRET_RULES, find_secrets, redact
+from tooldeck.secrets import SECRET_RULES, find_secrets, redact, redact_found
 
 PEM_BODY = (
     "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
@@ -27,6 +27,8 @@ EXAMPLES: list[tuple[str, str, str]] = [
      "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----"),
     ("aws-access-key-id", "aws configure set aws_access_key_id {} --profile ci",
      "AKIAIOSFODNN7EXAMPLE"),
+    ("aws-secret-access-key", "[default]\naws_secret_access_key = {}\nregion = eu-west-1",
+     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
     ("github-token", "git clone https://{}@github.com/acme/infra.git",
      "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"),
     ("github-token", "gh auth login --with-token < {}",
@@ -35,6 +37,24 @@ EXAMPLES: list[tuple[str, str, str]] = [
      "glpat-xY7zQ2wR9tV4uS1pK8mN"),
     ("slack-token", "SLACK says: invalid_auth for {}",
      "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
+    ("slack-webhook", "curl -X POST -d @msg.json {}",
+     "https://hooks.slack.com/services/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"),
+    ("huggingface-token", "huggingface-cli login --token {}",
+     "hf_" + "AbCdEfGhIj" * 3 + "KlMn"),
+    ("npm-token", "//registry.npmjs.org/:_authToken={}", "npm_" + "a1b2C3d4E5" * 3 + "f6g7h8"),
+    ("pypi-token", "twine upload -u __token__ -p {} dist/*",
+     "pypi-AgEIcHlwaS5vcmcCJGE3ZmFkNTI0LTk4ZTUtNDNkZC05YzA1LWQxNTk4MmE3NGUxYwACKlsz"),
+    ("sendgrid-api-key", "SENDGRID_API_KEY={}",
+     "SG." + "ngeVfQFYQlKU0ufo8x5d1A" + "." + "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"),
+    ("twilio-api-key", "twilio api:core:keys:create -> sid {}", "SK" + "0123456789abcdef" * 2),
+    ("digitalocean-token", "doctl auth init -t {}", "dop_v1_" + "0123456789abcdef" * 4),
+    ("shopify-token", "curl -H 'X-Shopify-Access-Token: {}' https://shop.example/admin",
+     "shpat_" + "0123456789abcdef" * 2),
+    ("azure-storage-key",
+     "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={};"
+     "EndpointSuffix=core.windows.net",
+     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq"
+     "/K1SZFPTOtr/KBHBeksoGMGw=="),
     ("anthropic-key", "using key {} for claude",
      "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_aBcD"),
     ("openai-key", "openai.api_key set from env: {}",
@@ -42,11 +62,14 @@ EXAMPLES: list[tuple[str, str, str]] = [
     ("google-api-key", "https://maps.googleapis.com/maps/api/geocode/json?key {}",
      "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
     ("stripe-key", "stripe login --api-key {}", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+    ("stripe-key", "export STRIPE_KEY={}", "sk_test_" + "51HqLyjWDarjtT1zdp7dcABC"),
     ("jwt", "Set-Cookie: session {}; HttpOnly", JWT),
     ("bearer-token", "curl -H 'Authorization: Bearer {}' https://api.example.com",
      "abc123456789"),
     ("url-password", "psql postgres://admin:{}@db.internal:5432/app", "s3cr3tP4ss"),
     ("assignment", "export DB_PASSWORD={}", "hunter2hunter2"),
+    ("assignment", "password = '{}'", "Tr0ub4dor&3x"),
+    ("assignment", "SECRET_KEY = {}", "django-insecure-8x#k2m9q"),
     ("assignment", "client_secret: {}", "'6f1e0c9b-ab12-4d3e'"),
     ("assignment", 'DB_PASSWORD="{}"', "correct horse battery staple"),
     ("assignment", "{{\"api_key\": \"{}\", \"region\": \"eu\"}}", "k3y with spaces"),
@@ -54,7 +77,12 @@ EXAMPLES: list[tuple[str, str, str]] = [
 
 
 def test_every_rule_has_an_example() -> None:
-    assert {rule for rule, _, _ in EXAMPLES} == {name for name, _ in SECRET_RULES}
+    assert {rule for rule, _, _ in EXAMPLES} == {rule.rule_id for rule in SECRET_RULES}
+
+
+def test_every_rule_id_is_unique() -> None:
+    ids = [rule.rule_id for rule in SECRET_RULES]
+    assert len(ids) == len(set(ids))
 
 
 @pytest.mark.parametrize(("rule", "context", "secret"), EXAMPLES,
@@ -78,6 +106,35 @@ def test_findings_have_offsets_and_line_numbers() -> None:
     (finding,) = find_secrets(text)
     assert text[finding.start:finding.end] == "abcdef123456"
     assert finding.line == 2
+
+
+@pytest.mark.parametrize(("rule", "context", "secret"), EXAMPLES,
+                         ids=[f"{r}-{i}" for i, (r, _, _) in enumerate(EXAMPLES)])
+def test_the_warning_names_kind_and_line_never_the_value(
+    rule: str, context: str, secret: str
+) -> None:
+    text = "config loaded\n" + context.format(secret)
+    (finding,) = find_secrets(text)
+    warning = finding.warning()
+    assert warning.startswith(f"possible secret on line {finding.line}: ")
+    assert warning.endswith(f"({rule}); the value is redacted")
+    core = secret.strip("'\"").split()[0]
+    assert core not in warning and core not in repr(finding)
+
+
+def test_a_value_cut_out_of_its_context_is_still_hidden() -> None:
+    raw = ("writing key\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4UbaDzY5xjW9Jz0\n"
+           "-----END RSA PRIVATE KEY-----\ndone")
+    body_only = "... (1 lines omitted) ...\nMIIEowIBAAKCAQEAx4UbaDzY5xjW9Jz0\ndone"
+    assert find_secrets(body_only) == []
+    assert redact_found(body_only, raw, find_secrets(raw)) == (
+        "... (1 lines omitted) ...\n[REDACTED:private-key]\ndone"
+    )
+
+
+def test_lone_surrogates_do_not_break_detection() -> None:
+    text = "bad byte \udc80 then token=abc123456789"
+    assert redact(text) == "bad byte \udc80 then token=[REDACTED:assignment]"
 
 
 def test_a_private_key_cut_before_its_end_line_is_hidden_to_the_end() -> None:
@@ -121,6 +178,46 @@ ORDINARY = [
     "if token is None: raise ValueError('missing token')",
     "/var/lib/secrets/README.md",
     "secret=\"\"",
+    # false positives seen on source code and command lines the agent reads
+    "python train.py --max_tokens=4096 --lr=3e-4",
+    "def login(user: str, password: str) -> bool:",
+    "password_file = /etc/app/db.pass",
+    "token: Optional[str] = None",
+    "SECRET_KEY = os.environ['SECRET_KEY']",
+    "password = get_password(user_id)",
+    "api_key=os.getenv('OPENAI_API_KEY')",
+    "tokens = tokenizer(text, max_length=512)",
+    "Bearer authentication is required (RFC 6750)",
+    "secret: Permission denied",
+    # placeholders and paths
+    "password: ********",
+    "token=$GITHUB_TOKEN",
+    "api_key=<your key>",
+    "password={{ vault_password }}",
+    "client_secret: %s",
+    "private_key: ~/.ssh/id_ed25519",
+    # near misses of the prefixed families
+    "AKIA1234 is too short",
+    "ghp_short",
+    "pip install sk-learn hf_transfer",
+    "eyJhbGciOiJIUzI1NiJ9 alone is a header, not a token",
+    "SKU 12 in stock",
+    "https://hooks.slack.com/services/",
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+    "npm_config_cache=/tmp/npm-cache npm ci",
+    "pypi-AgEshort is not a token",
+    "SG.abc.def",
+    "AccountKey=abc==",
+    "doctl auth init --context dop_v1_short",
+    "shpat_xyz",
+    "hf_hub_download(repo_id='gpt2')",
+    "aws_secret_access_key = ${AWS_SECRET}",
+    "Authorization: Bearer $TOKEN",
+    "postgres://app@localhost:5432/app",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0 (two segments)",
+    "xoxb-short",
+    "glpat-short",
+    "AIzaShort",
 ]
 
 

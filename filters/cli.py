@@ -1,0 +1,215 @@
+"""``tooldeck filter --command CMD [--exit-code N] < output`` and ``tooldeck filter verify``.
+
+``filter`` prints what the model would see for that output: the filtered text and, when lines
+were removed, the stats line; secret warnings go to stderr. With ``--json``: ``output`` (the
+filtered text, without the stats line), ``rule`` (the names of the rules that ran, or
+``null``), ``confidence`` (``full``/``partial``/``fallback``, or ``null`` when no rule ran),
+``lines_in``, ``lines_out``, ``chars_in``, ``chars_out``, ``warnings`` (messages).
+
+``verify`` runs the inline tests of every built-in rule and of the configured user file,
+prints each failure (and each rule that does not load), and exits 1 if there is any. JSON:
+``{"rules": N, "tests": N, "failures": [{rule, test, reason, expected, actual}],
+"warnings": [...]}``.
+
+Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the configuration
+is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
+overrides are not applied), and only the rules that may match the command are built. A user
+rule whose strategy type comes from a plugin makes the command open the full deck instead, as
+``verify`` always does, so third-party strategy types work in both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from tooldeck.filters.engine import FilterEngine, FilterResult
+    from tooldeck.filters.settings import FilterSettings
+    from tooldeck.filters.strategy import StrategyRegistry
+
+__all__ = ["FilterCommand", "filter_command", "filter_json", "read_filter_settings"]
+
+EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
+
+
+def read_filter_settings(explicit: str | None) -> FilterSettings:
+    """``[tools.filters]`` of the configuration, without building a deck.
+
+    :param explicit: the ``--config`` argument.
+    :returns: the validated settings (a relative ``filters_path`` made absolute).
+    :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
+        invalid (the message names the file and the dotted key).
+    """
+    import pydantic
+
+    from tooldeck.dirs import config_candidates
+    from tooldeck.errors import ConfigError
+    from tooldeck.filters.settings import FilterSettings, resolve_filters_path
+
+    for path, origin in config_candidates(explicit):
+        if path.is_file():
+            break
+        if origin in ("--config", "$TOOLDECK_CONFIG"):
+            raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
+    else:
+        return FilterSettings()
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}", path=str(path)) from None
+    table = data.get("tools", {}).get("filters", {}) if isinstance(data.get("tools"), dict) else {}
+    try:
+        settings = FilterSettings.model_validate(table)
+    except pydantic.ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(["tools.filters", *(str(part) for part in err["loc"])])
+        raise ConfigError(f"{path}: {key}: {err['msg']}", path=str(path), key=key) from None
+    return resolve_filters_path(settings, path)
+
+
+def filter_json(result: FilterResult) -> dict[str, Any]:
+    """The ``--json`` output of ``tooldeck filter``.
+
+    :param result: the engine's result.
+    :returns: the JSON-ready mapping.
+    """
+    return {
+        "output": result.output,
+        "rule": list(result.rules) or None,
+        "confidence": None if result.confidence is None else result.confidence.value,
+        "lines_in": result.lines_in,
+        "lines_out": result.lines_out,
+        "chars_in": result.chars_in,
+        "chars_out": result.chars_out,
+        "warnings": [warning.message for warning in result.warnings],
+    }
+
+
+def _print(text: str, *, stream: Any = None) -> None:
+    out = sys.stdout if stream is None else stream
+    out.write(text if text.endswith("\n") else text + "\n")
+
+
+class FilterCommand:
+    """The ``tooldeck filter`` subcommand (entry point group ``tooldeck.commands``).
+
+    :param extra_plugins: plugins passed in by code (tests, embedding) for the decks this
+        command opens, as for :meth:`tooldeck.deck.Deck.from_config`.
+    """
+
+    help = "filter a command's output (stdin) as the model sees it; 'verify' tests the rules"
+
+    def __init__(self, extra_plugins: Mapping[str, object] | None = None) -> None:
+        self.extra_plugins = dict(extra_plugins or {})
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Declare ``[verify]``, ``--command`` and ``--exit-code``.
+
+        :param parser: the subcommand's parser.
+        """
+        parser.add_argument("action", nargs="?", choices=["verify"],
+                            help="run every rule's inline tests instead of filtering")
+        parser.add_argument("--command", dest="shell_command", metavar="CMD",
+                            help="the command that produced the output on stdin")
+        parser.add_argument("--exit-code", dest="exit_code", type=int, default=None,
+                            metavar="N", help="its exit code (default: unknown)")
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Filter stdin, or verify the rules.
+
+        :param args: the parsed arguments.
+        :returns: 0, 1 (a rule test failed) or 2 (usage or configuration error).
+        """
+        as_json = bool(getattr(args, "json", False))
+        config = getattr(args, "config", None)
+        if args.action == "verify":
+            return self._verify(config, as_json)
+        if args.shell_command is None:
+            print("tooldeck filter: --command is required (or use: tooldeck filter verify)",
+                  file=sys.stderr)
+            return EXIT_CONFIG
+        raw = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        result = self._engine(config, args.shell_command).apply(
+            args.shell_command, raw, args.exit_code
+        )
+        if as_json:
+            import json
+
+            _print(json.dumps(filter_json(result), indent=2, ensure_ascii=False))
+            return EXIT_OK
+        text = result.output
+        if result.stats_line is not None:
+            text = f"{text}\n{result.stats_line}"
+        _print(text)
+        for warning in result.warnings:
+            if warning.kind.value == "secret":
+                print(f"tooldeck filter: {warning.message}", file=sys.stderr)
+        return EXIT_OK
+
+    def _engine(self, config: str | None, command: str) -> FilterEngine:
+        from tooldeck.filters.builtin_types import lazy_strategy_registry
+        from tooldeck.filters.engine import FilterEngine
+
+        settings = read_filter_settings(config)
+        engine = FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
+        if settings.filters_path is not None and engine.load_warnings:
+            # maybe a plugin's strategy type: build again with every plugin's types
+            engine = FilterEngine.from_settings(settings, self._deck_registry(config),
+                                                command=command)
+        for warning in engine.load_warnings:
+            print(f"tooldeck filter: {warning}", file=sys.stderr)
+        return engine
+
+    def _deck_registry(self, config: str | None) -> StrategyRegistry:
+        from tooldeck.deck import Deck
+        from tooldeck.filters.plugin import strategy_registry
+
+        deck = Deck.from_config(config, extra_plugins=self.extra_plugins)
+        try:
+            return strategy_registry(deck.runtime)[0]
+        finally:
+            deck.close()
+
+    def _verify(self, config: str | None, as_json: bool) -> int:
+        from tooldeck.filters.rules import builtin_rules, load_rules
+        from tooldeck.filters.verify import verify_rules
+
+        settings = read_filter_settings(config)
+        registry = self._deck_registry(config)
+        loads = [builtin_rules(registry)]
+        if settings.filters_path is not None:
+            loads.append(load_rules(settings.filters_path, registry))
+        rules = [rule for loaded in loads for rule in loaded.rules]
+        warnings = [warning for loaded in loads for warning in loaded.warnings]
+        failures = verify_rules(rules)
+        tests = sum(len(rule.tests) for rule in rules)
+        if as_json:
+            import json
+
+            _print(json.dumps({
+                "rules": len(rules),
+                "tests": tests,
+                "failures": [{"rule": f.rule, "test": f.index + 1, "reason": f.reason,
+                              "expected": f.expected, "actual": f.actual} for f in failures],
+                "warnings": warnings,
+            }, indent=2, ensure_ascii=False))
+        else:
+            for warning in warnings:
+                _print(f"rule not loaded: {warning}")
+            for failure in failures:
+                _print(failure.describe())
+            _print(f"{len(rules)} rules, {tests} tests: {len(failures)} failed, "
+                   f"{len(warnings)} rule(s) not loaded")
+        return EXIT_FAILED if failures or warnings else EXIT_OK
+
+
+filter_command = FilterCommand()
+"""The object the ``filter`` entry point names."""

@@ -1,0 +1,207 @@
+"""The filter engine: match rules, run their strategies as a pipeline, scan, redact, report."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+import attrs
+
+from tooldeck.filters.command import command_segment
+from tooldeck.filters.confidence import FilterConfidence, worst_confidence
+from tooldeck.filters.metrics import FilterMetrics
+from tooldeck.filters.rules import Rule, load_rules
+from tooldeck.filters.sanitize import count_lines, sanitize_output
+from tooldeck.filters.security import SecurityScanner, security_block
+from tooldeck.filters.settings import FailureMode, FilterSettings, SecuritySettings
+from tooldeck.filters.stats import stats_line
+from tooldeck.filters.strategy import StrategyRegistry
+from tooldeck.secrets import find_secrets, redact_found
+
+__all__ = [
+    "FailureMode",
+    "FilterEngine",
+    "FilterResult",
+    "FilterSettings",
+    "FilterWarning",
+    "SecuritySettings",
+    "WarningKind",
+]
+
+
+class WarningKind(str, enum.Enum):
+    """Where a warning of a filter result comes from."""
+
+    SECURITY = "security"
+    SECRET = "secret"
+
+
+@attrs.frozen
+class FilterWarning:
+    """A warning attached to a filter result.
+
+    :param kind: security diagnostic or secret.
+    :param message: the preserved line (security) or a description without the value (secret).
+    """
+
+    kind: WarningKind
+    message: str
+
+
+@attrs.frozen
+class FilterResult:
+    """The outcome of :meth:`FilterEngine.apply`.
+
+    :param output: the text for the model.
+    :param rules: names of the rules that ran, in order (empty when none matched).
+    :param confidence: the pipeline's worst stage confidence; ``None`` when no rule ran.
+    :param lines_in: lines of the raw output.
+    :param lines_out: lines of ``output``.
+    :param chars_in: characters of the raw output.
+    :param chars_out: characters of ``output``.
+    :param warnings: security diagnostics and secret warnings.
+    :param raw: the raw output, unchanged, so it can always be retrieved.
+    :param stats_line: the inline summary, present only when lines were removed.
+    """
+
+    output: str
+    rules: tuple[str, ...]
+    confidence: FilterConfidence | None
+    lines_in: int
+    lines_out: int
+    chars_in: int
+    chars_out: int
+    warnings: tuple[FilterWarning, ...]
+    raw: str = attrs.field(repr=False)
+    stats_line: str | None
+
+
+class FilterEngine:
+    """Runs every rule matching a command, in rule order, as one pipeline.
+
+    A stage that returns its input unchanged does not lower the pipeline's confidence (it made
+    no claim); when no stage changed anything the confidence is Fallback.
+
+    :param rules: the compiled rules, in order.
+    :param settings: the engine settings.
+    :param metrics: counters to update; a fresh one by default.
+    :param load_warnings: warnings from loading the rules, kept for display.
+    """
+
+    def __init__(
+        self,
+        rules: Sequence[Rule],
+        settings: FilterSettings | None = None,
+        *,
+        metrics: FilterMetrics | None = None,
+        load_warnings: Sequence[str] = (),
+    ) -> None:
+        self.rules = tuple(rules)
+        self.settings = settings if settings is not None else FilterSettings()
+        self.metrics = metrics if metrics is not None else FilterMetrics()
+        self._security = SecurityScanner(self.settings.security.extra_patterns)
+        self.load_warnings = (*load_warnings, *self._security.warnings)
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: FilterSettings | None = None,
+        registry: StrategyRegistry | None = None,
+        *,
+        command: str | None = None,
+    ) -> FilterEngine:
+        """Build an engine with the user's rules (or the built-in ones) loaded.
+
+        :param settings: the settings; defaults apply when ``None``.
+        :param registry: strategy types; the built-in registry when ``None``.
+        :param command: build only the rules that may match this command (a one-shot engine
+            for that command, as ``tooldeck filter`` uses; rules that cannot match are not
+            validated).
+        :returns: the engine; :attr:`load_warnings` lists skipped rules.
+        """
+        settings = settings if settings is not None else FilterSettings()
+        if registry is None:
+            from tooldeck.filters.registry import default_strategy_registry
+
+            registry = default_strategy_registry()
+        loaded = load_rules(settings.filters_path, registry, command=command)
+        return cls(loaded.rules, settings, load_warnings=loaded.warnings)
+
+    def matching_rules(self, command: str | None) -> list[Rule]:
+        """The rules that apply to ``command``, in order.
+
+        :param command: the shell command, ``None`` when unknown.
+        :returns: the rules (none when disabled or no command is known).
+        """
+        if not self.settings.enabled or command is None or not command.strip():
+            return []
+        segment = command_segment(command)
+        return [rule for rule in self.rules if rule.matcher.matches_segment(segment)]
+
+    def _run_pipeline(
+        self, rules: list[Rule], clean: str, exit_code: int | None
+    ) -> tuple[str, FilterConfidence | None]:
+        text = clean
+        changed: list[FilterConfidence] = []
+        failed = exit_code not in (None, 0)
+        for rule in rules:
+            stage = rule.strategy.apply_clean(text, exit_code)
+            if (
+                failed
+                and stage.confidence is not FilterConfidence.FULL
+                and self.settings.on_failure is FailureMode.KEEP_INPUT
+            ):
+                continue
+            if stage.output != text:
+                changed.append(stage.confidence)
+                text = stage.output
+        if not rules:
+            return text, None
+        return text, worst_confidence(changed) or FilterConfidence.FALLBACK
+
+    def apply(self, command: str | None, output: str, exit_code: int | None = None) -> FilterResult:
+        """Filter one command output.
+
+        :param command: the shell command that produced it, ``None`` when unknown.
+        :param output: the raw output.
+        :param exit_code: the exit code, ``None`` when unknown.
+        :returns: the result, which keeps the raw output.
+        """
+        clean = sanitize_output(output)
+        rules = self.matching_rules(command)
+        text, confidence = self._run_pipeline(rules, clean, exit_code)
+        warnings: list[FilterWarning] = []
+        security = self.settings.security
+        if security.enabled:
+            preserved = self._security.scan(clean)
+            warnings += [FilterWarning(WarningKind.SECURITY, line) for line in preserved]
+            text += security_block(preserved)
+        if security.redact_secrets:
+            findings = find_secrets(output)
+            if findings:
+                text = redact_found(text, output, findings)
+                warnings = [
+                    attrs.evolve(warning, message=redact_found(warning.message, output, findings))
+                    for warning in warnings
+                ]
+                warnings += [FilterWarning(WarningKind.SECRET, f.warning()) for f in findings]
+        lines_in, lines_out = count_lines(output), count_lines(text)
+        chars_in, chars_out = len(output), len(text)
+        self.metrics.record(chars_in, chars_out, confidence)
+        line = None
+        if lines_out < lines_in:
+            line = stats_line(
+                self.settings.tool_name, command, lines_in, lines_out, chars_in, chars_out
+            )
+        return FilterResult(
+            output=text,
+            rules=tuple(rule.name for rule in rules),
+            confidence=confidence,
+            lines_in=lines_in,
+            lines_out=lines_out,
+            chars_in=chars_in,
+            chars_out=chars_out,
+            warnings=tuple(warnings),
+            raw=output,
+            stats_line=line,
+        )

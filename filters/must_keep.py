@@ -1,0 +1,207 @@
+"""The one classifier of lines no filter may drop: errors, failures, panics, tracebacks, diffs.
+
+Every strategy consults it (directly, or through the check in
+:meth:`tooldeck.filters.strategy.Strategy.apply`), so a filter can shorten the output around a
+failure but never hide the failure itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from tooldeck.filters.patterns import LineMatcher
+
+__all__ = [
+    "MUST_KEEP_RULES",
+    "MustKeepClassifier",
+    "lost_must_keep_lines",
+    "must_keep_classifier",
+    "must_keep_line_numbers",
+]
+
+MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
+    # (kind, pattern) — a line matching any pattern is must-keep.
+    ("error word", r"(?i)\berror\b"),
+    ("exception class", r"\b[A-Z]\w*(?:Error|Exception)\b"),
+    ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?\b"),
+    ("panic", r"(?i)\bpanic(?:ked)?\b"),
+    ("fatal", r"(?i)\bfatal\b"),
+    ("traceback header", r"^Traceback \(most recent call last\)"),
+    ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
+    ("pytest assertion line", r"^E\s"),
+    ("assertion", r"(?i)\bassert(?:ion)?\b"),
+    ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\s*:"),
+    ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    ("npm error", r"^npm ERR!|^npm error"),
+    ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
+    ("failed test marker", r"^\s*(?:✕|✗|\x{00D7}|●)\s"),
+)
+"""The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
+
+_LOCATION_FOLLOWER = re.compile(rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+)[^\n]*\n")
+"""A diagnostic location on the line right after a must-keep line (rustc's ``--> file:line``,
+a JS stack frame ``at fn (file:line:col)``) is kept with it."""
+
+
+_FOLLOWER_FIRST_BYTES = b" \t-a"
+
+
+def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
+    """Extend ``end`` over the location lines that directly follow it (up to ``limit``)."""
+    follower = _LOCATION_FOLLOWER.match(data, end)
+    while follower is not None and (limit is None or follower.end() <= limit):
+        end = follower.end()
+        follower = _LOCATION_FOLLOWER.match(data, end)
+    return end
+
+
+class MustKeepClassifier:
+    """Marks the lines that must survive every filter.
+
+    :param rules: ``(kind, pattern)`` pairs; defaults to :data:`MUST_KEEP_RULES`.
+    """
+
+    def __init__(self, rules: tuple[tuple[str, str], ...] = MUST_KEEP_RULES) -> None:
+        self.rules = rules
+        self._matcher = LineMatcher([pattern for _, pattern in rules], label="must-keep rule")
+
+    def is_must_keep(self, line: str) -> bool:
+        """Whether one line must be kept.
+
+        :param line: a single line.
+        :returns: ``True`` when any rule matches.
+        """
+        return self._matcher.matches(line)
+
+    def line_runs(self, data: bytes) -> list[tuple[int, int]]:
+        """Byte spans of runs of must-keep lines, each extended by the location lines after it.
+
+        :param data: UTF-8 text whose every line ends with a newline.
+        :returns: the spans, in order.
+        """
+        runs: list[tuple[int, int]] = []
+        for start, end in self._matcher.line_runs(data):
+            end = _after_followers(data, end)
+            if runs and start <= runs[-1][1]:
+                runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
+            else:
+                runs.append((start, end))
+        return runs
+
+    def line_runs_within(
+        self, data: bytes, spans: Sequence[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """The must-keep lines that lie inside ``spans`` (the lines a filter is about to drop).
+
+        Only the bytes of ``spans`` are scanned, which is much cheaper than :meth:`line_runs`
+        when the dropped lines are noise; location lines following a must-keep line anywhere
+        in ``data`` are included when they lie inside ``spans``.
+
+        :param data: UTF-8 text whose every line ends with a newline.
+        :param spans: sorted, non-overlapping, line-aligned byte spans.
+        :returns: sorted spans of must-keep lines, each inside one of ``spans``.
+        """
+        if not spans:
+            return []
+        joined = b"".join([data[start:end] for start, end in spans])
+        offsets = [0]
+        for start, end in spans:
+            offsets.append(offsets[-1] + end - start)
+        found: list[tuple[int, int]] = []
+        for joined_start, joined_end in self._matcher.line_runs(joined):
+            index = bisect.bisect_right(offsets, joined_start) - 1
+            while joined_start < joined_end:
+                span_start, span_end = spans[index]
+                start = span_start + joined_start - offsets[index]
+                piece_end = min(span_end, start + joined_end - joined_start)
+                found.append((start, _after_followers(data, piece_end, limit=span_end)))
+                joined_start += piece_end - start
+                index += 1
+        for span_start, _ in spans:
+            if (
+                span_start > 0
+                and data[span_start] in _FOLLOWER_FIRST_BYTES
+                and _LOCATION_FOLLOWER.match(data, span_start)
+            ):
+                previous = data.rfind(b"\n", 0, span_start - 1) + 1
+                line = data[previous : span_start - 1].decode("utf-8", "surrogatepass")
+                if self.is_must_keep(line):
+                    found.append((span_start, _after_followers(data, span_start)))
+        found.sort()
+        merged: list[tuple[int, int]] = []
+        for start, end in found:
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+    def must_keep_lines(self, text: str) -> list[str]:
+        """The must-keep lines of a text, in order.
+
+        :param text: text without a trailing newline (as :func:`sanitize_output` returns).
+        :returns: the lines themselves.
+        """
+        if not text:
+            return []
+        data = text.encode("utf-8", "surrogatepass") + b"\n"
+        lines: list[str] = []
+        for start, end in self.line_runs(data):
+            lines.extend(data[start : end - 1].decode("utf-8", "surrogatepass").split("\n"))
+        return lines
+
+
+@functools.lru_cache(maxsize=1)
+def must_keep_classifier() -> MustKeepClassifier:
+    """The shared classifier built from :data:`MUST_KEEP_RULES` (compiled once).
+
+    :returns: the classifier.
+    """
+    return MustKeepClassifier()
+
+
+def lost_must_keep_lines(
+    clean_input: str,
+    output: str,
+    *,
+    normalize: Callable[[str], str] | None = None,
+) -> list[str]:
+    """The must-keep lines of ``clean_input`` that do not appear in ``output``.
+
+    :param clean_input: the sanitized text a filter received.
+    :param output: what the filter produced.
+    :param normalize: applied to both sides before comparing (for strategies that merge lines
+        equal up to normalisation, such as ``dedup``).
+    :returns: the missing lines, in input order (empty when nothing was lost).
+    """
+    if normalize is not None:
+        output = normalize(output)
+    present = set(output.split("\n"))
+    lost: list[str] = []
+    for line in must_keep_classifier().must_keep_lines(clean_input):
+        probe = normalize(line) if normalize is not None else line
+        if probe not in present and probe not in output:
+            lost.append(line)
+    return lost
+
+
+def must_keep_line_numbers(text: str) -> set[int]:
+    """0-based numbers of the must-keep lines of a text.
+
+    :param text: text without a trailing newline.
+    :returns: the line numbers.
+    """
+    if not text:
+        return set()
+    data = text.encode("utf-8", "surrogatepass") + b"\n"
+    numbers: set[int] = set()
+    line, offset = 0, 0
+    for start, end in must_keep_classifier().line_runs(data):
+        line += data.count(b"\n", offset, start)
+        run = data.count(b"\n", start, end)
+        numbers.update(range(line, line + run))
+        line, offset = line + run, end
+    return numbers

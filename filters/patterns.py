@@ -1,0 +1,303 @@
+"""Safe regular expressions: RE2 compilation with limits, and whole-text line matching.
+
+Every pattern that comes from a rule file is compiled with google-re2, whose matching time is
+linear in the input: a user pattern cannot hang the process. RE2 rejects backreferences and
+lookaround; such a pattern is reported as a :class:`PatternError` naming the pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+__all__ = [
+    "MAX_PATTERN_CHARS",
+    "MAX_PATTERN_MEMORY",
+    "LineMatcher",
+    "PatternError",
+    "Regex",
+    "RegexMatch",
+    "compile_pattern",
+    "confine_to_line",
+]
+
+MAX_PATTERN_CHARS = 512
+"""Longest accepted pattern, in characters (exactly 512 is accepted)."""
+
+MAX_PATTERN_MEMORY = 1 << 20
+"""RE2 memory budget of one compiled user pattern, in bytes."""
+
+_UNION_MEMORY = 32 << 20
+
+
+class PatternError(ValueError):
+    """A pattern that is too long or that RE2 cannot compile; the message says which and why."""
+
+
+class RegexMatch(Protocol):
+    """The part of a match object the filters use."""
+
+    def group(self, index: int = 0, /) -> str | None:
+        """The text of a group (``None`` when the group did not take part)."""
+
+    def start(self, index: int = 0, /) -> int:
+        """Start offset of a group."""
+
+    def end(self, index: int = 0, /) -> int:
+        """End offset of a group."""
+
+
+class Regex(Protocol):
+    """A compiled RE2 pattern (the subset of the ``re``-like API the filters use)."""
+
+    @property
+    def pattern(self) -> str:
+        """The source text of the pattern."""
+
+    @property
+    def groups(self) -> int:
+        """Number of capturing groups."""
+
+    def search(self, text: str, /) -> RegexMatch | None:
+        """First match anywhere in ``text``."""
+
+    def sub(self, repl: str, text: str, /) -> str:
+        """Replace every match with ``repl``."""
+
+    def finditer(self, text: str, /) -> Iterator[RegexMatch]:
+        """Every non-overlapping match, in order."""
+
+
+def _re2_options(max_mem: int) -> Any:
+    import re2
+
+    options = re2.Options()
+    options.max_mem = max_mem
+    options.log_errors = False
+    return options
+
+
+def _error_reason(exc: Exception) -> str:
+    reason = exc.args[0] if exc.args else exc
+    if isinstance(reason, bytes):
+        return reason.decode("utf-8", "replace")
+    return str(reason)
+
+
+def compile_pattern(pattern: str, *, label: str = "pattern") -> Regex:
+    """Compile one user pattern with RE2, enforcing the 512-character limit.
+
+    :param pattern: the regular expression (RE2 syntax).
+    :param label: how to name the pattern in an error message, e.g. ``"match regex"``.
+    :returns: the compiled pattern.
+    :raises PatternError: when the pattern is too long or not valid RE2 syntax.
+    """
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise PatternError(
+            f"{label} is {len(pattern)} characters long; the limit is {MAX_PATTERN_CHARS}"
+        )
+    return _compile(pattern, label, MAX_PATTERN_MEMORY)
+
+
+def _compile(pattern: str, label: str, max_mem: int) -> Regex:
+    import re2
+
+    try:
+        compiled: Regex = re2.compile(pattern, _re2_options(max_mem))
+    except re2.error as exc:
+        raise PatternError(
+            f"{label} {pattern!r} cannot be compiled by RE2: {_error_reason(exc)}"
+            " (backreferences and lookaround are not supported)"
+        ) from exc
+    return compiled
+
+
+def _compile_raw(pattern: str, label: str) -> Any:
+    """Compile to the low-level RE2 object, which matches bytes without per-call decoding."""
+    from re2 import _re2
+
+    compiled = _re2.RE2(pattern.encode("utf-8"), _re2_options(_UNION_MEMORY))
+    if not compiled.ok():
+        reason = _error_reason(Exception(compiled.error()))
+        raise PatternError(f"{label} cannot be combined: {reason}")
+    return compiled
+
+
+def _escape_value(pattern: str, start: int) -> tuple[int, int] | None:
+    r"""Parse a ``\x..``, ``\x{..}`` or octal escape at ``start``: (code point, end index)."""
+    kind = pattern[start + 1]
+    if kind == "x":
+        if pattern[start + 2 : start + 3] == "{":
+            close = pattern.find("}", start + 3)
+            digits, end = pattern[start + 3 : close], close + 1
+        else:
+            digits, end = pattern[start + 2 : start + 4], start + 4
+        base = 16
+    else:
+        end = start + 2
+        while end < len(pattern) and end < start + 4 and pattern[end] in "01234567":
+            end += 1
+        digits, base = pattern[start + 1 : end], 8
+    try:
+        return int(digits, base), end
+    except ValueError:
+        return None
+
+
+def _flags_allow_newline(pattern: str, start: int) -> bool:
+    """True when the group at ``start`` (``(?flags...``) turns on the ``s`` flag."""
+    end = start + 2
+    while end < len(pattern) and pattern[end].isalpha():
+        end += 1
+    return "s" in pattern[start + 2 : end]
+
+
+def confine_to_line(pattern: str) -> str | None:
+    r"""Rewrite a pattern so that it can never match across a newline, or say it cannot be done.
+
+    ``\s`` becomes a newline-free whitespace class, ``[^…]``, ``\D`` and ``\W`` exclude the
+    newline, and ``\A``/``\z`` become line anchors. Patterns using constructs that could still
+    reach a newline (``(?s)``, ``\n``, ``\p``, POSIX classes, ``\C``, ``\Q``) give ``None``.
+
+    :param pattern: an RE2 pattern meant to be applied to one line at a time.
+    :returns: an equivalent pattern safe to run over a whole multi-line text, or ``None``.
+    """
+    out: list[str] = []
+    index, in_class, size = 0, False, len(pattern)
+    while index < size:
+        char = pattern[index]
+        if char == "\n":
+            return None
+        if char == "\\":
+            if index + 1 >= size:
+                return None
+            kind = pattern[index + 1]
+            if kind in "nCpPQ":
+                return None
+            if kind == "x" or kind in "01234567":
+                parsed = _escape_value(pattern, index)
+                if parsed is None or parsed[0] == 10:
+                    return None
+                out.append(pattern[index : parsed[1]])
+                index = parsed[1]
+                continue
+            if kind == "s":
+                out.append(r"\t\f\r " if in_class else r"[\t\f\r ]")
+            elif kind in "DW":
+                if in_class:
+                    return None
+                out.append(rf"[^\{kind.lower()}\n]")
+            elif kind == "A" and not in_class:
+                out.append("^")
+            elif kind == "z" and not in_class:
+                out.append("$")
+            else:
+                out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            if char == "[" and pattern[index + 1 : index + 2] == ":":
+                return None
+            in_class = char != "]"
+            out.append(char)
+            index += 1
+            continue
+        if char == "[":
+            in_class = True
+            out.append("[")
+            index += 1
+            if pattern[index : index + 1] == "^":
+                out.append(r"^\n")
+                index += 1
+            if pattern[index : index + 1] == "]":
+                out.append(r"\]")
+                index += 1
+            continue
+        if (
+            char == "("
+            and pattern[index + 1 : index + 2] == "?"
+            and _flags_allow_newline(pattern, index)
+        ):
+            return None
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+class LineMatcher:
+    """Decides which lines of a text match any of several patterns, scanning the whole text at once.
+
+    Patterns keep per-line ``search`` semantics. When all of them can be confined to one line
+    (:func:`confine_to_line`) a single RE2 scan finds whole runs of matching lines, which is what
+    makes filtering tens of megabytes fast; otherwise lines are tested one by one.
+
+    :param patterns: RE2 patterns, each already validated with :func:`compile_pattern`.
+    :param label: how to name the patterns in an error message.
+    """
+
+    def __init__(self, patterns: Sequence[str], *, label: str = "pattern") -> None:
+        if not patterns:
+            raise PatternError(f"{label} list must not be empty")
+        for position, pattern in enumerate(patterns):
+            compile_pattern(pattern, label=f"{label} #{position + 1}")
+        self.patterns = tuple(patterns)
+        alternatives = "|".join(f"(?:{pattern})" for pattern in patterns)
+        self._line_regex = _compile(alternatives, label, _UNION_MEMORY)
+        confined = [confine_to_line(pattern) for pattern in patterns]
+        self._run_regex: Any = None
+        self._first_line_regex: Any = None
+        if all(part is not None for part in confined):
+            union = "|".join(f"(?:{part})" for part in confined)
+            self._first_line_regex = _compile_raw(rf"(?m)^[^\n]*(?:{union})", label)
+            self._run_regex = _compile_raw(rf"(?m)(?:^[^\n]*(?:{union})[^\n]*\n)+", label)
+
+    def matches(self, line: str) -> bool:
+        """Whether one line (no newline inside) matches any pattern.
+
+        :param line: the line.
+        :returns: ``True`` on a match.
+        """
+        return self._line_regex.search(line) is not None
+
+    def line_runs(self, data: bytes) -> list[tuple[int, int]]:
+        """Byte spans of the runs of consecutive matching lines in ``data``.
+
+        :param data: UTF-8 text in which every line, the last included, ends with a newline.
+        :returns: ``(start, end)`` pairs, each from a line start to just after a newline,
+            in order and not overlapping.
+        """
+        if self._run_regex is None:
+            return self._line_runs_one_by_one(data)
+        import re2
+
+        # Two forward scans per run: find the first matching line (RE2 then only reads that
+        # line backwards to locate its start), then extend the run anchored at that line.
+        # Searching for the whole run directly would make RE2 re-read every run backwards.
+        runs: list[tuple[int, int]] = []
+        find_line = self._first_line_regex.Match
+        extend_run = self._run_regex.Match
+        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
+        position, end = 0, len(data)
+        while position < end:
+            start = find_line(unanchored, data, position, end)[0][0]
+            if start < 0 or start >= end:
+                break
+            run_end = extend_run(anchored, data, start, end)[0][1]
+            if run_end <= start:  # only when the data breaks the trailing-newline contract
+                break
+            runs.append((start, run_end))
+            position = run_end
+        return runs
+
+    def _line_runs_one_by_one(self, data: bytes) -> list[tuple[int, int]]:
+        runs: list[tuple[int, int]] = []
+        offset = 0
+        for raw_line in data.split(b"\n")[:-1]:
+            after = offset + len(raw_line) + 1
+            if self.matches(raw_line.decode("utf-8", "replace")):
+                if runs and runs[-1][1] == offset:
+                    runs[-1] = (runs[-1][0], after)
+                else:
+                    runs.append((offset, after))
+            offset = after
+        return runs

@@ -1,0 +1,172 @@
+"""The built-in ``filters`` plugin: the filter engine wired into the call pipeline.
+
+========================  ===================================================================
+hook                      what it does
+========================  ===================================================================
+register_settings         ``[tools.filters]`` (and ``[tools.filters.security]``) validated by
+                          :class:`~tooldeck.filters.settings.FilterSettings`
+register_filters          the nine built-in strategy types, exactly as a third party does
+configure                 builds the engine from the settings and every plugin's strategy
+                          types (``runtime.strategies``), stashes it under :data:`ENGINE`,
+                          watches the directory of ``filters_path`` (editing ``filters.toml``
+                          hot-reloads the deck)
+transform_output          for tools with the ``exec`` capability: the summary becomes the
+                          filtered text plus, when lines were removed, the stats line as its
+                          last line; ``filter_stats`` is filled; the unfiltered summary is kept
+                          in ``raw_response["unfiltered"]``
+========================  ===================================================================
+
+The shell executor marks stderr lines ``[stderr] `` in its summary. When a rule matches the
+command, the marks are removed before filtering so the rules see the output as a terminal
+shows it (``2>&1``); the shell envelope keeps stdout and stderr apart anyway. A relative
+``filters_path`` is resolved against the configuration file's directory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.filters.engine import FilterEngine, FilterResult
+from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
+from tooldeck.filters.settings import FilterSettings, resolve_filters_path
+from tooldeck.filters.strategy import Strategy, StrategyRegistry
+from tooldeck.models import FilterStats, ToolCall, ToolDef, ToolOutput
+from tooldeck.runtime import Runtime, StashKey
+
+__all__ = [
+    "ENGINE",
+    "SECTION",
+    "filter_output",
+    "strategy_registry",
+    "tooldeck_configure",
+    "tooldeck_register_filters",
+    "tooldeck_register_settings",
+    "tooldeck_transform_output",
+]
+
+SECTION = "tools.filters"
+"""The configuration section this plugin owns."""
+
+ENGINE: StashKey[FilterEngine] = StashKey("filters.engine")
+"""Where :func:`tooldeck_configure` stashes the runtime's engine."""
+
+_STDERR_MARK = "[stderr] "
+_TRUNCATION_NOTE = "\n[truncated: "
+
+
+@hookimpl
+def tooldeck_register_settings(register: Any) -> None:
+    """Own ``[tools.filters]``.
+
+    :param register: the registration callback.
+    """
+    register(SECTION, FilterSettings)
+
+
+@hookimpl
+def tooldeck_register_filters(register: Any) -> None:
+    """Register the nine built-in strategy types.
+
+    :param register: the registration callback.
+    """
+    for strategy_type in BUILTIN_STRATEGY_TYPES:
+        register(strategy_type)
+
+
+def strategy_registry(runtime: Runtime) -> tuple[StrategyRegistry, list[str]]:
+    """The strategy types of every plugin of ``runtime`` (the built-ins added if missing).
+
+    :param runtime: a built runtime.
+    :returns: the registry, and a warning for each registered object that is not a
+        :class:`~tooldeck.filters.strategy.Strategy` subclass (it is left out).
+    """
+    registry = StrategyRegistry()
+    warnings: list[str] = []
+    for name, strategy_type in runtime.strategies.items():
+        if isinstance(strategy_type, type) and issubclass(strategy_type, Strategy):
+            registry.register(strategy_type, owner="plugin")
+        else:
+            warnings.append(f"filters: strategy {name!r} is not a Strategy subclass; ignored")
+    for builtin in BUILTIN_STRATEGY_TYPES:
+        if builtin.name not in runtime.strategies:
+            registry.register(builtin, owner="builtin")
+    return registry, warnings
+
+
+@hookimpl
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Build the engine for this runtime and watch the user's rule file.
+
+    :param runtime: the runtime being built.
+    """
+    settings: Settings = runtime.settings
+    section = resolve_filters_path(settings.get(FilterSettings), settings.document.path)
+    registry, warnings = strategy_registry(runtime)
+    engine = FilterEngine.from_settings(section, registry)
+    runtime.stash_set(ENGINE, engine)
+    runtime.warnings = (*runtime.warnings, *warnings, *engine.load_warnings)
+    if section.filters_path is not None:
+        path = section.filters_path
+        runtime.add_watch_path(path if path.suffix != ".toml" else path.parent)
+
+
+def _unmarked(summary: str) -> str:
+    if _STDERR_MARK not in summary:
+        return summary
+    return "\n".join(line.removeprefix(_STDERR_MARK) for line in summary.split("\n"))
+
+
+def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput) -> FilterResult:
+    """Run ``engine`` on a tool output's summary (see the module notes on stderr marks).
+
+    :param engine: the runtime's engine.
+    :param command: the command that produced the output, when known.
+    :param output: the executor's output.
+    :returns: the engine's result; a truncation note of the executor is left out of it.
+    """
+    text = output.summary
+    if output.truncated and _TRUNCATION_NOTE in text:
+        text = text[: text.rindex(_TRUNCATION_NOTE)]
+    if engine.matching_rules(command):
+        text = _unmarked(text)
+    return engine.apply(command, text, output.exit_code)
+
+
+@hookimpl
+def tooldeck_transform_output(
+    call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
+) -> ToolOutput | None:
+    """Filter the output of an ``exec`` tool for the model.
+
+    :param call: the call (its ``command`` parameter names the command).
+    :param tool: the tool's definition.
+    :param output: the executor's output.
+    :param runtime: the runtime holding the engine.
+    :returns: the filtered output, or ``None`` for tools without the ``exec`` capability.
+    """
+    if "exec" not in tool.capabilities:
+        return None
+    command = call.params.get("command")
+    if not isinstance(command, str):
+        command = call.input_text(tool) or None
+    result = filter_output(runtime.stash_get(ENGINE), command, output)
+    text = result.output
+    if output.truncated and _TRUNCATION_NOTE in output.summary:
+        text += output.summary[output.summary.rindex(_TRUNCATION_NOTE) :]
+    if result.stats_line is not None:
+        text = f"{text}\n{result.stats_line}"
+    stats = FilterStats(
+        raw_chars=result.chars_in,
+        filtered_chars=result.chars_out,
+        raw_lines=result.lines_in,
+        filtered_lines=result.lines_out,
+        confidence=None if result.confidence is None else result.confidence.value,
+        command=command,
+        rules=result.rules,
+    )
+    raw = {**(output.raw_response or {}), "unfiltered": output.summary}
+    return attrs.evolve(output, summary=text, filter_stats=stats, raw_response=raw)

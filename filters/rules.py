@@ -1,0 +1,281 @@
+"""Rule files: the TOML schema, loading with per-rule error isolation, and the built-in rules."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pydantic
+
+from tooldeck.errors import ConfigError
+from tooldeck.filters.command import command_segment
+from tooldeck.filters.matcher import CommandMatcher, MatchKind
+from tooldeck.filters.patterns import PatternError
+from tooldeck.filters.strategy import Strategy, StrategyConfigError, StrategyRegistry
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "BUILTIN_RULES_RESOURCE",
+    "MAX_RULES_FILE_BYTES",
+    "LoadedRules",
+    "MatchSpec",
+    "Rule",
+    "RuleSpec",
+    "RuleTest",
+    "builtin_rules",
+    "load_rules",
+    "parse_rules",
+]
+
+logger = logging.getLogger("tooldeck.filters")
+
+MAX_RULES_FILE_BYTES = 1 << 20
+"""A ``filters.toml`` of this size or more is rejected."""
+
+BUILTIN_RULES_RESOURCE = "builtin_rules.toml"
+"""The package-data file holding the embedded rules."""
+
+
+class _Strict(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+class MatchSpec(_Strict):
+    """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``."""
+
+    exact: str | None = None
+    prefix: str | None = None
+    regex: str | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _exactly_one(self) -> MatchSpec:
+        given = [value for value in (self.exact, self.prefix, self.regex) if value is not None]
+        if len(given) != 1:
+            raise ValueError("match config must have exactly one of: exact, prefix, regex")
+        return self
+
+    def matcher(self) -> CommandMatcher:
+        """Build the matcher (compiling a regex).
+
+        :returns: the matcher.
+        :raises PatternError: for an invalid or too long regex.
+        """
+        if self.exact is not None:
+            return CommandMatcher(MatchKind.EXACT, self.exact)
+        if self.prefix is not None:
+            return CommandMatcher(MatchKind.PREFIX, self.prefix)
+        assert self.regex is not None
+        return CommandMatcher(MatchKind.REGEX, self.regex)
+
+
+class RuleTest(_Strict):
+    """One inline test of a rule (``[[rules.tests]]``).
+
+    :param input: the command output fed to the rule's strategy.
+    :param expected: the exact expected output (trailing newlines ignored).
+    :param exit_code: the command's exit code.
+    :param command: when given, the rule must also match this command.
+    """
+
+    __test__ = False
+
+    input: str
+    expected: str
+    exit_code: int | None = 0
+    command: str | None = None
+
+
+class RuleSpec(_Strict):
+    """One ``[[rules]]`` table as written in TOML."""
+
+    name: str = pydantic.Field(min_length=1)
+    match: MatchSpec
+    strategy: dict[str, Any]
+    enabled: bool = True
+    tests: list[RuleTest] = pydantic.Field(default_factory=list)
+
+
+@attrs.frozen
+class Rule:
+    """A compiled rule, ready to run.
+
+    :param name: the rule's name.
+    :param matcher: decides which commands the rule applies to.
+    :param strategy: the built strategy.
+    :param tests: the rule's inline tests.
+    :param source: where the rule came from (file path or ``builtin``).
+    """
+
+    name: str
+    matcher: CommandMatcher
+    strategy: Strategy[Any]
+    tests: tuple[RuleTest, ...] = ()
+    source: str = "builtin"
+
+    def matches(self, command: str) -> bool:
+        """Whether the rule applies to ``command``.
+
+        :param command: the shell command.
+        :returns: ``True`` on a match.
+        """
+        return self.matcher.matches(command)
+
+
+@attrs.frozen
+class LoadedRules:
+    """The rules of one load, with the warnings about what was skipped or rejected.
+
+    :param rules: the usable rules, in file order.
+    :param warnings: one message per skipped rule or rejected file.
+    """
+
+    rules: tuple[Rule, ...]
+    warnings: tuple[str, ...] = ()
+
+
+def _rule_label(position: int, table: object) -> str:
+    if isinstance(table, Mapping) and isinstance(table.get("name"), str):
+        return repr(table["name"])
+    return f"#{position + 1}"
+
+
+def _build_rule(table: object, registry: StrategyRegistry, source: str) -> Rule | None:
+    spec = RuleSpec.model_validate(table)
+    if not spec.enabled:
+        return None
+    return Rule(
+        name=spec.name,
+        matcher=spec.match.matcher(),
+        strategy=registry.build(spec.strategy),
+        tests=tuple(spec.tests),
+        source=source,
+    )
+
+
+def _validation_message(exc: pydantic.ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in error['loc']) or 'rule'}: {error['msg']}"
+        for error in exc.errors()
+    )
+
+
+def _may_match(table: object, segment: str) -> bool:
+    """Whether a raw rule table may apply to ``segment``; malformed tables are kept."""
+    match = table.get("match") if isinstance(table, Mapping) else None
+    if not isinstance(match, Mapping) or len(match) != 1:
+        return True
+    ((kind, value),) = match.items()
+    if kind not in MatchKind.__members__.values() or not isinstance(value, str):
+        return True
+    try:
+        return CommandMatcher(MatchKind(kind), value).matches_segment(segment)
+    except PatternError:
+        return True
+
+
+def parse_rules(
+    text: str, registry: StrategyRegistry, *, source: str = "<string>", command: str | None = None
+) -> LoadedRules:
+    """Parse rule TOML; an invalid rule is skipped with a warning naming it.
+
+    :param text: the TOML document (``[[rules]]`` tables).
+    :param registry: the strategy types available to the rules.
+    :param source: the file name, for messages.
+    :param command: when given, only the rules that may match this command are validated and
+        built (the others are left out, unchecked): a one-shot filter starts faster.
+    :returns: the usable rules and the warnings.
+    :raises ConfigError: when the document is not valid TOML or ``rules`` is not a list.
+    """
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}", path=source) from exc
+    tables = document.get("rules", [])
+    if not isinstance(tables, list):
+        raise ConfigError(f"{source}: 'rules' must be an array of tables", path=source, key="rules")
+    rules: list[Rule] = []
+    warnings: list[str] = []
+    segment = None if command is None else command_segment(command)
+    for position, table in enumerate(tables):
+        if segment is not None and not _may_match(table, segment):
+            continue
+        try:
+            rule = _build_rule(table, registry, source)
+        except pydantic.ValidationError as exc:
+            problem = _validation_message(exc)
+        except (StrategyConfigError, PatternError) as exc:
+            problem = str(exc)
+        else:
+            if rule is not None:
+                rules.append(rule)
+            continue
+        message = f"{source}: skipping rule {_rule_label(position, table)}: {problem}"
+        logger.warning(message)
+        warnings.append(message)
+    return LoadedRules(tuple(rules), tuple(warnings))
+
+
+def builtin_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:
+    """The embedded rules (``builtin_rules.toml``), compiled against ``registry``.
+
+    :param registry: the strategy types (the built-in ones at least).
+    :param command: only build the rules that may match it (see :func:`parse_rules`).
+    :returns: the rules.
+    """
+    text = resources.files("tooldeck.filters").joinpath(BUILTIN_RULES_RESOURCE).read_text("utf-8")
+    return parse_rules(text, registry, source="builtin", command=command)
+
+
+def _fallback(message: str, registry: StrategyRegistry, command: str | None) -> LoadedRules:
+    logger.warning(message)
+    defaults = builtin_rules(registry, command=command)
+    return LoadedRules(defaults.rules, (message, *defaults.warnings))
+
+
+def load_rules(
+    filters_path: Path | None, registry: StrategyRegistry, *, command: str | None = None
+) -> LoadedRules:
+    """Load the user's rules, which replace the built-in ones, or the built-in ones.
+
+    ``filters_path`` may name the file or the directory holding ``filters.toml``. A missing or
+    unreadable file, or one of 1 MiB or more, gives the built-in rules with a warning; a file
+    that is not valid TOML gives **no** rules (so nothing is filtered) with a warning.
+
+    :param filters_path: the user's file or directory, or ``None`` for the built-in rules.
+    :param registry: the strategy types available to the rules.
+    :param command: only build the rules that may match it (see :func:`parse_rules`).
+    :returns: the rules and the warnings.
+    """
+    if filters_path is None:
+        return builtin_rules(registry, command=command)
+    path = filters_path / "filters.toml" if filters_path.is_dir() else filters_path
+    if not path.is_file():
+        return builtin_rules(registry, command=command)
+    try:
+        size = path.stat().st_size
+        if size >= MAX_RULES_FILE_BYTES:
+            return _fallback(
+                f"{path}: filters.toml exceeds 1 MiB limit ({size} bytes); using built-in rules",
+                registry,
+                command,
+            )
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fallback(
+            f"{path}: cannot read rules ({exc}); using built-in rules", registry, command
+        )
+    try:
+        return parse_rules(text, registry, source=str(path), command=command)
+    except ConfigError as exc:
+        message = f"{exc}; no output filters are active"
+        logger.warning(message)
+        return LoadedRules((), (message,))

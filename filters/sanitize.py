@@ -1,0 +1,84 @@
+"""Output clean-up applied before every filter: ANSI escapes, ``CR`` overwrites, blank runs."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["count_lines", "replace_lone_surrogates", "sanitize_output"]
+
+# Fixed, linear patterns (no nested quantifiers): safe with the standard library engine,
+# which substitutes over a whole text in C and is the fastest option here.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[a-zA-Z]|\x1b[()][A-B0-2]")
+_CARRIAGE_RETURN_LINE = re.compile(r"^[^\n]*\r(?=[^\n]*$)", re.MULTILINE)
+# A run of blank (whitespace-only) lines is found from the newline before it: a literal first
+# character lets the engine skip ahead instead of trying every position. Only runs that change
+# are matched (two or more blank lines, or one that holds whitespace): a lone empty line is
+# already in its final form, and skipping it halves the time on logs full of them.
+_BLANK_LINES_AFTER_CONTENT = re.compile(r"\n[ \t\f\v]*\n(?:[ \t\f\v]*\n)+|\n[ \t\f\v]+\n")
+_LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
+_BLANK = " \t\f\v"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """Replace lone surrogates, which cannot be encoded to UTF-8, with U+FFFD.
+
+    :param text: any text (e.g. decoded with ``surrogateescape``).
+    :returns: text that encodes to UTF-8.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def sanitize_output(text: str) -> str:
+    """Remove ANSI escapes, keep what a carriage return last overwrote, collapse blank lines.
+
+    Each run of whitespace-only lines becomes one empty line; a carriage return ending a line
+    and the trailing newline of the text are dropped; lone surrogates (bytes a decoder could
+    not read, kept by ``surrogateescape``) become U+FFFD.
+
+    :param text: raw command output.
+    :returns: the cleaned text, lines joined with newlines.
+    """
+    text = replace_lone_surrogates(text)
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if text.endswith("\n"):
+        text = text[:-1]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if text.endswith("\r"):
+            text = text[:-1]
+        if "\r" in text:
+            text = _CARRIAGE_RETURN_LINE.sub("", text)
+    return _collapse_blank_lines(text)
+
+
+def _collapse_blank_lines(text: str) -> str:
+    """Make every run of whitespace-only lines one empty line (text has no final newline)."""
+    leading = _LEADING_BLANK_LINES.match(text)
+    if leading is not None:
+        text = "\n" + text[leading.end() :]
+    text = _BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
+    last_line = text.rfind("\n") + 1
+    if last_line < len(text) and not text[last_line:].strip(_BLANK):
+        text = text[:last_line]
+    if text == "\n" or text.endswith("\n\n"):
+        text = text[:-1]
+    return text
+
+
+def count_lines(text: str) -> int:
+    """Count lines: 0 for the empty string, and a trailing newline does not add one.
+
+    :param text: any text.
+    :returns: the number of lines.
+    """
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)

@@ -1,0 +1,219 @@
+"""Line selection over whole texts: span arithmetic and head/tail truncation with omission markers.
+
+Texts are handled as UTF-8 ``bytes`` in which every line ends with a newline; a *span* is a
+``(start, end)`` byte range covering whole lines. Working on spans keeps the per-line work
+inside RE2 and ``bytes`` methods, which is what lets the line filters run at hundreds of MB/s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.filters.must_keep import must_keep_classifier
+
+__all__ = [
+    "Span",
+    "as_line_data",
+    "complement",
+    "cut_spans",
+    "from_line_data",
+    "join_spans",
+    "line_count",
+    "omission_marker",
+    "subtract",
+    "truncate_middle",
+    "union",
+]
+
+Span = tuple[int, int]
+
+
+def as_line_data(text: str) -> bytes:
+    """Encode a sanitized text so that every line, the last included, ends with a newline.
+
+    :param text: text without a trailing newline.
+    :returns: the UTF-8 bytes.
+    """
+    return text.encode("utf-8", "surrogatepass") + b"\n"
+
+
+def from_line_data(data: bytes) -> str:
+    """Decode line data back to text, dropping the final a newline.
+
+    :param data: bytes built from :func:`as_line_data` pieces.
+    :returns: the text.
+    """
+    return data[:-1].decode("utf-8", "surrogatepass") if data else ""
+
+
+def omission_marker(count: int, kind: str = "lines") -> str:
+    """The marker that replaces omitted lines, stating how many and what they were.
+
+    :param count: how many lines were omitted.
+    :param kind: what they were, plural (e.g. ``"lines"``, ``"passing tests"``).
+    :returns: e.g. ``... (16 lines omitted) ...``.
+    """
+    return f"... ({count} {kind} omitted) ..."
+
+
+def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
+    """The parts of ``spans`` not covered by ``removed`` (both sorted, non-overlapping).
+
+    :param spans: the spans to cut.
+    :param removed: the spans to cut out.
+    :returns: the remaining spans, sorted.
+    """
+    result: list[Span] = []
+    cursor = 0
+    for start, end in spans:
+        while cursor < len(removed) and removed[cursor][1] <= start:
+            cursor += 1
+        probe = cursor
+        while probe < len(removed) and removed[probe][0] < end:
+            cut_start, cut_end = removed[probe]
+            if cut_start > start:
+                result.append((start, cut_start))
+            start = max(start, cut_end)
+            probe += 1
+        if start < end:
+            result.append((start, end))
+    return result
+
+
+def union(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
+    """Merge two sorted span lists into one sorted, non-overlapping list.
+
+    :param first: spans.
+    :param second: more spans.
+    :returns: the merged spans (adjacent spans are joined).
+    """
+    merged: list[Span] = []
+    for start, end in sorted([*first, *second]):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def complement(spans: Sequence[Span], size: int) -> list[Span]:
+    """The ranges of ``[0, size)`` outside ``spans``.
+
+    :param spans: sorted, non-overlapping spans.
+    :param size: length of the data.
+    :returns: the gaps, sorted.
+    """
+    gaps: list[Span] = []
+    cursor = 0
+    for start, end in spans:
+        if start > cursor:
+            gaps.append((cursor, start))
+        cursor = end
+    if cursor < size:
+        gaps.append((cursor, size))
+    return gaps
+
+
+def cut_spans(data: bytes, removed: Sequence[Span], protected: Sequence[Span]) -> tuple[bytes, int]:
+    """Remove ``removed`` from ``data`` except where ``protected`` overlaps, in one pass.
+
+    Equivalent to joining ``complement(subtract(removed, protected))``, without building the
+    intermediate lists (this is the hot path of the line filters).
+
+    :param data: the line data.
+    :param removed: sorted, non-overlapping, line-aligned spans to drop.
+    :param protected: sorted, non-overlapping, line-aligned spans to keep regardless.
+    :returns: the remaining bytes and the number of lines dropped.
+    """
+    pieces: list[bytes] = []
+    append = pieces.append
+    cursor = 0
+    guard = 0
+    guards = len(protected)
+    for start, end in removed:
+        while guard < guards and protected[guard][1] <= start:
+            guard += 1
+        probe = guard
+        while probe < guards and protected[probe][0] < end:
+            keep_start, keep_end = protected[probe]
+            if keep_start > start:
+                append(data[cursor:start])
+                cursor = keep_start
+            start = max(start, keep_end)
+            probe += 1
+        if start < end:
+            append(data[cursor:start])
+            cursor = end
+    if cursor == 0:
+        return data, 0
+    append(data[cursor:])
+    kept = b"".join(pieces)
+    # every piece is whole lines: two counts replace one count per dropped span
+    return kept, data.count(b"\n") - kept.count(b"\n")
+
+
+def join_spans(data: bytes, spans: Sequence[Span]) -> bytes:
+    """Concatenate the bytes of ``spans``.
+
+    :param data: the line data.
+    :param spans: the spans to keep, in order.
+    :returns: the concatenation.
+    """
+    return b"".join([data[start:end] for start, end in spans])
+
+
+def line_count(data: bytes, spans: Sequence[Span]) -> int:
+    """Number of lines covered by ``spans``.
+
+    :param data: the line data.
+    :param spans: line-aligned spans.
+    :returns: the count.
+    """
+    return sum(data.count(b"\n", start, end) for start, end in spans)
+
+
+def _offset_after_lines(data: bytes, lines: int) -> int:
+    offset = 0
+    for _ in range(lines):
+        offset = data.index(b"\n", offset) + 1
+    return offset
+
+
+def _offset_before_last_lines(data: bytes, lines: int) -> int:
+    offset = len(data) - 1
+    for _ in range(lines):
+        offset = data.rindex(b"\n", 0, offset)
+    return offset + 1 if lines else len(data)
+
+
+def truncate_middle(data: bytes, head: int, tail: int) -> str:
+    """Keep the first ``head`` and last ``tail`` lines, and every must-keep line in between.
+
+    Each omitted stretch becomes an :func:`omission_marker`; a blank line separates the middle
+    from the tail. Callers ensure ``head + tail`` is less than the number of lines.
+
+    :param data: line data.
+    :param head: lines kept from the start.
+    :param tail: lines kept from the end.
+    :returns: the text, trailing newlines trimmed.
+    """
+    head_end = _offset_after_lines(data, head)
+    tail_start = _offset_before_last_lines(data, tail)
+    pieces: list[bytes] = [data[:head_end]]
+    cursor = head_end
+    if tail_start > head_end:
+        kept = must_keep_classifier().line_runs_within(data, [(head_end, tail_start)])
+    else:
+        kept = []
+    for start, end in kept:
+        if start > cursor:
+            marker = omission_marker(data.count(b"\n", cursor, start))
+            pieces.append(marker.encode() + b"\n")
+        pieces.append(data[start:end])
+        cursor = end
+    if cursor < tail_start:
+        pieces.append(omission_marker(data.count(b"\n", cursor, tail_start)).encode() + b"\n")
+    if tail:
+        pieces.append(b"\n")
+        pieces.append(data[tail_start:])
+    return b"".join(pieces).decode("utf-8", "surrogatepass").rstrip("\n")

@@ -1,0 +1,238 @@
+"""The strategy contract, the stage result, and the registry of strategy types by name."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+import attrs
+import pydantic
+
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.sanitize import sanitize_output
+
+__all__ = [
+    "Reduction",
+    "StageResult",
+    "Strategy",
+    "StrategyConfigError",
+    "StrategyParams",
+    "StrategyRegistrationError",
+    "StrategyRegistry",
+    "restore_must_keep",
+]
+
+
+class StrategyParams(pydantic.BaseModel):
+    """Base of every strategy's parameter model: unknown keys are an error."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+ParamsT = TypeVar("ParamsT", bound=StrategyParams)
+
+
+@attrs.frozen
+class Reduction:
+    """What a strategy's :meth:`Strategy.reduce` returns.
+
+    :param text: the reduced text.
+    :param confidence: how sure the strategy is of it.
+    :param must_keep_checked: ``True`` when the strategy itself guarantees that every must-keep
+        line of its input is in ``text``; otherwise :meth:`Strategy.apply` checks and restores.
+    """
+
+    text: str
+    confidence: FilterConfidence
+    must_keep_checked: bool = False
+
+
+@attrs.frozen
+class StageResult:
+    """The outcome of one strategy on one output.
+
+    :param output: the filtered text.
+    :param confidence: the strategy's confidence.
+    :param restored_lines: must-keep lines the generic check had to put back.
+    """
+
+    output: str
+    confidence: FilterConfidence
+    restored_lines: int = 0
+
+
+_SUFFIX_COUNT = " (x"
+
+
+def _present_lines(text: str) -> set[str]:
+    present = set(text.split("\n"))
+    for line in list(present):
+        cut = line.rfind(_SUFFIX_COUNT)
+        if cut > 0 and line.endswith(")"):
+            present.add(line[:cut])
+    return present
+
+
+def restore_must_keep(clean: str, text: str) -> tuple[str, int]:
+    """Append the must-keep lines of ``clean`` that ``text`` lost, under a header with their count.
+
+    :param clean: the sanitized input of a strategy.
+    :param text: the strategy's output.
+    :returns: the (possibly extended) output and the number of lines put back.
+    """
+    wanted = must_keep_classifier().must_keep_lines(clean)
+    if not wanted:
+        return text, 0
+    present = _present_lines(text)
+    missing = [line for line in wanted if line not in present and line not in text]
+    if not missing:
+        return text, 0
+    header = f"--- {len(missing)} error/failure line(s) kept from the unfiltered output ---"
+    body = "\n".join(missing)
+    return (f"{text}\n\n{header}\n{body}" if text else f"{header}\n{body}"), len(missing)
+
+
+class Strategy(abc.ABC, Generic[ParamsT]):
+    """A filter strategy: reduces one command output, reporting its confidence.
+
+    Subclasses set :attr:`name` and :attr:`Params` and implement :meth:`reduce`. A strategy
+    object is built once per rule (patterns compiled in ``__init__``) and reused for every call,
+    so it must not keep per-call state.
+
+    :param params: the validated parameters.
+    """
+
+    name: ClassVar[str]
+    """The ``type`` written in a rule's ``strategy`` table."""
+
+    Params: ClassVar[type[StrategyParams]]
+    """The pydantic model of the strategy's parameters."""
+
+    def __init__(self, params: ParamsT) -> None:
+        self.params = params
+
+    @abc.abstractmethod
+    def reduce(self, clean: str, exit_code: int | None) -> Reduction:
+        """Reduce an already sanitized output.
+
+        :param clean: the output after :func:`sanitize_output`.
+        :param exit_code: the command's exit code, ``None`` when unknown.
+        :returns: the reduction.
+        """
+
+    def apply_clean(self, clean: str, exit_code: int | None = None) -> StageResult:
+        """Run the strategy on sanitized text and enforce the must-keep guarantee.
+
+        :param clean: the output after :func:`sanitize_output`.
+        :param exit_code: the command's exit code, ``None`` when unknown.
+        :returns: the stage result.
+        """
+        reduction = self.reduce(clean, exit_code)
+        if reduction.must_keep_checked:
+            return StageResult(reduction.text, reduction.confidence)
+        text, restored = restore_must_keep(clean, reduction.text)
+        return StageResult(text, reduction.confidence, restored)
+
+    def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
+        """Sanitize ``raw`` and run the strategy on it.
+
+        :param raw: the command output as captured.
+        :param exit_code: the command's exit code, ``None`` when unknown.
+        :returns: the stage result.
+        """
+        return self.apply_clean(sanitize_output(raw), exit_code)
+
+
+class StrategyRegistrationError(Exception):
+    """Two strategy types registered under one name; the message names both owners."""
+
+
+class StrategyConfigError(ValueError):
+    """A rule's ``strategy`` table that cannot be built; the message names the strategy type."""
+
+
+class StrategyRegistry:
+    """Strategy types by name; built-ins and third-party types are registered the same way."""
+
+    def __init__(self, loader: Callable[[str], type[Strategy[Any]] | None] | None = None) -> None:
+        """Create an empty registry.
+
+        :param loader: called with an unknown name before :meth:`get` gives up; a type it
+            returns is registered (owner ``builtin``). Lets a one-shot engine import only the
+            strategy modules its rules use.
+        """
+        self._types: dict[str, tuple[type[Strategy[Any]], str]] = {}
+        self._loader = loader
+
+    def register(self, strategy_type: type[Strategy[Any]], *, owner: str = "third-party") -> None:
+        """Register a strategy type under its :attr:`Strategy.name`.
+
+        :param strategy_type: the :class:`Strategy` subclass.
+        :param owner: who registers it (plugin name), quoted in a collision error.
+        :raises StrategyRegistrationError: when the name is already taken.
+        """
+        name = strategy_type.name
+        if name in self._types:
+            other_type, other_owner = self._types[name]
+            raise StrategyRegistrationError(
+                f"strategy type {name!r} registered twice: by {other_owner!r}"
+                f" ({other_type.__qualname__}) and by {owner!r} ({strategy_type.__qualname__})"
+            )
+        self._types[name] = (strategy_type, owner)
+
+    def unregister(self, name: str) -> None:
+        """Remove a strategy type (absent names are ignored).
+
+        :param name: the strategy type's name.
+        """
+        self._types.pop(name, None)
+
+    def names(self) -> list[str]:
+        """The registered names, sorted.
+
+        :returns: the names.
+        """
+        return sorted(self._types)
+
+    def get(self, name: str) -> type[Strategy[Any]]:
+        """The strategy type registered as ``name``.
+
+        :param name: the strategy type's name.
+        :returns: the class.
+        :raises StrategyConfigError: for an unknown name (the message lists the known ones).
+        """
+        if name not in self._types and self._loader is not None:
+            loaded = self._loader(name)
+            if loaded is not None:
+                self.register(loaded, owner="builtin")
+        try:
+            return self._types[name][0]
+        except KeyError:
+            known = ", ".join(self.names()) or "none"
+            raise StrategyConfigError(f"unknown strategy type {name!r} (known: {known})") from None
+
+    def build(self, spec: Mapping[str, Any]) -> Strategy[Any]:
+        """Build a strategy from a rule's ``strategy`` table (``type`` plus parameters).
+
+        :param spec: the table, e.g. ``{"type": "truncate", "max_lines": 80}``.
+        :returns: the ready strategy.
+        :raises StrategyConfigError: on a missing/unknown type or invalid parameters.
+        """
+        type_name = spec.get("type")
+        if not isinstance(type_name, str):
+            raise StrategyConfigError("strategy table needs a string 'type'")
+        strategy_type = self.get(type_name)
+        raw_params = {key: value for key, value in spec.items() if key != "type"}
+        try:
+            params = strategy_type.Params.model_validate(raw_params)
+            return strategy_type(params)
+        except pydantic.ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc']) or 'params'}: {error['msg']}"
+                for error in exc.errors()
+            )
+            raise StrategyConfigError(f"strategy {type_name!r}: {problems}") from None
+        except ValueError as exc:
+            raise StrategyConfigError(f"strategy {type_name!r}: {exc}") from None

@@ -1,0 +1,57 @@
+"""``strip_noise``: drop every line matching one of the noise patterns."""
+
+from __future__ import annotations
+
+import pydantic
+
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.patterns import LineMatcher
+from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
+from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+
+__all__ = ["StripNoise", "StripNoiseParams"]
+
+
+class StripNoiseParams(StrategyParams):
+    """Parameters of ``strip_noise``.
+
+    :param patterns: RE2 patterns; a line matching any of them is noise (at least one).
+    """
+
+    patterns: list[str] = pydantic.Field(min_length=1)
+
+
+class StripNoise(Strategy[StripNoiseParams]):
+    """Remove noise lines; must-keep lines stay even when they match a noise pattern.
+
+    Full when lines were removed (the output ends with ``(N noise lines removed)``), Fallback
+    with the text unchanged otherwise.
+    """
+
+    name = "strip_noise"
+    Params = StripNoiseParams
+
+    def __init__(self, params: StripNoiseParams) -> None:
+        super().__init__(params)
+        self._noise = LineMatcher(params.patterns, label="strip_noise pattern")
+
+    def reduce(self, clean: str, exit_code: int | None) -> Reduction:
+        """Drop the noise lines of ``clean``.
+
+        :param clean: sanitized output.
+        :param exit_code: unused.
+        :returns: the reduction.
+        """
+        if not clean:
+            return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
+        data = as_line_data(clean)
+        noise = self._noise.line_runs(data)
+        protected = must_keep_classifier().line_runs_within(data, noise) if noise else []
+        kept_data, removed = cut_spans(data, noise, protected)
+        if not removed:
+            return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
+        kept = from_line_data(kept_data)
+        marker = f"({removed} noise lines removed)"
+        text = f"{kept}\n{marker}" if kept else marker
+        return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)

@@ -1,0 +1,159 @@
+"""``test_summary``: keep failures and final summaries of test runs, count the passing tests."""
+
+from __future__ import annotations
+
+import pydantic
+
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.must_keep import must_keep_line_numbers
+from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
+
+__all__ = ["TestSummary", "TestSummaryParams", "omission_line"]
+
+_BLOCK_BREAKS = frozenset(
+    {LineKind.SUMMARY, LineKind.BLOCK_START, LineKind.PASSING, LineKind.SECTION, LineKind.SUITE}
+)
+
+
+class TestSummaryParams(StrategyParams):
+    """Parameters of ``test_summary``.
+
+    :param max_failures: failure blocks shown in full; later ones are counted.
+    :param truncate_stack_trace: lines kept per failure block.
+    """
+
+    __test__ = False
+
+    max_failures: int = pydantic.Field(default=10, ge=0)
+    truncate_stack_trace: int = pydantic.Field(default=50, ge=1)
+
+
+def omission_line(counts: list[tuple[int, str]]) -> str | None:
+    """State what was omitted, e.g. ``... (342 passing tests, 3 other lines omitted) ...``.
+
+    :param counts: ``(count, singular noun)`` pairs; zero counts are left out.
+    :returns: the line, or ``None`` when nothing was omitted.
+    """
+    parts = [f"{count} {noun}{'' if count == 1 else 's'}" for count, noun in counts if count]
+    return f"... ({', '.join(parts)} omitted) ..." if parts else None
+
+
+class _Scan:
+    """The pieces of one test output, gathered in a single pass."""
+
+    def __init__(self) -> None:
+        self.blocks: list[list[str]] = []
+        self.heading: str | None = None
+        self.kept: list[str] = []
+        self.summaries: list[str] = []
+        self.passing = 0
+        self.other = 0
+
+
+def _scan(lines: list[str], must_keep: set[int]) -> _Scan:
+    scan = _Scan()
+    block: list[str] | None = None
+    for number, line in enumerate(lines):
+        kind = classify_test_line(line)
+        if block is not None:
+            if is_block_end(line):
+                block.append(line)
+                block = None
+                continue
+            if kind not in _BLOCK_BREAKS:
+                block.append(line)
+                continue
+            block = None
+        if kind is LineKind.SUMMARY:
+            scan.summaries.append(line)
+        elif kind is LineKind.BLOCK_START:
+            block = [line]
+            scan.blocks.append(block)
+        elif kind is LineKind.PASSING:
+            scan.passing += 1
+        elif number not in must_keep:
+            scan.other += 1
+        elif kind is LineKind.SECTION and not scan.blocks:
+            if scan.heading is not None:
+                scan.kept.append(scan.heading)
+            scan.heading = line
+        else:
+            scan.kept.append(line)
+    if scan.heading is not None and not scan.blocks:
+        scan.kept.append(scan.heading)
+    return scan
+
+
+def _trimmed(block: list[str]) -> list[str]:
+    end = len(block)
+    while end > 1 and not block[end - 1].strip():
+        end -= 1
+    return block[:end]
+
+
+def _cargo_total(summaries: list[str]) -> str | None:
+    totals = {"passed": 0, "failed": 0, "ignored": 0, "filtered out": 0}
+    found = 0
+    for line in summaries:
+        counts = cargo_counts(line)
+        if counts is not None:
+            found += 1
+            for key, value in counts.items():
+                totals[key] += value
+    if found < 2:
+        return None
+    verdict = "FAILED" if totals["failed"] else "ok"
+    return (
+        f"test result (all suites): {verdict}. {totals['passed']} passed;"
+        f" {totals['failed']} failed; {totals['ignored']} ignored;"
+        f" {totals['filtered out']} filtered out"
+    )
+
+
+class TestSummary(Strategy[TestSummaryParams]):
+    """Failure details, must-keep lines and the runners' own summary lines; passing tests counted.
+
+    The failure blocks come first, under the runner's own must-keep heading when it has one
+    (pytest's ``=== FAILURES ===``, cargo's ``failures:``), else under ``FAILURES:``.
+
+    Understands cargo test/nextest, pytest (plain, ``-v``, xdist), go test, jest, vitest and mocha.
+    Full when a summary or a test result was recognised; Fallback (unchanged) otherwise.
+    """
+
+    __test__ = False
+    name = "test_summary"
+    Params = TestSummaryParams
+
+    def reduce(self, clean: str, exit_code: int | None) -> Reduction:
+        """Summarise a test run.
+
+        :param clean: sanitized output.
+        :param exit_code: unused: failures are shown whatever the exit code says.
+        :returns: the reduction.
+        """
+        lines = clean.split("\n") if clean else []
+        scan = _scan(lines, must_keep_line_numbers(clean))
+        if not scan.summaries and not scan.passing and not scan.blocks:
+            return Reduction(clean, FilterConfidence.FALLBACK)
+        out: list[str] = []
+        if scan.blocks:
+            out += [scan.heading or "FAILURES:", ""]
+            limit = self.params.truncate_stack_trace
+            for block in map(_trimmed, scan.blocks[: self.params.max_failures]):
+                out += block[:limit]
+                if len(block) > limit:
+                    out.append(f"... ({len(block) - limit} more lines)")
+                out.append("")
+            hidden = len(scan.blocks) - self.params.max_failures
+            if hidden > 0:
+                out.append(f"... and {hidden} more failure(s)")
+        out += scan.kept
+        omitted = omission_line([(scan.passing, "passing test"), (scan.other, "other line")])
+        if omitted is not None:
+            out.append(omitted)
+        out += scan.summaries
+        total = _cargo_total(scan.summaries)
+        if total is not None:
+            out.append(total)
+        return Reduction("\n".join(out).rstrip("\n"), FilterConfidence.FULL)

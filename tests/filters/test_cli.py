@@ -1,0 +1,201 @@
+"""``tooldeck filter`` and ``tooldeck filter verify``: in process, and as the installed command."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooldeck.errors import ConfigError
+from tooldeck.filters.cli import FilterCommand
+
+from .deckkit import filters_plugins
+from .test_plugin import RULES, TOKEN, ShoutPlugin
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CARGO = (FIXTURES / "cargo_test_failing.txt").read_text()
+TOOLDECK = Path(sys.executable).parent / "tooldeck"
+JSON_KEYS = {"output", "rule", "confidence", "lines_in", "lines_out", "chars_in", "chars_out",
+             "warnings"}
+
+
+def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str = "",
+        command: FilterCommand | None = None) -> int:
+    """Parse ``argv`` as the CLI does (global ``--json``/``--config``) and run the command."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    parser.add_argument("--config", default=argparse.SUPPRESS)
+    command = command or FilterCommand(filters_plugins())
+    command.add_arguments(parser)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    return command.run(parser.parse_args(argv))
+
+
+@pytest.fixture(autouse=True)
+def _no_config_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./tooldeck.toml
+    monkeypatch.delenv("TOOLDECK_CONFIG", raising=False)
+
+
+def test_prints_what_the_model_sees(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(monkeypatch, ["--command", "cd x && cargo test 2>&1", "--exit-code", "101"], CARGO)
+    out = capsys.readouterr().out.rstrip("\n").split("\n")
+    assert code == 0
+    assert "---- tests::adds_wrongly stdout ----" in out
+    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 16 lines, 59.1% filtered"
+
+
+def test_json_output(monkeypatch: pytest.MonkeyPatch,
+                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, ["--command", "cargo test", "--exit-code", "101", "--json"],
+               CARGO) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == JSON_KEYS
+    assert data["rule"] == ["cargo-test"] and data["confidence"] == "full"
+    assert (data["lines_in"], data["lines_out"]) == (37, 16)
+    assert data["chars_in"] == len(CARGO) and data["chars_out"] == len(data["output"])
+    assert data["warnings"] == []
+
+
+def test_json_when_no_rule_matches(monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, ["--json", "--command", "echo hi"], "hi\n") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rule"] is None and data["confidence"] is None and data["output"] == "hi"
+
+
+def test_secret_warnings_go_to_stderr(monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, ["--command", "env"], f"GH={TOKEN}\n") == 0
+    captured = capsys.readouterr()
+    assert captured.out == "GH=[REDACTED:github-token]\n"
+    assert "possible secret on line 1: GitHub token (github-token)" in captured.err
+    assert TOKEN not in captured.err
+
+
+def test_config_disables_filtering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[tools.filters]\nenabled = false\n")
+    assert run(monkeypatch, ["--config", str(config), "--json", "--command", "cargo test"],
+               CARGO) == 0
+    assert json.loads(capsys.readouterr().out)["rule"] is None
+
+
+def test_an_invalid_table_is_a_config_error_naming_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[tools.filters.security]\nredact = false\n")
+    with pytest.raises(ConfigError, match=r"c\.toml: tools\.filters\.security\.redact: "):
+        run(monkeypatch, ["--config", str(config), "--command", "ls"])
+
+
+def test_a_missing_config_file_is_an_error(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConfigError, match="config file not found"):
+        run(monkeypatch, ["--config", str(tmp_path / "nope.toml"), "--command", "ls"])
+
+
+def test_command_is_required(monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, []) == 2
+    assert "--command is required" in capsys.readouterr().err
+
+
+def test_a_plugin_strategy_in_the_user_file_opens_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "filters.toml").write_text(RULES.format(suffix="!"))
+    config = tmp_path / "tooldeck.toml"
+    config.write_text("[tools.filters]\nfilters_path = 'filters.toml'\n")
+    command = FilterCommand({**filters_plugins(), "acme": ShoutPlugin()})
+    assert run(monkeypatch, ["--config", str(config), "--command", "echo hi"], "hi\n",
+               command) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "HI!\n" and captured.err == ""
+
+
+def test_verify_passes_on_the_builtin_rules(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, ["verify"]) == 0
+    assert capsys.readouterr().out.endswith("tests: 0 failed, 0 rule(s) not loaded\n")
+
+
+FAILING_RULES = """
+[[rules]]
+name = "quiet-make"
+match = { prefix = "make" }
+strategy = { type = "strip_noise", patterns = ['^make\\['] }
+
+[[rules.tests]]
+input = "make[1]: Entering directory\\nbuilt"
+expected = "built"
+
+[[rules]]
+name = "broken"
+match = { prefix = "x" }
+strategy = { type = "no_such_type" }
+"""
+
+
+def test_verify_reports_failures_and_broken_user_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "filters.toml").write_text(FAILING_RULES)
+    config = tmp_path / "tooldeck.toml"
+    config.write_text(f"[tools.filters]\nfilters_path = '{tmp_path}'\n")
+    assert run(monkeypatch, ["--config", str(config), "verify", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    (failure,) = data["failures"]
+    assert failure["rule"] == "quiet-make" and failure["test"] == 1
+    assert failure["actual"] == "built\n(1 noise lines removed)"
+    (warning,) = data["warnings"]
+    assert "skipping rule 'broken': unknown strategy type 'no_such_type'" in warning
+    assert data["rules"] == 44
+
+
+def _installed() -> bool:
+    if not TOOLDECK.exists():
+        return False
+    listing = subprocess.run([str(TOOLDECK), "--help"], capture_output=True, text=True)
+    return " filter " in listing.stdout or "\n    filter" in listing.stdout
+
+
+needs_entry_point = pytest.mark.skipif(
+    not _installed(),
+    reason="`tooldeck --help` does not list `filter` yet: the entry point "
+    "tooldeck.commands:filter (tooldeck.filters.cli:filter_command) is not installed",
+)
+
+
+@needs_entry_point
+def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None:
+    git = shutil.which("git")
+    assert git is not None
+    repo = tmp_path / "repo"
+    subprocess.run([git, "init", "-q", str(repo)], check=True)
+    for n in range(30):
+        (repo / f"f{n}.txt").write_text("x")
+    status = subprocess.run([git, "status"], cwd=repo, capture_output=True, text=True,
+                            check=True).stdout
+    proc = subprocess.run([str(TOOLDECK), "filter", "--command", "git status", "--json"],
+                          input=status, capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["rule"] == ["git-status"] and "??  30 files" in data["output"]
+
+
+@needs_entry_point
+def test_the_installed_verify(tmp_path: Path) -> None:
+    proc = subprocess.run([str(TOOLDECK), "filter", "verify"], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 failed" in proc.stdout

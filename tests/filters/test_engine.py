@@ -1,0 +1,183 @@
+"""The engine: pipelines, confidence, failure fallback, stats line, metrics, raw retention."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooldeck.filters.confidence import FilterConfidence, worst_confidence
+from tooldeck.filters.engine import FailureMode, FilterEngine, FilterSettings
+from tooldeck.filters.rules import Rule, parse_rules
+from tooldeck.filters.stats import command_label, stats_line
+from tooldeck.filters.strategy import StrategyRegistry
+
+PIPELINE = """
+[[rules]]
+name = "drop-debug"
+match = { prefix = "app" }
+strategy = { type = "strip_noise", patterns = ['^DEBUG'] }
+
+[[rules]]
+name = "shorten"
+match = { regex = '^app\\s+run' }
+strategy = { type = "truncate", max_lines = 5, head = 2, tail = 2 }
+"""
+
+
+def engine_for(registry: StrategyRegistry, text: str, **settings: object) -> FilterEngine:
+    return FilterEngine(parse_rules(text, registry).rules, FilterSettings(**settings))  # type: ignore[arg-type]
+
+
+def test_matching_rules_run_in_file_order_as_a_pipeline(registry: StrategyRegistry) -> None:
+    engine = engine_for(registry, PIPELINE)
+    raw = "\n".join(["DEBUG x"] * 5 + [f"out {n}" for n in range(8)])
+    result = engine.apply("cd /srv && app run --fast", raw, 0)
+    assert result.rules == ("drop-debug", "shorten")
+    assert result.output.startswith("out 0\nout 1\n... (5 lines omitted) ...")
+    assert result.confidence is FilterConfidence.PARTIAL
+
+
+def test_worst_confidence() -> None:
+    full, partial, fallback = FilterConfidence
+    assert worst_confidence([full, fallback, partial]) is fallback
+    assert worst_confidence([full, partial]) is partial
+    assert worst_confidence([]) is None
+
+
+def test_unchanged_stage_does_not_lower_confidence(registry: StrategyRegistry) -> None:
+    engine = engine_for(registry, PIPELINE)
+    result = engine.apply("app run", "DEBUG a\nkept", 0)
+    assert result.confidence is FilterConfidence.FULL
+
+
+def test_no_change_at_all_is_fallback(registry: StrategyRegistry) -> None:
+    result = engine_for(registry, PIPELINE).apply("app run", "short", 0)
+    assert (result.confidence, result.output) == (FilterConfidence.FALLBACK, "short")
+
+
+def test_no_matching_rule(registry: StrategyRegistry) -> None:
+    result = engine_for(registry, PIPELINE).apply("other", "\x1b[1mx\x1b[0m\n\n\n\ny\n", 0)
+    assert result.rules == () and result.confidence is None
+    assert result.output == "x\n\ny"
+    assert result.stats_line is not None
+
+
+def test_unknown_command_only_sanitizes(registry: StrategyRegistry) -> None:
+    result = engine_for(registry, PIPELINE).apply(None, "DEBUG a", 0)
+    assert (result.output, result.rules) == ("DEBUG a", ())
+
+
+def test_disabled_engine_only_sanitizes(registry: StrategyRegistry) -> None:
+    result = engine_for(registry, PIPELINE, enabled=False).apply("app run", "DEBUG a\nb", 0)
+    assert result.output == "DEBUG a\nb" and result.rules == ()
+
+
+def test_failed_command_keeps_input_of_lossy_stages(registry: StrategyRegistry) -> None:
+    raw = "\n".join(f"out {n}" for n in range(8))
+    result = engine_for(registry, PIPELINE).apply("app run", raw, 1)
+    assert result.output == raw
+    assert result.confidence is FilterConfidence.FALLBACK
+
+
+def test_failure_fallback_is_configurable(registry: StrategyRegistry) -> None:
+    raw = "\n".join(f"out {n}" for n in range(8))
+    engine = engine_for(registry, PIPELINE, on_failure=FailureMode.FILTER)
+    assert "lines omitted" in engine.apply("app run", raw, 1).output
+
+
+def test_result_fields(registry: StrategyRegistry) -> None:
+    raw = "DEBUG 1 loading the configuration\nDEBUG 2 connecting to the database\nkeep\n"
+    result = engine_for(registry, PIPELINE).apply("app build", raw, 0)
+    assert result.raw == raw
+    assert (result.lines_in, result.lines_out) == (3, 2)
+    assert (result.chars_in, result.chars_out) == (len(raw), len(result.output))
+    assert result.stats_line == (
+        f"[shell] `app build` 3 lines -> 2 lines, "
+        f"{(1 - len(result.output) / len(raw)) * 100:.1f}% filtered"
+    )
+
+
+def test_stats_line_only_when_lines_were_removed(registry: StrategyRegistry) -> None:
+    assert engine_for(registry, PIPELINE).apply("app x", "one\ntwo", 0).stats_line is None
+
+
+def test_stats_line_format() -> None:
+    assert (
+        stats_line("shell", None, 342, 28, 1000, 82)
+        == "[shell] 342 lines -> 28 lines, 91.8% filtered"
+    )
+    assert stats_line("bash", None, 0, 0, 0, 0) == "[bash] 0 lines -> 0 lines, 0.0% filtered"
+
+
+def test_command_label_truncation() -> None:
+    assert command_label("  cargo test ") == " `cargo test`"
+    long_command = "x" * 61
+    assert command_label(long_command) == f" `{'x' * 57}…`"
+    assert command_label("y" * 60) == f" `{'y' * 60}`"
+    assert command_label(None) == ""
+
+
+def test_metrics(registry: StrategyRegistry) -> None:
+    engine = engine_for(registry, PIPELINE)
+    noisy = "DEBUG connecting to the database\n" * 5 + "keep"
+    engine.apply("app x", noisy, 0)
+    engine.apply("other", "text", 0)
+    metrics = engine.metrics
+    assert (metrics.total_commands, metrics.filtered_commands, metrics.skipped_commands) == (
+        2,
+        1,
+        1,
+    )
+    assert metrics.confidence_counts[FilterConfidence.FULL] == 1
+    assert metrics.raw_chars_total == len(noisy) + len("text")
+    assert 0 < metrics.savings_percent < 100
+
+
+def test_from_settings_loads_user_file(registry: StrategyRegistry, tmp_path: Path) -> None:
+    (tmp_path / "filters.toml").write_text(PIPELINE)
+    engine = FilterEngine.from_settings(FilterSettings(filters_path=tmp_path), registry)
+    assert [rule.name for rule in engine.rules] == ["drop-debug", "shorten"]
+
+
+def test_from_settings_defaults_to_builtin_rules() -> None:
+    assert len(FilterEngine.from_settings().rules) >= 40
+
+
+def test_must_keep_lines_survive_the_whole_pipeline(rules: tuple[Rule, ...]) -> None:
+    raw = "\n".join(
+        [f"./src/file{n}.py" for n in range(300)]
+        + ["find: './secret': Permission denied"]
+        + [f"./lib/file{n}.py" for n in range(300)]
+    )
+    result = FilterEngine(rules).apply("find . -name '*.py'", raw, 1)
+    assert "find: './secret': Permission denied" in result.output.split("---")[0]
+
+
+def test_importing_the_package_is_cheap() -> None:
+    code = (
+        "import sys, tooldeck.filters as f\n"
+        "heavy = {'re2', 'pydantic', 'attrs', 'tomllib'} & set(sys.modules)\n"
+        "print(sorted(heavy))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_lazy_attribute_errors_for_unknown_names() -> None:
+    import tooldeck.filters
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = tooldeck.filters.no_such_name
+    assert tooldeck.filters.FilterEngine is FilterEngine
+
+
+def test_every_public_name_resolves() -> None:
+    import tooldeck.filters
+
+    missing = [name for name in tooldeck.filters.__all__ if getattr(tooldeck.filters, name) is None]
+    assert missing == []

@@ -1,0 +1,226 @@
+"""The filters plugin through a real deck: settings, strategy registration, output transform."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tooldeck.errors import ConfigError
+from tooldeck.filters import FilterConfidence, Reduction, Strategy, StrategyParams
+from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.plugin import ENGINE
+from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
+from tooldeck.loader import discover
+from tooldeck.models import ToolCall
+
+from .deckkit import ExecToolPlugin, open_deck
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CARGO = (FIXTURES / "cargo_test_failing.txt").read_text()
+TOKEN = "ghp_" + "a1B2c3D4e5" * 3 + "F6g7H8"
+
+
+def test_the_builtin_types_are_registered_like_a_third_partys(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin())
+    names = {t.name for t in BUILTIN_STRATEGY_TYPES}
+    assert names <= set(deck.runtime.strategies)
+    assert len(names) == 9
+    assert isinstance(deck.runtime.stash_get(ENGINE), FilterEngine)
+
+
+def test_an_exec_output_is_filtered_with_stats_and_the_raw_kept(tmp_path: Path) -> None:
+    command = "cd crate && cargo test 2>&1 | tail -200"
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({command: (CARGO, 101)}))
+    result = deck.call_sync(ToolCall("sh", {"command": command}), confirm=True)
+    assert result.output is not None
+    output = result.output
+    stats = output.filter_stats
+    assert stats is not None
+    assert stats.rules == ("cargo-test",)
+    assert stats.confidence == "full"
+    assert stats.command == command
+    assert stats.raw_lines == CARGO.count("\n") and stats.filtered_lines < stats.raw_lines
+    assert stats.raw_chars == len(CARGO)
+    lines = output.summary.split("\n")
+    assert lines[-1].startswith("[shell] `cd crate && cargo test 2>&1 | tail -200` ")
+    assert lines[-1].endswith("% filtered")
+    assert "---- tests::adds_wrongly stdout ----" in lines
+    assert output.raw_response is not None
+    assert output.raw_response["unfiltered"] == CARGO
+    assert output.raw_response["stdout"] == CARGO  # the executor's envelope stays
+    assert output.exit_code == 101
+
+
+def test_a_tool_without_exec_is_left_alone(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({"cargo test": (CARGO, 101)}))
+    result = deck.call_sync(ToolCall("show", {"command": "cargo test"}), confirm=True)
+    assert result.output is not None
+    assert result.output.summary == CARGO and result.output.filter_stats is None
+
+
+def test_no_stats_line_when_no_line_was_removed(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({"echo hi": ("hi\n", 0)}))
+    output = deck.call_sync(ToolCall("sh", {"command": "echo hi"}), confirm=True).output
+    assert output is not None and output.summary == "hi"
+    assert output.filter_stats is not None and output.filter_stats.rules == ()
+    assert output.filter_stats.confidence is None
+
+
+def test_secrets_are_redacted_for_the_model(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({"env": (f"GH={TOKEN}\nHOME=/root\n", 0)}))
+    output = deck.call_sync(ToolCall("sh", {"command": "env"}), confirm=True).output
+    assert output is not None
+    assert TOKEN not in output.summary
+    assert "GH=[REDACTED:github-token]" in output.summary
+
+
+def test_redaction_can_be_turned_off_in_the_nested_table(tmp_path: Path) -> None:
+    toml = "[tools.filters.security]\nredact_secrets = false\n"
+    deck = open_deck(tmp_path, toml, tool=ExecToolPlugin({"env": (f"GH={TOKEN}\n", 0)}))
+    output = deck.call_sync(ToolCall("sh", {"command": "env"}), confirm=True).output
+    assert output is not None and TOKEN in output.summary
+
+
+def test_stderr_marks_are_removed_when_a_rule_matches(tmp_path: Path) -> None:
+    marked = "\n".join(f"[stderr] {line}" for line in CARGO.split("\n"))
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({"cargo test": (marked, 101)}))
+    output = deck.call_sync(ToolCall("sh", {"command": "cargo test"}), confirm=True).output
+    assert output is not None and output.filter_stats is not None
+    assert output.filter_stats.confidence == "full"
+    assert "[stderr]" not in output.summary
+    assert output.raw_response is not None and output.raw_response["unfiltered"] == marked
+
+
+def test_the_truncation_note_stays_the_last_line_before_the_stats(tmp_path: Path) -> None:
+    note = "\n[truncated: output exceeded max_output_bytes=1000]"
+    plugin = ExecToolPlugin({"cargo test": (CARGO.rstrip("\n") + note, 101)}, truncated=True)
+    deck = open_deck(tmp_path, tool=plugin)
+    output = deck.call_sync(ToolCall("sh", {"command": "cargo test"}), confirm=True).output
+    assert output is not None
+    lines = output.summary.split("\n")
+    assert lines[-2] == note.strip() and lines[-1].startswith("[shell] `cargo test` ")
+
+
+def test_a_real_command_is_filtered(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    for n in range(12):
+        (repo / f"new{n}.txt").write_text("x")
+    deck = open_deck(tmp_path, tool=ExecToolPlugin())
+    call = ToolCall("sh", {"command": f"cd {repo} && git status"})
+    output = deck.call_sync(call, confirm=True).output
+    assert output is not None and output.filter_stats is not None
+    assert output.filter_stats.rules == ("git-status",)
+    assert "??  12 files" in output.summary
+    assert output.raw_response is not None and "new11.txt" in output.raw_response["unfiltered"]
+
+
+def test_unknown_settings_keys_are_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"tools\.filters\.on_falure: unknown key"):
+        open_deck(tmp_path, "[tools.filters]\non_falure = 'filter'\n", tool=ExecToolPlugin())
+
+
+class ShoutParams(StrategyParams):
+    """Parameters of the third-party test strategy."""
+
+    suffix: str = "!"
+
+
+class Shout(Strategy[ShoutParams]):
+    """Upper-cases the output (a third party's strategy type)."""
+
+    name = "shout"
+    Params = ShoutParams
+
+    def reduce(self, clean: str, exit_code: int | None) -> Reduction:
+        """Upper-case ``clean``."""
+        return Reduction(clean.upper() + self.params.suffix, FilterConfidence.FULL)
+
+
+class ShoutPlugin:
+    """A third-party plugin that contributes a strategy type."""
+
+    from tooldeck import hookimpl
+
+    @hookimpl
+    def tooldeck_register_filters(self, register: object) -> None:
+        assert callable(register)
+        register(Shout)
+
+
+RULES = """
+[[rules]]
+name = "loud-echo"
+match = {{ prefix = "echo" }}
+strategy = {{ type = "shout", suffix = "{suffix}" }}
+"""
+
+
+def test_a_third_party_strategy_is_used_by_a_user_rule(tmp_path: Path) -> None:
+    (tmp_path / "filters.toml").write_text(RULES.format(suffix="!!"))
+    toml = f"[tools.filters]\nfilters_path = '{tmp_path / 'filters.toml'}'\n"
+    deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
+    assert "shout" in deck.runtime.strategies
+    output = deck.call_sync(ToolCall("sh", {"command": "echo hello"}), confirm=True).output
+    assert output is not None and output.summary == "HELLO!!"
+    assert output.filter_stats is not None and output.filter_stats.rules == ("loud-echo",)
+
+
+async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
+    rules_dir = tmp_path / "rules"
+    rules_dir.mkdir()
+    (rules_dir / "filters.toml").write_text(RULES.format(suffix="!"))
+    toml = "[tools.filters]\nfilters_path = 'rules'\n"  # relative to the config file
+    deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
+    assert rules_dir.resolve() in deck.watched_dirs()
+    call = ToolCall("sh", {"command": "echo hi"})
+    first = (await deck.call(call, confirm=True)).output
+    assert first is not None and first.summary == "HI!"
+    reloaded = asyncio.Event()
+    watcher = asyncio.create_task(deck.watch(on_reload=lambda ok: reloaded.set()))
+    try:
+        await asyncio.sleep(0.3)
+        (rules_dir / "filters.toml").write_text(RULES.format(suffix="?"))
+        await asyncio.wait_for(reloaded.wait(), timeout=10)
+    finally:
+        watcher.cancel()
+    second = (await deck.call(call, confirm=True)).output
+    assert second is not None and second.summary == "HI?"
+    await deck.aclose()
+
+
+needs_shell = pytest.mark.skipif(
+    "shell" not in discover(), reason="the shell plugin (tool `bash`) is not installed"
+)
+FAKE_CARGO = (
+    "cargo() { for i in $(seq 1 40); do echo \"   Compiling crate$i v0.1.$i\" >&2; done; "
+    "echo 'error[E0308]: mismatched types' >&2; echo ' --> src/main.rs:4:18' >&2; return 101; }"
+    "; cd . && cargo build"
+)
+
+
+@needs_shell
+async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    deck = open_deck(tmp_path)
+    assert "exec" in deck.runtime.tools["bash"].capabilities
+    result = await deck.call(ToolCall("bash", {"command": FAKE_CARGO}), confirm=True)
+    await deck.aclose()
+    assert result.output is not None, result.error
+    output = result.output
+    assert output.exit_code == 101
+    assert output.filter_stats is not None and output.filter_stats.rules == ("cargo-build",)
+    lines = output.summary.split("\n")
+    assert "error[E0308]: mismatched types" in lines and " --> src/main.rs:4:18" in lines
+    assert not any("Compiling crate" in line for line in lines)
+    assert lines[-1].startswith("[shell] `cargo() {") and lines[-1].endswith("% filtered")
+    assert output.raw_response is not None
+    assert output.raw_response["unfiltered"].count("[stderr]    Compiling crate") == 40
+    assert "Compiling crate40" in output.raw_response["stderr"]

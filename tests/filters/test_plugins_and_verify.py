@@ -1,0 +1,135 @@
+"""Third-party strategy types registered like the built-ins, and inline rule tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.rules import Rule, parse_rules
+from tooldeck.filters.strategy import (
+    Reduction,
+    Strategy,
+    StrategyParams,
+    StrategyRegistrationError,
+    StrategyRegistry,
+)
+from tooldeck.filters.verify import verify_rules
+
+
+class UpperParams(StrategyParams):
+    suffix: str = "!"
+
+
+class Upper(Strategy[UpperParams]):
+    """A throwaway third-party strategy: upper-cases the output, and drops lines with 'error'."""
+
+    name = "shout"
+    Params = UpperParams
+
+    def reduce(self, clean: str, exit_code: int | None) -> Reduction:
+        kept = [line.upper() for line in clean.split("\n") if "error" not in line]
+        return Reduction("\n".join(kept) + self.params.suffix, FilterConfidence.FULL)
+
+
+SHOUT_RULES = """
+[[rules]]
+name = "shout-echo"
+match = { prefix = "echo" }
+strategy = { type = "shout", suffix = "?" }
+
+[[rules.tests]]
+command = "cd x && echo hi"
+input = "hi there"
+expected = "HI THERE?"
+"""
+
+
+def test_third_party_strategy_is_registered_and_used(registry: StrategyRegistry) -> None:
+    registry.register(Upper, owner="acme-filters")
+    loaded = parse_rules(SHOUT_RULES, registry)
+    assert loaded.warnings == ()
+    result = FilterEngine(loaded.rules).apply("echo hi", "hi there", 0)
+    assert (result.output, result.rules) == ("HI THERE?", ("shout-echo",))
+    assert verify_rules(loaded.rules) == []
+    registry.unregister("shout")
+    assert "shout" not in registry.names()
+
+
+def test_third_party_strategy_cannot_drop_must_keep_lines(registry: StrategyRegistry) -> None:
+    registry.register(Upper, owner="acme-filters")
+    result = registry.build({"type": "shout"}).apply("ok\nan error occurred\nfine", 1)
+    assert result.output.endswith("kept from the unfiltered output ---\nan error occurred")
+    assert result.restored_lines == 1
+
+
+def test_unknown_strategy_before_registration(registry: StrategyRegistry) -> None:
+    assert "unknown strategy type 'shout'" in parse_rules(SHOUT_RULES, registry).warnings[0]
+
+
+def test_name_collision_names_both_owners(registry: StrategyRegistry) -> None:
+    class Impostor(Upper):
+        name = "truncate"
+
+    with pytest.raises(StrategyRegistrationError, match=r"'builtin'.*'acme'"):
+        registry.register(Impostor, owner="acme")
+
+
+def test_registry_lists_the_nine_builtins(registry: StrategyRegistry) -> None:
+    assert registry.names() == sorted(
+        ["strip_noise", "truncate", "keep_matching", "strip_annotated", "test_summary",
+         "group_by_rule", "git_status", "git_diff", "dedup"]
+    )  # fmt: skip
+
+
+def test_builtin_inline_tests_pass(rules: tuple[Rule, ...]) -> None:
+    assert [failure.describe() for failure in verify_rules(rules)] == []
+
+
+def test_verify_reports_output_and_match_failures(registry: StrategyRegistry) -> None:
+    text = """
+[[rules]]
+name = "strip"
+match = { prefix = "make" }
+strategy = { type = "strip_noise", patterns = ['^noise'] }
+
+[[rules.tests]]
+input = "noise\\nkept"
+expected = "kept"
+
+[[rules.tests]]
+command = "cmake ."
+input = "x"
+expected = "x"
+"""
+    failures = verify_rules(parse_rules(text, registry).rules)
+    assert [(failure.rule, failure.index, failure.reason) for failure in failures] == [
+        ("strip", 0, "output differs"),
+        ("strip", 1, "command does not match"),
+    ]
+    assert failures[0].actual == "kept\n(1 noise lines removed)"
+    assert "rule 'strip' test #1: output differs" in failures[0].describe()
+
+
+def test_inline_test_uses_exit_code(registry: StrategyRegistry) -> None:
+    text = """
+[[rules]]
+name = "annotated"
+match = { prefix = "cargo" }
+strategy = { type = "strip_annotated", patterns = ['^NOISE'] }
+
+[[rules.tests]]
+exit_code = 1
+input = "error[E1]: a"
+expected = "error[E1]: a"
+"""
+    assert verify_rules(parse_rules(text, registry).rules) == []
+
+
+def test_plugin_parameters_are_validated(registry: StrategyRegistry) -> None:
+    registry.register(Upper)
+    bad: dict[str, Any] = {"type": "shout", "suffix": 3}
+    with pytest.raises(ValueError, match="suffix"):
+        registry.build(bad)
