@@ -148,6 +148,7 @@ def _compiled() -> tuple[tuple[SecretRule, re2._Regexp, int], ...]:
     return tuple(compiled)
 
 
+@functools.cache
 def _any_rule() -> re2._Regexp:
     """One alternation of every rule, to answer "no secret here" in a single linear scan."""
     parts = []
@@ -162,8 +163,13 @@ def _any_rule() -> re2._Regexp:
     return re2.compile("|".join(parts), options)
 
 
-_ANY = _any_rule()
-_MARKER = re2.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+
+@functools.cache
+def _marker() -> re2._Regexp:
+    return re2.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+
 _MAX_PASSES = 8
 _DESCRIPTIONS = {rule.rule_id: rule.description for rule in SECRET_RULES}
 
@@ -236,9 +242,9 @@ def find_secrets(text: str) -> list[SecretFinding]:
     :returns: the findings (offsets into ``text``).
     """
     text = _encodable(text)
-    if _ANY.search(text) is None:
+    if _any_rule().search(text) is None:
         return []
-    markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
+    markers = [(m.start(), m.end()) for m in _marker().finditer(text)]
     spans: list[tuple[int, int, int, str]] = []
     for priority, (rule, pattern, group) in enumerate(_compiled()):
         for match in pattern.finditer(text):
