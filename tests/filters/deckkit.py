@@ -1,4 +1,4 @@
-"""A real deck with the filters plugin and a throwaway ``exec`` tool, for the plugin tests."""
+"""A real deck (the installed ``filters`` plugin) and a throwaway ``exec`` tool, for the tests."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ import pydantic
 
 from tooldeck import hookimpl
 from tooldeck.deck import Deck
-from tooldeck.filters import plugin as filters_plugin
-from tooldeck.loader import discover
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
 from tooldeck.runtime import CallContext
 
@@ -67,14 +65,8 @@ class ExecToolPlugin:
         register(self.executor)
 
 
-def filters_plugins() -> dict[str, object]:
-    """The filters plugin as an embedded plugin, unless its entry point is installed."""
-    return {} if "filters" in discover() else {"filters": filters_plugin}
-
-
 def open_deck(tmp_path: Path, toml: str = "", **plugins: object) -> Deck:
     """A deck from a real config file in ``tmp_path`` with the filters plugin and ``plugins``."""
     config = tmp_path / "tooldeck.toml"
     config.write_text(toml)
-    return Deck.from_config(config, extra_plugins={**filters_plugins(), **plugins},
-                            environ={})
+    return Deck.from_config(config, extra_plugins=plugins, environ={})

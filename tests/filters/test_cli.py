@@ -15,7 +15,6 @@ import pytest
 from tooldeck.errors import ConfigError
 from tooldeck.filters.cli import FilterCommand
 
-from .deckkit import filters_plugins
 from .test_plugin import RULES, TOKEN, ShoutPlugin
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -31,7 +30,7 @@ def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str = "",
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
     parser.add_argument("--config", default=argparse.SUPPRESS)
-    command = command or FilterCommand(filters_plugins())
+    command = command or FilterCommand({})
     command.add_arguments(parser)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     return command.run(parser.parse_args(argv))
@@ -116,7 +115,7 @@ def test_a_plugin_strategy_in_the_user_file_opens_the_deck(
     (tmp_path / "filters.toml").write_text(RULES.format(suffix="!"))
     config = tmp_path / "tooldeck.toml"
     config.write_text("[tools.filters]\nfilters_path = 'filters.toml'\n")
-    command = FilterCommand({**filters_plugins(), "acme": ShoutPlugin()})
+    command = FilterCommand({"acme": ShoutPlugin()})
     assert run(monkeypatch, ["--config", str(config), "--command", "echo hi"], "hi\n",
                command) == 0
     captured = capsys.readouterr()
@@ -162,21 +161,6 @@ def test_verify_reports_failures_and_broken_user_rules(
     assert data["rules"] == 44
 
 
-def _installed() -> bool:
-    if not TOOLDECK.exists():
-        return False
-    listing = subprocess.run([str(TOOLDECK), "--help"], capture_output=True, text=True)
-    return " filter " in listing.stdout or "\n    filter" in listing.stdout
-
-
-needs_entry_point = pytest.mark.skipif(
-    not _installed(),
-    reason="`tooldeck --help` does not list `filter` yet: the entry point "
-    "tooldeck.commands:filter (tooldeck.filters.cli:filter_command) is not installed",
-)
-
-
-@needs_entry_point
 def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None:
     git = shutil.which("git")
     assert git is not None
@@ -193,7 +177,6 @@ def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None
     assert data["rule"] == ["git-status"] and "??  30 files" in data["output"]
 
 
-@needs_entry_point
 def test_the_installed_verify(tmp_path: Path) -> None:
     proc = subprocess.run([str(TOOLDECK), "filter", "verify"], capture_output=True, text=True,
                           cwd=tmp_path)

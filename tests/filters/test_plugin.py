@@ -13,7 +13,6 @@ from tooldeck.filters import FilterConfidence, Reduction, Strategy, StrategyPara
 from tooldeck.filters.engine import FilterEngine
 from tooldeck.filters.plugin import ENGINE
 from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
-from tooldeck.loader import discover
 from tooldeck.models import ToolCall
 
 from .deckkit import ExecToolPlugin, open_deck
@@ -193,9 +192,6 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
     await deck.aclose()
 
 
-needs_shell = pytest.mark.skipif(
-    "shell" not in discover(), reason="the shell plugin (tool `bash`) is not installed"
-)
 FAKE_CARGO = (
     "cargo() { for i in $(seq 1 40); do echo \"   Compiling crate$i v0.1.$i\" >&2; done; "
     "echo 'error[E0308]: mismatched types' >&2; echo ' --> src/main.rs:4:18' >&2; return 101; }"
@@ -203,7 +199,6 @@ FAKE_CARGO = (
 )
 
 
-@needs_shell
 async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     project = tmp_path / "project"

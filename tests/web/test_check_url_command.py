@@ -151,14 +151,14 @@ def test_disabled_web_plugin_is_a_config_error(check: Check, tmp_path: Path) -> 
 
 @pytest.fixture(scope="module")
 def installed() -> None:
-    """Skip unless the installed ``tooldeck`` offers ``check url``."""
+    """The installed ``tooldeck`` offers ``check url`` (a broken install fails, never skips)."""
     top = subprocess.run([TOOLDECK, "--help"], capture_output=True, text=True, timeout=60)
     kinds = subprocess.run([TOOLDECK, "check", "--help"], capture_output=True, text=True,
                            timeout=60) if " check " in top.stdout else None
     if kinds is None or "url" not in kinds.stdout:
-        pytest.skip("`tooldeck --help` lists no `check url`: the entry point "
+        pytest.fail("`tooldeck --help` lists no `check url`: the entry point "
                     '`url = "tooldeck.plugins.web.cli:check_url_command"` in group '
-                    "`tooldeck.checks` is not installed yet")
+                    "`tooldeck.checks` is not installed")
 
 
 def tooldeck(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
