@@ -12,10 +12,16 @@ A pattern starting with a letter or digit must start a word: the character befor
 be a letter, digit, ``_``, ``-`` or ``.``. So ``rm `` matches ``rm x`` and ``/bin/rm x`` but not
 ``terraform plan`` nor the option in ``docker run --rm img``; ``eval `` does not match
 ``medieval x``. (Zeph's plain substring test asks for all of these.)
+
+Each pattern set is compiled once into one regular expression (each pattern escaped, the
+word-start rule as a look-behind); a command is searched with it once per distinct view, and
+only a command that hits something is walked pattern by pattern to report the first one.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.deobfuscate import deobfuscate
@@ -60,6 +66,22 @@ def contains_pattern(text: str, pattern: str) -> bool:
     return False
 
 
+# the word-start rule of contains_pattern: in a str pattern, \w is str.isalnum() plus "_"
+_NOT_AFTER_WORD = r"(?<![\w.\-])"
+
+
+@functools.lru_cache(maxsize=64)
+def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One expression that matches where :func:`contains_pattern` holds for some pattern."""
+    parts = []
+    for pattern in patterns:
+        needle = pattern.lower()
+        if needle:
+            boundary = needle[0].isalnum() or needle[0] == "_"
+            parts.append((_NOT_AFTER_WORD if boundary else "") + re.escape(needle))
+    return re.compile("|".join(parts)) if parts else None
+
+
 def find_confirm(
     command: str, analysis: CommandAnalysis, patterns: Sequence[str] = DEFAULT_CONFIRM_PATTERNS
 ) -> str | None:
@@ -70,8 +92,14 @@ def find_confirm(
     :param patterns: confirm patterns, e.g. :data:`DEFAULT_CONFIRM_PATTERNS`.
     :returns: the pattern as configured, or ``None``.
     """
-    views = [command.lower(), deobfuscate(command).lower()]
-    views.extend(" ".join(w.value for w in s.words).lower() for s in analysis.segments)
+    any_pattern = _any_pattern(tuple(patterns))
+    if any_pattern is None:
+        return None
+    views = dict.fromkeys([command.lower(), deobfuscate(command).lower()])
+    views.update(dict.fromkeys(" ".join(w.value for w in s.words).lower()
+                               for s in analysis.segments))
+    if not any(any_pattern.search(view) for view in views):
+        return None
     for pattern in patterns:
         needle = pattern.lower()
         if any(contains_pattern(view, needle) for view in views):

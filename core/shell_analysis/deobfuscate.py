@@ -73,12 +73,17 @@ def deobfuscate(command: str) -> str:
     :returns: the normalised text (see the module table).
     """
     text = command[:MAX_DEOBFUSCATE_CHARS]
-    text = _HEX.sub(_hex, text)
-    text = _OCTAL.sub(_octal, text)
-    text = _UNICODE.sub(lambda m: chr(int(m.group(1), 16)), text)
-    text = text.replace("\\\n", "")
-    text = _VARIABLE.sub(lambda m: f"[var:{m.group(1) or m.group(2)}]", text)
-    text = _BACKTICK.sub(lambda m: f"[subshell: {m.group(1).strip()}]", text)
-    text = _dollar_paren(text)
+    # each step is skipped when the text (as the steps before left it) lacks its trigger
+    if "\\" in text:
+        text = _HEX.sub(_hex, text)
+        text = _OCTAL.sub(_octal, text)
+        text = _UNICODE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        text = text.replace("\\\n", "")
+    if "$" in text:
+        text = _VARIABLE.sub(lambda m: f"[var:{m.group(1) or m.group(2)}]", text)
+    if "`" in text:
+        text = _BACKTICK.sub(lambda m: f"[subshell: {m.group(1).strip()}]", text)
+    if "$(" in text:
+        text = _dollar_paren(text)
     text = text.replace("'", "").replace('"', "")
     return _WHITESPACE.sub(" ", text).strip()

@@ -265,11 +265,27 @@ def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:
     return found
 
 
+def _misread_body(redirect: Node, source: bytes) -> bool:
+    r"""Whether tree-sitter-bash took body lines for arguments of the redirection.
+
+    It reads a body line starting with a backslash (``\sudo id``) as arguments of the
+    ``<<`` redirection and leaves the body without it: an argument reaching past the end of the
+    ``<<`` line. What it shows is then not what bash reads, so the body is not static.
+    """
+    start = next((c for c in redirect.children if c.type == "heredoc_start"), None)
+    if start is None:
+        return False
+    line_end = source.find(b"\n", start.end_byte)
+    arguments = redirect.children_by_field_name("argument")
+    return line_end >= 0 and any(a.end_byte > line_end for a in arguments)
+
+
 def _heredoc(redirect: Node, script: _Script) -> Stdin:
     strip_tabs = any(c.type == "<<-" for c in redirect.children)
+    misread = _misread_body(redirect, script.source)
     for child in redirect.children:
         if child.type == "heredoc_body":
-            dynamic = any(c.type in _DYNAMIC_BODY for c in child.named_children)
+            dynamic = misread or any(c.type in _DYNAMIC_BODY for c in child.named_children)
             text = node_text(child, script.source)
             if strip_tabs:
                 text = "\n".join(line.lstrip("\t") for line in text.split("\n"))

@@ -55,6 +55,8 @@ class ShellExecutor:
         self._scrub = EnvironmentScrubber(prefixes=settings.env_blocklist,
                                           markers=settings.env_secret_markers,
                                           allow=settings.env_allowlist)
+        self._env_seen: dict[Any, Any] | None = None
+        self._env: dict[str, str] = {}
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run one call; see the module docstring."""
@@ -74,7 +76,21 @@ class ShellExecutor:
         return await self._run(params.command, policy)
 
     def _environment(self) -> dict[str, str]:
-        return self._scrub(os.environ)
+        """The scrubbed environment, rebuilt only when ``os.environ`` changed.
+
+        Reading ``os.environ`` decodes every name and value; on CPython the bytes behind it
+        (``os.environ._data``) compare with a snapshot in one C-level step, so an unchanged
+        environment costs no decoding and no scrubbing. The snapshot is taken before scrubbing:
+        a change made meanwhile makes the next call scrub again. The returned dictionary is
+        shared: nothing may change it.
+        """
+        data = getattr(os.environ, "_data", None)
+        if data is not None and data == self._env_seen:
+            return self._env
+        seen = dict(data) if isinstance(data, dict) else None
+        env = self._scrub(os.environ)
+        self._env_seen, self._env = seen, env
+        return env
 
     async def _spawn(self, command: str, policy: ShellPolicy) -> RunningCommand:
         assert policy.cwd is not None

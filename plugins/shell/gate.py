@@ -51,7 +51,7 @@ whole command and every segment are allowed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -183,6 +183,8 @@ def _all_texts(command: str, views: Sequence[Sequence[str]]) -> list[str]:
 def rule_overlay(command: str, views: Sequence[Sequence[str]], policy: ShellPolicy,
                  verdict: Verdict) -> Decision | None:
     """Rule ``overlay-rule``: any overlay rule of ``verdict`` matching any text votes it."""
+    if not policy.overlay_rules:
+        return None
     return _overlay_hits(_all_texts(command, views), policy, verdict)
 
 
@@ -242,24 +244,25 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     """
     analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
-    full = policy.autonomy == "full"
-    checks: tuple[Callable[[], Decision | None], ...] = (
-        lambda: rule_floor(analysis, policy),
-        lambda: rule_sandbox_cwd(policy),
-        lambda: rule_sandbox_path(analysis, policy),
-        lambda: rule_overlay(command, views, policy, Verdict.DENY),
-        lambda: rule_segments(views, policy, Verdict.DENY),
-        lambda: rule_opaque(analysis),
-        lambda: rule_sandbox_cd(analysis),
-        lambda: rule_sandbox_dynamic(analysis),
-        lambda: None if full else rule_confirm(command, analysis, policy),
-        lambda: None if full else rule_overlay(command, views, policy, Verdict.ASK),
-        lambda: None if full else rule_segments(views, policy, Verdict.ASK),
+    # the table's order; ``or`` stops at the first vote (a Decision is always true)
+    decision = (
+        rule_floor(analysis, policy)
+        or rule_sandbox_cwd(policy)
+        or rule_sandbox_path(analysis, policy)
+        or rule_overlay(command, views, policy, Verdict.DENY)
+        or rule_segments(views, policy, Verdict.DENY)
+        or rule_opaque(analysis)
+        or rule_sandbox_cd(analysis)
+        or rule_sandbox_dynamic(analysis)
     )
-    for check in checks:
-        decision = check()
-        if decision is not None:
-            return _with_suggestion(decision, analysis), analysis
+    if decision is None and policy.autonomy != "full":
+        decision = (
+            rule_confirm(command, analysis, policy)
+            or rule_overlay(command, views, policy, Verdict.ASK)
+            or rule_segments(views, policy, Verdict.ASK)
+        )
+    if decision is not None:
+        return _with_suggestion(decision, analysis), analysis
     return _vote(Verdict.ALLOW, "clean", "no shell rule fired"), analysis
 
 

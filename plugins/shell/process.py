@@ -6,14 +6,19 @@ step                   behaviour
 spawn                  ``bash -c <command>``, ``start_new_session`` (its pid is the session
                        and process-group id), stdin ``/dev/null``, the scrubbed environment,
                        the sandbox working directory
-capture                stdout and stderr read concurrently in chunks; lines kept in arrival
-                       order for the interleaved view; at most ``max_output_bytes`` kept in
-                       total (the rest is read and dropped, ``truncated`` set)
-finish                 the leader exits (watched through a pidfd, polled where there is
-                       none) and both pipes close; a process left behind that still holds
-                       a pipe gets :data:`LINGER_SECS` to let go, then the tree is killed;
-                       processes left in the group are killed; closing the pipes early
-                       does not stop the timeout
+capture                stdout and stderr read as they become readable (the event loop
+                       watches both pipes), in chunks; lines kept in arrival order for the
+                       interleaved view; at most ``max_output_bytes`` kept in total (the
+                       rest is read and dropped, ``truncated`` set)
+finish                 the leader exits (watched through a pidfd, ``waitpid`` polled where
+                       there is none) and both pipes close; a process left behind that
+                       still holds a pipe gets :data:`LINGER_SECS` to let go, then the tree
+                       is killed; processes left in the group are killed; closing the pipes
+                       early does not stop the timeout
+reaping                with a pidfd the leader is reaped after the group's last ``SIGKILL``,
+                       so its pid (the group id) cannot be reused while it is signalled; a
+                       status taken by another reaper (a child watcher waiting for any
+                       child) is reported as 255, as asyncio does
 timeout / cancel       the tree is killed: SIGSTOP every member (so none can fork away),
                        SIGTERM + SIGCONT, :data:`GRACE_SECS`, SIGKILL
 tree members           processes whose session or process group is the leader's, plus every
@@ -33,8 +38,8 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Iterable, Mapping
-from typing import Any
+import subprocess
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
@@ -78,21 +83,26 @@ class _Capture:
         self.raw = {False: bytearray(), True: bytearray()}
         self.lines: list[tuple[bool, bytes]] = []
         self.truncated = False
+        self._partial = {False: b"", True: b""}
 
-    async def pump(self, stream: asyncio.StreamReader, is_err: bool) -> None:
-        partial = b""
-        while chunk := await stream.read(_CHUNK):
-            kept = chunk[: max(self.budget, 0)]
-            self.budget -= len(kept)
-            if len(kept) < len(chunk):
-                self.truncated = True
-            if not kept:
-                continue
-            self.raw[is_err] += kept
-            *complete, partial = (partial + kept).split(b"\n")
-            self.lines.extend((is_err, line) for line in complete)
+    def feed(self, is_err: bool, chunk: bytes) -> None:
+        """Keep what the budget allows of one chunk read from a stream."""
+        kept = chunk[: max(self.budget, 0)]
+        self.budget -= len(kept)
+        if len(kept) < len(chunk):
+            self.truncated = True
+        if not kept:
+            return
+        self.raw[is_err] += kept
+        *complete, self._partial[is_err] = (self._partial[is_err] + kept).split(b"\n")
+        self.lines.extend((is_err, line) for line in complete)
+
+    def end(self, is_err: bool) -> None:
+        """A stream is closed: its unfinished last line is a line."""
+        partial = self._partial[is_err]
         if partial:
             self.lines.append((is_err, partial))
+            self._partial[is_err] = b""
 
     def combined(self) -> str:
         text = "\n".join(
@@ -185,65 +195,42 @@ async def kill_tree(leader: int) -> None:
     _signal_all(leader, _members(leader, known), signal.SIGKILL)
 
 
-class _ExitWatch:
-    """A future set when the leader exits: a pidfd reader, or a polling task without pidfd.
-
-    ``Process.wait()`` cannot serve: it also waits for the pipes, which a process left
-    behind may hold open.
-    """
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        loop = asyncio.get_running_loop()
-        self.future: asyncio.Future[None] = loop.create_future()
-        self._fd: int | None = None
-        self._poller: asyncio.Task[None] | None = None
-        try:
-            self._fd = os.pidfd_open(proc.pid)
-        except (AttributeError, OSError):
-            self._poller = loop.create_task(self._poll(proc))
-        else:
-            loop.add_reader(self._fd, self._fire)
-
-    def _fire(self) -> None:
-        if not self.future.done():
-            self.future.set_result(None)
-
-    async def _poll(self, proc: asyncio.subprocess.Process) -> None:
-        await _returncode(proc)
-        self._fire()
-
-    def close(self) -> None:
-        """Stop watching."""
-        if self._fd is not None:
-            asyncio.get_running_loop().remove_reader(self._fd)
-            os.close(self._fd)
-            self._fd = None
-        if self._poller is not None:
-            self._poller.cancel()
-
-
-async def _returncode(proc: asyncio.subprocess.Process) -> int:
-    """Poll until the event loop has reaped ``proc`` (backing off to 50 ms)."""
-    delay = 0.0
-    while proc.returncode is None:
-        await asyncio.sleep(delay)
-        delay = min(delay * 2 or 0.001, 0.05)
-    return proc.returncode
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class RunningCommand:
     """A started command; :meth:`finish` waits for it (or kills it at the timeout).
 
-    Use :meth:`start` to create one.
+    Use :meth:`start` to create one. The event loop watches the two pipes and the leader's
+    exit directly (``add_reader`` on the pipes and on a pidfd; without pidfd a task polls
+    ``waitpid``): no transports, stream readers, reader tasks or child-watcher thread per
+    command. The leader is reaped only after the last ``killpg`` of its group, so its pid
+    (the group id) cannot be reused by another process while it is signalled.
     """
 
-    def __init__(self, proc: asyncio.subprocess.Process, capture: _Capture) -> None:
-        self.proc = proc
+    def __init__(self, process: subprocess.Popen[bytes], stdout: int, stderr: int,
+                 capture: _Capture) -> None:
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._process = process
         self._capture = capture
-        assert proc.stdout is not None and proc.stderr is not None
-        self._pumps = asyncio.gather(
-            capture.pump(proc.stdout, False), capture.pump(proc.stderr, True)
-        )
+        self._pipes = {stdout: False, stderr: True}  # fd → is stderr
+        self._exited = False
+        self._returncode: int | None = None
+        self._waiters: list[asyncio.Future[None]] = []
+        self._pidfd: int | None = None
+        self._poller: asyncio.Task[None] | None = None
+        for fd, is_err in self._pipes.items():
+            os.set_blocking(fd, False)
+            loop.add_reader(fd, self._read, fd, is_err)
+        try:
+            self._pidfd = os.pidfd_open(process.pid)
+        except (AttributeError, OSError):
+            self._poller = loop.create_task(self._poll())
+        else:
+            loop.add_reader(self._pidfd, self._on_exit)
 
     @classmethod
     async def start(cls, command: str, *, cwd: str, env: Mapping[str, str],
@@ -257,17 +244,111 @@ class RunningCommand:
         :returns: the running command.
         :raises OSError: ``bash`` cannot be started.
         """
-        proc = await asyncio.create_subprocess_exec(
-            "bash", "-c", command, cwd=cwd, env=dict(env), start_new_session=True,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        return cls(proc, _Capture(max_output_bytes))
+        out_read, out_write = os.pipe()
+        try:
+            err_read, err_write = os.pipe()
+        except BaseException:
+            os.close(out_read)
+            os.close(out_write)
+            raise
+        try:
+            process = subprocess.Popen(
+                ["bash", "-c", command], cwd=cwd, env=env, start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
+            )
+        except BaseException:
+            os.close(out_read)
+            os.close(err_read)
+            raise
+        finally:
+            os.close(out_write)
+            os.close(err_write)
+        return cls(process, out_read, err_read, _Capture(max_output_bytes))
 
     @property
     def pid(self) -> int:
         """The leader's pid (also the session and process-group id)."""
-        return self.proc.pid
+        return self._process.pid
+
+    @property
+    def _drained(self) -> bool:
+        return not self._pipes
+
+    # ------------------------------------------------------------------ event-loop callbacks
+
+    def _wake(self) -> None:
+        for waiter in self._waiters:
+            _resolve(waiter)
+
+    def _read(self, fd: int, is_err: bool) -> None:
+        try:
+            chunk = os.read(fd, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._capture.feed(is_err, chunk)
+            return
+        self._close_pipe(fd)
+        self._wake()
+
+    def _close_pipe(self, fd: int) -> None:
+        self._loop.remove_reader(fd)
+        os.close(fd)
+        self._capture.end(self._pipes.pop(fd))
+
+    def _on_exit(self) -> None:
+        if self._pidfd is not None:
+            self._loop.remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        self._exited = True
+        self._wake()
+
+    async def _poll(self) -> None:
+        """Without pidfd: poll ``waitpid`` (backing off to 50 ms) until the leader exits."""
+        delay = 0.0
+        while not self._reap(os.WNOHANG):
+            await asyncio.sleep(delay)
+            delay = min(delay * 2 or 0.001, 0.05)
+        self._poller = None
+        self._exited = True
+        self._wake()
+
+    def _reap(self, flags: int) -> bool:
+        """Collect the leader's exit status; ``False`` while it runs (``WNOHANG``)."""
+        if self._returncode is not None:
+            return True
+        try:
+            pid, status = os.waitpid(self.pid, flags)
+        except ChildProcessError:  # reaped by someone else: the status is lost (as in asyncio)
+            code = 255
+        else:
+            if pid == 0:
+                return False
+            code = os.waitstatus_to_exitcode(status)
+        self._returncode = self._process.returncode = code
+        return True
+
+    async def _until(self, ready: Callable[[], bool], when: float | None) -> bool:
+        """Wait until ``ready()`` holds or the loop time ``when`` passes; say whether it holds."""
+        loop = self._loop
+        while not ready():
+            if when is not None and loop.time() >= when:
+                return False
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append(waiter)
+            timer = None if when is None else loop.call_at(when, _resolve, waiter)
+            try:
+                await waiter
+            finally:
+                self._waiters.remove(waiter)
+                if timer is not None:
+                    timer.cancel()
+        return True
+
+    # ------------------------------------------------------------------ waiting and killing
 
     async def finish(self, timeout: float) -> Completed:
         """Wait for the command, killing its tree at ``timeout`` or when cancelled.
@@ -275,28 +356,24 @@ class RunningCommand:
         :param timeout: seconds.
         :returns: what it produced; ``timed_out`` tells whether the timeout ended it.
         """
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         deadline = loop.time() + timeout
-        watch = _ExitWatch(self.proc)
-        exited, pumps = watch.future, self._pumps
-        either: set[asyncio.Future[Any]] = {exited, pumps}
         timed_out = False
         try:
-            await asyncio.wait(either, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if exited.done() and not pumps.done():  # something left behind holds a pipe
-                await asyncio.wait({pumps}, timeout=min(LINGER_SECS, deadline - loop.time()))
-            elif pumps.done() and not exited.done():  # pipes closed, bash still running
-                await asyncio.wait({exited}, timeout=max(deadline - loop.time(), 0))
-            timed_out = not exited.done()
-            if timed_out or not pumps.done():
+            await self._until(lambda: self._exited or self._drained, deadline)
+            if self._exited and not self._drained:  # something left behind holds a pipe
+                await self._until(lambda: self._drained,
+                                  min(deadline, loop.time() + LINGER_SECS))
+            elif self._drained and not self._exited:  # pipes closed, bash still running
+                await self._until(lambda: self._exited, deadline)
+            timed_out = not self._exited
+            if timed_out or not self._drained:
                 await kill_tree(self.pid)
+            await self._settle()
         except asyncio.CancelledError:
             await asyncio.shield(self.kill())
             raise
-        finally:
-            watch.close()
-        await self._settle()
-        code = self.proc.returncode
+        code = self._returncode
         assert code is not None
         capture = self._capture
         return Completed(
@@ -309,23 +386,18 @@ class RunningCommand:
         )
 
     async def _settle(self) -> None:
-        """Kill whatever is left in the group, end the pumps, reap the leader."""
+        """Kill whatever is left in the group, close the pipes, reap the leader."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        pumps = self._pumps
-        if not pumps.done():
-            await asyncio.wait({pumps}, timeout=GRACE_SECS)
-        if not pumps.done():
-            pumps.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pumps
-        if pumps.cancelled():  # a pipe is still held open: wait() would never return
-            await _returncode(self.proc)
-        else:
-            await self.proc.wait()
+        if not self._drained:
+            await self._until(lambda: self._drained, self._loop.time() + GRACE_SECS)
+            for fd in list(self._pipes):  # still held open by something out of reach
+                self._close_pipe(fd)
+        await self._until(lambda: self._exited, None)
+        self._reap(0)
 
     async def kill(self) -> None:
         """Kill the tree now and reap it (for cancellation and runtime retirement)."""
-        if self.proc.returncode is None:
+        if not self._exited:
             await kill_tree(self.pid)
         await self._settle()

@@ -209,3 +209,57 @@ async def test_nul_byte_asks_then_is_refused(make_deck: Any, helpers: Any) -> No
     assert helpers.verdict_of(deck, "echo a\x00b")[0] == "ask"
     result = await helpers.run(deck, "echo a\x00b", confirm=True)
     assert result.error.category is ErrorCategory.INVALID_PARAMETERS
+
+
+async def test_environment_changes_reach_the_next_call(make_deck: Any, helpers: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = make_deck("")
+    command = "echo ${PLAIN_SETTING:-absent} ${MY_API_KEY:-absent}"
+    assert (await helpers.run(deck, command, confirm=True)).output.summary == "absent absent"
+    monkeypatch.setenv("PLAIN_SETTING", "one")
+    monkeypatch.setenv("MY_API_KEY", "k")
+    assert (await helpers.run(deck, command, confirm=True)).output.summary == "one absent"
+    monkeypatch.setenv("PLAIN_SETTING", "two")
+    assert (await helpers.run(deck, command, confirm=True)).output.summary == "two absent"
+    monkeypatch.delenv("PLAIN_SETTING")
+    assert (await helpers.run(deck, command, confirm=True)).output.summary == "absent absent"
+
+
+async def test_without_pidfd_the_exit_is_polled(make_deck: Any, helpers: Any, sandbox: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pidfd(pid: int, flags: int = 0) -> int:
+        raise OSError(38, "no pidfd here")
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfd, raising=False)
+    deck = make_deck(ONE_SECOND)
+    result = await helpers.run(deck, "echo out; echo err >&2; exit 3")
+    assert result.ok and result.output.exit_code == 3
+    assert result.output.summary.splitlines()[:2] == ["out", "[stderr] err"]
+    pids, task = await _pids_while_running(deck, helpers, "sh -c 'sleep 109 & sleep 109'",
+                                           sandbox, expect=3)
+    assert (await task).error.category is ErrorCategory.TIMEOUT
+    assert await _gone(helpers, sandbox, pids) == set()
+
+
+async def test_calls_leave_no_descriptors_or_zombies(make_deck: Any, helpers: Any) -> None:
+    deck = make_deck("")
+    await helpers.run(deck, "true")
+    before = set(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        result = await helpers.run(deck, "echo x; echo y >&2")
+        assert result.ok and result.output.summary == "x\n[stderr] y"
+    assert set(os.listdir("/proc/self/fd")) <= before
+    assert not _zombie_children()
+
+
+def _zombie_children() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == b"Z" and int(fields[1]) == os.getpid():
+            found.append(int(entry))
+    return found

@@ -277,3 +277,17 @@ def test_last_command_falls_back_on_parse_errors() -> None:
 )
 def test_last_command_shapes(command: str, expected: str | None) -> None:
     assert last_command(command) == expected
+
+
+@pytest.mark.parametrize("command", [
+    "bash <<'EOF'\n\\sudo id\nEOF", "bash <<EOF\n\\sudo\nEOF", "sh <<'E'\n\\rm -rf /\nE",
+])
+def test_heredoc_body_misread_by_tree_sitter_is_not_static(command: str) -> None:
+    # tree-sitter-bash takes a body line starting with "\" for arguments of "<<"
+    analysis = analyze(command)
+    assert analysis.opaque or find_blocked(analysis, DEFAULT_BLOCKED) is not None
+
+
+def test_heredoc_arguments_on_the_redirect_line_stay_static() -> None:
+    assert not analyze("cat <<EOF file\nx\nEOF").opaque
+    assert not analyze("bash <<'EOF'\necho hi\nEOF").opaque

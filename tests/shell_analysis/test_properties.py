@@ -13,6 +13,7 @@ from tooldeck.shell_analysis import (
     analyze,
     decide,
     find_blocked,
+    find_confirm,
 )
 from tooldeck.shell_analysis.parse import MAX_COMMAND_CHARS
 
@@ -211,3 +212,59 @@ def test_blocked_command_word_is_never_clean(command: str) -> None:
     match = find_blocked(analysis, DEFAULT_BLOCKED)
     assert match is not None or analysis.opaque, (command, analysis)
     assert decide(command).decision != "allow"
+
+
+CONFIRM_ALPHABET = st.sampled_from([*"rmRM x_-.é١ⅷ$(`<>\t\n'\"\\", "rm ", "eval ", "git push -f"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(CONFIRM_ALPHABET, max_size=40).map("".join),
+       st.lists(st.lists(CONFIRM_ALPHABET, max_size=4).map("".join), max_size=5))
+def test_confirm_prefilter_agrees_with_the_pattern_loop(text: str, patterns: list[str]) -> None:
+    # the compiled one-pass expression matches exactly where some pattern's own test holds
+    from tooldeck.shell_analysis.confirm import _any_pattern, contains_pattern
+
+    regex = _any_pattern(tuple(patterns))
+    view = text.lower()
+    expected = any(contains_pattern(view, p.lower()) for p in patterns)
+    assert (regex is not None and regex.search(view) is not None) == expected
+    assert find_confirm(text, analyze(text), patterns) == next(
+        (p for p in patterns if any(contains_pattern(v, p.lower()) for v in _views(text))), None)
+
+
+def _views(command: str) -> list[str]:
+    from tooldeck.shell_analysis import deobfuscate
+
+    analysis = analyze(command)
+    return [command.lower(), deobfuscate(command).lower(),
+            *(" ".join(w.value for w in s.words).lower() for s in analysis.segments)]
+
+
+def _deobfuscate_unguarded(command: str) -> str:
+    # every step applied unconditionally: the guarded deobfuscate must agree with it
+    from tooldeck.shell_analysis import deobfuscate
+
+    d = deobfuscate.__globals__
+    text = command[: d["MAX_DEOBFUSCATE_CHARS"]]
+    text = d["_HEX"].sub(d["_hex"], text)
+    text = d["_OCTAL"].sub(d["_octal"], text)
+    text = d["_UNICODE"].sub(lambda m: chr(int(m.group(1), 16)), text)
+    text = text.replace("\\\n", "")
+    text = d["_VARIABLE"].sub(lambda m: f"[var:{m.group(1) or m.group(2)}]", text)
+    text = d["_BACKTICK"].sub(lambda m: f"[subshell: {m.group(1).strip()}]", text)
+    text = d["_dollar_paren"](text)
+    text = text.replace("'", "").replace('"', "")
+    return str(d["_WHITESPACE"].sub(" ", text).strip())
+
+
+DEOBFUSCATE_ALPHABET = st.sampled_from(
+    [*"ab $`'\"\\(){}\n\t0x7u", "\\x24", "\\x60", "\\x5c", "\\044", "\\u0024", "$(", "${A}"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(DEOBFUSCATE_ALPHABET, max_size=40).map("".join))
+def test_deobfuscate_guards_change_nothing(command: str) -> None:
+    from tooldeck.shell_analysis import deobfuscate
+
+    assert deobfuscate(command) == _deobfuscate_unguarded(command)
+
