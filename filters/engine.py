@@ -159,16 +159,25 @@ class FilterEngine:
             return text, None
         return text, worst_confidence(changed) or FilterConfidence.FALLBACK
 
-    def apply(self, command: str | None, output: str, exit_code: int | None = None) -> FilterResult:
+    def apply(
+        self,
+        command: str | None,
+        output: str,
+        exit_code: int | None = None,
+        *,
+        rules: Sequence[Rule] | None = None,
+    ) -> FilterResult:
         """Filter one command output.
 
         :param command: the shell command that produced it, ``None`` when unknown.
         :param output: the raw output.
         :param exit_code: the exit code, ``None`` when unknown.
+        :param rules: :meth:`matching_rules` of ``command``, when the caller already has them
+            (matching costs one search per rule).
         :returns: the result, which keeps the raw output.
         """
         clean = sanitize_output(output)
-        rules = self.matching_rules(command)
+        rules = self.matching_rules(command) if rules is None else list(rules)
         text, confidence = self._run_pipeline(rules, clean, exit_code)
         warnings: list[FilterWarning] = []
         security = self.settings.security

@@ -131,9 +131,10 @@ def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput)
     text = output.summary
     if output.truncated and _TRUNCATION_NOTE in text:
         text = text[: text.rindex(_TRUNCATION_NOTE)]
-    if engine.matching_rules(command):
+    rules = engine.matching_rules(command)
+    if rules:
         text = _unmarked(text)
-    return engine.apply(command, text, output.exit_code)
+    return engine.apply(command, text, output.exit_code, rules=rules)
 
 
 @hookimpl
