@@ -1,37 +1,19 @@
-"""Fixtures for the shell plugin tests: decks with the plugin, configs in tmp dirs, the CLI.
-
-Until the lead adds the ``shell`` entry point, the plugin module is passed in as an extra
-plugin; once the entry point exists it is loaded like any built-in (passing it again would
-clash).
-"""
+"""Fixtures for the shell plugin tests: decks, configs in tmp dirs, the CLI commands."""
 
 from __future__ import annotations
 
 import argparse
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import tooldeck.plugins.shell as shell_plugin
 from tooldeck.config import embedded_default_text
 from tooldeck.deck import Deck
 from tooldeck.models import ToolCall
 from tooldeck.plugins.shell.cli import CheckBash, RunCommand
-
-
-def installed() -> bool:
-    return any(ep.name == "shell" for ep in metadata.entry_points(group="tooldeck"))
-
-
-EXTRA: dict[str, object] = {} if installed() else {"shell": shell_plugin}
-
-
-def check_entry_point() -> bool:
-    return any(ep.name == "bash" for ep in metadata.entry_points(group="tooldeck.checks"))
 
 
 @pytest.fixture
@@ -62,7 +44,7 @@ async def make_deck(sandbox: Path, write_config: Callable[..., Path]
     decks: list[Deck] = []
 
     def make(body: str = "", *, default: bool = False) -> Deck:
-        deck = Deck.from_config(write_config(body, default=default), extra_plugins=EXTRA)
+        deck = Deck.from_config(write_config(body, default=default), extra_plugins={})
         decks.append(deck)
         return deck
 
@@ -93,7 +75,7 @@ def check_cli(sandbox: Path, capsys: pytest.CaptureFixture[str]
     """``tooldeck check bash CMD --json`` in-process, through the command object."""
     import json
 
-    command = CheckBash(EXTRA)
+    command = CheckBash({})
 
     def check(cmd: str, config: Path | None = None) -> dict[str, Any]:
         args = argparse.Namespace(shell_command=cmd, json=True,
@@ -109,7 +91,7 @@ def check_cli(sandbox: Path, capsys: pytest.CaptureFixture[str]
 @pytest.fixture
 def run_cli(sandbox: Path) -> Callable[..., int]:
     """``tooldeck run`` in-process, through the command object."""
-    command = RunCommand(EXTRA)
+    command = RunCommand({})
 
     def go(*argv: str, yes: bool = False, config: Path | None = None) -> int:
         args = argparse.Namespace(argv=list(argv), yes=yes, json=False,
@@ -157,6 +139,5 @@ def helpers() -> Any:
         verdict_of = staticmethod(verdict_of)
         shell_vote = staticmethod(shell_vote)
         live_pids_in = staticmethod(live_pids_in)
-        extra = EXTRA
-        check_entry_point = staticmethod(check_entry_point)
+        extra: dict[str, object] = {}
     return Helpers

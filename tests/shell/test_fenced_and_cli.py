@@ -99,11 +99,6 @@ def test_check_disabled_tools(check_cli: Any, write_config: Any) -> None:
 
 
 def test_subprocess_run(helpers: Any, write_config: Any, sandbox: Path) -> None:
-    from importlib import metadata
-
-    if not any(ep.name == "run" for ep in metadata.entry_points(group="tooldeck.commands")):
-        pytest.skip("`tooldeck run` is not published yet: add the entry point "
-                    "[project.entry-points.'tooldeck.commands'] run and reinstall")
     import shutil
     import sys
 
