@@ -9,6 +9,7 @@ import attrs
 
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.confidence import FilterConfidence, worst_confidence
+from tooldeck.filters.matcher import any_matcher
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import count_lines, sanitize_output
@@ -101,6 +102,7 @@ class FilterEngine:
         self.metrics = metrics if metrics is not None else FilterMetrics()
         self._security = SecurityScanner(self.settings.security.extra_patterns)
         self.load_warnings = (*load_warnings, *self._security.warnings)
+        self._any_rule = any_matcher([rule.matcher for rule in self.rules])
 
     @classmethod
     def from_settings(
@@ -136,6 +138,8 @@ class FilterEngine:
         if not self.settings.enabled or command is None or not command.strip():
             return []
         segment = command_segment(command)
+        if self._any_rule is not None and self._any_rule.search(segment) is None:
+            return []
         return [rule for rule in self.rules if rule.matcher.matches_segment(segment)]
 
     def _run_pipeline(

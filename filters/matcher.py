@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 import attrs
 
 from tooldeck.filters import command as command_module
-from tooldeck.filters.patterns import Regex, compile_pattern
+from tooldeck.filters.patterns import Regex, compile_pattern, re2_options
 
-__all__ = ["CommandMatcher", "MatchKind"]
+__all__ = ["CommandMatcher", "MatchKind", "any_matcher"]
 
 
 class MatchKind(str, enum.Enum):
@@ -59,3 +60,32 @@ class CommandMatcher:
             return segment.startswith(self.value)
         assert self._regex is not None
         return self._regex.search(segment) is not None
+
+
+def any_matcher(matchers: Sequence[CommandMatcher]) -> Regex | None:
+    """One RE2 alternation of every matcher: "does any rule apply?" in a single search.
+
+    Most commands match no rule; asking each rule costs one search per rule. Each
+    alternative is wrapped in its own group, which keeps a regex's inline flags to itself.
+
+    :param matchers: the rules' matchers.
+    :returns: the combined pattern, or ``None`` when there is nothing to combine or RE2
+        cannot hold the union (then every rule is asked, as before).
+    """
+    import re2
+
+    parts = []
+    for matcher in matchers:
+        if matcher.kind is MatchKind.EXACT:
+            parts.append(rf"\A{re2.escape(matcher.value)}\z")
+        elif matcher.kind is MatchKind.PREFIX:
+            parts.append(rf"\A{re2.escape(matcher.value)}")
+        else:
+            parts.append(f"(?:{matcher.value})")
+    if not parts:
+        return None
+    try:
+        compiled: Regex = re2.compile("|".join(parts), re2_options(32 << 20))
+    except re2.error:
+        return None
+    return compiled

@@ -19,6 +19,7 @@ __all__ = [
     "RegexMatch",
     "compile_pattern",
     "confine_to_line",
+    "re2_options",
 ]
 
 MAX_PATTERN_CHARS = 512
@@ -68,7 +69,8 @@ class Regex(Protocol):
         """Every non-overlapping match, in order."""
 
 
-def _re2_options(max_mem: int) -> Any:
+def re2_options(max_mem: int) -> Any:
+    """RE2 options with a memory cap and error logging off (errors are raised instead)."""
     import re2
 
     options = re2.Options()
@@ -103,7 +105,7 @@ def _compile(pattern: str, label: str, max_mem: int) -> Regex:
     import re2
 
     try:
-        compiled: Regex = re2.compile(pattern, _re2_options(max_mem))
+        compiled: Regex = re2.compile(pattern, re2_options(max_mem))
     except re2.error as exc:
         raise PatternError(
             f"{label} {pattern!r} cannot be compiled by RE2: {_error_reason(exc)}"
@@ -116,7 +118,7 @@ def _compile_raw(pattern: str, label: str) -> Any:
     """Compile to the low-level RE2 object, which matches bytes without per-call decoding."""
     from re2 import _re2
 
-    compiled = _re2.RE2(pattern.encode("utf-8"), _re2_options(_UNION_MEMORY))
+    compiled = _re2.RE2(pattern.encode("utf-8"), re2_options(_UNION_MEMORY))
     if not compiled.ok():
         reason = _error_reason(Exception(compiled.error()))
         raise PatternError(f"{label} cannot be combined: {reason}")
