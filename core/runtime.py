@@ -141,6 +141,7 @@ class Hooks:
         self._check = impls(pm.hook.tooldeck_check_call)
         self._audit = impls(pm.hook.tooldeck_audit)
         self._transform = impls(pm.hook.tooldeck_transform_output)
+        self._route = impls(pm.hook.tooldeck_select_executor)
 
     @property
     def gate_names(self) -> tuple[str, ...]:
@@ -170,11 +171,17 @@ class Hooks:
         return votes
 
     def select_executor(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> Executor | None:
-        """The first non-``None`` executor chosen by ``tooldeck_select_executor``."""
-        result: Executor | None = self._pm.hook.tooldeck_select_executor(
-            call=call, tool=tool, runtime=runtime
-        )
-        return result
+        """The first non-``None`` executor chosen by ``tooldeck_select_executor``.
+
+        The routers are called one by one in pluggy's order (firstresult semantics) rather
+        than through pluggy's generic loop: this runs on every call.
+        """
+        args = {"call": call, "tool": tool, "runtime": runtime}
+        for impl in self._route:
+            chosen: Executor | None = impl.function(*[args[a] for a in impl.argnames])
+            if chosen is not None:
+                return chosen
+        return None
 
     def transform_output(
         self, call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
