@@ -185,9 +185,9 @@ class Deck:
         """Run one call through the whole pipeline; never raises for a tool failure.
 
         :param call: the call.
-        :param confirm: how to settle an ``ask``: a callback, ``True`` to pre-approve (e.g.
-            ``--yes``), or ``None`` to fail with ``confirmation_required``. A ``deny`` is
-            never confirmable.
+        :param confirm: how to settle an ``ask``: a callback (it approves only with ``True``
+            or an :class:`Approval`), ``True`` to pre-approve (e.g. ``--yes``), or ``None`` to
+            fail with ``confirmation_required``. A ``deny`` is never confirmable.
         :returns: the result, already audited.
         """
         runtime = self._runtime
