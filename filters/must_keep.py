@@ -120,6 +120,36 @@ class MustKeepClassifier:
                 found.append((start, _after_followers(data, piece_end, limit=span_end)))
                 joined_start += piece_end - start
                 index += 1
+        return self._complete_within(data, spans, found)
+
+    @property
+    def matcher(self) -> LineMatcher:
+        """The line matcher of the rules (without the location-line extension)."""
+        return self._matcher
+
+    def line_runs_within_found(
+        self, data: bytes, spans: Sequence[tuple[int, int]], lines: Sequence[tuple[int, int, int]]
+    ) -> list[tuple[int, int]]:
+        """:meth:`line_runs_within` when the must-keep lines inside ``spans`` are already known.
+
+        :param data: UTF-8 text whose every line ends with a newline.
+        :param spans: sorted, non-overlapping, line-aligned byte spans.
+        :param lines: ``(start, end, span_end)`` of every line inside ``spans`` that the rules
+            match, in order (``span_end`` the end of the span holding it), as
+            :meth:`tooldeck.filters.patterns.LineMatcher.runs_with_stops` gives them.
+        :returns: the same spans as :meth:`line_runs_within`.
+        """
+        if not spans:
+            return []
+        found = [
+            (start, _after_followers(data, end, limit=span_end)) for start, end, span_end in lines
+        ]
+        return self._complete_within(data, spans, found)
+
+    def _complete_within(
+        self, data: bytes, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Add the location lines opening a span after a must-keep line; sort and merge."""
         for span_start, _ in spans:
             if (
                 span_start > 0

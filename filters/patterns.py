@@ -248,8 +248,12 @@ class LineMatcher:
         confined = [confine_to_line(pattern) for pattern in patterns]
         self._run_regex: Any = None
         self._first_line_regex: Any = None
+        self.confined_union: str | None = None
+        """The patterns as one alternation confined to a line, ``None`` when not confinable."""
+        self._stop_cache: dict[int, tuple[LineMatcher, Any]] = {}
         if all(part is not None for part in confined):
             union = "|".join(f"(?:{part})" for part in confined)
+            self.confined_union = union
             self._first_line_regex = _compile_raw(rf"(?m)^[^\n]*(?:{union})", label)
             self._run_regex = _compile_raw(rf"(?m)(?:^[^\n]*(?:{union})[^\n]*\n)+", label)
 
@@ -290,6 +294,102 @@ class LineMatcher:
             runs.append((start, run_end))
             position = run_end
         return runs
+
+    def runs_with_stops(
+        self, data: bytes, stop: LineMatcher
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]] | None:
+        """:meth:`line_runs`, plus the lines inside the runs that ``stop`` matches, in one scan.
+
+        One RE2 automaton reads every run: in an alternation RE2 prefers the first branch that
+        matches (leftmost-first, as Perl), so a branch matching a ``stop`` line without its
+        newline ends the match inside that line, while a matching line followed by anything
+        else ends it after the newline. The position where a match ends thus says whether the
+        run ended or a ``stop`` line interrupted it, and a ``stop`` line that is itself a
+        matching line is then stepped over. This replaces a second scan of the run bytes.
+
+        :param data: UTF-8 text in which every line, the last included, ends with a newline.
+        :param stop: the second set of patterns (e.g. the must-keep rules).
+        :returns: the runs (as :meth:`line_runs`) and ``(start, end, run_end)`` of each line
+            inside a run that ``stop`` matches (``end`` just after its newline, ``run_end``
+            the end of its run); ``None`` when either matcher cannot be confined to a line.
+        """
+        extend = self._stop_regex(stop)
+        if extend is None:
+            return None
+        import re2
+
+        find_line = self._first_line_regex.Match
+        extend_run = extend.Match
+        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
+        runs: list[tuple[int, int]] = []
+        stops: list[tuple[int, int, int]] = []
+        size = len(data)
+        start = find_line(unanchored, data, 0, size)[0][0]
+        while 0 <= start < size:
+            end = extend_run(anchored, data, start, size)[0][1]
+            if end <= start:  # only when the data breaks the trailing-newline contract
+                break
+            if data[end - 1] != 10:  # a stop line interrupted the run (rare): step through
+                end, next_start = self._finish_run(data, start, end, extend_run, stops)
+                if end > start:
+                    runs.append((start, end))
+                start = next_start
+                continue
+            runs.append((start, end))  # the run ended (it holds at least the line at start)
+            start = find_line(unanchored, data, end, size)[0][0] if end < size else -1
+        return runs, stops
+
+    def _finish_run(
+        self, data: bytes, start: int, end: int, extend_run: Any, stops: list[tuple[int, int, int]]
+    ) -> tuple[int, int]:
+        """Continue a run from ``start`` interrupted by a stop line whose content ends at ``end``.
+
+        Stop lines that are matching lines are recorded in ``stops`` and stepped over.
+
+        :returns: the end of the run and the start of the next one (negative when none).
+        """
+        import re2
+
+        find_line = self._first_line_regex.Match
+        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
+        size, first_stop, cursor = len(data), len(stops), start
+        while True:
+            if end != cursor and data[end - 1] != 10:
+                # interrupted by a stop line, whose content ends at ``end``
+                line_start = data.rfind(b"\n", cursor, end) + 1 or cursor
+                next_start = find_line(unanchored, data, line_start, size)[0][0]
+                if next_start != line_start:  # not a matching line: the run ends before it
+                    end = line_start
+                    break
+                stops.append((line_start, end + 1, 0))
+                cursor = end + 1
+                if cursor >= size:
+                    end, next_start = cursor, -1
+                    break
+                end = extend_run(anchored, data, cursor, size)[0][1]
+                continue
+            # the run ended (or the data did)
+            next_start = find_line(unanchored, data, end, size)[0][0] if end < size else -1
+            break
+        for index in range(first_stop, len(stops)):
+            stops[index] = (stops[index][0], stops[index][1], end)
+        return end, next_start
+
+    def _stop_regex(self, stop: LineMatcher) -> Any:
+        """The compiled run-with-stops automaton (cached per ``stop`` matcher)."""
+        if self.confined_union is None or stop.confined_union is None or stop.matches(""):
+            return None  # (a stop pattern matching an empty line could end a match nowhere)
+        cache = self._stop_cache
+        cached = cache.get(id(stop))
+        if cached is not None and cached[0] is stop:
+            return cached[1]
+        pattern = (
+            rf"(?m)(?:^[^\n]*(?:{stop.confined_union})[^\n]*"
+            rf"|^[^\n]*(?:{self.confined_union})[^\n]*\n)*"
+        )
+        compiled = _compile_raw(pattern, "run-with-stops pattern")
+        cache[id(stop)] = (stop, compiled)
+        return compiled
 
     def _line_runs_one_by_one(self, data: bytes) -> list[tuple[int, int]]:
         runs: list[tuple[int, int]] = []

@@ -46,8 +46,14 @@ class StripNoise(Strategy[StripNoiseParams]):
         if not clean:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
         data = as_line_data(clean)
-        noise = self._noise.line_runs(data)
-        protected = must_keep_classifier().line_runs_within(data, noise) if noise else []
+        classifier = must_keep_classifier()
+        scanned = self._noise.runs_with_stops(data, classifier.matcher)
+        if scanned is None:
+            noise = self._noise.line_runs(data)
+            protected = classifier.line_runs_within(data, noise) if noise else []
+        else:
+            noise, must_keep = scanned
+            protected = classifier.line_runs_within_found(data, noise, must_keep)
         kept_data, removed = cut_spans(data, noise, protected)
         if not removed:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)

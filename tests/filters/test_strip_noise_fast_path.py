@@ -1,0 +1,263 @@
+"""Hypothesis: the one-scan ``strip_noise`` path and the sanitizer equal the previous code.
+
+The previous implementation is kept here verbatim as the reference: ``strip_noise`` found the
+noise runs with :meth:`LineMatcher.line_runs` and then scanned the joined runs for must-keep
+lines (``line_runs_within``); ``sanitize_output`` collapsed blank lines with an unfactored
+pattern.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tooldeck.filters import must_keep as must_keep_module
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.must_keep import MustKeepClassifier, must_keep_classifier
+from tooldeck.filters.patterns import LineMatcher
+from tooldeck.filters.registry import default_strategy_registry
+from tooldeck.filters.sanitize import replace_lone_surrogates, sanitize_output
+from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
+from tooldeck.filters.strategy import StageResult
+
+# ---- the previous implementation (reference) ------------------------------------------------
+
+_OLD_ANSI = re.compile(r"\x1b\[[0-9;]*[a-zA-Z]|\x1b[()][A-B0-2]")
+_OLD_CARRIAGE_RETURN_LINE = re.compile(r"^[^\n]*\r(?=[^\n]*$)", re.MULTILINE)
+_OLD_BLANK_LINES_AFTER_CONTENT = re.compile(r"\n[ \t\f\v]*\n(?:[ \t\f\v]*\n)+|\n[ \t\f\v]+\n")
+_OLD_LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
+_OLD_BLANK = " \t\f\v"
+
+
+def old_sanitize_output(text: str) -> str:
+    text = replace_lone_surrogates(text)
+    if "\x1b" in text:
+        text = _OLD_ANSI.sub("", text)
+    if text.endswith("\n"):
+        text = text[:-1]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if text.endswith("\r"):
+            text = text[:-1]
+        if "\r" in text:
+            text = _OLD_CARRIAGE_RETURN_LINE.sub("", text)
+    leading = _OLD_LEADING_BLANK_LINES.match(text)
+    if leading is not None:
+        text = "\n" + text[leading.end() :]
+    text = _OLD_BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
+    last_line = text.rfind("\n") + 1
+    if last_line < len(text) and not text[last_line:].strip(_OLD_BLANK):
+        text = text[:last_line]
+    if text == "\n" or text.endswith("\n\n"):
+        text = text[:-1]
+    return text
+
+
+def old_line_runs_within(
+    classifier: MustKeepClassifier, data: bytes, spans: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    after_followers = must_keep_module._after_followers
+    location_follower = must_keep_module._LOCATION_FOLLOWER
+    if not spans:
+        return []
+    joined = b"".join([data[start:end] for start, end in spans])
+    offsets = [0]
+    for start, end in spans:
+        offsets.append(offsets[-1] + end - start)
+    found: list[tuple[int, int]] = []
+    for joined_start, joined_end in classifier.matcher.line_runs(joined):
+        index = bisect.bisect_right(offsets, joined_start) - 1
+        while joined_start < joined_end:
+            span_start, span_end = spans[index]
+            start = span_start + joined_start - offsets[index]
+            piece_end = min(span_end, start + joined_end - joined_start)
+            found.append((start, after_followers(data, piece_end, limit=span_end)))
+            joined_start += piece_end - start
+            index += 1
+    for span_start, _ in spans:
+        if (
+            span_start > 0
+            and data[span_start] in b" \t-a"
+            and location_follower.match(data, span_start)
+        ):
+            previous = data.rfind(b"\n", 0, span_start - 1) + 1
+            line = data[previous : span_start - 1].decode("utf-8", "surrogatepass")
+            if classifier.is_must_keep(line):
+                found.append((span_start, after_followers(data, span_start)))
+    found.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in found:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def old_strip_noise(noise: LineMatcher, raw: str) -> tuple[str, FilterConfidence]:
+    clean = old_sanitize_output(raw)
+    if not clean:
+        return clean, FilterConfidence.FALLBACK
+    data = as_line_data(clean)
+    runs = noise.line_runs(data)
+    protected = old_line_runs_within(must_keep_classifier(), data, runs) if runs else []
+    kept_data, removed = cut_spans(data, runs, protected)
+    if not removed:
+        return clean, FilterConfidence.FALLBACK
+    kept = from_line_data(kept_data)
+    marker = f"({removed} noise lines removed)"
+    return (f"{kept}\n{marker}" if kept else marker), FilterConfidence.FULL
+
+
+# ---- generators ------------------------------------------------------------------------------
+
+NOISE_PATTERN_CHOICES = [
+    r"^\s*$",
+    r"^$",
+    r"^\s*Compiling ",
+    r"^npm warn",
+    r"^test \S+ \.\.\. ok$",
+    r"error",  # noise that is also must-keep
+    r"^\s*-->",  # noise on location lines (followers)
+    r"^\s+at ",
+    r"(?i)fail",
+    r"x\z",
+    r"[^a-z]{3}",
+    r"é|✕",
+    r"\bok\b",
+    r"^ ---> [a-f0-9]+$",
+]
+
+LINES = [
+    "",
+    " ",
+    "\t",
+    "  \f ",
+    "   Compiling serde v1.0.1",
+    "npm warn deprecated x@1.0.0: unsupported",
+    "npm warn error here",
+    "test tests::case_1 ... ok",
+    "test tests::case_2 ... FAILED",
+    "test error_case ... ok",
+    "error[E0308]: mismatched types",
+    "warning: unused variable: `x`",
+    "  --> src/module_1.rs:10:7",
+    "  --> src/error.rs:3:1",
+    "    at run (app.js:1:2)",
+    "at x:1",
+    "   = note: `#[warn(unused_variables)]` on by default",
+    "Traceback (most recent call last):",
+    '  File "a.py", line 3, in f',
+    "E   assert 1 == 2",
+    "✕ renders",
+    "\u00d7 fails",
+    "héllo wörld",
+    "ok",
+    "xx",
+    " ---> 3f2a",
+    "Step 1/4 : FROM x",
+    "\x1b[31merror\x1b[0m: red",
+    "\x1b[1mCompiling\x1b[0m bold",
+    "progress 10%\rprogress 100%",
+    "line\r",
+    "FAILED",
+    "12-34",
+]
+
+line_text = st.one_of(
+    st.sampled_from(LINES),
+    st.text(alphabet=st.sampled_from(list("ae rx-:>\t\r\x1b[m0é✕E")), max_size=12),
+)
+raw_texts = st.builds(
+    lambda lines, newline: "\n".join(lines) + ("\n" if newline else ""),
+    st.lists(line_text, max_size=40),
+    st.booleans(),
+)
+pattern_lists = st.lists(st.sampled_from(NOISE_PATTERN_CHOICES), min_size=1, max_size=4)
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw_texts)
+def test_sanitize_equals_previous(raw: str) -> None:
+    assert sanitize_output(raw) == old_sanitize_output(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("\n \t\f\v\r\x1ba[m")), max_size=40))
+def test_sanitize_equals_previous_on_whitespace(raw: str) -> None:
+    assert sanitize_output(raw) == old_sanitize_output(raw)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern_lists, raw_texts)
+def test_strip_noise_equals_previous(patterns: list[str], raw: str) -> None:
+    strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
+    expected_text, expected_confidence = old_strip_noise(LineMatcher(patterns), raw)
+    assert strategy.apply(raw, 1) == StageResult(expected_text, expected_confidence)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern_lists, raw_texts)
+def test_runs_with_stops_equal_two_scans(patterns: list[str], raw: str) -> None:
+    clean = sanitize_output(raw)
+    data = as_line_data(clean)
+    noise = LineMatcher(patterns)
+    classifier = must_keep_classifier()
+    scanned = noise.runs_with_stops(data, classifier.matcher)
+    assert scanned is not None
+    runs, stops = scanned
+    assert runs == noise.line_runs(data)
+    expected_stops = [
+        (start, end)
+        for start, end in classifier.matcher.line_runs(data)
+        for start, end in _lines(data, start, end)
+        if any(run_start <= start < run_end for run_start, run_end in runs)
+    ]
+    assert [(start, end) for start, end, _ in stops] == expected_stops
+    for start, _, run_end in stops:
+        assert any(run_start <= start < end == run_end for run_start, end in runs)
+    assert classifier.line_runs_within_found(data, runs, stops) == old_line_runs_within(
+        classifier, data, runs
+    )
+
+
+def _lines(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    lines: list[tuple[int, int]] = []
+    while start < end:
+        after = data.index(b"\n", start) + 1
+        lines.append((start, after))
+        start = after
+    return lines
+
+
+def test_unconfinable_patterns_take_the_previous_path() -> None:
+    noise = LineMatcher([r"(?s)a.b", "^noise"])
+    data = b"noise\na\nerror: x\n"
+    assert noise.runs_with_stops(data, must_keep_classifier().matcher) is None
+    strategy = default_strategy_registry().build(
+        {"type": "strip_noise", "patterns": [r"(?s)a.b", "^noise"]}
+    )
+    expected = "error noise\nkeep\n(1 noise lines removed)"
+    assert strategy.apply("noise\nerror noise\nkeep").output == expected
+
+
+def test_stop_patterns_matching_an_empty_line_are_not_combined() -> None:
+    noise = LineMatcher(["^x"])
+    assert noise.runs_with_stops(b"x\n\n", LineMatcher(["^$"])) is None
+
+
+def test_noise_must_keep_lines_and_their_locations_stay() -> None:
+    strategy = default_strategy_registry().build(
+        {"type": "strip_noise", "patterns": [r"^\s*$", "error", r"^\s*-->", "^noise"]}
+    )
+    raw = "noise\nerror: a\n  --> src/a.rs:1:2\nnoise\n\n\nkeep\n  --> src/b.rs:2:3\nnoise"
+    result = strategy.apply(raw)
+    assert result.output == "error: a\n  --> src/a.rs:1:2\nkeep\n(5 noise lines removed)"
+    assert result.confidence is FilterConfidence.FULL
