@@ -1,4 +1,4 @@
-"""Built-in plugin ``shell``: the ``bash`` and ``bash_status`` tools behind the shell gate.
+"""Built-in plugin ``shell``: ``bash``, ``bash_status`` (and checkpoint tools) behind the gate.
 
 =================  ===========================================================================
 module             job
@@ -12,6 +12,7 @@ module             job
 ``env``            credential scrubbing of the child environment
 ``envelope``       the output envelope, the summary, exit classification
 ``transaction``    snapshot and rollback of write targets
+``checkpoints``    undo and redo of write commands (``checkpoints_enabled``)
 ``background``     background runs and their status
 ``executor``       the executor tying the above together
 ``tool``           the tool definitions
@@ -26,8 +27,8 @@ and each overlay with the core so the watcher reloads on changes and a deleted o
 refuses the reload. A call captures its runtime, so a running command keeps the policy it
 started under. The plugin must be listed in the entry-point group ``tooldeck.gates``.
 
-The hooks import their modules when called: the ``tooldeck`` CLI imports this package at
-every start-up (for ``check bash`` and ``run``), and the analyzer is not needed for that.
+The hooks import their modules when called, so that importing this package (as the
+``tooldeck check bash`` and ``tooldeck run`` commands do) stays light.
 """
 
 from __future__ import annotations
@@ -51,12 +52,23 @@ def tooldeck_register_settings(register: Any) -> None:
 
 
 @hookimpl
-def tooldeck_register_tools(register: Any) -> None:
-    """Register ``bash`` and ``bash_status``."""
-    from tooldeck.plugins.shell.tool import BASH, BASH_STATUS
+def tooldeck_register_tools(register: Any, settings: Settings) -> None:
+    """Register ``bash`` and ``bash_status``; with ``checkpoints_enabled``, the undo tools."""
+    from tooldeck.plugins.shell.settings import ShellSettings
+    from tooldeck.plugins.shell.tool import (
+        BASH,
+        BASH_STATUS,
+        SHELL_CHECKPOINTS,
+        SHELL_REDO,
+        SHELL_UNDO,
+    )
 
     register(BASH)
     register(BASH_STATUS)
+    if settings.get(ShellSettings).checkpoints_enabled:
+        register(SHELL_UNDO)
+        register(SHELL_REDO)
+        register(SHELL_CHECKPOINTS)
 
 
 @hookimpl

@@ -1,8 +1,10 @@
-"""The shell executor: runs ``bash`` calls the gates let through, and answers ``bash_status``.
+"""The shell executor: ``bash``, ``bash_status`` and the checkpoint tools.
 
-A foreground call: optional snapshot (``transactional``) → spawn in the sandbox working
-directory with the scrubbed environment → wait (timeout kills the tree) → optional rollback →
-classify the exit → envelope. A background call starts the process and returns a run id.
+A foreground call: optional snapshot (``transactional`` or ``checkpoints_enabled``) → spawn
+in the sandbox working directory with the scrubbed environment → wait (timeout kills the
+tree) → optional rollback → classify the exit → envelope; with ``checkpoints_enabled``, a
+snapshot not rolled back becomes a checkpoint that ``shell_undo``, ``shell_redo`` and
+``shell_checkpoints`` work on. A background call starts the process and returns a run id.
 The executor belongs to one runtime and takes the policy that runtime was built with.
 """
 
@@ -17,6 +19,7 @@ from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import Rollback as UndoneChanges
 from tooldeck.models import ToolCall, ToolOutput, new_call_id
 from tooldeck.plugins.shell.background import BackgroundRuns, head_tail, started_message
+from tooldeck.plugins.shell.checkpoints import Checkpoints, RedoError, UndoError
 from tooldeck.plugins.shell.env import EnvironmentScrubber
 from tooldeck.plugins.shell.envelope import (
     NO_OUTPUT,
@@ -29,7 +32,7 @@ from tooldeck.plugins.shell.envelope import (
 from tooldeck.plugins.shell.policy import ShellPolicy
 from tooldeck.plugins.shell.process import RunningCommand
 from tooldeck.plugins.shell.settings import ShellSettings
-from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams
+from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams, UndoParams
 from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError, take_snapshot
 from tooldeck.runtime import CallContext, StashKey
 from tooldeck.shell_analysis import analyze
@@ -57,6 +60,7 @@ class ShellExecutor:
                                           allow=settings.env_allowlist)
         self._env_seen: dict[Any, Any] | None = None
         self._env: dict[str, str] = {}
+        self.checkpoints = Checkpoints(settings.max_checkpoints)
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run one call; see the module docstring."""
@@ -64,6 +68,8 @@ class ShellExecutor:
         params = ctx.params
         if isinstance(params, BashStatusParams):
             return self._status(params.run_id)
+        if call.tool_id != "bash":
+            return self._checkpoint_call(call.tool_id, params)
         assert isinstance(params, BashParams)
         if not params.command.strip():
             return ToolOutput("bash", NO_OUTPUT, empty_envelope(), exit_code=0)
@@ -106,7 +112,7 @@ class ShellExecutor:
     def _snapshot(self, command: str, policy: ShellPolicy) -> tuple[Snapshot | None, str | None]:
         """Take the snapshot of a transactional write command; ``(snapshot, warning)``."""
         shell = self.settings
-        if not shell.transactional:
+        if not (shell.transactional or shell.checkpoints_enabled):
             return None, None
         analysis = analyze(command, extra_wrappers=shell.extra_wrappers)
         if not analysis.writes:
@@ -142,8 +148,14 @@ class ShellExecutor:
             done = await running.finish(self.settings.timeout)
             if snapshot is not None and self._should_roll_back(done.exit_code):
                 rollback = snapshot.rollback()
-        finally:
+        except BaseException:
             if snapshot is not None:
+                snapshot.discard()
+            raise
+        if snapshot is not None:
+            if rollback is None and snapshot.entries and self.settings.checkpoints_enabled:
+                self.checkpoints.record(command, snapshot)
+            else:
                 snapshot.discard()
         note = None
         if rollback is not None:
@@ -202,7 +214,24 @@ class ShellExecutor:
         return ToolOutput("bash_status", text, raw, truncated=done.truncated,
                           exit_code=done.exit_code)
 
+    def _checkpoint_call(self, tool: str, params: Any) -> ToolOutput:
+        """Answer ``shell_undo``, ``shell_redo`` or ``shell_checkpoints``."""
+        checkpoints = self.checkpoints
+        try:
+            if isinstance(params, UndoParams):
+                text = checkpoints.undo(params.count)
+            elif tool == "shell_redo":
+                text = checkpoints.redo()
+            else:
+                commands = checkpoints.listing()
+                text = "\n".join(f"{i}. {c}" for i, c in enumerate(commands, 1))
+                return ToolOutput(tool, text or "No checkpoints.", {"checkpoints": commands})
+        except (UndoError, RedoError) as exc:
+            raise ToolError(ErrorCategory.PERMANENT_FAILURE, str(exc), retryable=False) from exc
+        return ToolOutput(tool, text, {"checkpoints": checkpoints.listing()})
+
     async def aclose(self) -> None:
-        """Kill the unfinished background runs of this runtime."""
+        """Kill the unfinished background runs of this runtime; drop its checkpoints."""
         await self.background.aclose()
+        self.checkpoints.clear()
 

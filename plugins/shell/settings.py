@@ -34,7 +34,7 @@ DEFAULT_SANDBOX_DEVICES: tuple[str, ...] = (
 
 
 class ShellSettings(StrictModel):
-    """``[tools.shell]``: policy, sandbox, execution, transactions and background runs."""
+    """``[tools.shell]``: policy, sandbox, execution, transactions, checkpoints, background runs."""
 
     timeout: float = Field(30, gt=0, description="Seconds before a command's tree is killed.")
     blocked_commands: tuple[str, ...] = Field(
@@ -88,6 +88,11 @@ class ShellSettings(StrictModel):
         False, description="Refuse to run a write command whose snapshot failed."
     )
     max_snapshot_bytes: int = Field(0, ge=0, description="Snapshot size cap; 0 is unlimited.")
+    checkpoints_enabled: bool = Field(
+        False, description="Snapshot write commands and offer shell_undo, shell_redo and "
+        "shell_checkpoints."
+    )
+    max_checkpoints: int = Field(20, ge=1, description="Undo stack size; the oldest is evicted.")
     max_background_runs: int = Field(8, ge=0, description="Background runs at once.")
     background_timeout_secs: float = Field(
         1800, gt=0, description="Seconds before a background run's tree is killed."

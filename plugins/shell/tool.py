@@ -1,4 +1,4 @@
-"""The shell tools as the model sees them: ``bash`` and ``bash_status``."""
+"""The shell tools as the model sees them: ``bash``, ``bash_status`` and the checkpoint tools."""
 
 from __future__ import annotations
 
@@ -6,12 +6,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tooldeck.models import ToolDef
 
-__all__ = ["BASH", "BASH_STATUS", "EXECUTOR", "BashParams", "BashStatusParams"]
+__all__ = [
+    "BASH",
+    "BASH_STATUS",
+    "EXECUTOR",
+    "SHELL_CHECKPOINTS",
+    "SHELL_REDO",
+    "SHELL_UNDO",
+    "BashParams",
+    "BashStatusParams",
+    "NoParams",
+    "UndoParams",
+]
 
 # ToolDef's attrs converter (a bare ``frozenset``) is typed generically; mypy cannot bind it.
 
 EXECUTOR = "shell"
-"""The name of the executor that runs both tools."""
+"""The name of the executor that runs every shell tool."""
 
 
 class BashParams(BaseModel):
@@ -62,3 +73,53 @@ BASH_STATUS = ToolDef(
     input_param="run_id",
 )
 """The ``bash_status`` tool."""
+
+
+class UndoParams(BaseModel):
+    """Parameters of ``shell_undo``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(1, description="How many of the latest write commands to undo.")
+
+
+class NoParams(BaseModel):
+    """Parameters of ``shell_redo`` and ``shell_checkpoints``: none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+SHELL_UNDO = ToolDef(
+    id="shell_undo",
+    description=(
+        "Undo the latest write commands run with bash (most recent first): the files they "
+        "wrote, created or deleted are put back as they were. "
+        'Example: {"count": 1}'
+    ),
+    params=UndoParams,
+    executor=EXECUTOR,
+    capabilities={"write"},
+    input_param="count",
+)
+"""The ``shell_undo`` tool (only with ``checkpoints_enabled``)."""
+
+SHELL_REDO = ToolDef(
+    id="shell_redo",
+    description=(
+        "Redo the latest command undone with shell_undo: its files are put back as the "
+        "command left them (nothing is run again). Example: {}"
+    ),
+    params=NoParams,
+    executor=EXECUTOR,
+    capabilities={"write"},
+)
+"""The ``shell_redo`` tool (only with ``checkpoints_enabled``)."""
+
+SHELL_CHECKPOINTS = ToolDef(
+    id="shell_checkpoints",
+    description="List the write commands shell_undo can undo, most recent first. Example: {}",
+    params=NoParams,
+    executor=EXECUTOR,
+    capabilities={"read"},
+)
+"""The ``shell_checkpoints`` tool (only with ``checkpoints_enabled``)."""
