@@ -1,23 +1,20 @@
 """Hypothesis: the one-scan ``strip_noise`` path and the sanitizer equal the previous code.
 
-The previous implementation is kept here verbatim as the reference: ``strip_noise`` found the
-noise runs with :meth:`LineMatcher.line_runs` and then scanned the joined runs for must-keep
-lines (``line_runs_within``); ``sanitize_output`` collapsed blank lines with an unfactored
-pattern.
+The reference for ``strip_noise`` is the two-scan path the library still keeps as its fallback
+(noise runs from :meth:`LineMatcher.line_runs`, then
+:meth:`MustKeepClassifier.line_runs_within` over them); the previous ``sanitize_output``, with
+its unfactored blank-line pattern, is kept here as the sanitizer's reference.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tooldeck.filters import must_keep as must_keep_module
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.must_keep import MustKeepClassifier, must_keep_classifier
+from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import replace_lone_surrogates, sanitize_output
@@ -57,54 +54,13 @@ def old_sanitize_output(text: str) -> str:
     return text
 
 
-def old_line_runs_within(
-    classifier: MustKeepClassifier, data: bytes, spans: Sequence[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    after_followers = must_keep_module._after_followers
-    location_follower = must_keep_module._LOCATION_FOLLOWER
-    if not spans:
-        return []
-    joined = b"".join([data[start:end] for start, end in spans])
-    offsets = [0]
-    for start, end in spans:
-        offsets.append(offsets[-1] + end - start)
-    found: list[tuple[int, int]] = []
-    for joined_start, joined_end in classifier.matcher.line_runs(joined):
-        index = bisect.bisect_right(offsets, joined_start) - 1
-        while joined_start < joined_end:
-            span_start, span_end = spans[index]
-            start = span_start + joined_start - offsets[index]
-            piece_end = min(span_end, start + joined_end - joined_start)
-            found.append((start, after_followers(data, piece_end, limit=span_end)))
-            joined_start += piece_end - start
-            index += 1
-    for span_start, _ in spans:
-        if (
-            span_start > 0
-            and data[span_start] in b" \t-a"
-            and location_follower.match(data, span_start)
-        ):
-            previous = data.rfind(b"\n", 0, span_start - 1) + 1
-            line = data[previous : span_start - 1].decode("utf-8", "surrogatepass")
-            if classifier.is_must_keep(line):
-                found.append((span_start, after_followers(data, span_start)))
-    found.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in found:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def old_strip_noise(noise: LineMatcher, raw: str) -> tuple[str, FilterConfidence]:
     clean = old_sanitize_output(raw)
     if not clean:
         return clean, FilterConfidence.FALLBACK
     data = as_line_data(clean)
     runs = noise.line_runs(data)
-    protected = old_line_runs_within(must_keep_classifier(), data, runs) if runs else []
+    protected = must_keep_classifier().line_runs_within(data, runs) if runs else []
     kept_data, removed = cut_spans(data, runs, protected)
     if not removed:
         return clean, FilterConfidence.FALLBACK
@@ -223,9 +179,8 @@ def test_runs_with_stops_equal_two_scans(patterns: list[str], raw: str) -> None:
     assert [(start, end) for start, end, _ in stops] == expected_stops
     for start, _, run_end in stops:
         assert any(run_start <= start < end == run_end for run_start, end in runs)
-    assert classifier.line_runs_within_found(data, runs, stops) == old_line_runs_within(
-        classifier, data, runs
-    )
+    slow_path = classifier.line_runs_within(data, runs)
+    assert classifier.line_runs_within_found(data, runs, stops) == slow_path
 
 
 def _lines(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
