@@ -4,9 +4,9 @@ A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
 ``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``),
-``duration_ms``; then, only when they have a value,
-``error_category``, ``exit_code``, ``truncated``, ``caller_id``, ``decision`` (verdict, gate,
-rule, source) and ``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
+``duration_ms``; then, only when they have a value, ``error_category``, ``exit_code``,
+``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
+``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
 strips them first.
 """
 
@@ -81,6 +81,8 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
             fields["truncated"] = True
     if result.call.caller_id:
         fields["caller_id"] = result.call.caller_id
+    if result.call.turn is not None:
+        fields["turn"] = result.call.turn
     if result.decision is not None:
         fields["decision"] = {"verdict": result.decision.verdict.value,
                               **result.decision.provenance()}

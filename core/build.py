@@ -20,7 +20,15 @@ from tooldeck.config import ConfigDocument, plugin_lists, validate_sections
 from tooldeck.errors import ConfigError, PluginError
 from tooldeck.loader import LoadedPlugin, PluginSpec, discover, load_enabled
 from tooldeck.models import ToolDef
-from tooldeck.runtime import CORE_PLUGIN, DefaultRouting, Executor, PluginInfo, Runtime, impls
+from tooldeck.runtime import (
+    CORE_PLUGIN,
+    DefaultRouting,
+    Executor,
+    PluginInfo,
+    Runtime,
+    SessionState,
+    impls,
+)
 
 __all__ = ["build_runtime"]
 
@@ -75,6 +83,7 @@ def build_runtime(
     installed: Mapping[str, PluginSpec] | None = None,
     extra_plugins: Mapping[str, object] | None = None,
     environ: Mapping[str, str] | None = None,
+    session: SessionState | None = None,
 ) -> Runtime:
     """Build a complete runtime from a configuration document.
 
@@ -88,6 +97,7 @@ def build_runtime(
     :param extra_plugins: plugin objects passed in by code (tests, embedding), by name; they
         are enabled unless ``[plugins] disable`` names them.
     :param environ: environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
+    :param session: the deck's state that outlives runtimes (a new one when ``None``).
     :raises ConfigError: the configuration cannot be used; nothing was configured.
     """
     installed = discover() if installed is None else installed
@@ -253,6 +263,7 @@ def build_runtime(
         strategies=registries["tooldeck_register_filters"].items,
         plugins=infos,
         warnings=warnings,
+        session=session,
     )
     try:
         runtime.hooks.configure(runtime)

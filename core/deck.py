@@ -240,7 +240,7 @@ class Deck:
         tools_config = runtime.settings.core.tools
         params, only_think = strip_tafc(call.params)
         if len(params) != len(call.params):
-            call = ToolCall(call.tool_id, params, call.call_id, call.caller_id)
+            call = attrs.evolve(call, params=params)
         tool = runtime.tools.get(call.tool_id)
         if tool is None:
             return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
@@ -253,7 +253,7 @@ class Deck:
             model = tool.params.model_validate(params)
         except pydantic.ValidationError as exc:
             return ToolResult(call, error=validation_error(tool, exc))
-        call = ToolCall(call.tool_id, model.model_dump(), call.call_id, call.caller_id)
+        call = attrs.evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
         if not tools_config.enabled:
@@ -325,7 +325,8 @@ class Deck:
             doc = old.settings.document
             try:
                 new = build_runtime(
-                    self._reread(doc, old), extra_plugins=self._extra, environ=self._environ
+                    self._reread(doc, old), extra_plugins=self._extra, environ=self._environ,
+                    session=old.session,
                 )
             except ConfigError as exc:
                 self.last_reload_error = str(exc)
@@ -382,9 +383,10 @@ class Deck:
                 on_reload(ok)
 
     async def aclose(self) -> None:
-        """Wait for calls in flight, then unconfigure the current runtime."""
+        """Wait for calls in flight, unconfigure the current runtime, close the session state."""
         await self._runtime.drained()
         await self._runtime.aclose()
+        await self._runtime.session.aclose()
 
 
 def _quota_exhausted(limit: int) -> Decision:

@@ -105,12 +105,15 @@ class ToolCall:
     :param params: the raw parameters as the model sent them.
     :param call_id: correlates the call with its result, events and audit line.
     :param caller_id: who is calling (a session, a skill, a user); carried into the audit.
+    :param turn: the agent loop's turn (one model response) the call belongs to, counting up;
+        gates that look at recent history (the risk chain) age calls out by it.
     """
 
     tool_id: str
     params: Mapping[str, Any] = attrs.field(factory=dict)
     call_id: str = attrs.field(factory=new_call_id)
     caller_id: str | None = None
+    turn: int | None = None
 
     def input_text(self, tool: ToolDef | None = None) -> str:
         """The string permission rules match against (see :attr:`ToolDef.input_param`)."""

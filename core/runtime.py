@@ -31,6 +31,7 @@ __all__ = [
     "Hooks",
     "PluginInfo",
     "Runtime",
+    "SessionState",
     "StashKey",
     "impls",
 ]
@@ -77,9 +78,54 @@ class CallContext:
 
 @attrs.frozen
 class StashKey(Generic[T]):
-    """A typed key for per-runtime plugin state: ``KEY = StashKey[Client]("web.client")``."""
+    """A typed key for plugin state: ``KEY = StashKey[Client]("web.client")``.
+
+    Per runtime with :meth:`Runtime.stash_set`, per deck with :attr:`Runtime.session`.
+    """
 
     name: str
+
+
+class SessionState:
+    """Plugin state that outlives one runtime (histories, long-running jobs).
+
+    A deck hands the same object to every runtime it builds, so what is kept here survives
+    hot reloads. Values are created on first use by :meth:`setdefault`. :meth:`aclose` runs
+    when the deck closes: every value with an ``aclose`` coroutine method is closed then, in
+    creation order.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[StashKey[Any], Any] = {}
+
+    def setdefault(self, key: StashKey[T], factory: Callable[[], T]) -> T:
+        """The value under ``key``, created with ``factory()`` the first time it is asked for.
+
+        :param key: the plugin's typed key.
+        :param factory: builds the value; called at most once per key and session.
+        :returns: the value.
+        """
+        try:
+            value: T = self._values[key]
+        except KeyError:
+            value = self._values[key] = factory()
+        return value
+
+    async def aclose(self) -> None:
+        """Close every value that has an ``aclose`` coroutine method.
+
+        A failure is reported on stderr and does not stop the others.
+        """
+        values, self._values = list(self._values.items()), {}
+        for key, value in values:
+            closer = getattr(value, "aclose", None)
+            if closer is None:
+                continue
+            try:
+                await closer()
+            except Exception as exc:
+                print(f"tooldeck: closing session state {key.name!r} failed: {exc!r}",
+                      file=sys.stderr)
 
 
 @attrs.frozen
@@ -270,6 +316,7 @@ class Runtime:
         strategies: Mapping[str, Any],
         plugins: Iterable[PluginInfo],
         warnings: Iterable[str],
+        session: SessionState | None = None,
     ) -> None:
         self.settings = settings
         self.pm = pm
@@ -282,6 +329,8 @@ class Runtime:
         self.watch_paths: set[Path] = set()
         self.policy_files: set[Path] = set()
         self._stash: dict[StashKey[Any], Any] = {}
+        self.session = session if session is not None else SessionState()
+        """State shared with the runtimes built before and after this one by the same deck."""
         self._inflight = 0
         self._idle: asyncio.Event | None = None
         self._closed = False

@@ -44,14 +44,17 @@ def extract_fenced_blocks(text: str, tag: str) -> list[str]:
     return blocks
 
 
-def calls_from_text(text: str, *, caller_id: str | None = None) -> list[ToolCall]:
+def calls_from_text(
+    text: str, *, caller_id: str | None = None, turn: int | None = None
+) -> list[ToolCall]:
     """Turn the ```` ```bash ```` blocks of model text into ``bash`` calls.
 
     :param text: model output.
     :param caller_id: recorded on each call.
+    :param turn: the turn of the model response ``text`` is, recorded on each call.
     :returns: one call per non-empty block, in order; run them through the deck as usual.
     """
     return [
-        ToolCall("bash", {"command": block}, caller_id=caller_id)
+        ToolCall("bash", {"command": block}, caller_id=caller_id, turn=turn)
         for block in extract_fenced_blocks(text, "bash") if block
     ]
