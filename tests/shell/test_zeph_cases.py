@@ -1,8 +1,9 @@
-"""Every shell row of zeph-test-cases.md §1.1 to 1.10, through the deck or the shell gate.
+"""Every shell row of zeph-test-cases.md §1.1 to 1.12, through the deck or the shell gate.
 
 Where tooldeck goes further than Zeph the test says so ("goes further"). Rows of §1.11
-(deobfuscation) are the analyzer's and are tested in tests/shell_analysis; §1.12 to 1.14
-(safe-fix suggestions, checkpoints, risk chain) are not part of this plugin.
+(deobfuscation) are the analyzer's and are tested in tests/shell_analysis; §1.13
+(checkpoints) is tested in test_checkpoints.py; §1.14 (risk chain) belongs to the
+``risk_chain`` gate plugin and is tested in tests/risk_chain.
 """
 
 from __future__ import annotations

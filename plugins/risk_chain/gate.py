@@ -1,0 +1,74 @@
+"""The risk chain gate: denies the call that completes a risky chain of calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tooldeck import hookimpl
+from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.plugins.risk_chain.chain import ChainHistory, Step, score_chain
+from tooldeck.plugins.risk_chain.settings import RiskChainSettings
+from tooldeck.plugins.risk_chain.tags import Tag, shell_tags, text_tags
+from tooldeck.runtime import Runtime, StashKey
+
+__all__ = ["HISTORY", "RiskChainGate"]
+
+HISTORY = StashKey[ChainHistory]("risk_chain.history")
+"""Where the deck's history lives in :attr:`Runtime.session`."""
+
+_EGRESS = frozenset({Tag.NETWORK_EGRESS})
+
+
+class RiskChainGate:
+    """Tags each call, scores it with the caller's recent tagged calls, denies at the threshold.
+
+    Abstains on untagged calls and on chains below the threshold: it never vouches for a call.
+    A call it does not deny is remembered at once, whatever the other gates or the user decide
+    next: an attempt shows intent as much as a success does.
+
+    :param settings: ``[tools.risk_chain]``.
+    :param extra_wrappers: ``[tools.shell] extra_wrappers``, so wrapped commands are seen.
+    """
+
+    name = "risk_chain"
+
+    def __init__(self, settings: RiskChainSettings, extra_wrappers: Iterable[str] = ()) -> None:
+        self.settings = settings
+        self.extra_wrappers = tuple(extra_wrappers)
+
+    def tags(self, call: ToolCall, tool: ToolDef) -> frozenset[Tag]:
+        """What ``call`` is tagged with.
+
+        :param call: the call, parameters validated.
+        :param tool: its definition.
+        :returns: the tags.
+        """
+        if tool.id in self.settings.egress_tools:
+            return _EGRESS
+        text = call.input_text(tool)
+        if tool.id in self.settings.shell_tools:
+            return shell_tags(text, extra_wrappers=self.extra_wrappers)
+        return text_tags(text)
+
+    @hookimpl
+    def tooldeck_check_call(
+        self, call: ToolCall, tool: ToolDef, runtime: Runtime
+    ) -> Decision | None:
+        """Deny a tagged call whose chain reaches the threshold; otherwise abstain."""
+        tags = self.tags(call, tool)
+        if not tags:
+            return None
+        settings = self.settings
+        history = runtime.session.setdefault(HISTORY, ChainHistory)
+        step = Step(tags, call.turn)
+        chain = score_chain([*history.recent(call.caller_id, call.turn, settings.window_turns),
+                             step])
+        if chain.score >= settings.threshold:
+            return Decision(
+                Verdict.DENY,
+                f"risk chain blocked: {chain.describe()} (score {chain.score:.2f})",
+                gate=self.name,
+                rule=chain.describe(),
+            )
+        history.record(call.caller_id, step, settings.max_calls)
+        return None
