@@ -25,7 +25,8 @@ overlay that would loosen it rejects the runtime, so a reload keeps the previous
 the gate and the executor are registered, and ``tooldeck_configure`` records ``policy_dir``
 and each overlay with the core so the watcher reloads on changes and a deleted overlay
 refuses the reload. A call captures its runtime, so a running command keeps the policy it
-started under. The plugin must be listed in the entry-point group ``tooldeck.gates``.
+started under. Background runs and checkpoints are the deck's (``runtime.session``): a
+reload keeps them. The plugin must be listed in the entry-point group ``tooldeck.gates``.
 
 The hooks import their modules when called, so that importing this package (as the
 ``tooldeck check bash`` and ``tooldeck run`` commands do) stays light.

@@ -11,9 +11,9 @@ timeout                ``background_timeout_secs``; the tree is killed as in the
 status                 tool ``bash_status``: ``running`` with the elapsed time, or
                        ``finished`` with the exit code and the output (head and tail kept,
                        at most :data:`MAX_STATUS_CHARS` characters)
-lifetime               runs belong to the runtime that started them: when it is retired
-                       (a reload, or closing the deck) every unfinished run is killed and
-                       reported ``terminated``; the new runtime does not know old run ids
+lifetime               runs belong to the deck (its session state): they outlive a reload,
+                       whose new policy applies to runs started after it; closing the deck
+                       kills every unfinished run, reported ``terminated``
 retention              the :data:`KEEP_FINISHED` most recent finished runs stay readable
 =====================  ==================================================================
 """
@@ -75,7 +75,7 @@ class BackgroundRun:
     :param command: the command text.
     :param started: ``time.monotonic()`` at start.
     :param task: the task waiting for it.
-    :param terminated: true when it was killed because its runtime was retired.
+    :param terminated: true when it was killed because the deck was closed.
     """
 
     run_id: str
@@ -91,15 +91,9 @@ class BackgroundRun:
 
 
 class BackgroundRuns:
-    """The background runs of one runtime.
+    """The background runs of one deck; the limits come from the settings of each start."""
 
-    :param limit: ``max_background_runs``.
-    :param timeout: ``background_timeout_secs``.
-    """
-
-    def __init__(self, limit: int, timeout: float) -> None:
-        self.limit = limit
-        self.timeout = timeout
+    def __init__(self) -> None:
         self._runs: dict[str, BackgroundRun] = {}
         self._commands: dict[str, RunningCommand] = {}
 
@@ -108,19 +102,25 @@ class BackgroundRuns:
         """How many runs have not finished."""
         return sum(not run.finished for run in self._runs.values())
 
-    def has_room(self) -> bool:
-        """Whether another run may start now."""
-        return self.active < self.limit
+    def has_room(self, limit: int) -> bool:
+        """Whether another run may start now.
 
-    def start(self, run_id: str, command: str, running: RunningCommand) -> BackgroundRun:
+        :param limit: ``max_background_runs``.
+        """
+        return self.active < limit
+
+    def start(
+        self, run_id: str, command: str, running: RunningCommand, timeout: float
+    ) -> BackgroundRun:
         """Track a started command until it finishes or times out.
 
         :param run_id: the id to report.
         :param command: the command text.
         :param running: the started process.
+        :param timeout: ``background_timeout_secs``.
         :returns: the run.
         """
-        task = asyncio.get_running_loop().create_task(running.finish(self.timeout))
+        task = asyncio.get_running_loop().create_task(running.finish(timeout))
         run = BackgroundRun(run_id, command, time.monotonic(), task)
         self._runs[run_id] = run
         self._commands[run_id] = running

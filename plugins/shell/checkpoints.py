@@ -1,4 +1,4 @@
-"""Checkpoints: undo and redo of the write commands a runtime ran (``checkpoints_enabled``).
+"""Checkpoints: undo and redo of the write commands a deck ran (``checkpoints_enabled``).
 
 A write command's snapshot (its *before* state, see :mod:`.transaction`) that was not rolled
 back is pushed on the undo stack; at most ``max_checkpoints`` are kept, the oldest evicted.
@@ -77,23 +77,24 @@ class Checkpoint:
 
 
 class Checkpoints:
-    """The undo and redo stacks of one runtime.
+    """The undo and redo stacks of one deck (they outlive a reload)."""
 
-    :param limit: ``max_checkpoints``: the undo stack's capacity.
-    """
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    def __init__(self) -> None:
         self._undo: list[Checkpoint] = []
         self._redo: list[Checkpoint] = []
 
-    def record(self, command: str, before: Snapshot) -> None:
-        """Push a surviving snapshot; evict beyond the limit; clear the redo stack."""
+    def record(self, command: str, before: Snapshot, limit: int) -> None:
+        """Push a surviving snapshot; evict beyond ``limit``; clear the redo stack.
+
+        :param command: the command that ran.
+        :param before: its snapshot, taken before it ran.
+        :param limit: ``max_checkpoints``: the undo stack's capacity.
+        """
         for checkpoint in self._redo:
             checkpoint.discard()
         self._redo.clear()
         self._undo.append(Checkpoint(command, before))
-        while len(self._undo) > self.limit:
+        while len(self._undo) > limit:
             self._undo.pop(0).discard()
 
     def listing(self) -> tuple[str, ...]:
@@ -152,6 +153,10 @@ class Checkpoints:
             checkpoint.discard()
         self._undo.clear()
         self._redo.clear()
+
+    async def aclose(self) -> None:
+        """Drop everything when the deck closes (see :class:`tooldeck.runtime.SessionState`)."""
+        self.clear()
 
 
 def _undo_one(checkpoint: Checkpoint) -> bool:

@@ -5,7 +5,9 @@ in the sandbox working directory with the scrubbed environment → wait (timeout
 tree) → optional rollback → classify the exit → envelope; with ``checkpoints_enabled``, a
 snapshot not rolled back becomes a checkpoint that ``shell_undo``, ``shell_redo`` and
 ``shell_checkpoints`` work on. A background call starts the process and returns a run id.
-The executor belongs to one runtime and takes the policy that runtime was built with.
+The executor belongs to one runtime and takes the policy that runtime was built with; the
+background runs and the checkpoints belong to the deck (the runtime's ``session``), so a
+reload neither kills a run nor forgets what can be undone.
 """
 
 from __future__ import annotations
@@ -37,10 +39,16 @@ from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError
 from tooldeck.runtime import CallContext, StashKey
 from tooldeck.shell_analysis import analyze
 
-__all__ = ["POLICY", "ShellExecutor"]
+__all__ = ["BACKGROUND", "CHECKPOINTS", "POLICY", "ShellExecutor"]
 
 POLICY = StashKey[ShellPolicy]("shell.policy")
 """Where each runtime keeps its effective shell policy (set in ``tooldeck_configure``)."""
+
+BACKGROUND = StashKey[BackgroundRuns]("shell.background")
+"""Where the deck keeps its background runs (session state: they outlive a reload)."""
+
+CHECKPOINTS = StashKey[Checkpoints]("shell.checkpoints")
+"""Where the deck keeps its undo and redo stacks (session state: they outlive a reload)."""
 
 
 class ShellExecutor:
@@ -53,23 +61,22 @@ class ShellExecutor:
 
     def __init__(self, settings: ShellSettings) -> None:
         self.settings = settings
-        self.background = BackgroundRuns(settings.max_background_runs,
-                                         settings.background_timeout_secs)
         self._scrub = EnvironmentScrubber(prefixes=settings.env_blocklist,
                                           markers=settings.env_secret_markers,
                                           allow=settings.env_allowlist)
         self._env_seen: dict[Any, Any] | None = None
         self._env: dict[str, str] = {}
-        self.checkpoints = Checkpoints(settings.max_checkpoints)
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run one call; see the module docstring."""
         policy = ctx.runtime.stash_get(POLICY)
+        session = ctx.runtime.session
         params = ctx.params
         if isinstance(params, BashStatusParams):
-            return self._status(params.run_id)
+            return self._status(session.setdefault(BACKGROUND, BackgroundRuns), params.run_id)
+        checkpoints = session.setdefault(CHECKPOINTS, Checkpoints)
         if call.tool_id != "bash":
-            return self._checkpoint_call(call.tool_id, params)
+            return self._checkpoint_call(checkpoints, call.tool_id, params)
         assert isinstance(params, BashParams)
         if not params.command.strip():
             return ToolOutput("bash", NO_OUTPUT, empty_envelope(), exit_code=0)
@@ -78,8 +85,9 @@ class ShellExecutor:
         if policy.cwd is None:
             raise ToolError(ErrorCategory.POLICY_BLOCKED, "no sandbox directory to run in")
         if params.background:
-            return await self._start_background(params.command, policy)
-        return await self._run(params.command, policy)
+            runs = session.setdefault(BACKGROUND, BackgroundRuns)
+            return await self._start_background(runs, params.command, policy)
+        return await self._run(params.command, policy, checkpoints)
 
     def _environment(self) -> dict[str, str]:
         """The scrubbed environment, rebuilt only when ``os.environ`` changed.
@@ -140,7 +148,9 @@ class ShellExecutor:
         codes = shell.auto_rollback_exit_codes
         return exit_code in codes if codes else exit_code >= 2
 
-    async def _run(self, command: str, policy: ShellPolicy) -> ToolOutput:
+    async def _run(
+        self, command: str, policy: ShellPolicy, checkpoints: Checkpoints
+    ) -> ToolOutput:
         snapshot, warning = self._snapshot(command, policy)
         rollback: Rollback | None = None
         try:
@@ -154,7 +164,7 @@ class ShellExecutor:
             raise
         if snapshot is not None:
             if rollback is None and snapshot.entries and self.settings.checkpoints_enabled:
-                self.checkpoints.record(command, snapshot)
+                checkpoints.record(command, snapshot, self.settings.max_checkpoints)
             else:
                 snapshot.discard()
         note = None
@@ -184,28 +194,29 @@ class ShellExecutor:
         return ToolOutput("bash", text, raw, truncated=done.truncated, exit_code=done.exit_code,
                           rollback=undone)
 
-    async def _start_background(self, command: str, policy: ShellPolicy) -> ToolOutput:
-        runs = self.background
-        if not runs.has_room():
+    async def _start_background(
+        self, runs: BackgroundRuns, command: str, policy: ShellPolicy
+    ) -> ToolOutput:
+        limit = self.settings.max_background_runs
+        if not runs.has_room(limit):
             raise ToolError(ErrorCategory.POLICY_BLOCKED,
-                            f"background run cap reached (max_background_runs={runs.limit})")
+                            f"background run cap reached (max_background_runs={limit})")
         run_id = new_call_id()
-        runs.start(run_id, command, await self._spawn(command, policy))
+        runs.start(run_id, command, await self._spawn(command, policy),
+                   self.settings.background_timeout_secs)
         return ToolOutput("bash", started_message(run_id, command),
                           {"run_id": run_id, "status": "running"})
 
-    def _status(self, run_id: str) -> ToolOutput:
-        run = self.background.get(run_id)
+    def _status(self, runs: BackgroundRuns, run_id: str) -> ToolOutput:
+        run = runs.get(run_id)
         if run is None:
-            raise ToolError(ErrorCategory.INVALID_PARAMETERS,
-                            f"unknown run_id {run_id!r} (runs end with the runtime that "
-                            "started them)")
+            raise ToolError(ErrorCategory.INVALID_PARAMETERS, f"unknown run_id {run_id!r}")
         if not run.finished:
             return ToolOutput("bash_status", f"run {run_id} is running: {run.command}",
                               {"run_id": run_id, "status": "running"})
         if run.terminated or run.task.cancelled():
-            return ToolOutput("bash_status", f"run {run_id} was terminated: its runtime was "
-                              "retired", {"run_id": run_id, "status": "terminated"})
+            return ToolOutput("bash_status", f"run {run_id} was terminated: the deck was "
+                              "closed", {"run_id": run_id, "status": "terminated"})
         done = run.task.result()
         status = "timeout" if done.timed_out else "finished"
         output = head_tail(done.combined or NO_OUTPUT)
@@ -214,9 +225,8 @@ class ShellExecutor:
         return ToolOutput("bash_status", text, raw, truncated=done.truncated,
                           exit_code=done.exit_code)
 
-    def _checkpoint_call(self, tool: str, params: Any) -> ToolOutput:
+    def _checkpoint_call(self, checkpoints: Checkpoints, tool: str, params: Any) -> ToolOutput:
         """Answer ``shell_undo``, ``shell_redo`` or ``shell_checkpoints``."""
-        checkpoints = self.checkpoints
         try:
             if isinstance(params, UndoParams):
                 text = checkpoints.undo(params.count)
@@ -229,9 +239,3 @@ class ShellExecutor:
         except (UndoError, RedoError) as exc:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE, str(exc), retryable=False) from exc
         return ToolOutput(tool, text, {"checkpoints": checkpoints.listing()})
-
-    async def aclose(self) -> None:
-        """Kill the unfinished background runs of this runtime; drop its checkpoints."""
-        await self.background.aclose()
-        self.checkpoints.clear()
-

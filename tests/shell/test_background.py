@@ -95,13 +95,39 @@ async def test_unknown_run(make_deck: Any) -> None:
     assert result.error.category is ErrorCategory.INVALID_PARAMETERS
 
 
-async def test_retired_runtime_kills_its_runs(make_deck: Any, helpers: Any,
-                                              sandbox: Path) -> None:
+async def test_runs_outlive_a_reload(make_deck: Any, helpers: Any, sandbox: Path) -> None:
+    """A policy reload must not kill the agent's build, nor forget its run id."""
+    deck = make_deck(STATUS_ALLOWED)
+    started = await helpers.run(deck, "sleep 0.8; echo done", background=True)
+    run_id = started.output.raw_response["run_id"]
+    await asyncio.sleep(0.2)
+    assert await deck.reload()
+    assert (await status(deck, run_id)).output.raw_response["status"] == "running"
+    for _ in range(60):
+        result = await status(deck, run_id)
+        if result.output.raw_response["status"] != "running":
+            break
+        await asyncio.sleep(0.05)
+    assert result.output.raw_response["status"] == "finished"
+    assert "done" in result.output.summary
+
+
+async def test_the_cap_counts_runs_started_before_a_reload(make_deck: Any,
+                                                           helpers: Any) -> None:
+    deck = make_deck(STATUS_ALLOWED + "[tools.shell]\nmax_background_runs = 1\n")
+    await helpers.run(deck, "sleep 5", background=True)
+    assert await deck.reload()
+    second = await helpers.run(deck, "sleep 5", background=True)
+    assert second.error.message == "background run cap reached (max_background_runs=1)"
+
+
+async def test_closing_the_deck_kills_its_runs(make_deck: Any, helpers: Any,
+                                               sandbox: Path) -> None:
     deck = make_deck(STATUS_ALLOWED)
     await helpers.run(deck, "sleep 107", background=True)
     await asyncio.sleep(0.3)
     assert helpers.live_pids_in(sandbox)
-    assert await deck.reload()
+    await deck.aclose()
     for _ in range(40):
         if not helpers.live_pids_in(sandbox):
             break

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -167,20 +168,45 @@ async def test_undo_and_redo_are_gated(make_deck: Any, helpers: Any, sandbox: Pa
     assert allowed.output.summary == "1. echo a > a.txt"
 
 
-async def test_checkpoints_are_per_runtime(make_deck: Any, helpers: Any) -> None:
+async def test_checkpoints_are_per_deck(make_deck: Any, helpers: Any) -> None:
     first, second = make_deck(ON), make_deck(ON)
     await write(first, helpers, "echo a > a.txt")
     assert (await undo(second)).output.summary == "Nothing to undo."
 
 
+async def test_checkpoints_outlive_a_reload(make_deck: Any, helpers: Any,
+                                            sandbox: Path) -> None:
+    """A policy reload must not forget what can be undone."""
+    deck = make_deck(ON)
+    await write(deck, helpers, "echo a > a.txt")
+    assert await deck.reload()
+    assert (await undo(deck)).output.summary == "Undid 1 command(s)."
+    assert not (sandbox / "a.txt").exists()
+
+
+async def test_closing_the_deck_removes_the_copies(make_deck: Any, helpers: Any,
+                                                   sandbox: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(copies))
+    deck = make_deck(ON)
+    (sandbox / "a.txt").write_text("before")
+    await write(deck, helpers, "echo after > a.txt")
+    assert await deck.reload()
+    assert list(copies.iterdir())  # the checkpoint's copy outlived the reload
+    await deck.aclose()
+    assert not list(copies.iterdir())
+
+
 def test_undo_failed_for_all(tmp_path: Path) -> None:
-    checkpoints = Checkpoints(5)
+    checkpoints = Checkpoints()
     folder = tmp_path / "dir"
     folder.mkdir()
     target = folder / "f.txt"
     target.write_text("before")
     checkpoints.record("echo x > dir/f.txt",
-                       take_snapshot([str(target)], scope=(), max_bytes=0))
+                       take_snapshot([str(target)], scope=(), max_bytes=0), 5)
     target.unlink()
     folder.rmdir()
     folder.write_text("a file where the directory was")
