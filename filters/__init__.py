@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tooldeck.filters.command import last_command
     from tooldeck.filters.confidence import FilterConfidence
+    from tooldeck.filters.defaults import FailureMode
     from tooldeck.filters.engine import FilterEngine, FilterResult, FilterWarning
     from tooldeck.filters.metrics import FilterMetrics
     from tooldeck.filters.must_keep import MustKeepClassifier, must_keep_classifier
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from tooldeck.filters.registry import default_strategy_registry
     from tooldeck.filters.rules import LoadedRules, Rule, builtin_rules, load_rules, parse_rules
     from tooldeck.filters.sanitize import sanitize_output
-    from tooldeck.filters.settings import FailureMode, FilterSettings, SecuritySettings
+    from tooldeck.filters.settings import FilterSettings, SecuritySettings
     from tooldeck.filters.strategy import (
         Reduction,
         StageResult,
@@ -71,7 +72,7 @@ __all__ = [
 _HOMES = {
     "last_command": "command",
     "FilterConfidence": "confidence",
-    "FailureMode": "settings",
+    "FailureMode": "defaults",
     "FilterEngine": "engine",
     "FilterResult": "engine",
     "FilterSettings": "settings",

@@ -13,9 +13,11 @@ prints each failure (and each rule that does not load), and exits 1 if there is 
 
 Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the configuration
 is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
-overrides are not applied), and only the rules that may match the command are built. A user
-rule whose strategy type comes from a plugin makes the command open the full deck instead, as
-``verify`` always does, so third-party strategy types work in both.
+overrides are not applied); when that table is absent or empty the engine takes the defaults
+without building the pydantic settings model, so pydantic is not even imported. Only the rules
+that may match the command are built. A user rule whose strategy type comes from a plugin
+makes the command open the full deck instead, as ``verify`` always does, so third-party
+strategy types work in both.
 """
 
 from __future__ import annotations
@@ -40,19 +42,18 @@ __all__ = ["FilterCommand", "filter_command", "filter_json", "read_filter_settin
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 
-def read_filter_settings(explicit: str | None) -> FilterSettings:
+def read_filter_settings(explicit: str | None) -> FilterSettings | None:
     """``[tools.filters]`` of the configuration, without building a deck.
 
     :param explicit: the ``--config`` argument.
-    :returns: the validated settings (a relative ``filters_path`` made absolute).
+    :returns: the validated settings (a relative ``filters_path`` made absolute), or ``None``
+        when no configuration file is found or it has no (or an empty) ``[tools.filters]``
+        table: the defaults apply, and pydantic is not imported.
     :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
         invalid (the message names the file and the dotted key).
     """
-    import pydantic
-
     from tooldeck.dirs import config_candidates
     from tooldeck.errors import ConfigError
-    from tooldeck.filters.settings import FilterSettings, resolve_filters_path
 
     for path, origin in config_candidates(explicit):
         if path.is_file():
@@ -60,12 +61,18 @@ def read_filter_settings(explicit: str | None) -> FilterSettings:
         if origin in ("--config", "$TOOLDECK_CONFIG"):
             raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
     else:
-        return FilterSettings()
+        return None
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}", path=str(path)) from None
     table = data.get("tools", {}).get("filters", {}) if isinstance(data.get("tools"), dict) else {}
+    if table == {}:
+        return None
+    import pydantic
+
+    from tooldeck.filters.settings import FilterSettings, resolve_filters_path
+
     try:
         settings = FilterSettings.model_validate(table)
     except pydantic.ValidationError as exc:
@@ -115,12 +122,26 @@ class FilterCommand:
 
         :param parser: the subcommand's parser.
         """
-        parser.add_argument("action", nargs="?", choices=["verify"],
-                            help="run every rule's inline tests instead of filtering")
-        parser.add_argument("--command", dest="shell_command", metavar="CMD",
-                            help="the command that produced the output on stdin")
-        parser.add_argument("--exit-code", dest="exit_code", type=int, default=None,
-                            metavar="N", help="its exit code (default: unknown)")
+        parser.add_argument(
+            "action",
+            nargs="?",
+            choices=["verify"],
+            help="run every rule's inline tests instead of filtering",
+        )
+        parser.add_argument(
+            "--command",
+            dest="shell_command",
+            metavar="CMD",
+            help="the command that produced the output on stdin",
+        )
+        parser.add_argument(
+            "--exit-code",
+            dest="exit_code",
+            type=int,
+            default=None,
+            metavar="N",
+            help="its exit code (default: unknown)",
+        )
 
     def run(self, args: argparse.Namespace) -> int:
         """Filter stdin, or verify the rules.
@@ -133,8 +154,10 @@ class FilterCommand:
         if args.action == "verify":
             return self._verify(config, as_json)
         if args.shell_command is None:
-            print("tooldeck filter: --command is required (or use: tooldeck filter verify)",
-                  file=sys.stderr)
+            print(
+                "tooldeck filter: --command is required (or use: tooldeck filter verify)",
+                file=sys.stderr,
+            )
             return EXIT_CONFIG
         raw = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         result = self._engine(config, args.shell_command).apply(
@@ -160,10 +183,11 @@ class FilterCommand:
 
         settings = read_filter_settings(config)
         engine = FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
-        if settings.filters_path is not None and engine.load_warnings:
+        if settings is not None and settings.filters_path is not None and engine.load_warnings:
             # maybe a plugin's strategy type: build again with every plugin's types
-            engine = FilterEngine.from_settings(settings, self._deck_registry(config),
-                                                command=command)
+            engine = FilterEngine.from_settings(
+                settings, self._deck_registry(config), command=command
+            )
         for warning in engine.load_warnings:
             print(f"tooldeck filter: {warning}", file=sys.stderr)
         return engine
@@ -185,7 +209,7 @@ class FilterCommand:
         settings = read_filter_settings(config)
         registry = self._deck_registry(config)
         loads = [builtin_rules(registry)]
-        if settings.filters_path is not None:
+        if settings is not None and settings.filters_path is not None:
             loads.append(load_rules(settings.filters_path, registry))
         rules = [rule for loaded in loads for rule in loaded.rules]
         warnings = [warning for loaded in loads for warning in loaded.warnings]
@@ -194,20 +218,36 @@ class FilterCommand:
         if as_json:
             import json
 
-            _print(json.dumps({
-                "rules": len(rules),
-                "tests": tests,
-                "failures": [{"rule": f.rule, "test": f.index + 1, "reason": f.reason,
-                              "expected": f.expected, "actual": f.actual} for f in failures],
-                "warnings": warnings,
-            }, indent=2, ensure_ascii=False))
+            _print(
+                json.dumps(
+                    {
+                        "rules": len(rules),
+                        "tests": tests,
+                        "failures": [
+                            {
+                                "rule": f.rule,
+                                "test": f.index + 1,
+                                "reason": f.reason,
+                                "expected": f.expected,
+                                "actual": f.actual,
+                            }
+                            for f in failures
+                        ],
+                        "warnings": warnings,
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
         else:
             for warning in warnings:
                 _print(f"rule not loaded: {warning}")
             for failure in failures:
                 _print(failure.describe())
-            _print(f"{len(rules)} rules, {tests} tests: {len(failures)} failed, "
-                   f"{len(warnings)} rule(s) not loaded")
+            _print(
+                f"{len(rules)} rules, {tests} tests: {len(failures)} failed, "
+                f"{len(warnings)} rule(s) not loaded"
+            )
         return EXIT_FAILED if failures or warnings else EXIT_OK
 
 

@@ -5,16 +5,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import pydantic
+import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
+from tooldeck.filters.params import TableError, integer, nested_list, string
 from tooldeck.filters.patterns import compile_pattern, confine_to_line
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 
 __all__ = ["DEFAULT_NORMALIZERS", "Dedup", "DedupParams", "NormalizeRule"]
 
 
+def _literal_replacement(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    """Validate a literal replacement: no group reference (``$$`` is a dollar), one line."""
+    string(instance, attribute, value)
+    problem = None
+    if re.search(r"(?<!\$)\$(?!\$)", value.replace("$$", "")):
+        problem = (
+            f"{value!r} contains an unescaped '$' (group references are not supported;"
+            " write '$$' for a literal dollar)"
+        )
+    elif "\n" in value or "\\" in value:
+        problem = f"{value!r} must not contain a newline or backslash"
+    if problem is not None:
+        raise TableError([(attribute.name, problem)])
+
+
+@attrs.frozen(kw_only=True)
 class NormalizeRule(StrategyParams):
     """One normalisation: every match of ``pattern`` becomes ``replacement``.
 
@@ -22,20 +39,8 @@ class NormalizeRule(StrategyParams):
     :param replacement: literal text; ``$`` must be escaped as ``$$`` (no group references).
     """
 
-    pattern: str
-    replacement: str
-
-    @pydantic.field_validator("replacement")
-    @classmethod
-    def _literal_replacement(cls, value: str) -> str:
-        if re.search(r"(?<!\$)\$(?!\$)", value.replace("$$", "")):
-            raise ValueError(
-                f"replacement {value!r} contains an unescaped '$' (group references are not"
-                " supported; write '$$' for a literal dollar)"
-            )
-        if "\n" in value or "\\" in value:
-            raise ValueError(f"replacement {value!r} must not contain a newline or backslash")
-        return value
+    pattern: str = attrs.field(validator=string)
+    replacement: str = attrs.field(validator=_literal_replacement)
 
 
 DEFAULT_NORMALIZERS: tuple[NormalizeRule, ...] = (
@@ -53,6 +58,7 @@ DEFAULT_NORMALIZERS: tuple[NormalizeRule, ...] = (
 """The default normalisations: ISO timestamps, lowercase UUIDs, IPv4 addresses, ports/pids."""
 
 
+@attrs.frozen(kw_only=True)
 class DedupParams(StrategyParams):
     """Parameters of ``dedup``.
 
@@ -60,10 +66,10 @@ class DedupParams(StrategyParams):
     :param max_unique_patterns: groups tracked; later new patterns are counted, not shown.
     """
 
-    normalize_patterns: list[NormalizeRule] = pydantic.Field(
-        default_factory=lambda: list(DEFAULT_NORMALIZERS)
+    normalize_patterns: list[NormalizeRule] = attrs.field(
+        factory=lambda: list(DEFAULT_NORMALIZERS), validator=nested_list(NormalizeRule)
     )
-    max_unique_patterns: int = pydantic.Field(default=10000, ge=1)
+    max_unique_patterns: int = attrs.field(default=10000, validator=integer(minimum=1))
 
 
 class _Substitution:

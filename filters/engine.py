@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.confidence import FilterConfidence, worst_confidence
+from tooldeck.filters.defaults import (
+    DEFAULT_ENABLED,
+    DEFAULT_ON_FAILURE,
+    DEFAULT_REDACT_SECRETS,
+    DEFAULT_SECURITY_ENABLED,
+    DEFAULT_TOOL_NAME,
+    FailureMode,
+)
 from tooldeck.filters.matcher import any_matcher
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import count_lines, sanitize_output
 from tooldeck.filters.security import SecurityScanner, security_block
-from tooldeck.filters.settings import FailureMode, FilterSettings, SecuritySettings
 from tooldeck.filters.stats import stats_line
 from tooldeck.filters.strategy import StrategyRegistry
 from tooldeck.secrets import find_secrets, redact_found
+
+if TYPE_CHECKING:
+    from tooldeck.filters.settings import FilterSettings, SecuritySettings
 
 __all__ = [
     "FailureMode",
@@ -77,6 +88,46 @@ class FilterResult:
     stats_line: str | None
 
 
+def __getattr__(name: str) -> Any:
+    """``FilterSettings`` and ``SecuritySettings``, re-exported without importing pydantic early.
+
+    :param name: the attribute.
+    :returns: the class.
+    :raises AttributeError: for other names.
+    """
+    if name in ("FilterSettings", "SecuritySettings"):
+        from tooldeck.filters import settings
+
+        return getattr(settings, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@attrs.frozen
+class _Options:
+    """The settings the engine reads, from :class:`FilterSettings` or the defaults."""
+
+    enabled: bool = DEFAULT_ENABLED
+    on_failure: FailureMode = DEFAULT_ON_FAILURE
+    tool_name: str = DEFAULT_TOOL_NAME
+    security_enabled: bool = DEFAULT_SECURITY_ENABLED
+    extra_patterns: tuple[str, ...] = ()
+    redact_secrets: bool = DEFAULT_REDACT_SECRETS
+
+    @classmethod
+    def of(cls, settings: FilterSettings | None) -> _Options:
+        if settings is None:
+            return cls()
+        security = settings.security
+        return cls(
+            enabled=settings.enabled,
+            on_failure=settings.on_failure,
+            tool_name=settings.tool_name,
+            security_enabled=security.enabled,
+            extra_patterns=tuple(security.extra_patterns),
+            redact_secrets=security.redact_secrets,
+        )
+
+
 class FilterEngine:
     """Runs every rule matching a command, in rule order, as one pipeline.
 
@@ -84,7 +135,9 @@ class FilterEngine:
     no claim); when no stage changed anything the confidence is Fallback.
 
     :param rules: the compiled rules, in order.
-    :param settings: the engine settings.
+    :param settings: the engine settings; ``None`` applies the defaults of
+        :mod:`tooldeck.filters.defaults` without building a :class:`FilterSettings` (so
+        without importing pydantic).
     :param metrics: counters to update; a fresh one by default.
     :param load_warnings: warnings from loading the rules, kept for display.
     """
@@ -98,11 +151,24 @@ class FilterEngine:
         load_warnings: Sequence[str] = (),
     ) -> None:
         self.rules = tuple(rules)
-        self.settings = settings if settings is not None else FilterSettings()
+        self._settings = settings
+        self._options = _Options.of(settings)
         self.metrics = metrics if metrics is not None else FilterMetrics()
-        self._security = SecurityScanner(self.settings.security.extra_patterns)
+        self._security = SecurityScanner(self._options.extra_patterns)
         self.load_warnings = (*load_warnings, *self._security.warnings)
         self._any_rule = any_matcher([rule.matcher for rule in self.rules])
+
+    @property
+    def settings(self) -> FilterSettings:
+        """The engine's settings (the default :class:`FilterSettings` when built without).
+
+        :returns: the settings.
+        """
+        if self._settings is None:
+            from tooldeck.filters.settings import FilterSettings
+
+            self._settings = FilterSettings()
+        return self._settings
 
     @classmethod
     def from_settings(
@@ -114,19 +180,20 @@ class FilterEngine:
     ) -> FilterEngine:
         """Build an engine with the user's rules (or the built-in ones) loaded.
 
-        :param settings: the settings; defaults apply when ``None``.
+        :param settings: the settings; ``None`` applies the defaults without building a
+            :class:`FilterSettings` and loads the built-in rules.
         :param registry: strategy types; the built-in registry when ``None``.
         :param command: build only the rules that may match this command (a one-shot engine
             for that command, as ``tooldeck filter`` uses; rules that cannot match are not
             validated).
         :returns: the engine; :attr:`load_warnings` lists skipped rules.
         """
-        settings = settings if settings is not None else FilterSettings()
         if registry is None:
             from tooldeck.filters.registry import default_strategy_registry
 
             registry = default_strategy_registry()
-        loaded = load_rules(settings.filters_path, registry, command=command)
+        filters_path = None if settings is None else settings.filters_path
+        loaded = load_rules(filters_path, registry, command=command)
         return cls(loaded.rules, settings, load_warnings=loaded.warnings)
 
     def matching_rules(self, command: str | None) -> list[Rule]:
@@ -135,7 +202,7 @@ class FilterEngine:
         :param command: the shell command, ``None`` when unknown.
         :returns: the rules (none when disabled or no command is known).
         """
-        if not self.settings.enabled or command is None or not command.strip():
+        if not self._options.enabled or command is None or not command.strip():
             return []
         segment = command_segment(command)
         if self._any_rule is not None and self._any_rule.search(segment) is None:
@@ -153,7 +220,7 @@ class FilterEngine:
             if (
                 failed
                 and stage.confidence is not FilterConfidence.FULL
-                and self.settings.on_failure is FailureMode.KEEP_INPUT
+                and self._options.on_failure is FailureMode.KEEP_INPUT
             ):
                 continue
             if stage.output != text:
@@ -184,12 +251,12 @@ class FilterEngine:
         rules = self.matching_rules(command) if rules is None else list(rules)
         text, confidence = self._run_pipeline(rules, clean, exit_code)
         warnings: list[FilterWarning] = []
-        security = self.settings.security
-        if security.enabled:
+        options = self._options
+        if options.security_enabled:
             preserved = self._security.scan(clean)
             warnings += [FilterWarning(WarningKind.SECURITY, line) for line in preserved]
             text += security_block(preserved)
-        if security.redact_secrets:
+        if options.redact_secrets:
             findings = find_secrets(output)
             if findings:
                 text = redact_found(text, output, findings)
@@ -203,9 +270,7 @@ class FilterEngine:
         self.metrics.record(chars_in, chars_out, confidence)
         line = None
         if lines_out < lines_in:
-            line = stats_line(
-                self.settings.tool_name, command, lines_in, lines_out, chars_in, chars_out
-            )
+            line = stats_line(options.tool_name, command, lines_in, lines_out, chars_in, chars_out)
         return FilterResult(
             output=text,
             rules=tuple(rule.name for rule in rules),

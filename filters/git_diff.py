@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import pydantic
+import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 
 __all__ = ["GitDiff", "GitDiffParams"]
@@ -12,13 +13,14 @@ __all__ = ["GitDiff", "GitDiffParams"]
 _FILE_HEADER = "diff --git a/"
 
 
+@attrs.frozen(kw_only=True)
 class GitDiffParams(StrategyParams):
     """Parameters of ``git_diff``.
 
     :param max_diff_lines: diffs longer than this say ``(truncated from N lines)``.
     """
 
-    max_diff_lines: int = pydantic.Field(default=500, ge=1)
+    max_diff_lines: int = attrs.field(default=500, validator=integer(minimum=1))
 
 
 def _file_name(header: str) -> str:

@@ -10,11 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import pydantic
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.matcher import CommandMatcher, MatchKind
+from tooldeck.filters.params import (
+    TableError,
+    boolean,
+    from_table,
+    mapping,
+    nested,
+    nested_list,
+    non_empty_string,
+    optional_integer,
+    optional_string,
+    string,
+)
 from tooldeck.filters.patterns import PatternError
 from tooldeck.filters.strategy import Strategy, StrategyConfigError, StrategyRegistry
 
@@ -45,23 +56,23 @@ BUILTIN_RULES_RESOURCE = "builtin_rules.toml"
 """The package-data file holding the embedded rules."""
 
 
-class _Strict(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
+@attrs.frozen(kw_only=True)
+class MatchSpec:
+    """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``.
 
+    :param exact: the whole command, exactly.
+    :param prefix: the command's start, at a word boundary.
+    :param regex: an RE2 pattern searched in the command.
+    """
 
-class MatchSpec(_Strict):
-    """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``."""
+    exact: str | None = attrs.field(default=None, validator=optional_string)
+    prefix: str | None = attrs.field(default=None, validator=optional_string)
+    regex: str | None = attrs.field(default=None, validator=optional_string)
 
-    exact: str | None = None
-    prefix: str | None = None
-    regex: str | None = None
-
-    @pydantic.model_validator(mode="after")
-    def _exactly_one(self) -> MatchSpec:
+    def __attrs_post_init__(self) -> None:
         given = [value for value in (self.exact, self.prefix, self.regex) if value is not None]
         if len(given) != 1:
             raise ValueError("match config must have exactly one of: exact, prefix, regex")
-        return self
 
     def matcher(self) -> CommandMatcher:
         """Build the matcher (compiling a regex).
@@ -77,7 +88,8 @@ class MatchSpec(_Strict):
         return CommandMatcher(MatchKind.REGEX, self.regex)
 
 
-class RuleTest(_Strict):
+@attrs.frozen(kw_only=True)
+class RuleTest:
     """One inline test of a rule (``[[rules.tests]]``).
 
     :param input: the command output fed to the rule's strategy.
@@ -88,20 +100,40 @@ class RuleTest(_Strict):
 
     __test__ = False
 
-    input: str
-    expected: str
-    exit_code: int | None = 0
-    command: str | None = None
+    input: str = attrs.field(validator=string)
+    expected: str = attrs.field(validator=string)
+    exit_code: int | None = attrs.field(default=0, validator=optional_integer)
+    command: str | None = attrs.field(default=None, validator=optional_string)
 
 
-class RuleSpec(_Strict):
-    """One ``[[rules]]`` table as written in TOML."""
+@attrs.frozen(kw_only=True)
+class RuleSpec:
+    """One ``[[rules]]`` table as written in TOML; :meth:`from_table` validates one.
 
-    name: str = pydantic.Field(min_length=1)
-    match: MatchSpec
-    strategy: dict[str, Any]
-    enabled: bool = True
-    tests: list[RuleTest] = pydantic.Field(default_factory=list)
+    :param name: the rule's name (not empty).
+    :param match: which commands it applies to.
+    :param strategy: the ``strategy`` table (``type`` and parameters), validated by the
+        strategy type when the rule is built.
+    :param enabled: ``false`` leaves the rule out.
+    :param tests: the inline tests.
+    """
+
+    name: str = attrs.field(validator=non_empty_string)
+    match: MatchSpec = attrs.field(validator=nested(MatchSpec))
+    strategy: Mapping[str, Any] = attrs.field(validator=mapping)
+    enabled: bool = attrs.field(default=True, validator=boolean)
+    tests: list[RuleTest] = attrs.field(factory=list, validator=nested_list(RuleTest))
+
+    @classmethod
+    def from_table(cls, values: object) -> RuleSpec:
+        """Validate one ``[[rules]]`` table.
+
+        :param values: the table as parsed from TOML.
+        :returns: the spec.
+        :raises TableError: naming the dotted key of each problem (``match``,
+            ``tests.0.expected``, …); unknown keys are an error.
+        """
+        return from_table(cls, values)
 
 
 @attrs.frozen
@@ -149,7 +181,7 @@ def _rule_label(position: int, table: object) -> str:
 
 
 def _build_rule(table: object, registry: StrategyRegistry, source: str) -> Rule | None:
-    spec = RuleSpec.model_validate(table)
+    spec = RuleSpec.from_table(table)
     if not spec.enabled:
         return None
     return Rule(
@@ -158,13 +190,6 @@ def _build_rule(table: object, registry: StrategyRegistry, source: str) -> Rule 
         strategy=registry.build(spec.strategy),
         tests=tuple(spec.tests),
         source=source,
-    )
-
-
-def _validation_message(exc: pydantic.ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(part) for part in error['loc']) or 'rule'}: {error['msg']}"
-        for error in exc.errors()
     )
 
 
@@ -210,9 +235,7 @@ def parse_rules(
             continue
         try:
             rule = _build_rule(table, registry, source)
-        except pydantic.ValidationError as exc:
-            problem = _validation_message(exc)
-        except (StrategyConfigError, PatternError) as exc:
+        except (TableError, StrategyConfigError, PatternError) as exc:
             problem = str(exc)
         else:
             if rule is not None:

@@ -1,23 +1,25 @@
-"""``[tools.filters]``: the engine's settings, validated by the ``filters`` plugin."""
+"""``[tools.filters]``: the engine's settings, validated by the ``filters`` plugin.
+
+The defaults are those of :mod:`tooldeck.filters.defaults`, which the engine also uses when it
+is built without settings.
+"""
 
 from __future__ import annotations
 
-import enum
 from pathlib import Path
 
 import pydantic
 
+from tooldeck.filters.defaults import (
+    DEFAULT_ENABLED,
+    DEFAULT_ON_FAILURE,
+    DEFAULT_REDACT_SECRETS,
+    DEFAULT_SECURITY_ENABLED,
+    DEFAULT_TOOL_NAME,
+    FailureMode,
+)
+
 __all__ = ["FailureMode", "FilterSettings", "SecuritySettings", "resolve_filters_path"]
-
-
-class FailureMode(str, enum.Enum):
-    """What a failed command (exit code not 0) does to a stage that is not fully confident."""
-
-    KEEP_INPUT = "keep_input"
-    """Discard that stage's output and keep its input: more text, nothing guessed away."""
-
-    FILTER = "filter"
-    """Use the stage's output anyway."""
 
 
 class SecuritySettings(pydantic.BaseModel):
@@ -30,9 +32,9 @@ class SecuritySettings(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
-    enabled: bool = True
+    enabled: bool = DEFAULT_SECURITY_ENABLED
     extra_patterns: list[str] = pydantic.Field(default_factory=list)
-    redact_secrets: bool = True
+    redact_secrets: bool = DEFAULT_REDACT_SECRETS
 
 
 class FilterSettings(pydantic.BaseModel):
@@ -47,10 +49,10 @@ class FilterSettings(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
-    enabled: bool = True
+    enabled: bool = DEFAULT_ENABLED
     filters_path: Path | None = None
-    on_failure: FailureMode = FailureMode.KEEP_INPUT
-    tool_name: str = "shell"
+    on_failure: FailureMode = DEFAULT_ON_FAILURE
+    tool_name: str = DEFAULT_TOOL_NAME
     security: SecuritySettings = pydantic.Field(default_factory=SecuritySettings)
 
 

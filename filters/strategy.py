@@ -7,10 +7,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
-import pydantic
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.params import TableError, from_table
 from tooldeck.filters.sanitize import sanitize_output
 
 __all__ = [
@@ -25,13 +25,35 @@ __all__ = [
 ]
 
 
-class StrategyParams(pydantic.BaseModel):
-    """Base of every strategy's parameter model: unknown keys are an error."""
-
-    model_config = pydantic.ConfigDict(extra="forbid", frozen=True, defer_build=True)
+_P = TypeVar("_P", bound="StrategyParams")
 
 
-ParamsT = TypeVar("ParamsT", bound=StrategyParams)
+class StrategyParams:
+    """Base of the built-in strategies' parameters: ``@attrs.frozen(kw_only=True)`` subclasses.
+
+    Each field carries a validator of :mod:`tooldeck.filters.params`; cross-field checks go in
+    ``__attrs_post_init__`` and raise :class:`ValueError`. A rule's ``strategy`` table becomes
+    an instance with :meth:`from_table`: unknown keys are an error, as are missing required
+    ones. (A third-party strategy may instead use a pydantic model as its ``Params``.)
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_table(cls: type[_P], values: Mapping[str, Any]) -> _P:
+        """Build and validate the parameters from a rule's ``strategy`` table (without ``type``).
+
+        :param values: the table.
+        :returns: the parameters.
+        :raises StrategyConfigError: naming the key of each problem.
+        """
+        try:
+            return from_table(cls, values)
+        except TableError as exc:
+            raise StrategyConfigError(str(exc)) from None
+
+
+ParamsT = TypeVar("ParamsT")
 
 
 @attrs.frozen
@@ -107,8 +129,9 @@ class Strategy(abc.ABC, Generic[ParamsT]):
     name: ClassVar[str]
     """The ``type`` written in a rule's ``strategy`` table."""
 
-    Params: ClassVar[type[StrategyParams]]
-    """The pydantic model of the strategy's parameters."""
+    Params: ClassVar[type[Any]]
+    """The class of the strategy's parameters: an attrs :class:`StrategyParams` subclass whose
+    fields carry validators, or a pydantic model (validated with ``model_validate``)."""
 
     def __init__(self, params: ParamsT) -> None:
         self.params = params
@@ -174,6 +197,15 @@ class StrategyRegistry:
         :raises StrategyRegistrationError: when the name is already taken.
         """
         name = strategy_type.name
+        params = getattr(strategy_type, "Params", None)
+        if not isinstance(params, type) or not (
+            attrs.has(params) or hasattr(params, "model_validate")
+        ):
+            raise StrategyRegistrationError(
+                f"strategy type {name!r} of {owner!r} ({strategy_type.__qualname__}): Params must"
+                " be an attrs class (an @attrs.frozen(kw_only=True) StrategyParams subclass) or"
+                " a pydantic model"
+            )
         if name in self._types:
             other_type, other_owner = self._types[name]
             raise StrategyRegistrationError(
@@ -226,13 +258,23 @@ class StrategyRegistry:
         strategy_type = self.get(type_name)
         raw_params = {key: value for key, value in spec.items() if key != "type"}
         try:
-            params = strategy_type.Params.model_validate(raw_params)
-            return strategy_type(params)
-        except pydantic.ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(part) for part in error['loc']) or 'params'}: {error['msg']}"
-                for error in exc.errors()
-            )
-            raise StrategyConfigError(f"strategy {type_name!r}: {problems}") from None
-        except ValueError as exc:
+            return strategy_type(_validated(strategy_type.Params, raw_params))
+        except ValueError as exc:  # TableError, a pydantic error, or e.g. a pattern error
             raise StrategyConfigError(f"strategy {type_name!r}: {exc}") from None
+
+
+def _validated(params_type: type[Any], values: dict[str, Any]) -> Any:
+    """``values`` validated into ``params_type``, an attrs class or a pydantic model.
+
+    :raises ValueError: naming the key of each problem.
+    """
+    if not hasattr(params_type, "model_validate"):
+        return from_table(params_type, values)
+    import pydantic  # only third-party strategies with a pydantic model pay for it
+
+    try:
+        return params_type.model_validate(values)
+    except pydantic.ValidationError as exc:
+        raise TableError(
+            [(".".join(str(part) for part in error["loc"]), error["msg"]) for error in exc.errors()]
+        ) from None

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import pydantic
+import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
+from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
 
@@ -16,6 +17,7 @@ _BLOCK_BREAKS = frozenset(
 )
 
 
+@attrs.frozen(kw_only=True)
 class TestSummaryParams(StrategyParams):
     """Parameters of ``test_summary``.
 
@@ -25,8 +27,8 @@ class TestSummaryParams(StrategyParams):
 
     __test__ = False
 
-    max_failures: int = pydantic.Field(default=10, ge=0)
-    truncate_stack_trace: int = pydantic.Field(default=50, ge=1)
+    max_failures: int = attrs.field(default=10, validator=integer(minimum=0))
+    truncate_stack_trace: int = attrs.field(default=50, validator=integer(minimum=1))
 
 
 def omission_line(counts: list[tuple[int, str]]) -> str | None:

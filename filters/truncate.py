@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import pydantic
+import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.params import integer
 from tooldeck.filters.selection import as_line_data, truncate_middle
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 
 __all__ = ["Truncate", "TruncateParams"]
 
 
+@attrs.frozen(kw_only=True)
 class TruncateParams(StrategyParams):
     """Parameters of ``truncate``.
 
@@ -19,18 +21,16 @@ class TruncateParams(StrategyParams):
     :param tail: lines kept from the end.
     """
 
-    max_lines: int = pydantic.Field(ge=1)
-    head: int = pydantic.Field(default=20, ge=0)
-    tail: int = pydantic.Field(default=20, ge=0)
+    max_lines: int = attrs.field(validator=integer(minimum=1))
+    head: int = attrs.field(default=20, validator=integer(minimum=0))
+    tail: int = attrs.field(default=20, validator=integer(minimum=0))
 
-    @pydantic.model_validator(mode="after")
-    def _head_and_tail_fit(self) -> TruncateParams:
+    def __attrs_post_init__(self) -> None:
         if self.head + self.tail > self.max_lines:
             raise ValueError(
                 f"head ({self.head}) + tail ({self.tail}) must not exceed"
                 f" max_lines ({self.max_lines})"
             )
-        return self
 
 
 class Truncate(Strategy[TruncateParams]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -182,3 +183,59 @@ def test_the_installed_verify(tmp_path: Path) -> None:
                           cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 failed" in proc.stdout
+
+
+# runs the installed script as its own __main__, then lists every loaded module on stderr
+# (``-X importtime`` does not see modules loaded by ``importlib.import_module``)
+_LIST_MODULES = """
+import runpy, sys
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+finally:
+    print("loaded:", *sorted(sys.modules), file=sys.stderr)
+"""
+
+
+def run_installed(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run the installed ``tooldeck`` with no user config; also return the modules it loaded."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "xdg")}  # no user config file
+    proc = subprocess.run(
+        [sys.executable, "-c", _LIST_MODULES, str(TOOLDECK), *args],
+        input="On branch main\nnothing to commit, working tree clean\n",
+        capture_output=True, text=True, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    last = proc.stderr.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("loaded: "), proc.stderr
+    return proc, set(last.split()[1:])
+
+
+@pytest.mark.parametrize("config", [None, "[tools]\n", "[tools.filters]\n[tools.shell]\n"])
+def test_the_one_shot_filter_does_not_import_pydantic(tmp_path: Path, config: str | None) -> None:
+    args = ["filter", "--command", "git status"]
+    if config is not None:
+        (tmp_path / "c.toml").write_text(config)
+        args = ["--config", str(tmp_path / "c.toml"), *args]
+    proc, modules = run_installed(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "On branch main\nnothing to commit, working tree clean\n"
+    assert "tooldeck.filters.git_status" in modules  # the rule was built
+    assert not {name for name in modules if name.split(".")[0] == "pydantic"}
+
+
+def test_a_non_empty_filters_table_is_still_validated(tmp_path: Path) -> None:
+    (tmp_path / "c.toml").write_text("[tools.filters]\nenabeld = false\n")
+    proc, modules = run_installed(tmp_path, "--config", str(tmp_path / "c.toml"),
+                                  "filter", "--command", "git status")  # fmt: skip
+    assert proc.returncode == 2
+    assert "c.toml: tools.filters.enabeld: " in proc.stderr
+    assert "pydantic" in modules
+
+
+def test_a_valid_filters_table_is_applied(tmp_path: Path) -> None:
+    (tmp_path / "c.toml").write_text("[tools.filters]\nenabled = false\n")
+    proc, modules = run_installed(tmp_path, "--json", "--config", str(tmp_path / "c.toml"),
+                                  "filter", "--command", "git status")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["rule"] is None
+    assert "pydantic" in modules  # the table went through FilterSettings

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tooldeck.filters import defaults
 from tooldeck.filters.confidence import FilterConfidence, worst_confidence
 from tooldeck.filters.engine import FailureMode, FilterEngine, FilterSettings
 from tooldeck.filters.rules import Rule, parse_rules
@@ -181,3 +182,25 @@ def test_every_public_name_resolves() -> None:
 
     missing = [name for name in tooldeck.filters.__all__ if getattr(tooldeck.filters, name) is None]
     assert missing == []
+
+
+def test_an_engine_without_settings_uses_the_defaults_of_filter_settings(
+    rules: tuple[Rule, ...],
+) -> None:
+    engine = FilterEngine(rules)
+    raw = "\n".join(f"line {n}" for n in range(300)) + "\nthread 'main' panicked at a.rs:1:1"
+    with_defaults = FilterEngine(rules, FilterSettings()).apply("find .", raw, 0)
+    assert engine.apply("find .", raw, 0) == with_defaults
+    assert "--- Security Warnings (preserved) ---" in with_defaults.output
+    assert with_defaults.stats_line is not None and with_defaults.stats_line.startswith("[shell]")
+    assert engine.settings == FilterSettings()
+
+
+def test_filter_settings_defaults_are_the_shared_constants() -> None:
+    settings = FilterSettings()
+    assert (settings.enabled, settings.on_failure, settings.tool_name) == (
+        defaults.DEFAULT_ENABLED, defaults.DEFAULT_ON_FAILURE, defaults.DEFAULT_TOOL_NAME,
+    )  # fmt: skip
+    assert (settings.security.enabled, settings.security.redact_secrets) == (
+        defaults.DEFAULT_SECURITY_ENABLED, defaults.DEFAULT_REDACT_SECRETS,
+    )  # fmt: skip

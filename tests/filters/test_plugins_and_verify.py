@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
+import pydantic
 import pytest
 
 from tooldeck.filters.confidence import FilterConfidence
@@ -12,14 +15,21 @@ from tooldeck.filters.rules import Rule, parse_rules
 from tooldeck.filters.strategy import (
     Reduction,
     Strategy,
+    StrategyConfigError,
     StrategyParams,
     StrategyRegistrationError,
     StrategyRegistry,
 )
 from tooldeck.filters.verify import verify_rules
 
+from .test_plugin import Shout
 
-class UpperParams(StrategyParams):
+
+class UpperParams(pydantic.BaseModel):
+    """A third party's parameters as a pydantic model: still accepted (``model_validate``)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
     suffix: str = "!"
 
 
@@ -133,3 +143,56 @@ def test_plugin_parameters_are_validated(registry: StrategyRegistry) -> None:
     bad: dict[str, Any] = {"type": "shout", "suffix": 3}
     with pytest.raises(ValueError, match="suffix"):
         registry.build(bad)
+
+
+def test_pydantic_params_errors_name_the_strategy_and_the_key(registry: StrategyRegistry) -> None:
+    registry.register(Upper, owner="acme-filters")
+    with pytest.raises(StrategyConfigError) as caught:
+        registry.build({"type": "shout", "suffix": 3, "sufix": "?"})
+    message = str(caught.value)
+    assert message.startswith("strategy 'shout': ")
+    assert "suffix: Input should be a valid string" in message
+    assert "sufix: Extra inputs are not permitted" in message
+    assert registry.build({"type": "shout", "suffix": "?"}).params == UpperParams(suffix="?")
+
+
+def test_attrs_params_of_a_third_party_are_validated(registry: StrategyRegistry) -> None:
+    registry.register(Shout, owner="acme-filters")
+    with pytest.raises(StrategyConfigError) as caught:
+        registry.build({"type": "shout", "suffix": 3, "sufix": "?"})
+    assert str(caught.value) == (
+        "strategy 'shout': sufix: unknown key (expected one of: suffix);"
+        " suffix: expected a string, got 3"
+    )
+    result = registry.build({"type": "shout", "suffix": "?"}).apply("hi")
+    assert result.output == "HI?"
+
+
+def test_params_neither_attrs_nor_pydantic_are_refused_at_registration(
+    registry: StrategyRegistry,
+) -> None:
+    class PlainParams(StrategyParams):  # the pre-attrs way: annotations on the base class
+        suffix: str = "!"
+
+    class Plain(Upper):
+        name = "plain"
+        Params = PlainParams  # type: ignore[assignment]
+
+    with pytest.raises(StrategyRegistrationError, match=r"'plain' of 'acme'.*Params must be"):
+        registry.register(Plain, owner="acme")
+    assert "plain" not in registry.names()
+
+
+def test_builtin_strategies_and_rules_do_not_import_pydantic() -> None:
+    code = (
+        "import sys\n"
+        "from tooldeck.filters.registry import default_strategy_registry\n"
+        "from tooldeck.filters.rules import builtin_rules\n"
+        "loaded = builtin_rules(default_strategy_registry())\n"
+        "assert len(loaded.rules) > 40 and not loaded.warnings, loaded.warnings\n"
+        "print('pydantic' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
