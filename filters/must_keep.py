@@ -149,17 +149,16 @@ class MustKeepClassifier:
     def _complete_within(
         self, data: bytes, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
-        """Add the location lines opening a span after a must-keep line; sort and merge."""
+        """Add the location lines opening a span after a must-keep chain; sort and merge."""
+        alive: dict[int, bool] = {}
         for span_start, _ in spans:
             if (
                 span_start > 0
                 and data[span_start] in _FOLLOWER_FIRST_BYTES
                 and _LOCATION_FOLLOWER.match(data, span_start)
+                and self._chain_reaches(data, span_start, alive)
             ):
-                previous = data.rfind(b"\n", 0, span_start - 1) + 1
-                line = data[previous : span_start - 1].decode("utf-8", "surrogatepass")
-                if self.is_must_keep(line):
-                    found.append((span_start, _after_followers(data, span_start)))
+                found.append((span_start, _after_followers(data, span_start)))
         found.sort()
         merged: list[tuple[int, int]] = []
         for start, end in found:
@@ -168,6 +167,34 @@ class MustKeepClassifier:
             else:
                 merged.append((start, end))
         return merged
+
+    def _chain_reaches(self, data: bytes, line_start: int, alive: dict[int, bool]) -> bool:
+        """Whether a location line at ``line_start`` continues a must-keep line's chain.
+
+        It does when the line before it is must-keep, or is itself a location line that
+        continues such a chain (``error``, then ``at f (a.js:1:2)``, then ``--> b.rs:3:4``).
+        ``alive`` remembers the answer for every line start looked at, so that all the spans
+        of one text together read each line at most once.
+        """
+        walked: list[int] = []
+        answer = False
+        end = line_start - 1  # the newline that ends the previous line
+        while end >= 0:
+            start = data.rfind(b"\n", 0, end) + 1
+            known = alive.get(start)
+            if known is not None:
+                answer = known
+                break
+            walked.append(start)
+            if self.is_must_keep(data[start:end].decode("utf-8", "surrogatepass")):
+                answer = True
+                break
+            if not _LOCATION_FOLLOWER.match(data, start):
+                break
+            end = start - 1
+        for start in walked:
+            alive[start] = answer
+        return answer
 
     def must_keep_lines(self, text: str) -> list[str]:
         """The must-keep lines of a text, in order.

