@@ -120,7 +120,7 @@ def analyzer(count: int) -> float:
 def main() -> None:
     """Run both measurements and print them."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--count", type=int, default=1000)
     args = parser.parse_args()
     raw, alone, full = asyncio.run(overhead(args.calls))

@@ -184,8 +184,9 @@ def compile_rules(
 
 def first_match(rules: Sequence[CompiledRule], text: str) -> CompiledRule | None:
     """The first rule whose glob matches ``text``, or ``None``."""
+    lowered = text.lower()
     for rule in rules:
-        if rule.matches(text):
+        if rule.matcher.search(lowered):
             return rule
     return None
 

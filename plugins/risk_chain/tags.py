@@ -28,6 +28,7 @@ globbed command words) is not tagged; the shell gate asks about such commands an
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 
 from tooldeck.shell_analysis import analyze, deobfuscate
@@ -77,15 +78,19 @@ CREDENTIAL_MARKERS = (
 SYSTEM_DIRS = ("/etc/", "/usr/", "/sys/", "/boot/")
 """Directories a write into is a system write."""
 
-_SYSTEM_REDIRECTS = tuple(f"{op} {d}" for op in (">", ">>") for d in SYSTEM_DIRS) + tuple(
-    f"{op}{d}" for op in (">", ">>") for d in SYSTEM_DIRS
+
+def _any_of(markers: Iterable[str]) -> re.Pattern[str]:
+    """One search for several literal markers (fixed, escaped: linear in the input)."""
+    return re.compile("|".join(re.escape(marker) for marker in markers))
+
+
+_SENSITIVE = _any_of(SENSITIVE_MARKERS)
+_CREDENTIAL = _any_of(CREDENTIAL_MARKERS)
+_SYSTEM_REDIRECT = re.compile(r">>?[ \t]*/(?:etc|usr|sys|boot)/")
+_ANALYSIS_TRIGGER = _any_of(
+    (*EGRESS_COMMANDS, *PROCESS_COMMANDS, "/dev/tcp", "/dev/udp", *SYSTEM_DIRS)
 )
 _UNQUOTE = str.maketrans("", "", "\\'\"")
-_ANALYSIS_TRIGGERS = (*EGRESS_COMMANDS, *PROCESS_COMMANDS, "/dev/tcp", "/dev/udp", *SYSTEM_DIRS)
-
-
-def _contains(texts: Iterable[str], markers: Iterable[str]) -> bool:
-    return any(marker in text for marker in markers for text in texts)
 
 
 def text_tags(text: str) -> frozenset[Tag]:
@@ -95,9 +100,9 @@ def text_tags(text: str) -> frozenset[Tag]:
     :returns: the tags, possibly none.
     """
     lowered = text.lower()
-    if _contains((lowered,), SENSITIVE_MARKERS):
+    if _SENSITIVE.search(lowered):
         return frozenset({Tag.SENSITIVE_READ})
-    if _contains((lowered,), CREDENTIAL_MARKERS):
+    if _CREDENTIAL.search(lowered):
         return frozenset({Tag.CREDENTIAL_ACCESS})
     return frozenset()
 
@@ -114,13 +119,12 @@ def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset
     :returns: the tags, possibly none.
     """
     normalised = deobfuscate(command).lower()
-    texts = (command.lower(), normalised, normalised.translate(_UNQUOTE))
-    tags = {tag for text in texts for tag in text_tags(text)}
-    if Tag.SENSITIVE_READ in tags:
-        tags.discard(Tag.CREDENTIAL_ACCESS)
-    if _contains(texts, _SYSTEM_REDIRECTS):
+    # the three spellings in one string; no marker contains the NUL that separates them
+    text = "\0".join((command.lower(), normalised, normalised.translate(_UNQUOTE)))
+    tags: set[Tag] = set(text_tags(text))
+    if _SYSTEM_REDIRECT.search(text):
         tags.add(Tag.SYSTEM_WRITE)
-    if not _contains(texts, _ANALYSIS_TRIGGERS):
+    if not _ANALYSIS_TRIGGER.search(text):
         return frozenset(tags)
     analysis = analyze(command, extra_wrappers=extra_wrappers)
     if analysis.network_redirects:
