@@ -143,7 +143,8 @@ def tooldeck_transform_output(
     returned, so transformations compose. Keep the raw text retrievable (e.g. in
     ``raw_response``). Skipped entirely when ``[tools] summarize_output = false``. An
     implementation that raises is reported on stderr and skipped: the output is passed on
-    unchanged rather than lost.
+    rather than lost, with its secrets redacted by the core (the failing implementation may
+    have been the one meant to redact them).
 
     :param call: the call that produced the output.
     :param tool: the tool's definition.

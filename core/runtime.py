@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
+from tooldeck.secrets import redact
 
 __all__ = [
     "CORE_PLUGIN",
@@ -232,7 +233,11 @@ class Hooks:
     def transform_output(
         self, call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
     ) -> ToolOutput:
-        """Pass ``output`` through every ``tooldeck_transform_output`` in turn."""
+        """Pass ``output`` through every ``tooldeck_transform_output`` in turn.
+
+        A transformer that fails is skipped and the output kept, with its secrets redacted by
+        the core: the failing transformer may have been the one meant to redact them.
+        """
         for impl in self._transform:
             args = {"call": call, "tool": tool, "output": output, "runtime": runtime}
             try:
@@ -241,10 +246,11 @@ class Hooks:
                     raise TypeError(f"returned {type(replaced).__name__}, not a ToolOutput")
             except Exception as exc:
                 print(
-                    f"tooldeck: output transform {impl.plugin!r} failed, output kept: "
-                    f"{type(exc).__name__}: {exc}",
+                    f"tooldeck: output transform {impl.plugin!r} failed, output kept with "
+                    f"secrets redacted: {type(exc).__name__}: {exc}",
                     file=sys.stderr,
                 )
+                output = attrs.evolve(output, summary=redact(output.summary))
                 continue
             if replaced is not None:
                 output = replaced

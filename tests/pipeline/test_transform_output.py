@@ -76,6 +76,17 @@ def test_a_failing_transformer_is_skipped_not_fatal(capsys) -> None:  # type: ig
     assert "output transform 'bad' failed" in capsys.readouterr().err
 
 
+def test_a_failing_transformer_does_not_let_secrets_through(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The failing transformer may be the one that redacts: the core redacts in its place."""
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    result = deck(bad=Broken()).call_sync(ToolCall("echo", {"text": f"token={token} ok"}))
+    assert result.ok and token not in result.text
+    assert "[REDACTED:" in result.text and result.text.endswith(" ok")
+    assert "secrets redacted" in capsys.readouterr().err
+    plain = deck(bad=Broken()).call_sync(ToolCall("echo", {"text": "nothing secret"}))
+    assert plain.text == "nothing secret"
+
+
 def test_summarize_output_false_skips_transformers() -> None:
     result = deck("[tools]\nsummarize_output = false\n", upper=Upper()).call_sync(
         ToolCall("echo", {"text": "hi"}))
