@@ -115,9 +115,14 @@ class StarGlob:
 
     def __init__(self, pattern: str) -> None:
         self.parts = pattern.lower().split("*")
+        # ``*literal*`` (every legacy bash rule has this shape) is a plain substring test
+        literal = len(self.parts) == 3 and self.parts[::2] == ["", ""]
+        self._inner = self.parts[1] if literal else None
 
     def search(self, text: str) -> bool:
         """True when the (already lowercased) ``text`` matches the whole glob."""
+        if self._inner is not None:
+            return self._inner in text
         parts = self.parts
         if len(parts) == 1:
             return text == parts[0]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tooldeck.errors import ConfigError
-from tooldeck.permission_rules import PermissionRule, compile_rules, glob_to_regex
+from tooldeck.permission_rules import PermissionRule, StarGlob, compile_rules, glob_to_regex
 
 META = "*?[\\"
 ASCII_LITERAL = st.text(
@@ -68,3 +68,15 @@ def test_star_on_both_sides_is_substring_search(
     needle: str, before: str, after: str
 ) -> None:
     assert full_match(f"*{needle}*", before + needle + after)
+
+
+STAR_ONLY = st.lists(st.sampled_from(["*", "a", "b", "ab", " ", "sudo", "é"]), max_size=6).map(
+    "".join
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(STAR_ONLY, st.text(alphabet="abé *sudo", max_size=16))
+def test_star_glob_agrees_with_the_regex_translation(pattern: str, text: str) -> None:
+    """The str-method matcher of ``*``-only globs (``*lit*`` a substring test) equals RE2."""
+    assert StarGlob(pattern).search(text.lower()) is full_match(pattern, text)
