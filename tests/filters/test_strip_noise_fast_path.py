@@ -2,60 +2,43 @@
 
 The reference for ``strip_noise`` is the two-scan path the library still keeps as its fallback
 (noise runs from :meth:`LineMatcher.line_runs`, then
-:meth:`MustKeepClassifier.line_runs_within` over them); the previous ``sanitize_output``, with
-its unfactored blank-line pattern, is kept here as the sanitizer's reference.
+:meth:`MustKeepClassifier.line_runs_within` over them); the runs of the one-scan path are
+compared with the library's per-line path; the sanitizer's reference is the library's own with
+the previous blank-line pattern put back.
 """
 
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tooldeck.filters import sanitize
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import lost_must_keep_lines, must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
-from tooldeck.filters.sanitize import replace_lone_surrogates, sanitize_output
+from tooldeck.filters.sanitize import sanitize_output
 from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
 from tooldeck.filters.strategy import StageResult
 
-# ---- the previous implementation (reference) ------------------------------------------------
+# ---- the references -------------------------------------------------------------------------
 
-_OLD_ANSI = re.compile(r"\x1b\[[0-9;]*[a-zA-Z]|\x1b[()][A-B0-2]")
-_OLD_CARRIAGE_RETURN_LINE = re.compile(r"^[^\n]*\r(?=[^\n]*$)", re.MULTILINE)
+# The blank-line pattern before its branches were reordered; everything else of the sanitizer
+# is unchanged, so the previous sanitizer is the library's with this pattern put back.
 _OLD_BLANK_LINES_AFTER_CONTENT = re.compile(r"\n[ \t\f\v]*\n(?:[ \t\f\v]*\n)+|\n[ \t\f\v]+\n")
-_OLD_LEADING_BLANK_LINES = re.compile(r"(?:[ \t\f\v]*\n)+")
-_OLD_BLANK = " \t\f\v"
 
 
 def old_sanitize_output(text: str) -> str:
-    text = replace_lone_surrogates(text)
-    if "\x1b" in text:
-        text = _OLD_ANSI.sub("", text)
-    if text.endswith("\n"):
-        text = text[:-1]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if text.endswith("\r"):
-            text = text[:-1]
-        if "\r" in text:
-            text = _OLD_CARRIAGE_RETURN_LINE.sub("", text)
-    leading = _OLD_LEADING_BLANK_LINES.match(text)
-    if leading is not None:
-        text = "\n" + text[leading.end() :]
-    text = _OLD_BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
-    last_line = text.rfind("\n") + 1
-    if last_line < len(text) and not text[last_line:].strip(_OLD_BLANK):
-        text = text[:last_line]
-    if text == "\n" or text.endswith("\n\n"):
-        text = text[:-1]
-    return text
+    with mock.patch.object(sanitize, "_BLANK_LINES_AFTER_CONTENT", _OLD_BLANK_LINES_AFTER_CONTENT):
+        return sanitize_output(text)
 
 
 def old_strip_noise(noise: LineMatcher, raw: str) -> tuple[str, FilterConfidence]:
-    clean = old_sanitize_output(raw)
+    """The two-scan path: noise runs, then the must-keep lines inside them."""
+    clean = sanitize_output(raw)
     if not clean:
         return clean, FilterConfidence.FALLBACK
     data = as_line_data(clean)
@@ -253,28 +236,13 @@ edge_texts = st.builds(
 )
 
 
-def _runs_line_by_line(matcher: LineMatcher, data: bytes) -> list[tuple[int, int]]:
-    """Runs of matching lines, testing each line on its own (the reference)."""
-    runs: list[tuple[int, int]] = []
-    offset = 0
-    for raw_line in data.split(b"\n")[:-1]:
-        after = offset + len(raw_line) + 1
-        if matcher.matches(raw_line.decode("utf-8", "surrogatepass")):
-            if runs and runs[-1][1] == offset:
-                runs[-1] = (runs[-1][0], after)
-            else:
-                runs.append((offset, after))
-        offset = after
-    return runs
-
-
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(EDGE_PATTERNS), min_size=1, max_size=3), edge_texts)
 def test_line_runs_equal_line_by_line_matching(patterns: list[str], raw: str) -> None:
     clean = sanitize_output(raw)
     data = as_line_data(clean)
     noise = LineMatcher(patterns)
-    expected = _runs_line_by_line(noise, data)
+    expected = noise._line_runs_one_by_one(data)  # the library's per-line path
     assert noise.line_runs(data) == expected
     scanned = noise.runs_with_stops(data, must_keep_classifier().matcher)
     assert scanned is not None
