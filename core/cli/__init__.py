@@ -10,6 +10,7 @@ its machinery (pydantic, the runtime) when it runs.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -98,8 +99,29 @@ def build_parser(
     return parser
 
 
+EXIT_BROKEN_PIPE = 141
+"""The exit status when the reader of our output went away (``tooldeck … | head``): the
+status a shell gives a process killed by ``SIGPIPE``, reached without a traceback."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (also used as the process exit status)."""
+    """Run the CLI; returns the exit code (also used as the process exit status).
+
+    A closed standard output (``tooldeck demo | head``) ends the command quietly with
+    :data:`EXIT_BROKEN_PIPE`.
+    """
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Python flushes stdout once more at exit; point it at /dev/null so that flush
+        # cannot fail and print "Exception ignored … BrokenPipeError".
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv=arguments)
     args = parser.parse_args(arguments)

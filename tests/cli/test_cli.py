@@ -221,3 +221,16 @@ def test_call_asks_on_a_terminal(in_tmp: Path, echo_env: dict[str, str], answer:
     assert proc.returncode == code, proc.stderr
     assert expected in proc.stdout
     assert "echo rule '*' → ask" in proc.stderr, "the question says why it is asked"
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(in_tmp: Path) -> None:
+    # `tooldeck demo | head -1`: the reader closes the pipe after one line, while the demo
+    # still has sections to print
+    proc = subprocess.Popen([TOOLDECK, "demo"], cwd=in_tmp, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
