@@ -66,6 +66,9 @@ def build_parser(
     call.add_argument("tool")
     call.add_argument("--params", default="{}", metavar="JSON", help="parameters as JSON")
     call.add_argument("--yes", action="store_true", help="approve an 'ask' without prompting")
+    call.add_argument("--raw", action="store_true",
+                      help="also keep the unfiltered output in a file only you can read "
+                           "(its path: raw_file in --json, else on stderr)")
 
     config = sub.add_parser("config", parents=[common], help="check or show configuration")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)

@@ -11,7 +11,15 @@ from typing import Any
 
 from tooldeck.catalog import render
 from tooldeck.cli import config_cmds, demo
-from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, EXIT_TOOL, emit, open_deck, result_json
+from tooldeck.cli.common import (
+    EXIT_CONFIG,
+    EXIT_OK,
+    EXIT_TOOL,
+    emit,
+    open_deck,
+    result_json,
+    save_raw,
+)
 from tooldeck.deck import Deck
 from tooldeck.models import Decision, ToolCall
 
@@ -28,7 +36,7 @@ def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
         print(render(deck.tools(), fmt, deck.runtime.settings.core.tafc))
         return EXIT_OK
     if args.command == "call":
-        return _call(open_deck(config), args.tool, args.params, args.yes, as_json)
+        return _call(open_deck(config), args.tool, args.params, args.yes, as_json, args.raw)
     if args.command == "config":
         return config_cmds.run(args, config, as_json)
     if args.command == "audit":
@@ -68,7 +76,8 @@ def _ask_tty(call: ToolCall, decision: Decision) -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
-def _call(deck: Deck, tool: str, params_json: str, yes: bool, as_json: bool) -> int:
+def _call(deck: Deck, tool: str, params_json: str, yes: bool, as_json: bool,
+          raw: bool) -> int:
     try:
         params: Any = json.loads(params_json)
     except json.JSONDecodeError as exc:
@@ -86,7 +95,13 @@ def _call(deck: Deck, tool: str, params_json: str, yes: bool, as_json: bool) -> 
             await deck.aclose()
 
     result = asyncio.run(run())
-    emit(result_json(result) if as_json else None, result.text)
+    raw_file = save_raw(result) if raw else None
+    if as_json:
+        emit(result_json(result, raw_file), "")
+    else:
+        print(result.text)
+        if raw_file is not None:
+            print(f"tooldeck: unfiltered output kept in {raw_file}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_TOOL
 
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tooldeck.deck import Deck, ToolResult
 
-__all__ = ["EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "emit", "open_deck", "result_json"]
+__all__ = [
+    "EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "emit", "open_deck", "result_json", "save_raw",
+]
 
 EXIT_OK = 0
 EXIT_TOOL = 1
@@ -35,9 +39,38 @@ def open_deck(config: str | None) -> Deck:
     return Deck.from_config(config)
 
 
-def result_json(result: ToolResult) -> dict[str, Any]:
-    """A call result as the ``--json`` output of ``tooldeck call``."""
+def save_raw(result: ToolResult) -> Path | None:
+    """Keep a call's unfiltered, unredacted output in a file only its owner can read.
+
+    The file is ``<data dir>/raw/<call id>.json`` (mode 0600, its folder 0700) holding the
+    tool's ``raw_response``. JSON output never carries that data itself: a program that
+    parses ``--json`` and logs it would leak the secrets redaction took out.
+
+    :returns: the file's path, or ``None`` when the call produced no output.
+    """
+    if result.output is None or not result.output.raw_response:
+        return None
+    from tooldeck.dirs import data_dir
+
+    folder = data_dir() / "raw"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(folder, 0o700)
+    path = folder / f"{result.call.call_id}.json"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as out:
+        json.dump(dict(result.output.raw_response), out, ensure_ascii=False, default=str)
+    return path
+
+
+def result_json(result: ToolResult, raw_file: Path | None = None) -> dict[str, Any]:
+    """A call result as the ``--json`` output of ``tooldeck call`` and ``tooldeck run``.
+
+    ``text`` is what the model would be given: filtered and redacted. The unfiltered output
+    is never inlined; ``raw_file`` names the file :func:`save_raw` wrote, when asked to.
+    """
     decision = result.decision
+    exit_code = (result.output.exit_code if result.output is not None
+                 else result.error.exit_code if result.error is not None else None)
     return {
         "ok": result.ok,
         "text": result.text,
@@ -48,6 +81,7 @@ def result_json(result: ToolResult) -> dict[str, Any]:
             **decision.provenance(),
         },
         "approved_by": result.approved_by,
-        "raw_response": dict(result.output.raw_response or {}) if result.output else None,
+        "exit_code": exit_code,
+        "raw_file": str(raw_file) if raw_file is not None else None,
         "duration_ms": round(result.duration_ms, 3),
     }

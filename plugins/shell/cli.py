@@ -144,11 +144,19 @@ class RunCommand(_DeckCommand):
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Declare ``--yes`` and the command words."""
         parser.add_argument("--yes", action="store_true", help="approve an 'ask' at once")
+        parser.add_argument("--raw", action="store_true",
+                            help="print the command's untouched stdout and stderr instead of "
+                                 "the filtered, redacted output (with --json: keep them in a "
+                                 "file only you can read, named by raw_file)")
         parser.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS…]")
 
     def run(self, args: argparse.Namespace) -> int:
-        """Run it; the exit code is the command's."""
-        from tooldeck.cli.common import emit, result_json
+        """Run it and print what the model would see; the exit code is the command's.
+
+        Text mode prints the filtered, redacted output (``--raw``: the untouched streams).
+        ``--json`` never inlines the unfiltered output.
+        """
+        from tooldeck.cli.common import emit, result_json, save_raw
         from tooldeck.errors import ConfigError
         from tooldeck.models import ToolCall
 
@@ -175,11 +183,13 @@ class RunCommand(_DeckCommand):
 
         result = asyncio.run(call())
         if as_json:
-            emit(result_json(result), "")
-        elif result.ok:
+            emit(result_json(result, save_raw(result) if args.raw else None), "")
+        elif result.ok and args.raw:
             raw = result.output.raw_response or {}
             sys.stdout.write(raw.get("stdout", ""))
             sys.stderr.write(raw.get("stderr", ""))
+        elif result.ok:
+            print(result.text)
         else:
             print(result.text, file=sys.stderr)
         if not result.ok:

@@ -234,3 +234,17 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(in_tmp: Path) -> None:
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+def test_call_json_never_inlines_the_unredacted_output(in_tmp: Path) -> None:
+    secret = "ghp_" + "Zy9Xw8Vu" * 4 + "t7S6"
+    env = {"XDG_DATA_HOME": str(in_tmp.parent / "data")}
+    params = json.dumps({"command": f"echo token={secret}"})
+    plain = run("call", "bash", "--params", params, "--json", cwd=in_tmp, env=env)
+    assert plain.returncode == 0, plain.stderr
+    assert secret not in plain.stdout and "[REDACTED" in json.loads(plain.stdout)["text"]
+    kept = run("call", "bash", "--params", params, "--json", "--raw", cwd=in_tmp, env=env)
+    assert secret not in kept.stdout
+    raw_file = Path(json.loads(kept.stdout)["raw_file"])
+    assert raw_file.stat().st_mode & 0o777 == 0o600
+    assert secret in raw_file.read_text()

@@ -93,8 +93,9 @@ def run_cli(sandbox: Path) -> Callable[..., int]:
     """``tooldeck run`` in-process, through the command object."""
     command = RunCommand({})
 
-    def go(*argv: str, yes: bool = False, config: Path | None = None) -> int:
-        args = argparse.Namespace(argv=list(argv), yes=yes, json=False,
+    def go(*argv: str, yes: bool = False, config: Path | None = None, raw: bool = False,
+           as_json: bool = False) -> int:
+        args = argparse.Namespace(argv=list(argv), yes=yes, json=as_json, raw=raw,
                                   **({"config": str(config)} if config else {}))
         return command.run(args)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,47 @@ def test_run_prints_output_and_returns_exit_code(run_cli: Any, write_config: Any
                                                  capfd: pytest.CaptureFixture[str]) -> None:
     config = write_config("")
     assert run_cli("--", "sh", "-c", "echo out; echo err >&2; exit 3", config=config) == 3
+    assert capfd.readouterr().out == "out\n[stderr] err\n"
+    assert run_cli("--", "sh", "-c", "echo out; echo err >&2; exit 3", config=config,
+                   raw=True) == 3
     out, err = capfd.readouterr()
     assert out == "out\n" and err == "err\n"
+
+
+SECRET = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+
+
+def test_run_prints_what_the_model_sees_and_raw_only_when_asked(
+        run_cli: Any, write_config: Any, capfd: pytest.CaptureFixture[str]) -> None:
+    config = write_config("")
+    command = ("--", "sh", "-c", f"echo token={SECRET}; seq 1 400")
+    assert run_cli(*command, config=config) == 0
+    shown = capfd.readouterr().out
+    assert SECRET not in shown and "[REDACTED" in shown
+    assert run_cli(*command, config=config, raw=True) == 0
+    assert capfd.readouterr().out == f"token={SECRET}\n" + "".join(f"{i}\n" for i in
+                                                                    range(1, 401))
+
+
+def test_run_json_never_inlines_the_raw_output(run_cli: Any, write_config: Any,
+                                                capfd: pytest.CaptureFixture[str],
+                                                tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    config = write_config("")
+    command = ("--", "sh", "-c", f"echo token={SECRET}; exit 2")
+    assert run_cli(*command, config=config, as_json=True) == 2
+    report = capfd.readouterr().out
+    assert SECRET not in report
+    assert json.loads(report)["raw_file"] is None and json.loads(report)["exit_code"] == 2
+    assert run_cli(*command, config=config, as_json=True, raw=True) == 2
+    report = capfd.readouterr().out
+    assert SECRET not in report
+    raw_file = Path(json.loads(report)["raw_file"])
+    assert raw_file.is_relative_to(tmp_path / "data")
+    assert raw_file.stat().st_mode & 0o777 == 0o600
+    assert raw_file.parent.stat().st_mode & 0o777 == 0o700
+    assert json.loads(raw_file.read_text())["stdout"] == f"token={SECRET}\n"
 
 
 def test_run_quotes_arguments(run_cli: Any, write_config: Any,
