@@ -72,8 +72,14 @@ class AgentConfig(StrictModel):
     max_tool_iterations: int = Field(10, ge=1, description="Max tool iterations per turn.")
     autonomy: Literal["readonly", "supervised", "full"] = Field(
         "supervised",
-        description="readonly: only read-only tools; supervised: permission rules apply; "
+        description="readonly: only read-only tools, no side effects and no network; "
+        "supervised: permission rules apply; "
         "full: every permission check allows (the blocklist floor still applies).",
+    )
+    readonly_network: bool = Field(
+        False,
+        description="Under readonly, let read-only tools that use the network (fetch, "
+        "web_scrape) run; their permission rules and the SSRF guard still apply.",
     )
 
 

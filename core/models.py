@@ -84,8 +84,19 @@ class ToolDef:
 
     @property
     def read_only(self) -> bool:
-        """True when the tool declares the ``read`` capability and none that changes state."""
+        """True when the tool declares ``read`` and nothing that changes state or goes out.
+
+        ``write``, ``exec``, ``delete`` and ``network`` each disqualify it: readonly autonomy
+        means no side effects and no network.
+        """
         return "read" in self.capabilities and not (
+            self.capabilities & {"write", "exec", "delete", "network"}
+        )
+
+    @property
+    def network_read(self) -> bool:
+        """True when the tool reads from the network and changes nothing (``fetch``)."""
+        return {"read", "network"} <= self.capabilities and not (
             self.capabilities & {"write", "exec", "delete"}
         )
 

@@ -5,7 +5,9 @@ rule                       behaviour
 =========================  ==============================================================
 autonomy full              every call is allowed (``[agent] autonomy = "full"``)
 autonomy readonly          read-only tools are allowed unless a ``deny`` rule matches; every
-                           other tool is denied
+                           other tool is denied, and so are tools that use the network
+                           unless ``[agent] readonly_network = true`` (then their rules
+                           decide, as under supervised)
 rule list per tool         ``[[tools.permissions.<tool>]]`` tables, in order; the key is the
                            tool id, compared exactly (``BASH`` is not ``bash``)
 glob on the input          each ``pattern`` is a glob matched against the tool's whole input
@@ -100,10 +102,15 @@ class PermissionGate:
 
     name = "rules"
 
-    def __init__(self, rules: Mapping[str, list[CompiledRule]], autonomy: str, source: str):
+    def __init__(self, rules: Mapping[str, list[CompiledRule]], autonomy: str, source: str,
+                 readonly_network: bool = False):
         self.rules = rules
         self.autonomy = autonomy
         self.source = source
+        self.readonly_network = readonly_network
+
+    def _network_under_readonly(self, tool: ToolDef) -> bool:
+        return self.readonly_network and tool.network_read
 
     def fully_denied(self, tool_id: str) -> bool:
         """True when the tool has rules and every one of them denies."""
@@ -116,6 +123,13 @@ class PermissionGate:
         if self.autonomy == "full":
             return Decision(Verdict.ALLOW, "autonomy is full", "permissions", "autonomy")
         if self.autonomy == "readonly":
+            if self._network_under_readonly(tool):
+                return self._supervised(call, tool)
+            if tool.network_read:
+                return Decision(Verdict.DENY,
+                                f"{tool.id} uses the network (autonomy is readonly; "
+                                "[agent] readonly_network = true lets it run)",
+                                "permissions", "autonomy")
             if not tool.read_only:
                 return Decision(Verdict.DENY,
                                 f"{tool.id} is not read-only (autonomy is readonly)",
@@ -126,6 +140,9 @@ class PermissionGate:
                 return self._by_rule(tool, denied)
             return Decision(Verdict.ALLOW, f"{tool.id} is read-only", "permissions",
                             "autonomy")
+        return self._supervised(call, tool)
+
+    def _supervised(self, call: ToolCall, tool: ToolDef) -> Decision:
         rules = self.rules.get(tool.id)
         if rules is None:
             return Decision(Verdict.ASK, f"no permission rules for {tool.id}", "permissions",
@@ -146,7 +163,8 @@ class PermissionGate:
         """Hide what can never run: fully denied tools, and changing tools under readonly."""
         if self.autonomy == "full":
             return False
-        if self.autonomy == "readonly" and not tool.read_only:
+        if (self.autonomy == "readonly" and not tool.read_only
+                and not self._network_under_readonly(tool)):
             return True
         return self.fully_denied(tool.id)
 
@@ -166,4 +184,5 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     if "bash" not in by_tool:
         by_tool["bash"] = legacy_bash_rules(settings.table("tools.shell"), source)
     compiled = {tool: compile_rules(tool, rules, source) for tool, rules in by_tool.items()}
-    register(PermissionGate(compiled, settings.core.agent.autonomy, source))
+    agent = settings.core.agent
+    register(PermissionGate(compiled, agent.autonomy, source, agent.readonly_network))

@@ -112,7 +112,8 @@ def test_did_you_mean(text: str, key: str, suggestion: str) -> None:
         ("[zzzzzz]\nx = 1\n",
          "zzzzzz: unknown section; expected one of: agent, plugins, tools"),
         ("[agent]\nquux = 1\n",
-         "agent.quux: unknown key; expected one of: autonomy, max_tool_iterations, tool_filter"),
+         "agent.quux: unknown key; expected one of: autonomy, max_tool_iterations, "
+         "readonly_network, tool_filter"),
         ("[tools.retry]\nzzz = 1\n",
          "tools.retry.zzz: unknown key; expected one of: base_ms, budget_secs, max_attempts, "
          "max_ms, parameter_reformat_provider"),

@@ -49,7 +49,7 @@ def test_invalid_invocations(invocation: str) -> None:
 
 @pytest.mark.parametrize(
     ("capabilities", "read_only"),
-    [({"read"}, True), ({"read", "network"}, True), ({"read", "write"}, False),
+    [({"read"}, True), ({"read", "network"}, False), ({"read", "write"}, False),
      ({"read", "exec"}, False), ({"read", "delete"}, False), (set(), False)],
 )
 

@@ -189,7 +189,7 @@ def test_fully_denied_tool_is_hidden_but_still_denied(
 
 @pytest.mark.parametrize(
     ("capabilities", "verdict"),
-    [(("read",), A), (("read", "network"), A), (("read", "write"), D), (("exec",), D), ((), D)],
+    [(("read",), A), (("read", "network"), D), (("read", "write"), D), (("exec",), D), ((), D)],
 )
 
 
@@ -204,6 +204,22 @@ def test_readonly_autonomy(
     decision = decide(deck, "look", tool="probe")
     assert decision.verdict is verdict
     assert decision.rule == "autonomy"
+
+
+@pytest.mark.parametrize(("rule", "verdict"), [("allow", A), ("ask", Verdict.ASK),
+                                               ("deny", D)])
+def test_readonly_network_lets_rules_decide_network_reads(
+    make_deck: Callable[..., Deck], tool_plugin: Callable[..., Any], rule: str,
+    verdict: Verdict,
+) -> None:
+    config = "[agent]\nautonomy = 'readonly'\nreadonly_network = true\n"
+    deck = make_deck(config + rules("probe", ("https://*", rule)),
+                     {"t": tool_plugin("probe", capabilities=("read", "network"))})
+    assert decide(deck, "https://example.org/", tool="probe").verdict is verdict
+    assert decide(deck, "http://example.org/", tool="probe").verdict is Verdict.ASK
+    writer = make_deck(config + rules("probe", ("*", "allow")),
+                       {"t": tool_plugin("probe", capabilities=("network", "write"))})
+    assert decide(writer, "https://example.org/", tool="probe").verdict is D
 
 
 def test_readonly_autonomy_keeps_deny_rules_of_read_only_tools(

@@ -84,13 +84,30 @@ async def call(deck: Deck, tool: str, confirm: bool | None = None, **params: Any
 # --- catalog ------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("tool", ["fetch", "web_scrape"])
+async def test_readonly_autonomy_has_no_network(make_deck: MakeDeck, site: Site, tool: str) -> None:
+    params = {"url": site.url("/page")} | ({"select": "h1"} if tool == "web_scrape" else {})
+    hits = len(site.hits)
+    readonly = make_deck(scrape='[agent]\nautonomy = "readonly"\n')
+    assert tool not in {t.id for t in readonly.tools()}
+    refused = await readonly.call(ToolCall(tool, params), confirm=True)
+    assert refused.error is not None
+    assert refused.error.category is ErrorCategory.POLICY_BLOCKED
+    assert "uses the network" in refused.error.message and len(site.hits) == hits
+
+    opted_in = make_deck(scrape='[agent]\nautonomy = "readonly"\nreadonly_network = true\n')
+    assert tool in {t.id for t in opted_in.tools()}
+    assert (await opted_in.call(ToolCall(tool, params))).ok
+    assert site.hits[hits:] == ["/page"]
+
+
 def test_both_tools_are_in_the_catalog_with_their_schemas(make_deck: MakeDeck) -> None:
     tools = {tool.id: tool for tool in make_deck().tools()}
     for tool_id in ("fetch", "web_scrape"):
         tool = tools[tool_id]
         assert tool.executor == "web"
         assert tool.capabilities == {"read", "network"}
-        assert tool.read_only and tool.input_param == "url"
+        assert tool.network_read and not tool.read_only and tool.input_param == "url"
         assert "explicitly provided" in tool.description
         assert "never construct or guess URLs" in tool.description
     assert (tools["web_scrape"].fenced_tag, tools["fetch"].fenced_tag) == ("scrape", None)
