@@ -42,8 +42,9 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 __all__ = [
+    "BUILTIN_PLUGIN_SECTIONS",
     "CORE_SECTIONS",
-    "RESERVED_SECTIONS",
+    "UNBUILT_FEATURE_SECTIONS",
     "AgentConfig",
     "AuditConfig",
     "ConfigDocument",
@@ -134,50 +135,23 @@ class TafcConfig(StrictModel):
     complexity_threshold: float = Field(0.6, ge=0.0, le=1.0)
 
 
-class ResultCacheConfig(StrictModel):
-    """``[tools.result_cache]``: reserved for the result cache; validated, not yet used."""
-
-    enabled: bool = True
-    ttl_secs: int = Field(300, ge=0)
-
-
-class RetryConfig(StrictModel):
-    """``[tools.retry]``: reserved for the agent-side retry policy; validated, not yet used."""
-
-    max_attempts: int = Field(2, ge=1)
-    base_ms: int = Field(500, ge=0)
-    max_ms: int = Field(5000, ge=0)
-    budget_secs: int = Field(30, ge=0)
-    parameter_reformat_provider: str = ""
-
-
-class OverflowConfig(StrictModel):
-    """``[tools.overflow]``: reserved for the overflow store; validated, not yet used."""
-
-    threshold: int = Field(50_000, ge=1)
-    retention_days: int = Field(7, ge=0)
-    max_overflow_bytes: int = Field(10 * 1024 * 1024, ge=0)
-
-
 CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent": AgentConfig,
     "plugins": PluginsConfig,
     "tools": ToolsConfig,
     "tools.audit": AuditConfig,
     "tools.tafc": TafcConfig,
-    "tools.result_cache": ResultCacheConfig,
-    "tools.retry": RetryConfig,
-    "tools.overflow": OverflowConfig,
 }
 """Sections the core itself owns, with their models."""
 
-RESERVED_SECTIONS = frozenset(
+BUILTIN_PLUGIN_SECTIONS = frozenset(
+    {"tools.shell", "tools.file", "tools.scrape", "tools.permissions", "tools.filters"}
+)
+"""Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
+with a warning (disabling a plugin must not make its settings an error)."""
+
+UNBUILT_FEATURE_SECTIONS = frozenset(
     {
-        "tools.shell",
-        "tools.file",
-        "tools.scrape",
-        "tools.permissions",
-        "tools.filters",
         "tools.sandbox",
         "tools.diagnostics",
         "tools.egress",
@@ -187,11 +161,14 @@ RESERVED_SECTIONS = frozenset(
         "tools.dependencies",
         "tools.anomaly",
         "tools.compression",
+        "tools.result_cache",
+        "tools.retry",
+        "tools.overflow",
         "agent.tool_filter",
     }
 )
-"""Section names from Zeph's documents: accepted unvalidated when no enabled plugin owns them."""
-
+"""Zeph's sections for features no built-in plugin provides. Present with no enabled owner,
+each is an error: a section that turns on a gate nobody runs must not look like protection."""
 
 @attrs.frozen
 class CoreConfig:
@@ -448,7 +425,7 @@ def validate_sections(
     models: dict[str, type[BaseModel]] = {**CORE_SECTIONS, **owned}
     installed = set(installed_plugins)
     plugin_tables = {f"plugins.{name}" for name in installed}
-    known = set(models) | RESERVED_SECTIONS | plugin_tables
+    known = set(models) | BUILTIN_PLUGIN_SECTIONS | UNBUILT_FEATURE_SECTIONS | plugin_tables
     label = doc.label
     errors: list[tuple[str, str, str]] = []
     warnings: list[str] = []
@@ -476,6 +453,10 @@ def validate_sections(
         for key in table:
             sources[f"{name}.{key}"] = label
         model = models.get(name)
+        if model is None and node is not None and name in UNBUILT_FEATURE_SECTIONS:
+            fail(name, "no enabled plugin provides this feature, so nothing would act on "
+                 "this section; remove it, or install and enable the plugin that owns it")
+            continue
         if model is None:
             raw[name] = table
             if node is not None and name not in plugin_tables:

@@ -16,9 +16,8 @@ CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web", "shell"]'}
 def test_string_fields_keep_what_was_written(value: str) -> None:
     runtime = build_runtime(parse_document("", None, "t"), environ={
         **CORE_ONLY, "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
-        "TOOLDECK_TOOLS_RETRY_PARAMETER_REFORMAT_PROVIDER": value})
-    section = runtime.settings.sections["tools.retry"]
-    assert section.parameter_reformat_provider == value  # type: ignore[attr-defined]
+        "TOOLDECK_TOOLS_AUDIT_PATH": value})
+    assert runtime.settings.core.audit.path == value
 
 
 def test_numbers_booleans_lists_and_quoted_strings_are_converted() -> None:

@@ -10,7 +10,13 @@ import pydantic
 import pytest
 
 from tooldeck import hookimpl
-from tooldeck.config import Settings, parse_document, validate_sections
+from tooldeck.config import (
+    UNBUILT_FEATURE_SECTIONS,
+    Settings,
+    StrictModel,
+    parse_document,
+    validate_sections,
+)
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
 
@@ -114,9 +120,8 @@ def test_did_you_mean(text: str, key: str, suggestion: str) -> None:
         ("[agent]\nquux = 1\n",
          "agent.quux: unknown key; expected one of: autonomy, max_tool_iterations, "
          "readonly_network, tool_filter"),
-        ("[tools.retry]\nzzz = 1\n",
-         "tools.retry.zzz: unknown key; expected one of: base_ms, budget_secs, max_attempts, "
-         "max_ms, parameter_reformat_provider"),
+        ("[tools.tafc]\nzzz = 1\n",
+         "tools.tafc.zzz: unknown key; expected one of: complexity_threshold, enabled"),
     ],
 )
 
@@ -161,6 +166,23 @@ def test_section_that_is_not_a_table(text: str, key: str, found: str) -> None:
 def test_a_non_table_section_is_reported_once() -> None:
     error = config_error("agent = 5\n")
     assert str(error) == f"{FILE}: agent: expected a table, found 5 (int)"
+
+
+@pytest.mark.parametrize("section", sorted(UNBUILT_FEATURE_SECTIONS))
+def test_a_feature_section_nobody_provides_is_an_error(section: str) -> None:
+    # e.g. [tools.anomaly] enabled = true would otherwise look like a working detector
+    error = config_error(f"[{section}]\nenabled = true\n")
+    assert str(error).startswith(f"{FILE}: {section}: no enabled plugin provides this feature")
+    assert error.key == section
+
+
+def test_a_feature_section_is_fine_once_a_plugin_owns_it() -> None:
+    class Owned(StrictModel):
+        enabled: bool = False
+
+    doc = parse_document("[tools.anomaly]\nenabled = true\n", FILE, "test")
+    settings = validate_sections(doc, {"tools.anomaly": Owned}, environ={})
+    assert settings.sections["tools.anomaly"] == Owned(enabled=True)
 
 
 def test_reserved_section_without_owner_is_accepted_with_a_warning(
