@@ -1,9 +1,12 @@
 """Layer-1/2 address rules: which IP addresses a fetch may connect to.
 
 An address is judged by the first rule in :data:`ADDRESS_RULES` that matches it. The
-standard library's :mod:`ipaddress` supplies the range data; this module adds what it does
-not say on its own: cloud metadata endpoints, the shared (CGNAT) space as a named rule, the
-limited broadcast address, and IPv4 addresses carried inside IPv6 forms.
+standard library's :mod:`ipaddress` names the common ranges; every row of the IANA
+special-purpose registries (:mod:`~tooldeck.plugins.web.special_purpose`) is applied too, so
+blocks the library misses are refused and blocks the registries call globally reachable
+(PCP and TURN anycast, AS112, AMT) are admitted even where the library's coarser ranges
+would refuse them. This module adds cloud metadata endpoints and IPv4 addresses carried
+inside IPv6 forms.
 
 ======================  ==================================================================
 rule                    refuses
@@ -23,14 +26,19 @@ rule                    refuses
 ``private``             RFC 1918, unique-local ``fc00::/7``, documentation, benchmarking
                         and the other ranges :attr:`ipaddress.IPv4Address.is_private` lists
 ``site-local``          deprecated ``fec0::/10``
+``special-purpose``     a block the IANA registries mark not globally reachable (private
+                        use, documentation, benchmarking, IETF protocol assignments such
+                        as ``192.0.0.0/24``, the deprecated 6to4 relay ``192.88.99.0/24``,
+                        SRv6 SIDs ...) that no rule above caught
 ``not-global``          anything else :mod:`ipaddress` does not call globally reachable
 ======================  ==================================================================
 
 Every rule but ``cloud-metadata`` yields to an address admitted by the operator's
 ``allow_internal`` list. An IPv4-mapped address (``::ffff:a.b.c.d``) is the IPv4 address
 itself on a dual-stack socket, and a NAT64 address (``64:ff9b::a.b.c.d``) is translated to
-it by the network, so for those two forms only the IPv4 part is judged (:mod:`ipaddress`
-would otherwise call the whole NAT64 prefix reserved, although it is globally routed).
+it by the network, so for those two forms only the IPv4 part is judged. The deprecated 6to4
+relay block, whose "globally reachable" the registry leaves N/A, is refused: nothing should
+be reached there any more.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import ipaddress
 from collections.abc import Callable
 
 from tooldeck.plugins.web.rejection import Rejection
+from tooldeck.plugins.web.special_purpose import special_purpose_block
 
 __all__ = [
     "ADDRESS_RULES",
@@ -96,6 +105,17 @@ def _shared_address(ip: IPAddress) -> bool:
     return isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED_ADDRESS_SPACE
 
 
+def _special_purpose(ip: IPAddress) -> bool:
+    block = special_purpose_block(ip)
+    return block is not None and (block.globally_reachable is False or (
+        block.globally_reachable is None and block.network.version == 4))
+
+
+def _registered_global(ip: IPAddress) -> bool:
+    block = special_purpose_block(ip)
+    return block is not None and block.globally_reachable is True
+
+
 def _private(ip: IPAddress) -> bool:
     return ip.is_private
 
@@ -122,6 +142,7 @@ ADDRESS_RULES: tuple[tuple[str, Callable[[IPAddress], bool], str], ...] = (
     ("reserved", _reserved, "reserved address"),
     ("private", _private, "private-use address"),
     ("site-local", _site_local, "site-local address"),
+    ("special-purpose", _special_purpose, "special-purpose address"),
     ("not-global", _not_global, "address that is not globally reachable"),
 )
 """The range rules in the order they are tried: (rule id, predicate, description)."""
@@ -151,12 +172,22 @@ def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[tuple[str, ipaddress.IPv4A
     return tuple(found)
 
 
+def _describe(rule: str, description: str, ip: IPAddress) -> str:
+    if rule == "special-purpose":
+        block = special_purpose_block(ip)
+        assert block is not None
+        return f"{description} {ip} ({block.name}, {block.network}, {block.rfc})"
+    return f"{description} {ip}"
+
+
 def _judge_ranges(ip: IPAddress, admitted: Callable[[IPAddress], bool]) -> Rejection | None:
     for rule, matches, description in ADDRESS_RULES:
+        if rule == "reserved" and _registered_global(ip):
+            return None  # the registry's word beats ipaddress's coarser ranges
         if matches(ip):
             if admitted(ip):
                 return None
-            return Rejection(rule, f"{description} {ip}")
+            return Rejection(rule, _describe(rule, description, ip))
     return None
 
 
