@@ -47,6 +47,7 @@ placeholders (``$TOKEN``, ``<your key>``, ``{{x}}``, ``%s``, ``********``) and p
 from __future__ import annotations
 
 import functools
+import urllib.parse
 
 import attrs
 import re2
@@ -71,12 +72,15 @@ class SecretRule:
     :param pattern: RE2 pattern with a group ``secret`` (the part to hide).
     :param needs_digit: only values containing a digit count (also a quoted value with a
         space, or a bare one of 16+ letters); cuts false positives of the broad rules.
+    :param skips_placeholders: values that are code (``auth[1]``, ``self.token``) or
+        placeholder words (``pass``, ``changeme``, ``password1``) are not secrets.
     """
 
     rule_id: str
     description: str
     pattern: str
     needs_digit: bool = False
+    skips_placeholders: bool = False
 
 
 _KEY_WORDS = (
@@ -87,8 +91,9 @@ _KEY_WORDS = (
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("private-key", "private key block",
-               r"(?P<secret>-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-               r"(?:-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----|\z))"),
+               r"(?P<secret>-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----"
+               r"(?:\s|\\[rn])+(?:[A-Za-z-]+: [^\n]*(?:\s|\\[rn])+)*[A-Za-z0-9+/=]{4}"
+               r"[\s\S]*?(?:-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----|\z))"),
     SecretRule("aws-access-key-id", "AWS access key id",
                r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
     SecretRule("aws-secret-access-key", "AWS secret access key",
@@ -122,18 +127,29 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("jwt", "JSON Web Token",
                r"\b(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
     SecretRule("bearer-token", "bearer token",
-               r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", needs_digit=True),
+               r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", needs_digit=True,
+               skips_placeholders=True),
     SecretRule("url-password", "password in a URL",
-               r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/]+)@"),
+               r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/:]+)@",
+               skips_placeholders=True),
     SecretRule("assignment", "password, secret or token assignment",
                r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*" + _KEY_WORDS +
                r"[\"']?\s*[:=]\s*(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[\"']?[^\s\"',;&|]{4,})",
-               needs_digit=True),
+               needs_digit=True, skips_placeholders=True),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 
 _LONG_WORD = 16
-_PLACEHOLDER_STARTS = ("$", "<", "{", "%", "[REDACTED", "/", "./", "~/")
+_PASSPHRASE = 12
+_PLACEHOLDER_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "/", "./", "~/")
+_PLACEHOLDER_WORDS = frozenset({
+    "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "changeme", "changeit",
+    "example", "test", "foo", "bar", "baz", "qux", "dummy", "sample", "placeholder", "xxx",
+    "yyy", "user", "username", "mypassword", "mysecret", "yourpassword", "yoursecret",
+})
+"""Words that stand for a value in docs and tests, also with digits added (``password1``)."""
+_CODE_CHARS = frozenset("()[]{}*")
+_KEYWORD_IN_VALUE = ("password", "passwd", "secret", "token", "privatekey", "apikey")
 
 
 @functools.cache
@@ -210,14 +226,38 @@ class SecretFinding:
         )
 
 
+def _is_identifier_path(value: str) -> bool:
+    """``self.secret_keys``, ``settings.SECRET_KEY``: attribute access in code."""
+    parts = value.split(".")
+    return len(parts) > 1 and all(part.isidentifier() for part in parts)
+
+
+def _is_placeholder(value: str, bare: str) -> bool:
+    quoted = value[:1] in "\"'"
+    if not quoted and (_CODE_CHARS & set(bare) or _is_identifier_path(bare)):
+        return True  # an expression: auth[1], b64encode(userpass).decode(), self.token
+    plain = urllib.parse.unquote(bare)
+    word = "".join(char for char in plain.lower() if char.isalpha())
+    if word in _PLACEHOLDER_WORDS and len(word) >= len(plain) - 4:
+        return True  # pass, password1, p@ss is not caught: it is not a placeholder word
+    if not any(key in word for key in _KEYWORD_IN_VALUE):
+        return False
+    if quoted or " " in plain:  # naming what it stands for: "a secret", "challengePassword"
+        return not any(char.isdigit() for char in plain)
+    # a type in an annotation: private_key: PKCS7PrivateKeyTypes
+    return plain[:1].isupper() and any(char.islower() for char in plain)
+
+
 def _is_false_positive(rule: SecretRule, value: str) -> bool:
     bare = value.strip("\"'")
     if bare.startswith(_PLACEHOLDER_STARTS) or len(set(bare)) <= 2:
         return True
+    if rule.skips_placeholders and _is_placeholder(value, bare):
+        return True
     if not rule.needs_digit or any(char.isdigit() for char in bare):
         return False
     if value[:1] in "\"'" and " " in bare:  # a quoted passphrase
-        return False
+        return len(bare) < _PASSPHRASE
     return not (bare.isalpha() and len(bare) >= _LONG_WORD)  # identifiers have _ . ( [ …
 
 
