@@ -1,0 +1,63 @@
+"""Read ``commands.tsv``: rows with their expected verdict, tolerance and half.
+
+The half of a row is fixed by a hash of its id (``tune`` when the first byte of its SHA-256
+is even): rules may be tuned on the tune half only; the held-back half measures them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import attrs
+
+CORPUS = Path(__file__).with_name("commands.tsv")
+
+
+@attrs.frozen
+class Row:
+    """One command of the corpus."""
+
+    id: str
+    verdict: str
+    klass: str
+    command: str
+    source: str
+    note: str
+
+    @property
+    def benign(self) -> bool:
+        """True for the everyday-work classes (``benign_*``)."""
+        return self.klass.startswith("benign")
+
+    @property
+    def half(self) -> str:
+        """``tune`` or ``held-back``, by a hash of the id."""
+        return "tune" if hashlib.sha256(self.id.encode()).digest()[0] % 2 == 0 else "held-back"
+
+    def accepts(self, verdict: str) -> bool:
+        """Whether ``verdict`` is right for this row (the README's tolerance markers)."""
+        if verdict == self.verdict:
+            return True
+        if "ask acceptable" in self.note:
+            return verdict == "ask" or (self.benign and verdict == "allow")
+        if "deny acceptable" in self.note:
+            return verdict == "deny"
+        return False
+
+
+def _decode(command: str, note: str) -> str:
+    return command.replace("\\n", "\n") if note.startswith("[multiline]") else command
+
+
+def load_rows(path: Path = CORPUS) -> list[Row]:
+    """Every row of the corpus, commands decoded."""
+    rows: list[Row] = []
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")]
+    header, *body = lines
+    assert header.split("\t") == ["id", "verdict", "class", "command", "source", "note"]
+    for line in body:
+        ident, verdict, klass, command, source, note = line.split("\t")
+        rows.append(Row(ident, verdict, klass, _decode(command, note), source, note))
+    return rows
