@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import Row, load_rows  # type: ignore[import-not-found]  # noqa: E402
+from corpus import Row, load_rows  # type: ignore[import-not-found]
 
-from tooldeck.config import embedded_default_text, parse_document  # noqa: E402
-from tooldeck.deck import Deck, combine_decisions  # noqa: E402
-from tooldeck.models import ToolCall  # noqa: E402
+from tooldeck.config import embedded_default_text, parse_document
+from tooldeck.deck import Deck, combine_decisions
+from tooldeck.models import ToolCall
 
 
 def judge_all(rows: list[Row]) -> list[tuple[Row, str, str]]:
