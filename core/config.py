@@ -145,7 +145,8 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
 """Sections the core itself owns, with their models."""
 
 BUILTIN_PLUGIN_SECTIONS = frozenset(
-    {"tools.shell", "tools.file", "tools.scrape", "tools.permissions", "tools.filters"}
+    {"tools.shell", "tools.file", "tools.scrape", "tools.permissions", "tools.filters",
+     "tools.overflow", "tools.risk_chain"}
 )
 """Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
 with a warning (disabling a plugin must not make its settings an error)."""
@@ -163,7 +164,6 @@ UNBUILT_FEATURE_SECTIONS = frozenset(
         "tools.compression",
         "tools.result_cache",
         "tools.retry",
-        "tools.overflow",
         "agent.tool_filter",
     }
 )

@@ -9,7 +9,7 @@ import pytest
 from tooldeck.build import build_runtime
 from tooldeck.config import ConfigError, parse_document, read_document
 
-CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web", "shell"]'}
+CORE_ONLY = {"TOOLDECK_PLUGINS_DISABLE": '["files", "web", "shell", "overflow"]'}
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "1979-05-27", "true", "42"])
@@ -60,7 +60,7 @@ def test_the_catalog_follows_autonomy(autonomy: str, expected: set[str]) -> None
 
     deck = Deck.from_config(parse_document(
         '[[tools.permissions.write]]\npattern = "*"\naction = "deny"\n', None, "t"),
-        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell"]',
+        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell", "overflow"]',
                  "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
                  "TOOLDECK_AGENT_AUTONOMY": autonomy})
     assert {t.id for t in deck.tools()} == expected

@@ -66,7 +66,12 @@ class ExecToolPlugin:
 
 
 def open_deck(tmp_path: Path, toml: str = "", **plugins: object) -> Deck:
-    """A deck from a real config file in ``tmp_path`` with the filters plugin and ``plugins``."""
+    """A deck from a real config file in ``tmp_path`` with the filters plugin and ``plugins``.
+
+    The ``overflow`` plugin, which would add its reference to filtered outputs, is disabled:
+    these tests look at what the filters plugin itself returns.
+    """
     config = tmp_path / "tooldeck.toml"
     config.write_text(toml)
-    return Deck.from_config(config, extra_plugins=plugins, environ={})
+    return Deck.from_config(config, extra_plugins=plugins,
+                            environ={"TOOLDECK_PLUGINS_DISABLE": '["overflow"]'})
