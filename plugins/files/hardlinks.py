@@ -17,9 +17,9 @@ rule                   category        refuses a regular file with ``st_nlink > 
 
 1. Found by comparing ``(st_dev, st_ino)``: with every regular file of the sandbox roots
    (walked once per operation, without following symlinks, at most
-   :data:`MAX_INDEXED_ENTRIES` entries) and with the read-denied files two levels deep in the
-   home directory and in each root (``~/.ssh/id_rsa``, ``~/.aws/credentials``, ``~/.netrc``,
-   ``./.env``, ``config/.env``…).
+   :data:`MAX_INDEXED_ENTRIES` entries) and with the read-denied files directly in the home
+   directory and in each root, or one level into their dot-directories (``~/.ssh/id_rsa``,
+   ``~/.aws/credentials``, ``~/.netrc``, ``./.env``, ``./deploy.key``, ``./.secrets/x``).
 2. Names outside the roots cannot be listed without scanning whole filesystems, so a count
    that does not add up is refused: the missing names may be ``/etc/…``, another user's
    project or a secret we do not know. A capped walk counts as not adding up. Fail closed.
@@ -28,8 +28,8 @@ rule                   category        refuses a regular file with ``st_nlink > 
    ``.git/objects``. Refusing those would break ordinary reading, so a file with a
    ``site-packages``, ``dist-packages`` or ``node_modules`` component, or under
    ``.git/objects`` or ``.git/lfs/objects``, is read when its inode is not a known secret
-   (rule 1, home and roots two levels deep). What is *not* known there: a secret deeper
-   than that, or outside home and the roots, hard-linked into a package tree. Such a link
+   (rule 1, the home and root scan). What is *not* known there: a secret elsewhere
+   (``config/server.key``, ``/etc/…``) hard-linked into a package tree. Such a link
    needs write access to the store and the secret's file system; output redaction of
    key and token shapes still applies.
 
@@ -57,7 +57,8 @@ MAX_INDEXED_ENTRIES = 200_000
 """How many directory entries the walk of the sandbox roots may visit (more: names unknown)."""
 
 MAX_SECRET_SCAN_ENTRIES = 10_000
-"""How many entries the two-level scan of one directory for known secrets may visit."""
+"""How many entries the scan of one directory (and its dot-directories) for known secrets may
+visit."""
 
 _STORE_COMPONENTS = frozenset({"site-packages", "dist-packages", "node_modules"})
 _STORE_PARTS = ("/.git/objects/", "/.git/lfs/objects/")
@@ -115,6 +116,27 @@ def _walk(base: str, depth: int | None, budget: list[int]) -> Iterator[os.DirEnt
                     yield entry
             except OSError:
                 continue
+
+
+def _secret_candidates(base: str) -> Iterator[os.DirEntry[str]]:
+    """Regular files in ``base`` and in its dot-directories (``.ssh``, ``.aws``), capped."""
+    budget = [MAX_SECRET_SCAN_ENTRIES]
+    try:
+        with os.scandir(base) as entries:
+            listed = list(entries)
+    except OSError:
+        return
+    for entry in listed:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        try:
+            if entry.is_file(follow_symlinks=False):
+                yield entry
+            elif entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                yield from _walk(entry.path, 1, budget)
+        except OSError:
+            continue
 
 
 def _key(entry: os.DirEntry[str]) -> Key | None:
@@ -175,14 +197,14 @@ class HardlinkGuard:
         )
 
     def _known_secrets(self) -> dict[Key, str]:
-        """Read-denied regular files two levels deep in the home directory and each root."""
+        """Read-denied regular files in the home directory, each root, and their dot-dirs."""
         if self._secrets is not None:
             return self._secrets
         found: dict[Key, str] = {}
         if self._sandbox.has_read_rules:
             bases = [str(canonicalize(self._home)), *(str(r) for r in self._sandbox.roots)]
             for base in dict.fromkeys(bases):
-                for entry in _walk(base, 2, [MAX_SECRET_SCAN_ENTRIES]):
+                for entry in _secret_candidates(base):
                     if self._sandbox.read_allowed(entry.path):
                         continue
                     key = _key(entry)
