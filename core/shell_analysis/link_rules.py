@@ -208,14 +208,24 @@ def _ask_findings(analysis: CommandAnalysis, scan: LinkScan, links: Collection[s
 
 def link_findings(analysis: CommandAnalysis, sandbox: PathSandbox,
                   exempt: Collection[str] = ()) -> tuple[LinkFinding, ...]:
-    """Apply the link rules to one command: denies first, then asks.
+    """Apply the link rules to one command: denies first, then asks; never raises.
 
     :param analysis: the analysed command.
     :param sandbox: the shell's roots and working directory, with the read rules whose
         denied paths no link may name.
     :param exempt: canonical paths outside the roots that a link may point at.
-    :returns: every finding, ``deny`` ones first; empty when no rule fires.
+    :returns: every finding, ``deny`` ones first; empty when no rule fires. A failure of the
+        rules themselves is an ``ask`` (fail closed).
     """
+    try:
+        return _findings(analysis, sandbox, exempt)
+    except Exception as error:  # the rules fail closed, never raise
+        return (LinkFinding("ask", "link-unclear",
+                            f"the link rules failed ({type(error).__name__})"),)
+
+
+def _findings(analysis: CommandAnalysis, sandbox: PathSandbox,
+              exempt: Collection[str]) -> tuple[LinkFinding, ...]:
     scan = scan_links(analysis)
     cwd = str(sandbox.cwd)
     denies: list[LinkFinding] = []

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tooldeck.paths import PathSandbox
 from tooldeck.shell_analysis import analyze
+from tooldeck.shell_analysis.link_rules import link_findings
 from tooldeck.shell_analysis.links import scan_links
 
 
@@ -85,3 +89,14 @@ def test_scan_never_raises(words: list[str]) -> None:
     scan = scan_links(analyze(" ".join(words)))
     for creation in scan.creations:
         assert creation.target and creation.link
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ln -s./\x00a$*~", "..", "ln -s ", " && cat "]),
+                max_size=30).map("".join))
+def test_link_rules_never_raise(command: str) -> None:
+    with tempfile.TemporaryDirectory() as root:
+        sandbox = PathSandbox([root], cwd=root, deny_read=["**/.env"])
+        findings = link_findings(analyze(command), sandbox)
+    assert all(f.decision in ("deny", "ask") for f in findings)
+    assert all(f.rule != "link-unclear" or "failed" not in f.detail for f in findings), command
