@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tooldeck.deck import Deck
 from tooldeck.errors import ErrorCategory, ToolError
+from tooldeck.models import ToolCall
 from tooldeck.paths import PathSandbox
 from tooldeck.plugins.files.copy_ops import copy_path
 from tooldeck.plugins.files.edit import edit_file
@@ -195,3 +197,29 @@ def test_property_a_hard_link_never_reads_a_secret_or_an_outside_file(
             assert readable is in_store  # expected only for package stores
         else:
             assert readable
+
+
+def test_default_config_through_a_deck(tmp_path: Path, home: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "deck-project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    (project / ".env").write_text("API_KEY=abc\n")
+    os.link(project / ".env", project / "notes.txt")
+    os.link(home / ".ssh" / "id_rsa", project / "key.txt")
+    cache = tmp_path / "uv-cache"
+    cache.mkdir()
+    (cache / "mod.py").write_text("VALUE = 1\n")
+    site = project / ".venv" / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    os.link(cache / "mod.py", site / "mod.py")
+    deck = Deck.from_config(None, environ={"TOOLDECK_TOOLS_AUDIT_ENABLED": "false"})
+    try:
+        for name in ("notes.txt", "key.txt"):
+            result = deck.call_sync(ToolCall("read", {"path": name}))
+            assert not result.ok and "hardlink-secret" in result.text, result.text
+            assert "abc" not in result.text and "BEGIN" not in result.text
+        venv = deck.call_sync(ToolCall("read", {"path": str(site / "mod.py")}))
+        assert venv.ok and "VALUE = 1" in venv.text
+    finally:
+        deck.close()
