@@ -50,7 +50,9 @@ still applies to everything that *was* resolved.
 Block rules (:mod:`.blocklist`, :mod:`.rm_rules`): blocklist patterns at every command
 position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktrees``, and bash's
 ``/dev/tcp``/``/dev/udp`` sockets while network commands are blocked. Confirm patterns:
-:mod:`.confirm`. Paths: :mod:`.paths`. Filter matching: :func:`last_command`. Known limits:
+:mod:`.confirm`. Paths: :mod:`.paths`. Links the command creates: :mod:`.links` finds them,
+:mod:`.link_rules` judges them against a sandbox (the shell gate's ``link-*`` rules).
+Filter matching: :func:`last_command`. Known limits:
 programs that run code from their own configuration or arguments (``git -c alias.x=!…``,
 ``make``, ``python -c``, ``ssh host cmd``) and ``PATH``/``BASH_ENV``/``LD_PRELOAD`` prefixes
 are not analysed.

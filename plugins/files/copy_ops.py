@@ -11,7 +11,8 @@ rule                    category            rejects
 ======================  ==================  ==============================================
 
 Inside a directory copy, symlinks and special files (FIFOs, sockets, devices) are skipped and
-counted in the summary; they are never followed.
+counted in the summary; they are never followed. So are files the hard-link rules refuse
+(:mod:`.hardlinks`); copying such a file alone is refused with the rule's message.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.paths import PathSandbox, is_within
+from tooldeck.plugins.files.hardlinks import HardlinkGuard, HardlinkRefused
 from tooldeck.plugins.files.results import FileOpResult
 from tooldeck.plugins.files.safe_io import (
     EntryKind,
@@ -44,6 +46,7 @@ _SKIP_NOTES = {
     "symlink": "symlink(s) skipped (never followed when copying a directory)",
     "special": "special file(s) skipped (FIFO, socket or device)",
     "denied": "file(s) skipped (protected by deny_read)",
+    "hardlink": "file(s) skipped (hard links whose other names may not be read)",
 }
 
 
@@ -54,10 +57,11 @@ def _chunks(fd: int) -> Iterator[bytes]:
 
 
 def _copy_file(
-    src_dir: int, src_name: str, src: str, dst_dir: int, dst_name: str, dst: str
+    src_dir: int, src_name: str, src: str, dst_dir: int, dst_name: str, dst: str, *,
+    guard: HardlinkGuard,
 ) -> None:
     """Copy one regular file's content and permission bits, atomically at the destination."""
-    fd, info = open_regular(src_dir, src_name, src)
+    fd, info = open_regular(src_dir, src_name, src, guard=guard)
     try:
         write_atomic(dst_dir, dst_name, _chunks(fd), dst, mode=stat.S_IMODE(info.st_mode) & 0o777)
     finally:
@@ -65,7 +69,8 @@ def _copy_file(
 
 
 def _copy_children(
-    sandbox: PathSandbox, src_fd: int, src: str, dst_fd: int, dst: str, skipped: Counter[str]
+    sandbox: PathSandbox, src_fd: int, src: str, dst_fd: int, dst: str, skipped: Counter[str],
+    guard: HardlinkGuard,
 ) -> None:
     """Copy the content of one open directory into another, recursively."""
     for name, kind in list_entries(src_fd):
@@ -78,13 +83,17 @@ def _copy_children(
             if not sandbox.read_allowed(child_src) and sandbox.read_allowed(child_dst):
                 skipped["denied"] += 1
                 continue
-            _copy_file(src_fd, name, child_src, dst_fd, name, child_dst)
+            try:
+                _copy_file(src_fd, name, child_src, dst_fd, name, child_dst, guard=guard)
+            except HardlinkRefused:
+                skipped["hardlink"] += 1
         else:
             sub_src = open_child_dir(src_fd, name, create=False, shown=child_src)
             try:
                 sub_dst = open_child_dir(dst_fd, name, create=True, shown=child_dst)
                 try:
-                    _copy_children(sandbox, sub_src, child_src, sub_dst, child_dst, skipped)
+                    _copy_children(sandbox, sub_src, child_src, sub_dst, child_dst, skipped,
+                                   guard)
                 finally:
                     os.close(sub_dst)
             finally:
@@ -104,7 +113,7 @@ def _copy_tree(sandbox: PathSandbox, src: str, dst: str) -> Counter[str]:
         open_directory(sandbox, dst, create=True) as dst_fd,
     ):
         try:
-            _copy_children(sandbox, src_fd, src, dst_fd, dst, skipped)
+            _copy_children(sandbox, src_fd, src, dst_fd, dst, skipped, HardlinkGuard(sandbox))
         except RecursionError as exc:
             raise ToolError(
                 ErrorCategory.PERMANENT_FAILURE, f"{src} is nested too deeply to copy"
@@ -137,7 +146,8 @@ def copy_path(sandbox: PathSandbox, source: str, destination: str) -> FileOpResu
                 open_parent(sandbox, src) as (src_fd, src_name),
                 open_parent(sandbox, dst, create=True) as (dst_fd, dst_name),
             ):
-                _copy_file(src_fd, src_name, src, dst_fd, dst_name, dst)
+                _copy_file(src_fd, src_name, src, dst_fd, dst_name, dst,
+                           guard=HardlinkGuard(sandbox))
     lines = [f"Copied: {source} -> {destination}"]
     lines += [f"{count} {_SKIP_NOTES[key]}" for key, count in sorted(skipped.items())]
     return FileOpResult(summary="\n".join(lines), locations=(src, dst))

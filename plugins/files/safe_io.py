@@ -17,6 +17,10 @@ rule                 category            rejects
                                          block, a device never ends)
 ``read-size``        permanent_failure   reading more bytes than the cap
 ===================  ==================  ==================================================
+
+Every open for reading also passes the file's ``fstat`` to a
+:class:`~tooldeck.plugins.files.hardlinks.HardlinkGuard` (rules ``hardlink-secret`` and
+``hardlink-unknown``: a file with several names).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from contextlib import contextmanager, suppress
 
 from tooldeck.errors import ErrorCategory, ToolError, classify_io_error
 from tooldeck.paths import PathSandbox
+from tooldeck.plugins.files.hardlinks import HardlinkGuard
 
 __all__ = [
     "DIR_FLAGS",
@@ -263,14 +268,17 @@ def lstat_path(sandbox: PathSandbox, canonical: str) -> os.stat_result:
         return os.stat(name, dir_fd=fd, follow_symlinks=False)
 
 
-def open_regular(dir_fd: int, name: str, shown: str) -> tuple[int, os.stat_result]:
+def open_regular(dir_fd: int, name: str, shown: str, *,
+                 guard: HardlinkGuard) -> tuple[int, os.stat_result]:
     """Open a regular file for reading relative to an open directory, never via a symlink.
 
     :param dir_fd: the open parent directory.
     :param name: the file's name.
-    :param shown: the full path, for messages.
+    :param shown: the full (canonical) path, for messages and the hard-link rules.
+    :param guard: the hard-link rules of this operation.
     :returns: the open descriptor (the caller closes it) and its ``fstat``.
-    :raises ToolError: rules ``no-symlink-swap`` and ``regular-file``.
+    :raises ToolError: rules ``no-symlink-swap``, ``regular-file``, ``hardlink-secret`` and
+        ``hardlink-unknown``.
     """
     try:
         fd = os.open(name, FILE_READ_FLAGS, dir_fd=dir_fd)
@@ -288,23 +296,26 @@ def open_regular(dir_fd: int, name: str, shown: str) -> tuple[int, os.stat_resul
                 f"file rule 'regular-file': {shown} is not a regular file "
                 "(a FIFO, socket or device); it is not read",
             )
+        guard.check(shown, info)
     except BaseException:
         os.close(fd)
         raise
     return fd, info
 
 
-def read_regular(dir_fd: int, name: str, shown: str, max_bytes: int) -> bytes:
+def read_regular(dir_fd: int, name: str, shown: str, max_bytes: int, *,
+                 guard: HardlinkGuard) -> bytes:
     """Read a whole regular file relative to an open directory, refusing more than ``max_bytes``.
 
     :param dir_fd: the open parent directory.
     :param name: the file's name.
-    :param shown: the full path, for messages.
+    :param shown: the full (canonical) path, for messages and the hard-link rules.
     :param max_bytes: the read cap.
+    :param guard: the hard-link rules of this operation.
     :returns: the content.
     :raises ReadCapExceeded: when the file is larger than the cap.
     """
-    fd, info = open_regular(dir_fd, name, shown)
+    fd, info = open_regular(dir_fd, name, shown, guard=guard)
     try:
         if info.st_size > max_bytes:
             raise ReadCapExceeded(shown, info.st_size, max_bytes)
@@ -335,7 +346,7 @@ def read_file_at(sandbox: PathSandbox, canonical: str, max_bytes: int) -> bytes:
     """
     fd, name = open_parent_fd(sandbox, canonical)
     try:
-        return read_regular(fd, name, canonical, max_bytes)
+        return read_regular(fd, name, canonical, max_bytes, guard=HardlinkGuard(sandbox))
     finally:
         os.close(fd)
 

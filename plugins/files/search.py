@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from tooldeck.errors import ToolError
 from tooldeck.paths import Glob, PathSandbox, canonicalize, is_within
+from tooldeck.plugins.files.hardlinks import HardlinkGuard, HardlinkRefused
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES, require_positive
 from tooldeck.plugins.files.line_matcher import LineMatcher
 from tooldeck.plugins.files.results import FileOpResult
@@ -109,8 +110,10 @@ def find_path(
 class _GrepRun:
     """The state of one grep: hits collected so far and files skipped for size."""
 
-    def __init__(self, matcher: LineMatcher, limit: int, max_file_bytes: int) -> None:
+    def __init__(self, matcher: LineMatcher, limit: int, max_file_bytes: int,
+                 guard: HardlinkGuard) -> None:
         self.matcher = matcher
+        self.guard = guard
         self.limit = limit
         self.max_file_bytes = max_file_bytes
         self.hits: list[str] = []
@@ -122,12 +125,20 @@ class _GrepRun:
         """Whether one hit beyond the limit has been found (the output is capped)."""
         return len(self.hits) > self.limit
 
-    def search_file(self, dir_fd: int, name: str, path: str) -> None:
-        """Search one regular file; binary, non-UTF-8, vanished or special files are skipped."""
+    def search_file(self, dir_fd: int, name: str, path: str, *, named: bool = False) -> None:
+        """Search one regular file; binary, non-UTF-8, vanished or special files are skipped.
+
+        A file the hard-link rules refuse is skipped too, unless it is the ``named`` start
+        path: then the refusal is the answer.
+        """
         try:
-            data = read_regular(dir_fd, name, path, self.max_file_bytes)
+            data = read_regular(dir_fd, name, path, self.max_file_bytes, guard=self.guard)
         except ReadCapExceeded:
             self.oversized += 1
+            return
+        except HardlinkRefused:
+            if named:
+                raise
             return
         except (OSError, ToolError):
             return
@@ -184,7 +195,8 @@ def grep(
     """Search file contents with an RE2 regex; each hit is ``{path}:{line}: {text}``.
 
     The walk skips dot-entries and ``.git``, ``node_modules``, ``target``, ``.hg``; it never
-    follows symlinks; binary, non-UTF-8 and read-denied files are skipped silently.
+    follows symlinks; binary, non-UTF-8 and read-denied files are skipped silently, and so are
+    hard links the hard-link rules refuse (a named file is refused with the rule's message).
 
     :param sandbox: the path sandbox (read rules apply to the start path and to every file).
     :param pattern: the regex (RE2 syntax).
@@ -199,12 +211,12 @@ def grep(
     require_positive("max_results", max_results)
     matcher = LineMatcher.compile(pattern, case_sensitive=case_sensitive)
     canonical = sandbox.resolve_str(path, op="read")
-    run = _GrepRun(matcher, max_results, max_file_bytes)
+    run = _GrepRun(matcher, max_results, max_file_bytes, HardlinkGuard(sandbox))
     with os_errors_as_tool_errors(canonical):
         if os.path.isdir(canonical):
             _grep_tree(sandbox, run, canonical)
         else:
             lstat_path(sandbox, canonical)
             with open_parent(sandbox, canonical) as (fd, name):
-                run.search_file(fd, name, canonical)
+                run.search_file(fd, name, canonical, named=True)
     return run.render(pattern)

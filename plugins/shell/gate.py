@@ -15,12 +15,24 @@ rule                   vote     fires when
 ``sandbox-cwd``        deny     no sandbox root is a directory to run in
 ``sandbox-path``       deny     a static path argument or redirect target resolves (``~``
                                 expanded, ``..`` normalised, symlinks followed) outside every
-                                ``allowed_paths`` root and is not an exempt device path
+                                ``allowed_paths`` root and is not an exempt device path (a
+                                symbolic link's target is judged by ``link-outside`` instead)
+``link-outside``       deny     a link the command creates (``ln``, ``cp -s/-l``, ``link``)
+                                points outside every root; its target is resolved from the
+                                link's directory (:mod:`tooldeck.shell_analysis.link_rules`)
+``link-secret``        deny     a link the command creates names a ``[tools.file] deny_read``
+                                path (``ln .env notes``, ``ln -s ~/.ssh/id_rsa k``)
 ``overlay-rule``       deny     an overlay ``deny`` rule matches a segment or the command
 ``segment-rule``       deny     a ``[[tools.permissions.bash]]`` rule's first match on some
                                 segment is ``deny``
 ``opaque``             ask      the analyzer cannot see the whole command (``$cmd``, ``eval
                                 "$v"``, ``curl … | sh``, parse errors …): never allow
+``link-unclear``       ask      a link creation that cannot be seen (run-time operands,
+                                ``xargs ln``, unknown options, ``python -c "os.symlink(…)"``)
+``link-cd``            ask      the command creates a link and changes directory
+``link-through``       ask      a path goes through a link the command creates
+                                (``ln -sf out cur && cat cur/x``)
+``link-dotdot``        ask      a path climbs with ``..`` out of an existing symlink
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
@@ -69,6 +81,11 @@ from tooldeck.shell_analysis import (
     find_confirm,
     is_path_like,
     path_arguments,
+)
+from tooldeck.shell_analysis.link_rules import (
+    LinkFinding,
+    link_findings,
+    symlink_target_values,
 )
 
 __all__ = ["GATE", "ShellGate", "judge", "segment_views"]
@@ -127,9 +144,13 @@ def _lexical(raw: str, policy: ShellPolicy) -> str:
 
 
 def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rule ``sandbox-path``: every static path argument stays inside the roots."""
+    """Rule ``sandbox-path``: every static path argument stays inside the roots.
+
+    Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
+    """
+    link_targets = symlink_target_values(analysis)
     for raw in path_arguments(analysis):
-        if _lexical(raw, policy) in policy.exempt:
+        if raw in link_targets or _lexical(raw, policy) in policy.exempt:
             continue
         try:
             policy.sandbox.resolve_str(raw, op="write")
@@ -140,6 +161,17 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
 
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+
+
+def rule_links(findings: Sequence[LinkFinding], verdict: Verdict,
+               policy: ShellPolicy) -> Decision | None:
+    """Rules ``link-*``: the first link finding of ``verdict`` (deny or ask) votes it."""
+    wanted = "deny" if verdict is Verdict.DENY else "ask"
+    for finding in findings:
+        if finding.decision == wanted:
+            source = policy.source if verdict is Verdict.DENY else None
+            return _vote(verdict, finding.rule, finding.detail, source)
+    return None
 
 
 def rule_sandbox_cd(analysis: CommandAnalysis) -> Decision | None:
@@ -244,14 +276,17 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     """
     analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
+    links = link_findings(analysis, policy.link_sandbox, policy.exempt)
     # the table's order; ``or`` stops at the first vote (a Decision is always true)
     decision = (
         rule_floor(analysis, policy)
         or rule_sandbox_cwd(policy)
         or rule_sandbox_path(analysis, policy)
+        or rule_links(links, Verdict.DENY, policy)
         or rule_overlay(command, views, policy, Verdict.DENY)
         or rule_segments(views, policy, Verdict.DENY)
         or rule_opaque(analysis)
+        or rule_links(links, Verdict.ASK, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )

@@ -42,6 +42,8 @@ class ShellPolicy:
         confirm patterns).
     :param overlay_rules: ``(rule, file)`` for every overlay ``deny``/``ask`` rule.
     :param sandbox: the path sandbox of ``allowed_paths``.
+    :param link_sandbox: the same roots and working directory with the file tools' read rules
+        (``[tools.file] deny_read``/``allow_read``): what a link the command creates may name.
     :param cwd: where commands run: the process directory when it lies in a root, else the
         first root that is a directory; ``None`` when there is none (every call is denied).
     :param protected_roots: the sandbox roots as strings (for the ``rm`` rule).
@@ -61,6 +63,7 @@ class ShellPolicy:
     base_rules: tuple[CompiledRule, ...] | None
     overlay_rules: tuple[tuple[CompiledRule, str], ...]
     sandbox: PathSandbox
+    link_sandbox: PathSandbox
     cwd: str | None
     protected_roots: tuple[str, ...]
     exempt: frozenset[str]
@@ -100,6 +103,15 @@ def _scope(patterns: tuple[str, ...], source: str) -> tuple[Glob, ...]:
     except ValueError as exc:
         raise ConfigError(f"{source}: tools.shell.transaction_scope: {exc}", path=source,
                           key="tools.shell.transaction_scope") from None
+
+
+def _file_globs(settings: Settings, key: str, source: str) -> tuple[str, ...]:
+    """A ``[tools.file]`` read-rule list (the file plugin owns and documents it)."""
+    value = settings.table("tools.file").get(key, ())
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{source}: tools.file.{key}: expected an array of strings",
+                          path=source, key=f"tools.file.{key}")
+    return tuple(value)
 
 
 def _working_dir(sandbox: PathSandbox) -> str | None:
@@ -142,6 +154,9 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
     cwd = _working_dir(probe)
     sandbox = PathSandbox(shell.allowed_paths, cwd=cwd) if cwd is not None else probe
     exempt = frozenset(str(lexical_normalize(p)) for p in shell.sandbox_exempt_paths)
+    link_sandbox = PathSandbox(shell.allowed_paths, cwd=cwd,
+                               deny_read=_file_globs(settings, "deny_read", source),
+                               allow_read=_file_globs(settings, "allow_read", source))
     return ShellPolicy(
         settings=shell,
         blocklist=blocklist,
@@ -152,6 +167,7 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
         base_rules=_base_rules(settings.table("tools.permissions").get("bash"), source),
         overlay_rules=tuple((r, str(o.path)) for o in overlays for r in o.rules),
         sandbox=sandbox,
+        link_sandbox=link_sandbox,
         cwd=cwd,
         protected_roots=tuple(str(root) for root in sandbox.roots),
         exempt=exempt,
