@@ -1,0 +1,109 @@
+"""Streamable HTTP for the MCP server: loopback by default, a bearer token anywhere else.
+
+Binding to anything but a loopback address without a token is refused before a socket is
+opened. With a token, every request must carry ``Authorization: Bearer <token>``; anything
+else gets ``401`` before it reaches the MCP session manager.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tooldeck.plugins.mcp_server.server import DeckServer
+
+__all__ = ["BearerAuth", "UnsafeBind", "check_bind", "is_loopback", "serve_http"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MCP_PATH = "/mcp"
+
+
+class UnsafeBind(ValueError):
+    """A non-loopback address was asked for without a bearer token."""
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback IP literals; any other name is not trusted."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve on ``host`` without a token unless it is a loopback address.
+
+    :raises UnsafeBind: ``host`` is not loopback and ``token`` is empty.
+    """
+    if not token and not is_loopback(host):
+        raise UnsafeBind(
+            f"refusing to serve MCP on {host!r} without a bearer token: anyone who can reach "
+            "it could run tools; set $TOOLDECK_MCP_TOKEN (or --token), or bind to 127.0.0.1"
+        )
+
+
+class BearerAuth:
+    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get ``401``.
+
+    :param app: the application to protect.
+    :param token: the expected token (compared in constant time).
+    """
+
+    def __init__(self, app: App, token: str) -> None:
+        if not token:
+            raise ValueError("an empty bearer token protects nothing")
+        self._app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass authorized HTTP requests (and lifespan events) on; answer the rest ``401``."""
+        if scope["type"] != "http" or self._authorized(scope):
+            await self._app(scope, receive, send)
+            return
+        body = b'{"error": "unauthorized"}'
+        await send({"type": "http.response.start", "status": 401, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"www-authenticate", b'Bearer realm="tooldeck"'),
+        ]})
+        await send({"type": "http.response.body", "body": body})
+
+    def _authorized(self, scope: Scope) -> bool:
+        values = [v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"]
+        return len(values) == 1 and hmac.compare_digest(values[0], self._expected)
+
+
+async def serve_http(server: DeckServer, host: str, port: int, token: str | None) -> None:
+    """Serve a deck's MCP server over streamable HTTP at ``http://host:port/mcp``.
+
+    Runs until cancelled, hot-reloading the deck alongside.
+
+    :param server: the deck's MCP server.
+    :param host: the address to bind.
+    :param port: the port to bind.
+    :param token: the bearer token every request must carry (required off loopback).
+    :raises UnsafeBind: see :func:`check_bind`.
+    """
+    check_bind(host, token)
+    import anyio
+    import uvicorn
+
+    app: App = server.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    if token:
+        app = BearerAuth(app, token)
+    config = uvicorn.Config(app, host=host.strip("[]"), port=port, log_level="warning",
+                            lifespan="on")
+    async with anyio.create_task_group() as group:
+        group.start_soon(server.watch_reloads)
+        await uvicorn.Server(config).serve()
+        group.cancel_scope.cancel()
