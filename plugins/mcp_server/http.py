@@ -53,7 +53,10 @@ def check_bind(host: str, token: str | None) -> None:
 
 
 class BearerAuth:
-    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get ``401``.
+    """ASGI middleware: requests without ``Authorization: Bearer <token>`` get ``401``.
+
+    Only the server's own ``lifespan`` events pass unchecked; a websocket without the token
+    is closed before it is accepted.
 
     :param app: the application to protect.
     :param token: the expected token (compared in constant time).
@@ -63,24 +66,30 @@ class BearerAuth:
         if not token:
             raise ValueError("an empty bearer token protects nothing")
         self._app = app
-        self._expected = f"Bearer {token}".encode()
+        self._token = token.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass authorized HTTP requests (and lifespan events) on; answer the rest ``401``."""
-        if scope["type"] != "http" or self._authorized(scope):
+        """Pass authorized requests (and lifespan events) on; refuse the rest."""
+        if scope["type"] == "lifespan" or self.authorized(scope):
             await self._app(scope, receive, send)
-            return
-        body = b'{"error": "unauthorized"}'
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"www-authenticate", b'Bearer realm="tooldeck"'),
-        ]})
-        await send({"type": "http.response.body", "body": body})
+        elif scope["type"] == "http":
+            body = b'{"error": "unauthorized"}'
+            await send({"type": "http.response.start", "status": 401, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"www-authenticate", b'Bearer realm="tooldeck"'),
+            ]})
+            await send({"type": "http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1008})
 
-    def _authorized(self, scope: Scope) -> bool:
+    def authorized(self, scope: Scope) -> bool:
+        """True when the request carries exactly one ``Authorization`` with the token."""
         values = [v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"]
-        return len(values) == 1 and hmac.compare_digest(values[0], self._expected)
+        if len(values) != 1:
+            return False
+        scheme, _, presented = values[0].partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(presented, self._token)
 
 
 async def serve_http(server: DeckServer, host: str, port: int, token: str | None) -> None:
