@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -17,10 +19,12 @@ from tooldeck.deck import Deck
 from .mcpkit import (
     CLIENT,
     NOISY_LINES,
+    TOOLDECK,
     audit_records,
     http_server,
     http_session,
     make_workspace,
+    server_args,
     stdio_session,
     text_of,
 )
@@ -103,8 +107,8 @@ async def test_read_deny_ask_filter_and_audit(connect: Opener) -> None:
     assert {r["caller_id"] for r in records.values()} == {f"mcp:{CLIENT.name}"}
 
 
-async def test_unknown_tool_and_bad_parameters_are_tool_errors(connect: Opener) -> None:
-    async with connect() as session:
+async def test_unknown_tool_and_bad_parameters_are_tool_errors(tmp_path: Path) -> None:
+    async with stdio_session(make_workspace(tmp_path)) as session:
         unknown = await session.call_tool("no_such_tool", {})
         bad = await session.call_tool("read", {"path": 42, "extra": True})
     assert unknown.is_error and "category: tool_not_found" in text_of(unknown)
@@ -171,3 +175,12 @@ async def test_a_reload_that_changes_the_tools_sends_list_changed(connect: Opene
     assert after == before - {"delete_path"}
     reloads = [r for r in audit_records(workspace) if r["kind"] == "policy.reloaded"]
     assert reloads, "the change came from a real hot reload"
+
+
+def test_the_server_exits_promptly_when_the_client_goes(tmp_path: Path) -> None:
+    workspace = make_workspace(tmp_path)
+    started = time.monotonic()
+    proc = subprocess.run([TOOLDECK, *server_args(workspace)], cwd=workspace,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 4, "the hot-reload watcher does not hold up shutdown"
