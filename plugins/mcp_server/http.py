@@ -2,7 +2,9 @@
 
 Binding to anything but a loopback address without a token is refused before a socket is
 opened. With a token, every request must carry ``Authorization: Bearer <token>``; anything
-else gets ``401`` before it reaches the MCP session manager.
+else gets ``401`` before it reaches the MCP session manager. On a loopback address the SDK's
+DNS-rebinding guard only accepts ``Host`` and ``Origin`` naming a loopback address, so a web
+page cannot reach the server through a name that resolves to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
+
     from tooldeck.plugins.mcp_server.server import DeckServer
 
-__all__ = ["BearerAuth", "UnsafeBind", "check_bind", "is_loopback", "serve_http"]
+__all__ = ["BearerAuth", "UnsafeBind", "check_bind", "is_loopback", "rebinding_guard",
+           "serve_http"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,6 +55,25 @@ def check_bind(host: str, token: str | None) -> None:
             f"refusing to serve MCP on {host!r} without a bearer token: anyone who can reach "
             "it could run tools; set $TOOLDECK_MCP_TOKEN (or --token), or bind to 127.0.0.1"
         )
+
+
+def rebinding_guard(host: str) -> TransportSecuritySettings | None:
+    """The SDK's DNS-rebinding settings for a loopback ``host``: only loopback names pass.
+
+    The SDK turns the guard on by itself only for ``127.0.0.1``, ``localhost`` and ``::1``;
+    this covers the rest of ``127.0.0.0/8`` too. ``None`` off loopback (the token guards it).
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    if not is_loopback(host):
+        return None
+    bare = host.strip("[]")
+    names = {"127.0.0.1", "localhost", "[::1]", f"[{bare}]" if ":" in bare else bare}
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=sorted(f"{name}:*" for name in names),
+        allowed_origins=sorted(f"http://{name}:*" for name in names),
+    )
 
 
 class BearerAuth:
@@ -107,7 +131,8 @@ async def serve_http(server: DeckServer, host: str, port: int, token: str | None
     import anyio
     import uvicorn
 
-    app: App = server.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    app: App = server.server.streamable_http_app(
+        streamable_http_path=MCP_PATH, host=host, transport_security=rebinding_guard(host))
     if token:
         app = BearerAuth(app, token)
     config = uvicorn.Config(app, host=host.strip("[]"), port=port, log_level="warning",

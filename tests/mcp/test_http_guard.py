@@ -15,7 +15,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp import types
 
-from tooldeck.plugins.mcp_server.http import BearerAuth, UnsafeBind, check_bind, is_loopback
+from tooldeck.plugins.mcp_server.http import (
+    BearerAuth,
+    UnsafeBind,
+    check_bind,
+    is_loopback,
+    rebinding_guard,
+)
 
 from .mcpkit import (
     TOKEN,
@@ -58,6 +64,11 @@ async def test_the_official_client_without_the_token_is_refused(tmp_path: Path) 
 
 async def test_loopback_serves_without_a_token(tmp_path: Path) -> None:
     with http_server(make_workspace(tmp_path), token=None) as url:
+        port = url.split(":")[2].split("/")[0]
+        rebound = httpx.post(url, json=INIT, headers={**ACCEPT, "Host": f"evil.example:{port}"})
+        assert rebound.status_code == 421, "a name that resolves to loopback is refused"
+        foreign = httpx.post(url, json=INIT, headers={**ACCEPT, "Origin": "http://evil.example"})
+        assert foreign.status_code == 403, "a web page on another origin is refused"
         async with http_session(url, token=None) as session:
             names = {t.name for t in (await session.list_tools()).tools}
             result = await session.call_tool("read", {"path": "notes.txt"})
@@ -91,6 +102,18 @@ def test_off_loopback_needs_a_token(host: str) -> None:
 def test_loopback_hosts_need_no_token(host: str) -> None:
     assert is_loopback(host)
     check_bind(host, None)
+
+
+@pytest.mark.parametrize(("host", "allowed"), [
+    ("127.0.0.1", "127.0.0.1:*"), ("127.8.9.10", "127.8.9.10:*"), ("::1", "[::1]:*"),
+    ("localhost", "localhost:*"),
+])
+def test_every_loopback_bind_gets_the_rebinding_guard(host: str, allowed: str) -> None:
+    guard = rebinding_guard(host)
+    assert guard is not None and guard.enable_dns_rebinding_protection
+    assert set(guard.allowed_hosts) == {"127.0.0.1:*", "localhost:*", "[::1]:*", allowed}
+    assert set(guard.allowed_origins) == {f"http://{h}" for h in guard.allowed_hosts}
+    assert rebinding_guard("0.0.0.0") is None
 
 
 @given(st.ip_addresses())
