@@ -110,9 +110,6 @@ class ToolListPeers:
         while len(self._sessions) > self._limit:
             self._sessions.popitem(last=False)
 
-    def __len__(self) -> int:
-        return len(self._sessions)
-
     async def notify(self) -> None:
         """Send ``notifications/tools/list_changed`` to every remembered connection."""
         for session in list(self._sessions.values()):
@@ -189,6 +186,7 @@ class DeckServer:
         self.deck = deck
         self.peers = ToolListPeers()
         self.events = InMemorySubscriptionBus()
+        self.asks = PendingAsks()
         self.server: Server[Any] = _ListChangedServer(
             "tooldeck", version=__version__,
             instructions="Governed tools: every call is checked against the tooldeck policy, "
@@ -199,7 +197,6 @@ class DeckServer:
         )
         self.server.middleware.append(RequestStateBoundary(
             RequestStateSecurity.ephemeral(ttl=_ASK_TTL_S), default_audience="tooldeck"))
-        self.asks = PendingAsks()
         self.server.add_notification_handler(
             "notifications/initialized", types.NotificationParams, self._on_initialized)
         self._served = self._signature()
@@ -221,9 +218,8 @@ class DeckServer:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams,
     ) -> types.CallToolResult | types.InputRequiredResult:
-        call = ToolCall(params.name, dict(params.arguments or {}),
-                        caller_id=_caller_id(ctx.session))
         session = ctx.session
+        call = ToolCall(params.name, dict(params.arguments or {}), caller_id=_caller_id(session))
         if not _declares_form_elicitation(session):
             return _tool_result(await self.deck.call(call))
         if session.can_send_request:

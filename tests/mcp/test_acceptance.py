@@ -51,7 +51,7 @@ def connect(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
     return open_session
 
 
-async def test_tools_are_listed_with_the_catalog_schemas(connect: Opener) -> None:
+async def test_list_read_deny_ask_filter_and_audit(connect: Opener) -> None:
     workspace: Path = connect.workspace  # type: ignore[attr-defined]
     deck = Deck.from_config(workspace / "tooldeck.toml")
     try:
@@ -59,8 +59,13 @@ async def test_tools_are_listed_with_the_catalog_schemas(connect: Opener) -> Non
     finally:
         await deck.aclose()
     async with connect() as session:
-        listed = {t.name: t for t in (await session.list_tools()).tools}
         caps = session.initialize_result.capabilities  # type: ignore[union-attr]
+        listed = {t.name: t for t in (await session.list_tools()).tools}
+        read = await session.call_tool("read", {"path": "notes.txt"})
+        denied = await session.call_tool("bash", {"command": "rm -rf /"})
+        asked = await session.call_tool("bash", {"command": "touch approved.txt"})
+        noisy = await session.call_tool("bash", {"command": "cat app.log"})
+
     assert caps.tools is not None and caps.tools.list_changed is True
     assert set(listed) == set(expected)
     for name, tool in listed.items():
@@ -69,15 +74,6 @@ async def test_tools_are_listed_with_the_catalog_schemas(connect: Opener) -> Non
     assert listed["read"].annotations.read_only_hint is True
     assert listed["bash"].annotations is not None
     assert listed["bash"].annotations.read_only_hint is False
-
-
-async def test_read_deny_ask_filter_and_audit(connect: Opener) -> None:
-    workspace: Path = connect.workspace  # type: ignore[attr-defined]
-    async with connect() as session:
-        read = await session.call_tool("read", {"path": "notes.txt"})
-        denied = await session.call_tool("bash", {"command": "rm -rf /"})
-        asked = await session.call_tool("bash", {"command": "touch approved.txt"})
-        noisy = await session.call_tool("bash", {"command": "cat app.log"})
 
     assert not read.is_error
     assert "the answer is 42" in text_of(read)

@@ -70,15 +70,6 @@ async def test_asks_in_rounds_with_the_default_client(tmp_path: Path, transport:
     ], "each round is audited: the ask, then the answer"
 
 
-async def test_without_elicitation_an_ask_is_confirmation_required(tmp_path: Path) -> None:
-    workspace = make_workspace(tmp_path)
-    async with modern_client(workspace, "stdio") as client:
-        result = await client.call_tool("bash", ASK)
-    assert result.is_error
-    assert text_of(result).startswith("[tool_error]\ncategory: confirmation_required\n")
-    assert not (workspace / "approved.txt").exists()
-
-
 async def test_an_answer_is_bound_to_its_call_and_used_once(tmp_path: Path) -> None:
     workspace = make_workspace(tmp_path)
     accept = {"tooldeck.confirm": types.ElicitResult(action="accept")}
@@ -110,10 +101,16 @@ async def test_an_answer_is_bound_to_its_call_and_used_once(tmp_path: Path) -> N
         assert not (workspace / "approved.txt").exists()
 
 
-async def test_tool_list_changes_reach_listen_streams(tmp_path: Path) -> None:
+async def test_no_elicitation_no_run_and_list_changes_reach_listen_streams(
+        tmp_path: Path) -> None:
     workspace = make_workspace(tmp_path)
     async with modern_client(workspace, "stdio") as client, \
             client.listen(tools_list_changed=True) as events:
+        asked = await client.call_tool("bash", ASK)
+        assert asked.is_error
+        assert text_of(asked).startswith("[tool_error]\ncategory: confirmation_required\n")
+        assert not (workspace / "approved.txt").exists()
+
         config = workspace / "tooldeck.toml"
         config.write_text(config.read_text().replace(
             '[[tools.permissions.delete_path]]\npattern = "*"\naction = "ask"',
