@@ -34,7 +34,8 @@ class McpCommand:
                            help="stdio (default) or streamable http")
         serve.add_argument("--host", default="127.0.0.1",
                            help="http: address to bind (default 127.0.0.1)")
-        serve.add_argument("--port", type=int, default=8765, help="http: port (default 8765)")
+        serve.add_argument("--port", type=int, default=8765,
+                           help="http: port (default 8765; 0 picks a free one)")
         serve.add_argument("--token", default=None,
                            help=f"http: bearer token required from clients (default ${TOKEN_ENV}; "
                                 "the variable keeps it out of the process list)")
@@ -45,7 +46,13 @@ class McpCommand:
 
         from tooldeck.deck import Deck
         from tooldeck.errors import ConfigError
-        from tooldeck.plugins.mcp_server.http import UnsafeBind, check_bind, serve_http
+        from tooldeck.plugins.mcp_server.http import (
+            UnsafeBind,
+            bind,
+            check_bind,
+            serve_http,
+            url_of,
+        )
 
         try:
             from tooldeck.plugins.mcp_server.server import DeckServer
@@ -55,26 +62,30 @@ class McpCommand:
             return EXIT_CONFIG
 
         token = args.token or os.environ.get(TOKEN_ENV) or None
+        sock = None
         if args.transport == "http":
             try:
                 check_bind(args.host, token)
-            except UnsafeBind as exc:
-                print(f"tooldeck mcp: {exc}", file=sys.stderr)
+                sock = bind(args.host, args.port)
+            except (UnsafeBind, OSError) as exc:
+                print(f"tooldeck mcp: cannot serve on {args.host}:{args.port}: {exc}",
+                      file=sys.stderr)
                 return EXIT_CONFIG
         try:
             deck = Deck.from_config(getattr(args, "config", None))
         except ConfigError as exc:
+            if sock is not None:
+                sock.close()
             print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
             return EXIT_CONFIG
 
         async def serve() -> None:
             server = DeckServer(deck)
             try:
-                if args.transport == "http":
-                    where = f"[{args.host}]" if ":" in args.host else args.host
-                    print(f"tooldeck mcp: serving http://{where}:{args.port}/mcp",
-                          file=sys.stderr, flush=True)
-                    await serve_http(server, args.host, args.port, token)
+                if sock is not None:
+                    print(f"tooldeck mcp: serving {url_of(sock, args.host)}", file=sys.stderr,
+                          flush=True)
+                    await serve_http(server, sock, args.host, token)
                 else:
                     await server.serve_stdio()
             finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 
     from tooldeck.plugins.mcp_server.server import DeckServer
 
-__all__ = ["BearerAuth", "UnsafeBind", "check_bind", "is_loopback", "rebinding_guard",
-           "serve_http"]
+__all__ = ["BearerAuth", "UnsafeBind", "bind", "check_bind", "is_loopback", "rebinding_guard",
+           "serve_http", "url_of"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -116,14 +117,43 @@ class BearerAuth:
         return scheme.lower() == b"bearer" and hmac.compare_digest(presented, self._token)
 
 
-async def serve_http(server: DeckServer, host: str, port: int, token: str | None) -> None:
-    """Serve a deck's MCP server over streamable HTTP at ``http://host:port/mcp``.
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0 picks a free one).
 
-    Runs until cancelled, hot-reloading the deck alongside.
+    Bound before the server starts, so a busy port is a plain error, not a server crash.
+    Call :func:`check_bind` first: this function does not judge the address.
+
+    :raises OSError: the address cannot be bound.
+    """
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((bare, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def url_of(sock: socket.socket, host: str) -> str:
+    """The MCP endpoint URL a bound socket serves."""
+    port = sock.getsockname()[1]
+    bare = host.strip("[]")
+    return f"http://{f'[{bare}]' if ':' in bare else bare}:{port}{MCP_PATH}"
+
+
+async def serve_http(server: DeckServer, sock: socket.socket, host: str,
+                     token: str | None) -> None:
+    """Serve a deck's MCP server over streamable HTTP on ``sock`` until cancelled.
+
+    The deck hot-reloads alongside.
 
     :param server: the deck's MCP server.
-    :param host: the address to bind.
-    :param port: the port to bind.
+    :param sock: a listening socket from :func:`bind`.
+    :param host: the address it is bound to (it decides the guards).
     :param token: the bearer token every request must carry (required off loopback).
     :raises UnsafeBind: see :func:`check_bind`.
     """
@@ -135,9 +165,8 @@ async def serve_http(server: DeckServer, host: str, port: int, token: str | None
         streamable_http_path=MCP_PATH, host=host, transport_security=rebinding_guard(host))
     if token:
         app = BearerAuth(app, token)
-    config = uvicorn.Config(app, host=host.strip("[]"), port=port, log_level="warning",
-                            lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
     async with anyio.create_task_group() as group:
         group.start_soon(server.watch_reloads)
-        await uvicorn.Server(config).serve()
+        await uvicorn.Server(config).serve(sockets=[sock])
         group.cancel_scope.cancel()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -99,35 +99,24 @@ async def http_session(url: str, token: str | None = TOKEN,
         yield session
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def http_server(workspace: Path, token: str | None = TOKEN) -> Iterator[str]:
-    """``tooldeck mcp serve --transport http`` on a free loopback port; yields its URL."""
-    port = free_port()
+    """``tooldeck mcp serve --transport http --port 0`` on loopback; yields the URL it prints."""
     env = dict(os.environ)
     if token:
         env["TOOLDECK_MCP_TOKEN"] = token
-    proc = subprocess.Popen(
-        [TOOLDECK, *server_args(workspace, "--transport", "http", "--port", str(port))],
-        cwd=workspace, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log = workspace / "server.stderr"
+    with log.open("w") as errors:
+        proc = subprocess.Popen(
+            [TOOLDECK, *server_args(workspace, "--transport", "http", "--port", "0")],
+            cwd=workspace, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     try:
         deadline = time.monotonic() + 15
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        while not (found := re.search(r"serving (http://\S+)", log.read_text())):
+            assert proc.poll() is None, f"server exited: {log.read_text()}"
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+        yield found.group(1)
     finally:
         proc.terminate()
         try:
@@ -135,5 +124,3 @@ def http_server(workspace: Path, token: str | None = TOKEN) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stderr:
-            proc.stderr.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import os
+import socket
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,20 @@ async def test_loopback_serves_without_a_token(tmp_path: Path) -> None:
     assert {"read", "bash"} <= names
     assert isinstance(result.content[0], types.TextContent)
     assert "the answer is 42" in result.content[0].text
+
+
+def test_a_busy_port_is_a_plain_error(tmp_path: Path) -> None:
+    workspace = make_workspace(tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = subprocess.run(
+            [TOOLDECK, *server_args(workspace, "--transport", "http", "--port", str(port))],
+            cwd=workspace, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_the_command_refuses_a_wildcard_bind_without_a_token(tmp_path: Path) -> None:
