@@ -20,6 +20,8 @@ def examples() -> list[tuple[str, str]]:
         for i, block in enumerate(FENCE.findall(doc.read_text())):
             if "[[rules]]" in block:  # filters.toml rule files, not tooldeck.toml
                 continue
+            if "[mcp_servers." in block:  # an MCP client's config (Codex), in docs/mcp.md
+                continue
             found.append((f"{doc.name}#{i}", block))
     return found
 

@@ -48,12 +48,30 @@ def builtin_plugin_modules() -> set[str]:
     return names
 
 
+def command_only_packages() -> set[str]:
+    """Built-in packages that only contribute a ``tooldeck.commands`` entry (``mcp_server``)."""
+    plugin_eps = {ep.value.split(":")[0] for ep in metadata.entry_points(group="tooldeck")}
+    names = set()
+    for ep in metadata.entry_points(group="tooldeck.commands"):
+        parts = ep.value.split(":")[0].split(".")
+        package = ".".join(parts[:3])
+        if parts[:2] == ["tooldeck", "plugins"] and package not in plugin_eps:
+            names.add(parts[2])
+    return names
+
+
+def test_command_only_packages_register_no_hooks() -> None:
+    for name in command_only_packages():
+        for path in (ROOT / "plugins" / name).rglob("*.py"):
+            assert "hookimpl" not in path.read_text(), f"{path}: a hook needs a plugin entry point"
+
+
 def test_every_builtin_plugin_is_an_entry_point() -> None:
     eps = {ep.name: ep.value for ep in metadata.entry_points(group="tooldeck")
            if ep.dist is not None and ep.dist.metadata["Name"] == "tooldeck"}
     modules = {value.split(":")[0].rsplit(".", 1)[-1] for value in eps.values()
                if value.startswith("tooldeck.plugins.")}
-    assert modules == builtin_plugin_modules()
+    assert modules | command_only_packages() == builtin_plugin_modules()
     for name, value in eps.items():
         assert value.startswith(("tooldeck.plugins.", "tooldeck.filters")), name
 
