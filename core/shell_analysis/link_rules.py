@@ -217,6 +217,10 @@ def link_findings(analysis: CommandAnalysis, sandbox: PathSandbox,
     :returns: every finding, ``deny`` ones first; empty when no rule fires. A failure of the
         rules themselves is an ``ask`` (fail closed).
     """
+    if "\x00" in analysis.command and scan_links(analysis).creations:
+        # no file name holds a NUL: the operand cannot be judged, and bash would cut it
+        return (LinkFinding("deny", "link-unclear",
+                            "a link operand contains a NUL byte"),)
     try:
         return _findings(analysis, sandbox, exempt)
     except Exception as error:  # the rules fail closed, never raise
