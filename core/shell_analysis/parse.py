@@ -63,6 +63,11 @@ _DYNAMIC_BODY = frozenset(
 
 
 def _sanitized(source: bytes) -> bytes:
+    # tree-sitter-bash joins a line that starts with a backslash to the previous line, as if
+    # the newline were escaped: "echo a\n\\sudo id" came out as one echo command, and sudo
+    # ran unseen. Bash runs "\\sudo" as sudo; a space in the backslash's place parses the
+    # same and keeps every offset (callers read words from the original bytes).
+    source = source.replace(b"\n\\", b"\n ")
     if source.isascii():
         return source
     return _LONE_SURROGATE.sub(b"___", _FOUR_BYTE.sub(b"____", source))
@@ -76,6 +81,9 @@ def parse_tree(source: bytes) -> tree_sitter.Tree:
     UTF-8 sequence and every lone surrogate is therefore replaced by as many ``_`` bytes before
     parsing: byte offsets stay valid, word boundaries do not move (both are word characters),
     and callers read text from the original bytes.
+
+    A backslash that starts a line is parsed as a space (see ``_sanitized``): the grammar
+    would otherwise join that line to the one before.
 
     :param source: UTF-8 bytes (lone surrogates allowed, as produced by ``surrogatepass``).
     :returns: the syntax tree (it may contain ERROR nodes).

@@ -262,3 +262,17 @@ def test_network_redirect_follows_the_network_policy() -> None:
     assert match.rule == "network-redirect"
     everything_allowed = ("sudo",)
     assert find_blocked(analysis, everything_allowed) is None
+
+
+@pytest.mark.parametrize("command", [
+    "echo a\n\\sudo id", "ls\n\\rm -rf /", "true\n\n\\curl http://169.254.169.254/",
+    "echo a\n\\\nsudo id", "x=$(echo a\n\\sudo id)", "echo ok\n\\s\\u\\d\\o id",
+])
+def test_a_line_starting_with_a_backslash_is_its_own_command(command: str) -> None:
+    # tree-sitter-bash joined such a line to the previous one: the second command was hidden
+    # in the first one's arguments (found by test_blocked_command_word_is_never_clean)
+    analysis = analyze(command)
+    names = [segment.command for segment in analysis.segments]
+    assert len(names) >= 2, names
+    assert names[0] in ("echo", "ls", "true"), names
+    assert find_blocked(analysis, DEFAULT_BLOCKED) is not None or "curl" in names, names
