@@ -1,0 +1,179 @@
+"""Replay realistic agent sessions through the default config against a direct replay.
+
+For each project (a checkout of a public repository) two copies are made and ``git init``-ed:
+one is worked on through a deck built from the embedded default configuration, the other by
+running the same commands directly with ``bash -c … 2>&1``. The sessions are in
+``bench/sessions.py``; ``starlette`` is held back (never used to tune a rule).
+
+Printed per project: calls; how the policy judged them (every call is benign work, so each
+ask is friction and each deny a defect); lines of file views (``cat``, ``head``, ``tail``,
+``sed -n``, ``nl``, ``git show REV:PATH``) that came back altered; outputs replaced by an error
+block although the command ran; facts lost (lines of the direct output that name an error, a
+warning, a test outcome, a count or a ``file:line``, and every line of short outputs, missing
+from what the model got).
+
+    git clone https://github.com/pallets/flask /tmp/p/flask   # and requests, starlette, mux
+    python bench/session.py flask=/tmp/p/flask requests=/tmp/p/requests \
+        mux=/tmp/p/mux starlette=/tmp/p/starlette [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessions import HELD_BACK, SESSIONS, Call  # type: ignore[import-not-found]  # noqa: E402
+
+from tooldeck.config import embedded_default_text, parse_document  # noqa: E402
+from tooldeck.deck import Deck, ToolResult  # noqa: E402
+from tooldeck.errors import ErrorCategory  # noqa: E402
+from tooldeck.models import ToolCall  # noqa: E402
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+FACT = re.compile(r"(?i)\b(error|warning|failed|failure|passed|skipped|traceback|exception|"
+                  r"FAIL|ok\s+\S+|no such file)\b|\w+\.(py|go):\d+")
+VIEWS = frozenset({"cat", "head", "tail", "nl", "less"})
+GIT_ENV = {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
+           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
+
+
+def prepare(source: Path, target: Path, python: bool) -> None:
+    shutil.copytree(source, target, symlinks=True)
+    env = {**os.environ, **GIT_ENV}
+    for command in (["git", "init", "-q"], ["git", "add", "-A"],
+                    ["git", "commit", "-q", "-m", "import"]):
+        subprocess.run(command, cwd=target, env=env, check=True, capture_output=True)
+    if python:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", ".venv"], cwd=target,
+                       check=True)
+        (target / ".git" / "info" / "exclude").write_text(".venv/\n")
+
+
+def direct(call: Call, root: Path) -> str | None:
+    params = call["params"]
+    if call["tool"] == "bash":
+        proc = subprocess.run(["bash", "-c", params["command"]], cwd=root, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              env={**os.environ, **GIT_ENV}, timeout=300, errors="replace")
+        return proc.stdout
+    if call["tool"] == "edit":
+        path = root / params["path"]
+        path.write_text(path.read_text().replace(params["old_string"], params["new_string"], 1))
+    return None
+
+
+def is_view(command: str) -> bool:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if not words or any(w in ("|", "&&", ";", ">", "2>&1") for w in words):
+        return False
+    if words[0] in VIEWS or (words[0] == "sed" and "-n" in words):
+        return True
+    return words[:2] == ["git", "show"] and any(":" in w for w in words[2:])
+
+
+def model_text(result: ToolResult) -> str:
+    text = result.text
+    lines = [line.removeprefix("[stderr] ") for line in text.splitlines()]
+    return "\n".join(line for line in lines
+                     if not line.startswith(("[unfiltered output:", "[filtered:")))
+
+
+def facts(text: str) -> list[str]:
+    lines = [ANSI.sub("", line).rstrip() for line in text.splitlines()]
+    lines = [line for line in lines if line.strip()]
+    return lines if len(lines) <= 20 else [line for line in lines if FACT.search(line)]
+
+
+async def replay(name: str, source: Path, show: int) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    python = (source / "pyproject.toml").exists() or (source / "setup.py").exists()
+    with tempfile.TemporaryDirectory() as tmp:
+        via_deck, plain = Path(tmp) / "deck" / name, Path(tmp) / "direct" / name
+        prepare(source, via_deck, python)
+        prepare(source, plain, python)
+        os.environ.update(GIT_ENV)
+        previous = Path.cwd()
+        os.chdir(via_deck)
+        text = (embedded_default_text() + f'\n[tools.audit]\npath = "{Path(tmp) / "a.jsonl"}"\n'
+                f'[tools.overflow]\npath = "{Path(tmp) / "o.sqlite3"}"\n')
+        deck = Deck.from_config(parse_document(text, Path(tmp) / "tooldeck.toml", "bench"))
+        try:
+            for turn, call in enumerate(SESSIONS[name]()):
+                counts["calls"] += 1
+                tool_call = ToolCall(call["tool"], call["params"], turn=turn, caller_id="agent")
+                result = await deck.call(tool_call)
+                category = result.error.category if result.error else None
+                verdict = ("deny" if category is ErrorCategory.POLICY_BLOCKED else
+                           "ask" if category is ErrorCategory.CONFIRMATION_REQUIRED else "allow")
+                counts[verdict] += 1
+                if verdict != "allow" and show:
+                    print(f"  [{name}] {verdict}: {call['params']} -> {result.error}")
+                if verdict == "ask":
+                    result = await deck.call(tool_call, confirm=True)
+                expected = direct(call, plain)
+                if expected is None or verdict == "deny":
+                    continue
+                expected = expected.replace(str(plain), str(via_deck))
+                if result.error is not None:
+                    counts["error_blocks"] += 1
+                    if show:
+                        print(f"  [{name}] error block: {call['params']} -> {result.error}")
+                    continue
+                got = model_text(result)
+                if is_view(call["params"]["command"]):
+                    counts["views"] += 1
+                    want = expected.rstrip("\n").splitlines()
+                    have = got.rstrip("\n").splitlines()
+                    altered = sum(1 for a, b in zip(want, have) if a != b) + abs(
+                        len(want) - len(have))
+                    counts["altered_view_lines"] += altered
+                    if altered and show:
+                        print(f"  [{name}] altered view: {call['params']['command']}")
+                lost = [f for f in facts(expected) if f not in got]
+                counts["facts"] += len(facts(expected))
+                counts["facts_lost"] += len(lost)
+                if lost and show:
+                    print(f"  [{name}] lost {len(lost)} in {call['params']['command'][:60]!r}:"
+                          f" {lost[:2]}")
+        finally:
+            await deck.aclose()
+            os.chdir(previous)
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("projects", nargs="+", metavar="NAME=DIR",
+                        help=f"sessions: {', '.join(SESSIONS)}")
+    parser.add_argument("--show", type=int, default=0, help="print each problem (1) or not")
+    args = parser.parse_args()
+    print(f"{'project':12} {'half':9} {'calls':>5} {'allow':>5} {'ask':>4} {'deny':>4} "
+          f"{'asks/100':>8} {'views':>5} {'altered':>7} {'errblk':>6} {'facts':>5} "
+          f"{'lost':>4}")
+    for spec in args.projects:
+        name, _, directory = spec.partition("=")
+        counts = asyncio.run(replay(name, Path(directory).resolve(), args.show))
+        half = "held-back" if name in HELD_BACK else "tune"
+        print(f"{name:12} {half:9} {counts['calls']:5} {counts['allow']:5} {counts['ask']:4} "
+              f"{counts['deny']:4} {100 * counts['ask'] / max(1, counts['calls']):8.1f} "
+              f"{counts['views']:5} {counts['altered_view_lines']:7} {counts['error_blocks']:6} "
+              f"{counts['facts']:5} {counts['facts_lost']:4}")
+
+
+if __name__ == "__main__":
+    main()

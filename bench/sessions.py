@@ -1,0 +1,171 @@
+"""Realistic coding-agent sessions on public projects, as lists of tool calls.
+
+Each session is what a coding agent does to fix a small bug: look around, read code, search,
+run the tests (by the spellings agents really use: ``.venv/bin/python -m pytest``,
+``python -m pytest -x -q``, ``go test ./...``), edit, look at the diff, commit with the heredoc
+message coding agents write. The commands follow published agent transcripts and system
+prompts (Claude Code's and Codex's commit and test conventions; SWE-agent trajectories).
+
+``starlette`` is held back: it was written with the others and is only ever replayed to report
+its numbers, never to tune a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Call = dict[str, Any]
+
+COMMIT = (
+    "git add -A && git commit -q -m \"$(cat <<'EOF'\n{title}\n\n{body}\n\n"
+    "Co-Authored-By: Agent <agent@example.com>\nEOF\n)\""
+)
+
+
+def bash(command: str) -> Call:
+    return {"tool": "bash", "params": {"command": command}}
+
+
+def read(path: str) -> Call:
+    return {"tool": "read", "params": {"path": path}}
+
+
+def edit(path: str, old: str, new: str) -> Call:
+    return {"tool": "edit", "params": {"path": path, "old_string": old, "new_string": new}}
+
+
+def tool(tool_id: str, **params: Any) -> Call:
+    return {"tool": tool_id, "params": params}
+
+
+def _explore(package: str, tests: str) -> list[Call]:
+    return [
+        bash("pwd"), bash("ls -la"), bash("git status"), bash("git log --oneline -n 10"),
+        bash(f"ls {package}"), bash(f"ls {tests}"), bash("cat pyproject.toml"),
+        bash("cat README.md | head -50"), bash(f"find {package} -name '*.py' | head -50"),
+        bash(f"wc -l {package}/*.py"), tool("find_path", pattern="**/*.py"),
+        tool("list_directory", path="."), bash("git branch -a"),
+        bash("python3 --version"), bash(".venv/bin/python --version"),
+        bash(".venv/bin/python -m pip list 2>/dev/null | head -20"),
+    ]
+
+
+def _python_session(package: str, tests: str, files: list[str], test_files: list[str],
+                    symbols: list[str], fix: tuple[str, str, str], title: str) -> list[Call]:
+    calls = _explore(package, tests)
+    for path in files:
+        calls += [read(path), bash(f"sed -n 1,60p {path}"), bash(f"grep -n 'def ' {path}"),
+                  bash(f"head -40 {path}"), bash(f"nl -ba {path} | sed -n 20,45p")]
+    for symbol in symbols:
+        calls += [bash(f"grep -rn '{symbol}' {package}/ | head -30"),
+                  tool("grep", pattern=symbol, path=package),
+                  bash(f"grep -rn --include='*.py' '{symbol}' {tests}/ | head -20"),
+                  bash(f"git log --oneline -S '{symbol}' -n 5")]
+    for test in test_files:
+        calls += [bash(f".venv/bin/python -m pytest {test} -q 2>&1 | tail -30"),
+                  bash(f"python -m pytest {test} -x -q"),
+                  bash(f"timeout 120 .venv/bin/python -m pytest {test} -k 'not slow' -q"),
+                  bash(f"sed -n 1,40p {test}")]
+    path, old, new = fix
+    calls += [
+        bash(f"grep -n '{old.splitlines()[0].strip()[:30]}' {path}"),
+        edit(path, old, new),
+        bash("git diff"), bash("git diff --stat"), bash(f"git diff -- {path}"),
+        bash(f".venv/bin/python -m pytest {test_files[0]} -q -x 2>&1 | tail -20"),
+        bash("git status --short"),
+        bash(f"python -c 'import ast,sys; ast.parse(open(\"{path}\").read()); print(\"ok\")'"),
+        bash(COMMIT.format(title=title, body="The helper returned the wrong value when the "
+                           "argument was empty; keep the behaviour documented in the docstring.")),
+        bash("git log -n 1 --stat"), bash("git show --stat HEAD"), bash("git log -p -n 1"),
+        bash(f"git show HEAD:{path} | head -30"),
+        bash("for f in $(git diff --name-only HEAD~1); do echo \"$f: $(wc -l < \"$f\")\"; done"),
+        bash("git stash list"), bash("git stash && git stash pop"),
+        bash("env | grep -i ^PATH= | head -1"), bash("ls -la .venv/bin | head"),
+        bash("du -sh . 2>/dev/null"), bash("ls /usr/lib/python3*/ 2>/dev/null | head -5"),
+        bash("which python3 git"), bash("echo done"),
+    ]
+    return calls
+
+
+def flask() -> list[Call]:
+    """pallets/flask: a helper fix."""
+    return _python_session(
+        "src/flask", "tests",
+        ["src/flask/helpers.py", "src/flask/config.py", "src/flask/app.py",
+         "src/flask/sessions.py", "tests/test_helpers.py", "tests/test_config.py"],
+        ["tests/test_helpers.py", "tests/test_config.py", "tests/test_basic.py"],
+        ["get_debug_flag", "get_load_dotenv", "SECRET_KEY", "url_for", "secret_key",
+         "session_interface"],
+        ("src/flask/helpers.py", "def get_debug_flag() -> bool:",
+         "def get_debug_flag() -> bool:  # noqa: D401"),
+        "helpers: document get_debug_flag",
+    )
+
+
+def requests() -> list[Call]:
+    """psf/requests: a utils fix."""
+    return _python_session(
+        "src/requests", "tests",
+        ["src/requests/utils.py", "src/requests/auth.py", "src/requests/sessions.py",
+         "src/requests/models.py", "tests/test_utils.py"],
+        ["tests/test_utils.py", "tests/test_requests.py", "tests/test_structures.py"],
+        ["get_auth_from_url", "HTTPBasicAuth", "password", "proxy_bypass", "token",
+         "should_strip_auth"],
+        ("src/requests/utils.py", "def get_auth_from_url(url):",
+         "def get_auth_from_url(url):  # keep"),
+        "utils: keep get_auth_from_url's signature visible",
+    )
+
+
+def starlette() -> list[Call]:
+    """encode/starlette (held back)."""
+    return _python_session(
+        "starlette", "tests",
+        ["starlette/datastructures.py", "starlette/config.py", "starlette/routing.py",
+         "starlette/middleware/sessions.py", "tests/test_config.py"],
+        ["tests/test_config.py", "tests/test_datastructures.py", "tests/test_routing.py"],
+        ["Secret", "URL", "secret_key", "environ", "Config", "session_cookie"],
+        ("starlette/config.py", "class Secret:", "class Secret:  # noqa"),
+        "config: mark Secret",
+    )
+
+
+def mux() -> list[Call]:
+    """gorilla/mux (Go): a route fix."""
+    calls: list[Call] = [
+        bash("pwd"), bash("ls -la"), bash("git status"), bash("git log --oneline -n 10"),
+        bash("cat go.mod"), bash("cat Makefile"), bash("head -60 README.md"),
+        tool("find_path", pattern="**/*.go"), tool("list_directory", path="."),
+        bash("go version"), bash("go env GOPATH"), bash("wc -l *.go"),
+    ]
+    for path in ("mux.go", "route.go", "regexp.go", "middleware.go", "mux_test.go",
+                 "route_test.go"):
+        calls += [read(path), bash(f"sed -n 1,60p {path}"), bash(f"grep -n '^func ' {path}"),
+                  bash(f"head -50 {path}"), bash(f"nl -ba {path} | sed -n 30,60p")]
+    for symbol in ("NewRouter", "HandleFunc", "Methods", "PathPrefix", "Vars", "Use",
+                   "CORSMethodMiddleware", "Subrouter"):
+        calls += [bash(f"grep -rn '{symbol}' --include='*.go' . | head -20"),
+                  tool("grep", pattern=symbol, path="."),
+                  bash(f"git log --oneline -S '{symbol}' -n 3")]
+    calls += [
+        bash("go vet ./..."), bash("go build ./..."), bash("go test ./... 2>&1 | tail -20"),
+        bash("go test -run TestPath -v ./... 2>&1 | tail -40"),
+        bash("go test -count=1 -run 'TestMiddleware' ./..."),
+        bash("timeout 120 go test -race ./... 2>&1 | tail -5"),
+        bash("gofmt -l ."),
+        edit("route.go", "// Route stores information to match a request and build URLs.",
+             "// Route stores information to match a request and to build URLs."),
+        bash("git diff"), bash("git diff --stat"), bash("gofmt -l route.go"),
+        bash("go test ./... 2>&1 | tail -5"), bash("git status --short"),
+        bash(COMMIT.format(title="route: clarify the Route doc comment",
+                           body="Reads better; no behaviour change.")),
+        bash("git log -n 1 --stat"), bash("git show HEAD:route.go | head -40"),
+        bash("git log -p -n 1"), bash("for f in *.go; do echo \"$f $(grep -c func \"$f\")\"; done"),
+        bash("go doc github.com/gorilla/mux Router 2>&1 | head -20"),
+        bash("ls $(go env GOROOT)/src | head -5"), bash("echo done"),
+    ]
+    return calls
+
+
+SESSIONS = {"flask": flask, "requests": requests, "mux": mux, "starlette": starlette}
+HELD_BACK = frozenset({"starlette"})
