@@ -30,16 +30,15 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessions import HELD_BACK, SESSIONS, Call  # type: ignore[import-not-found]  # noqa: E402
+from sessions import HELD_BACK, SESSIONS, Call  # type: ignore[import-not-found]
 
-from tooldeck.config import embedded_default_text, parse_document  # noqa: E402
-from tooldeck.deck import Deck, ToolResult  # noqa: E402
-from tooldeck.errors import ErrorCategory  # noqa: E402
-from tooldeck.models import ToolCall  # noqa: E402
+from tooldeck.config import embedded_default_text, parse_document
+from tooldeck.deck import Deck, ToolResult
+from tooldeck.errors import ErrorCategory
+from tooldeck.models import ToolCall
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 FACT = re.compile(r"(?i)\b(error|warning|failed|failure|passed|skipped|traceback|exception|"
@@ -139,7 +138,7 @@ async def replay(name: str, source: Path, show: int) -> Counter[str]:
                     counts["views"] += 1
                     want = expected.rstrip("\n").splitlines()
                     have = got.rstrip("\n").splitlines()
-                    altered = sum(1 for a, b in zip(want, have) if a != b) + abs(
+                    altered = sum(1 for a, b in zip(want, have, strict=False) if a != b) + abs(
                         len(want) - len(have))
                     counts["altered_view_lines"] += altered
                     if altered and show:
