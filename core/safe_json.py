@@ -37,6 +37,7 @@ MAX_DEPTH = 32
 """Containers nested deeper than this are replaced by a marker."""
 
 _EXACT_DIGITS = 100
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 _LOG10_2 = math.log10(2)
 
 
@@ -151,12 +152,17 @@ def json_safe(value: Any, *, max_chars: int, max_string: int | None = None) -> A
 
 
 def json_line(record: Any, *, max_chars: int) -> str:
-    """``record`` as one line of strict JSON (no newline at the end); never raises.
+    r"""``record`` as one line of strict JSON (no newline at the end); never raises.
+
+    Besides ``\n`` and ``\r`` (which JSON escapes), the line breaks Python's
+    ``str.splitlines`` knows (U+0085, U+2028, U+2029) are escaped too, so that any reader
+    splitting the file into lines finds one record per line.
 
     :param record: anything; it goes through :func:`json_safe` first.
     :param max_chars: the size budget given to :func:`json_safe`.
     """
-    return json.dumps(json_safe(record, max_chars=max_chars), ensure_ascii=False, allow_nan=False)
+    line = json.dumps(json_safe(record, max_chars=max_chars), ensure_ascii=False, allow_nan=False)
+    return line.translate(_LINE_BREAKS)
 
 
 def safe_repr(value: Any, limit: int = 80) -> str:

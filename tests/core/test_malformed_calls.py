@@ -125,6 +125,13 @@ def test_a_surrogate_in_the_tool_id_keeps_line_and_feedback_valid_utf8(deck: Dec
     assert record["tool"] == "echo\\udc80"
 
 
+def test_unicode_line_breaks_do_not_split_the_audit_line(deck: Deck) -> None:
+    # str.splitlines (and many JSONL readers) break lines at U+0085, U+2028 and U+2029
+    result, record = call_once(deck, ToolCall("echo", {"command": "a\x85b\u2028c\u2029d"}))
+    assert result.ok
+    assert record["command"] == "a\x85b\u2028c\u2029d"
+
+
 @pytest.mark.parametrize("tool_id", ["echo", "no_such_tool"])
 def test_integers_too_long_to_print_never_escape(deck: Deck, tool_id: str) -> None:
     huge = 10 ** 5000  # str() of it raises ValueError (int max str digits)
