@@ -8,23 +8,32 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
 ``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
 strips them first.
+
+:func:`safe_call_event` is what the pipeline calls: it never raises, and the fields it
+returns are JSON-safe (see :mod:`tooldeck.safe_json`): strings cut to ``max_value_chars``
+with lone surrogates escaped, nesting and the record's size capped, whatever the model sent.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import AuditEvent, ToolDef
+from tooldeck.safe_json import json_safe, safe_repr
 from tooldeck.secrets import redact
 
 if TYPE_CHECKING:
     from tooldeck.deck import ToolResult
 
-__all__ = ["call_event", "cut", "runtime_event"]
+__all__ = ["RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
+
+RECORD_BUDGET = 16
+"""A call record's whole size is capped at this many times ``max_value_chars``."""
 
 
 def cut(text: str, limit: int) -> str:
@@ -35,7 +44,8 @@ def cut(text: str, limit: int) -> str:
 def _command(result: ToolResult, tool: ToolDef | None, limit: int) -> str:
     text = result.call.input_text(tool)
     if not text:
-        text = json.dumps(dict(result.call.params), sort_keys=True, default=str)
+        params = json_safe(result.call.params, max_chars=limit * 2)
+        text = json.dumps(params, sort_keys=True, allow_nan=False)
     return cut(redact(text), limit)
 
 
@@ -89,6 +99,36 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
     if result.approved_by:
         fields["approved_by"] = result.approved_by
     return AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
+
+
+def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEvent:
+    """:func:`call_event` with JSON-safe fields; never raises, so no call goes unaudited.
+
+    Should building the record fail, a minimal record (tool, call id, the failure) stands in
+    for it and the failure is reported on stderr.
+
+    :param result: how the call ended.
+    :param tool: the tool's definition, when the tool exists.
+    :param limit: the longest string kept in the record.
+    """
+    try:
+        event = call_event(result, tool, limit)
+    except Exception as exc:
+        print(f"tooldeck: building the audit record of {safe_repr(result.call.tool_id)} failed: "
+              f"{type(exc).__name__}", file=sys.stderr)
+        fields: dict[str, Any] = {
+            "tool": result.call.tool_id,
+            "call_id": result.call.call_id,
+            "command": "",
+            "result": {"type": "error",
+                       "message": f"audit record incomplete: {type(exc).__name__}"},
+            "duration_ms": result.duration_ms,
+        }
+        if result.error is not None:
+            fields["error_category"] = result.error.category.label
+        event = AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
+    safe = json_safe(event.fields, max_chars=limit * RECORD_BUDGET, max_string=limit)
+    return AuditEvent(kind=event.kind, ts=event.ts, fields=safe)
 
 
 def _redact_value(value: Any) -> Any:

@@ -198,15 +198,20 @@ def build_runtime(
         "tooldeck_register_filters": _Registry("filter strategy"),
         "tooldeck_register_gates": _Registry("gate"),
     }
+    unoffered: set[str] = set()  # tools declared with available=False
     for hook_name, registry in registries.items():
-        def make(plugin: str, registry: _Registry = registry) -> Callable[[Any], None]:
-            def register(obj: Any) -> None:
+        def make(plugin: str, registry: _Registry = registry) -> Callable[..., None]:
+            def register(obj: Any, *, available: bool = True) -> None:
                 name = obj.id if isinstance(obj, ToolDef) else getattr(obj, "name", None)
                 if registry.kind == "tool" and not isinstance(obj, ToolDef):
                     raise PluginError(plugin, f"register() takes a ToolDef, got {obj!r}")
                 if registry.kind == "executor" and not isinstance(obj, Executor):
                     raise PluginError(plugin, f"executor {name!r} has no async execute()")
+                if not available and registry.kind != "tool":
+                    raise PluginError(plugin, f"available=False is for tools, not {registry.kind}s")
                 registry.add(str(name) if name else "", obj, plugin)
+                if not available:
+                    unoffered.add(obj.id)
             return register
         failures = _call_each(pm, hook_name, make, {"settings": settings})
         for failed in failures:
@@ -231,6 +236,8 @@ def build_runtime(
     executors = registries["tooldeck_register_executors"].items
     tools: dict[str, ToolDef] = {}
     for tool_id, tool in registries["tooldeck_register_tools"].items.items():
+        if tool_id in unoffered:
+            continue
         if tool.executor not in executors:
             owner = registries["tooldeck_register_tools"].owners[tool_id]
             warnings.append(
@@ -264,6 +271,7 @@ def build_runtime(
         plugins=infos,
         warnings=warnings,
         session=session,
+        declared_tools=registries["tooldeck_register_tools"].items,
     )
     try:
         runtime.hooks.configure(runtime)

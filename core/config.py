@@ -27,11 +27,11 @@ import sys
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import attrs
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
 
 from tooldeck.dirs import config_candidates, data_dir
 from tooldeck.errors import ConfigError
@@ -49,6 +49,7 @@ __all__ = [
     "AuditConfig",
     "ConfigDocument",
     "CoreConfig",
+    "PathSetting",
     "PluginsConfig",
     "Settings",
     "StrictModel",
@@ -59,6 +60,20 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("a path cannot contain a NUL byte (\\x00)")
+    return value
+
+
+PathSetting = Annotated[str, AfterValidator(_no_nul)]
+"""A path in the configuration: a string without NUL bytes (no file system accepts one).
+
+Use it for every path a settings model holds, so that a NUL is refused as a configuration
+error naming the file and the key rather than breaking the plugin that opens the path.
+"""
 
 
 class StrictModel(BaseModel):
@@ -105,7 +120,7 @@ class AuditConfig(StrictModel):
     """``[tools.audit]``: the JSON-lines audit log."""
 
     enabled: bool = True
-    path: str | None = Field(
+    path: PathSetting | None = Field(
         None, description="Audit file (relative: to the config file's directory); default: "
         "audit.jsonl in the user data directory."
     )

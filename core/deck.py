@@ -2,7 +2,8 @@
 
 One call, end to end (each step's failure is a classified :class:`~tooldeck.errors.ToolError`)::
 
-    ToolCall ─► strip _tafc_think* fields ─► tool lookup (tool_not_found)
+    ToolCall ─► shape (tool_not_found / invalid_parameters: see tooldeck.call_shape)
+             ─► strip _tafc_think* fields ─► tool lookup (tool_not_found)
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
@@ -11,7 +12,9 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► audit (written before the result returns) ─► ToolResult
 
 The runtime is captured once at the start of a call, so a reload in the middle of a call
-never mixes two policies.
+never mixes two policies. Whatever the model sends, :meth:`Deck.call` returns a result and
+writes exactly one audit record: a step that fails unexpectedly ends the call as
+``permanent_failure``, and the record is built from a JSON-safe copy of the call.
 """
 
 from __future__ import annotations
@@ -27,12 +30,14 @@ from typing import Any
 import attrs
 import pydantic
 
-from tooldeck.audit import call_event, runtime_event
+from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
+from tooldeck.call_shape import shape_error
 from tooldeck.config import ConfigDocument, load_document, read_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.runtime import CallContext, Runtime
+from tooldeck.safe_json import safe_repr
 
 __all__ = ["Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
@@ -52,6 +57,8 @@ refuses it (a string such as the user's typed "no" is a refusal, never an approv
 
 _TAFC_PREFIX = "_tafc_think"
 _TYPE_ERRORS = ("_type", "_parsing")
+_MAX_PROBLEMS = 10
+_MAX_LOC_CHARS = 64
 
 
 @attrs.frozen
@@ -116,11 +123,13 @@ def validation_error(tool: ToolDef, exc: pydantic.ValidationError) -> ToolError:
     It is ``type_mismatch`` when every problem is a value of the wrong type, and
     ``invalid_parameters`` otherwise (missing, unknown or out-of-range parameters).
     """
-    problems = exc.errors(include_url=False)
+    problems = exc.errors(include_url=False, include_input=False)
     parts = []
-    for err in problems:
-        where = ".".join(str(p) for p in err["loc"]) or "(parameters)"
+    for err in problems[:_MAX_PROBLEMS]:
+        where = ".".join(str(p)[:_MAX_LOC_CHARS] for p in err["loc"]) or "(parameters)"
         parts.append(f"{where}: {err['msg']}")
+    if len(problems) > _MAX_PROBLEMS:
+        parts.append(f"and {len(problems) - _MAX_PROBLEMS} more problems")
     only_types = all(err["type"].endswith(_TYPE_ERRORS) for err in problems)
     category = ErrorCategory.TYPE_MISMATCH if only_types else ErrorCategory.INVALID_PARAMETERS
     return ToolError(category, f"invalid parameters for {tool.id}: " + "; ".join(parts))
@@ -182,7 +191,9 @@ class Deck:
     # ------------------------------------------------------------------------ calling
 
     async def call(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
-        """Run one call through the whole pipeline; never raises for a tool failure.
+        """Run one call through the whole pipeline; never raises for bad input or a tool failure.
+
+        Any tool id and any parameters end in a result, and the call is audited exactly once.
 
         :param call: the call.
         :param confirm: how to settle an ``ask``: a callback (it approves only with ``True``
@@ -200,6 +211,11 @@ class Deck:
             cancelled = ToolError(ErrorCategory.CANCELLED, "the call was cancelled")
             self._audit(runtime, ToolResult(call, error=cancelled), started)
             raise
+        except Exception as exc:  # a defect somewhere in the pipeline: still one result
+            print(f"tooldeck: the pipeline failed on a call to {safe_repr(call.tool_id)}: "
+                  f"{type(exc).__name__}: {safe_repr(str(exc), 300)}", file=sys.stderr)
+            result = _fail(call, ErrorCategory.PERMANENT_FAILURE,
+                           f"tooldeck failed while handling the call ({type(exc).__name__})")
         finally:
             runtime.leave()
         return self._audit(runtime, result, started)
@@ -207,8 +223,9 @@ class Deck:
     @staticmethod
     def _audit(runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
         result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
-        tool = runtime.tools.get(result.call.tool_id)
-        event = call_event(result, tool, runtime.settings.core.audit.max_value_chars)
+        tool_id = result.call.tool_id
+        tool = runtime.tools.get(tool_id) if isinstance(tool_id, str) else None
+        event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars)
         runtime.hooks.audit(event, runtime)
         return result
 
@@ -238,12 +255,16 @@ class Deck:
         self, runtime: Runtime, call: ToolCall, confirm: Confirm | bool | None
     ) -> ToolResult:
         tools_config = runtime.settings.core.tools
+        malformed = shape_error(call)
+        if malformed is not None:
+            return ToolResult(call, error=malformed)
         params, only_think = strip_tafc(call.params)
         if len(params) != len(call.params):
             call = attrs.evolve(call, params=params)
         tool = runtime.tools.get(call.tool_id)
         if tool is None:
-            return _fail(call, ErrorCategory.TOOL_NOT_FOUND, f"unknown tool: {call.tool_id!r}")
+            return _fail(call, ErrorCategory.TOOL_NOT_FOUND,
+                         f"unknown tool: {safe_repr(call.tool_id)}")
         if only_think:
             return _fail(
                 call, ErrorCategory.INVALID_PARAMETERS,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import enum
 import errno
 
+from tooldeck.safe_json import safe_text
+
 __all__ = [
     "ConfigError",
     "ErrorCategory",
@@ -139,16 +141,17 @@ _DOMAINS: dict[ErrorCategory, ErrorDomain] = {
 
 
 def format_feedback(category: ErrorCategory, message: str, *, retryable: bool | None = None) -> str:
-    """Render the five-line ``[tool_error]`` block given back to the model.
+    r"""Render the five-line ``[tool_error]`` block given back to the model.
 
     :param category: the failure's category.
     :param message: the human-readable error message; its line breaks become ``"; "`` so that
-        text from a tool's output can neither add lines to the block nor forge its fields.
+        text from a tool's output can neither add lines to the block nor forge its fields, and
+        lone surrogates become ``\udcxx`` escapes so that the block is valid UTF-8.
     :param retryable: overrides the category's own retryability (for a tool that is not retried).
     :returns: the block: five lines, no trailing newline.
     """
     retry = category.retryable if retryable is None else retryable
-    message = "; ".join(line for line in message.splitlines() if line.strip())
+    message = "; ".join(line for line in safe_text(message).splitlines() if line.strip())
     return (
         f"[tool_error]\ncategory: {category.label}\nerror: {message}\n"
         f"suggestion: {category.suggestion}\nretryable: {'true' if retry else 'false'}"

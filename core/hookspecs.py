@@ -51,9 +51,11 @@ def tooldeck_register_tools(register: Callable[..., None], settings: Settings) -
 
     Call ``register(tool)`` with a :class:`~tooldeck.models.ToolDef` for each tool. A tool id
     registered twice is an error naming both plugins. The tool's ``executor`` must name an
-    executor registered by some enabled plugin.
+    executor registered by some enabled plugin. ``register(tool, available=False)`` declares a
+    tool the current settings do not offer: it stays out of the catalog, but configuration may
+    name it (``[tools.permissions.<id>]``).
 
-    :param register: ``register(tool: ToolDef) -> None``.
+    :param register: ``register(tool: ToolDef, *, available: bool = True) -> None``.
     :param settings: validated configuration; ``settings.get(Model)`` returns a section.
     """
 

@@ -127,7 +127,12 @@ class ToolCall:
     turn: int | None = None
 
     def input_text(self, tool: ToolDef | None = None) -> str:
-        """The string permission rules match against (see :attr:`ToolDef.input_param`)."""
+        """The string permission rules match against (see :attr:`ToolDef.input_param`).
+
+        Empty when there is none, and when ``params`` is not a mapping at all.
+        """
+        if not isinstance(self.params, Mapping):  # malformed: the pipeline refuses the call
+            return ""
         keys = (tool.input_param,) if tool and tool.input_param else _INPUT_KEYS
         for key in keys:
             value = self.params.get(key)

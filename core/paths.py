@@ -14,6 +14,8 @@ rule                   category              rejects
 =====================  ====================  =============================================
 ``not-empty``          invalid_parameters    an empty path
 ``no-nul``             invalid_parameters    a path containing a NUL byte
+``encodable``          invalid_parameters    a path the file system encoding cannot encode
+                                             (a lone surrogate outside U+DC80..U+DCFF)
 ``path-length``        invalid_parameters    a path over 4096 bytes (UTF-8), raw or absolute
 ``component-length``   invalid_parameters    a path component over 255 bytes (UTF-8)
 ``symlink-hops``       permanent_failure     more than 40 symlinks followed (a loop)
@@ -368,13 +370,21 @@ def _build_glob(pattern: str, body: str, base: str) -> Glob:
 
 
 def _check_raw(raw: str) -> None:
-    """Rules ``not-empty``, ``no-nul``, ``path-length``, ``component-length`` on the raw input."""
+    """Rules ``not-empty``, ``no-nul``, ``encodable``, ``path-length``, ``component-length``."""
     if not raw:
         raise _violation("not-empty", ErrorCategory.INVALID_PARAMETERS, "the path is empty")
     if "\x00" in raw:
         raise _violation(
             "no-nul", ErrorCategory.INVALID_PARAMETERS, f"the path contains a NUL byte: {raw!r}"
         )
+    try:
+        os.fsencode(raw)
+    except UnicodeEncodeError as exc:
+        raise _violation(
+            "encodable", ErrorCategory.INVALID_PARAMETERS,
+            f"the path cannot be encoded for the file system ({exc.reason} at position "
+            f"{exc.start}): {raw[:60]!r}",
+        ) from None
     _check_lengths(raw)
 
 

@@ -323,11 +323,15 @@ class Runtime:
         plugins: Iterable[PluginInfo],
         warnings: Iterable[str],
         session: SessionState | None = None,
+        declared_tools: Iterable[str] = (),
     ) -> None:
         self.settings = settings
         self.pm = pm
         self.hooks = Hooks(pm)
         self.tools: Mapping[str, ToolDef] = dict(tools)
+        self.declared_tools: frozenset[str] = frozenset(declared_tools) | frozenset(self.tools)
+        """Every tool id a running plugin defines: the catalog's, plus tools registered with
+        ``available=False`` or left without an executor (configuration may name them)."""
         self.executors: Mapping[str, Executor] = dict(executors)
         self.strategies: Mapping[str, Any] = dict(strategies)
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
@@ -341,6 +345,10 @@ class Runtime:
         self._idle: asyncio.Event | None = None
         self._closed = False
         self.calls_started = 0
+
+    def warn(self, message: str) -> None:
+        """Add a warning for the operator (``tooldeck config check`` prints them)."""
+        self.warnings = (*self.warnings, message)
 
     # -- per-runtime plugin state -------------------------------------------------------
 

@@ -2,21 +2,25 @@
 
 The file is ``[tools.audit] path`` or ``audit.jsonl`` in the user data directory. Each
 runtime opens it once (``O_APPEND``) and writes each record with a single ``write`` call,
-so lines from a runtime being retired and its successor never interleave. A sink that
-cannot write reports on stderr; the call itself never fails because of the audit log.
+so lines from a runtime being retired and its successor never interleave. Every record
+becomes one line of strict JSON in valid UTF-8, however odd its values (see
+:mod:`tooldeck.safe_json`); a line is at most about :data:`MAX_LINE_CHARS` characters. A sink
+that cannot write reports on stderr; the call itself never fails because of the audit log.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 
 from tooldeck import hookimpl
 from tooldeck.models import AuditEvent
 from tooldeck.runtime import Runtime, StashKey
+from tooldeck.safe_json import json_line
 
 FD = StashKey[int]("audit.fd")
+MAX_LINE_CHARS = 1 << 20
+"""The size budget of one line (call records are far smaller: see ``RECORD_BUDGET``)."""
 
 
 def open_log(path: os.PathLike[str] | str) -> int:
@@ -48,7 +52,7 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
     """Append ``event`` as one JSON line."""
     if not runtime.settings.core.audit.enabled:
         return
-    line = json.dumps(event.as_record(), ensure_ascii=False, default=str) + "\n"
+    line = json_line(event.as_record(), max_chars=MAX_LINE_CHARS) + "\n"
     os.write(runtime.stash_get(FD), line.encode("utf-8"))
 
 

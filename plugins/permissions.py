@@ -26,18 +26,25 @@ fully denied → hidden      a tool whose rules are all ``deny`` is left out of 
                            full nothing is hidden: every permission check allows)
 inline examples            a rule's ``match`` examples must be decided by that rule and its
                            ``not_match`` examples must not match it, or the policy is refused
+known tool ids             a rule list for a tool id no running plugin defines refuses the
+                           policy, naming file, key and the closest tool id (``Bash`` is a
+                           typo of ``bash``, never silently ignored); when some installed
+                           plugin is not running and no defined tool id is close, the list
+                           is kept with a warning (it may be that plugin's); the embedded
+                           default config, which nobody typed, is not checked
 =========================  ==============================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import Field, RootModel
 
 from tooldeck import hookimpl
-from tooldeck.config import Settings
+from tooldeck.config import Settings, embedded_default_text
 from tooldeck.errors import ConfigError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.permission_rules import (
@@ -47,8 +54,11 @@ from tooldeck.permission_rules import (
     first_match,
     glob_literal,
 )
+from tooldeck.runtime import Runtime
 
 SECTION = "tools.permissions"
+NEAR = 0.75
+"""How similar (difflib ratio, ignoring case) a defined tool id must be to count as meant."""
 
 LEGACY_CONFIRM_PATTERNS = (
     "rm ", "git push -f", "git push --force", "drop table", "drop database", "truncate ",
@@ -186,3 +196,52 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     compiled = {tool: compile_rules(tool, rules, source) for tool, rules in by_tool.items()}
     agent = settings.core.agent
     register(PermissionGate(compiled, agent.autonomy, source, agent.readonly_network))
+
+
+def closest_tool(tool_id: str, known: Iterable[str]) -> tuple[str | None, bool]:
+    """The defined tool id closest to ``tool_id`` and whether it is near enough to be meant.
+
+    An id equal but for case is always meant; otherwise the difflib ratio of the lowercased
+    ids decides (at least :data:`NEAR`).
+    """
+    by_lower = {name.lower(): name for name in sorted(known, reverse=True)}
+    wanted = tool_id.lower()
+    if wanted in by_lower:
+        return by_lower[wanted], True
+    best = difflib.get_close_matches(wanted, list(by_lower), n=1, cutoff=0.0)
+    if not best:
+        return None, False
+    ratio = difflib.SequenceMatcher(None, wanted, best[0]).ratio()
+    return by_lower[best[0]], ratio >= NEAR
+
+
+@hookimpl
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Rule "known tool ids": refuse a rule list for a tool id no running plugin defines.
+
+    :raises ConfigError: naming the file, ``tools.permissions.<id>`` and the closest id.
+    """
+    settings = runtime.settings
+    known = runtime.declared_tools
+    if settings.document.path is None and settings.document.text == embedded_default_text():
+        return
+    idle = sorted(p.name for p in runtime.plugins if p.state != "enabled")
+    for tool_id in settings.get(PermissionSettings).root:
+        if tool_id in known:
+            continue
+        key = f"{SECTION}.{tool_id}"
+        where = settings.sources.get(key, settings.document.label)
+        closest, meant = closest_tool(tool_id, known)
+        if idle and not meant:
+            runtime.warn(f"{where}: {key}: no running plugin defines tool {tool_id!r}; the rules "
+                         f"are kept for the plugins not running ({', '.join(idle)})")
+            continue
+        if meant:
+            hint = f"did you mean {closest!r}? Tool ids are case-sensitive"
+        elif closest is not None:
+            hint = f"the closest defined tool id is {closest!r}"
+        else:
+            hint = "no running plugin defines any tool"
+        raise ConfigError(
+            f"{where}: {key}: unknown tool {tool_id!r}: no installed plugin defines it ({hint}; "
+            "rule: known tool ids)", path=where, key=key)

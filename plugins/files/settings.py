@@ -2,26 +2,40 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
 
-from tooldeck.config import StrictModel
-from tooldeck.paths import PathSandbox
+from pydantic import AfterValidator, Field
+
+from tooldeck.config import PathSetting, StrictModel
+from tooldeck.errors import ToolError
+from tooldeck.paths import PathSandbox, compile_glob
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES
 from tooldeck.plugins.files.search import DEFAULT_GREP_RESULTS
 
 __all__ = ["FileSettings"]
 
 
+def _usable_glob(pattern: str) -> str:
+    try:
+        compile_glob(pattern)
+    except (ValueError, ToolError) as exc:
+        raise ValueError(f"cannot use this glob: {exc}") from None
+    return pattern
+
+
+_Glob = Annotated[str, AfterValidator(_usable_glob)]
+
+
 class FileSettings(StrictModel):
     """``[tools.file]``: where the file tools may reach and how much they may load."""
 
-    allowed_paths: tuple[str, ...] = Field(
+    allowed_paths: tuple[PathSetting, ...] = Field(
         (), description="Sandbox roots; empty means the current directory; ~ is expanded."
     )
-    deny_read: tuple[str, ...] = Field(
+    deny_read: tuple[_Glob, ...] = Field(
         (), description="Globs of canonical paths that may not be read (** crosses /)."
     )
-    allow_read: tuple[str, ...] = Field(
+    allow_read: tuple[_Glob, ...] = Field(
         (), description="Globs re-allowing paths matched by deny_read (alone: no effect)."
     )
     max_read_bytes: int = Field(

@@ -8,9 +8,15 @@ from pydantic import Field
 from tooldeck.models import ToolDef
 from tooldeck.plugins.files.search import DEFAULT_FIND_RESULTS
 
-__all__ = ["EXECUTOR", "FILE_TOOLS", "tool_defs"]
+__all__ = ["EXECUTOR", "FILE_TOOLS", "MAX_LINES", "MAX_RESULTS", "tool_defs"]
 
 EXECUTOR = "files"
+
+MAX_LINES = 1_000_000_000
+"""The largest ``offset`` and ``limit`` of ``read``: far beyond any file it may load."""
+
+MAX_RESULTS = 10_000
+"""The largest ``max_results`` of ``grep`` and ``find_path``."""
 
 
 class _Params(pydantic.BaseModel):
@@ -21,8 +27,8 @@ class ReadParams(_Params):
     """Parameters of ``read``."""
 
     path: str = Field(description="File to read.")
-    offset: int | None = Field(None, ge=0, description="Lines to skip first.")
-    limit: int | None = Field(None, ge=1, description="Most lines to return.")
+    offset: int | None = Field(None, ge=0, le=MAX_LINES, description="Lines to skip first.")
+    limit: int | None = Field(None, ge=1, le=MAX_LINES, description="Most lines to return.")
 
 
 class WriteParams(_Params):
@@ -46,7 +52,8 @@ class FindPathParams(_Params):
 
     pattern: str = Field(description="Glob such as **/*.py (** crosses directories).")
     path: str = Field(".", description="Directory to search from.")
-    max_results: int = Field(DEFAULT_FIND_RESULTS, ge=1, description="Most paths to return.")
+    max_results: int = Field(DEFAULT_FIND_RESULTS, ge=1, le=MAX_RESULTS,
+                             description="Most paths to return.")
 
 
 class GrepParams(_Params):
@@ -55,7 +62,8 @@ class GrepParams(_Params):
     pattern: str = Field(description="Regular expression (RE2 syntax).")
     path: str = Field(".", description="File or directory to search.")
     case_sensitive: bool = Field(True, description="Match case exactly.")
-    max_results: int | None = Field(None, ge=1, description="Most matching lines to return.")
+    max_results: int | None = Field(None, ge=1, le=MAX_RESULTS,
+                                    description="Most matching lines to return.")
 
 
 class PathParams(_Params):

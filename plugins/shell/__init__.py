@@ -54,7 +54,11 @@ def tooldeck_register_settings(register: Any) -> None:
 
 @hookimpl
 def tooldeck_register_tools(register: Any, settings: Settings) -> None:
-    """Register ``bash`` and ``bash_status``; with ``checkpoints_enabled``, the undo tools."""
+    """Register ``bash`` and ``bash_status``; with ``checkpoints_enabled``, the undo tools.
+
+    Without it the undo tools are declared unavailable: configuration may still name them
+    (the default config has their permission rules), the catalog does not offer them.
+    """
     from tooldeck.plugins.shell.settings import ShellSettings
     from tooldeck.plugins.shell.tool import (
         BASH,
@@ -66,10 +70,9 @@ def tooldeck_register_tools(register: Any, settings: Settings) -> None:
 
     register(BASH)
     register(BASH_STATUS)
-    if settings.get(ShellSettings).checkpoints_enabled:
-        register(SHELL_UNDO)
-        register(SHELL_REDO)
-        register(SHELL_CHECKPOINTS)
+    checkpoints = settings.get(ShellSettings).checkpoints_enabled
+    for tool in (SHELL_UNDO, SHELL_REDO, SHELL_CHECKPOINTS):
+        register(tool, available=checkpoints)
 
 
 @hookimpl

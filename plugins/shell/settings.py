@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from tooldeck.config import StrictModel
+from tooldeck.config import PathSetting, StrictModel
 from tooldeck.shell_analysis import DEFAULT_CONFIRM_PATTERNS
 
 __all__ = [
@@ -52,15 +52,15 @@ class ShellSettings(StrictModel):
     extra_wrappers: tuple[str, ...] = Field(
         (), description="Commands that run their arguments as a command (like env, nohup)."
     )
-    allowed_paths: tuple[str, ...] = Field(
+    allowed_paths: tuple[PathSetting, ...] = Field(
         (), description="Sandbox roots for path arguments and the working directory; "
         "empty means the current directory."
     )
-    sandbox_exempt_paths: tuple[str, ...] = Field(
+    sandbox_exempt_paths: tuple[PathSetting, ...] = Field(
         DEFAULT_SANDBOX_DEVICES,
         description="Exact paths outside the roots that path arguments may name.",
     )
-    policy_dir: str | None = Field(
+    policy_dir: PathSetting | None = Field(
         None, description="Directory of *.toml overlays that may only tighten this policy."
     )
     env_blocklist: tuple[str, ...] = Field(

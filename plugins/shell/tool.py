@@ -10,6 +10,7 @@ __all__ = [
     "BASH",
     "BASH_STATUS",
     "EXECUTOR",
+    "MAX_UNDO_COUNT",
     "SHELL_CHECKPOINTS",
     "SHELL_REDO",
     "SHELL_UNDO",
@@ -23,6 +24,9 @@ __all__ = [
 
 EXECUTOR = "shell"
 """The name of the executor that runs every shell tool."""
+
+MAX_UNDO_COUNT = 1_000_000
+"""The largest ``count`` of ``shell_undo`` (it is clamped to the checkpoints kept anyway)."""
 
 
 class BashParams(BaseModel):
@@ -80,7 +84,8 @@ class UndoParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    count: int = Field(1, description="How many of the latest write commands to undo.")
+    count: int = Field(1, le=MAX_UNDO_COUNT,
+                       description="How many of the latest write commands to undo.")
 
 
 class NoParams(BaseModel):

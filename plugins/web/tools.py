@@ -19,6 +19,7 @@ from tooldeck.models import ToolDef
 __all__ = [
     "EXECUTOR",
     "FETCH",
+    "MAX_SCRAPE_LIMIT",
     "TOOLS",
     "WEB_SCRAPE",
     "FetchParams",
@@ -33,6 +34,8 @@ _ONLY_GIVEN_URLS = (
     "Only call it for an https URL the user explicitly provided; never construct or guess URLs."
 )
 _URL = "The https URL the user gave, exactly as given."
+MAX_SCRAPE_LIMIT = 1000
+"""The largest ``limit`` of ``web_scrape``."""
 _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number",
                bool: "a boolean", type(None): "null"}
 
@@ -50,7 +53,8 @@ class ScrapeParams(BaseModel):
         description="What to take from each element: text, html (inner HTML) or attr:NAME "
         "(an attribute's value).",
     )
-    limit: int = Field(10, ge=1, description="How many matching elements to take, at most.")
+    limit: int = Field(10, ge=1, le=MAX_SCRAPE_LIMIT,
+                       description="How many matching elements to take, at most.")
 
 
 class FetchParams(BaseModel):
@@ -106,6 +110,10 @@ def parse_scrape_block(text: str) -> dict[str, Any]:
             f"{exc.colno}); expected an object such as "
             '{"url": "https://example.com", "select": "h1"}',
         ) from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, or a number too long
+        problem = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long"
+        raise ToolError(ErrorCategory.INVALID_PARAMETERS,
+                        f"invalid scrape block: unusable JSON ({problem})") from None
     if not isinstance(params, dict):
         raise ToolError(
             ErrorCategory.INVALID_PARAMETERS,

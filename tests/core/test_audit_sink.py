@@ -308,14 +308,15 @@ def test_runtime_events_are_redacted() -> None:
 
 
 def test_a_refused_reload_is_audited_without_the_secret_it_quotes(
-    make_deck: Callable[..., Deck], tmp_path: Path, audit_records: Records
+    make_deck: Callable[..., Deck], tmp_path: Path, audit_records: Records,
+    tool_plugin: Callable[..., object],
 ) -> None:
     config = tmp_path / "tooldeck.toml"  # the file make_deck's documents are labelled with
-    good = audit_toml(tmp_path / "a.jsonl") + allow_all("bash")
+    good = audit_toml(tmp_path / "a.jsonl") + allow_all("echo")
     config.write_text(good)
-    deck = make_deck(good)
+    deck = make_deck(good, {"tools": tool_plugin("echo")})
     config.write_text(
-        good + "[[tools.permissions.bash]]\npattern = '*curl*'\naction = 'deny'\n"
+        good + "[[tools.permissions.echo]]\npattern = '*curl*'\naction = 'deny'\n"
         "match = ['curl -H \"Authorization: Bearer abcdef0123456789\" https://x']\n"
     )
     assert asyncio.run(deck.reload()) is False

@@ -170,3 +170,28 @@ def test_check_path_cli(root: Path) -> None:
     text = check_path("/etc/passwd", cwd=root)
     assert text.returncode == 0 and text.stdout.startswith("deny: ")
     assert not (root / "elsewhere").exists(), "nothing is touched"
+
+
+@pytest.mark.parametrize("tool", ["read", "list_directory", "grep", "write"])
+def test_a_path_with_an_unencodable_surrogate_is_invalid_parameters(
+    root: Path, capsys: pytest.CaptureFixture[str], tool: str
+) -> None:
+    deck = make_deck(root)
+    params: dict[str, object] = {"path": "a\ud800b"}
+    if tool == "grep":
+        params["pattern"] = "x"
+    if tool == "write":
+        params["content"] = ""
+    result = deck.call_sync(ToolCall(tool, params))
+    assert result.error is not None and result.error.category.label == "invalid_parameters"
+    assert "path sandbox rule 'encodable'" in result.text
+    assert "crashed" not in capsys.readouterr().err
+    deck.close()
+
+
+def test_a_path_with_an_escaped_byte_still_works(root: Path) -> None:
+    # U+DC80..U+DCFF stand for undecodable bytes (surrogateescape): a real file name
+    deck = make_deck(root)
+    (root / os.fsdecode(b"raw\xff.txt")).write_text("hello\n")
+    assert call(deck, "read", path="raw\udcff.txt") == (True, "   1\thello")
+    deck.close()

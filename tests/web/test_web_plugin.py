@@ -127,7 +127,7 @@ def test_both_tools_are_in_the_catalog_with_their_schemas(make_deck: MakeDeck) -
     assert scrape["properties"]["extract"]["default"] == "text"
     assert scrape["properties"]["extract"]["pattern"] == r"^(?:text|html|attr:\S+)$"
     assert scrape["properties"]["limit"] == {
-        "type": "integer", "default": 10, "minimum": 1,
+        "type": "integer", "default": 10, "minimum": 1, "maximum": 1000,
         "description": "How many matching elements to take, at most.",
     }
 

@@ -64,6 +64,16 @@ def test_parse_scrape_block_needs_an_object(body: str, kind: str) -> None:
         parse_scrape_block(body)
 
 
+@pytest.mark.parametrize(("body", "problem"), [
+    ("[" * 100_000, "nested too deeply"),
+    ('{"limit": ' + "9" * 5000 + "}", "a number too long"),
+])
+def test_parse_scrape_block_refuses_json_python_cannot_load(body: str, problem: str) -> None:
+    with pytest.raises(ToolError, match=f"unusable JSON \\({problem}\\)$") as caught:
+        parse_scrape_block(body)
+    assert caught.value.category is ErrorCategory.INVALID_PARAMETERS
+
+
 def test_ca_bundle_expands_the_home_directory(
     ca: trustme.CA, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,105 @@
+"""``tooldeck.safe_json``: any value becomes bounded strict JSON in valid UTF-8, never raising."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tooldeck.safe_json import MAX_DEPTH, json_line, json_safe, safe_repr, safe_text
+
+
+def refuse_constant(name: str) -> None:
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def depth_of(value: Any) -> int:
+    depth = 0
+    while isinstance(value, list) and value:
+        value, depth = value[0], depth + 1
+    return depth
+
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.binary(),
+    st.integers(min_value=10**200, max_value=10**300),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5),
+        st.dictionaries(st.one_of(st.text(), st.integers(), st.none()), inner, max_size=5),
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(values, st.integers(min_value=8, max_value=400))
+def test_any_value_becomes_one_bounded_line_of_strict_utf8_json(value: Any, budget: int) -> None:
+    line = json_line(value, max_chars=budget)
+    line.encode("utf-8")
+    assert line.splitlines() == [line]
+    json.loads(line, parse_constant=refuse_constant)
+    assert len(line) <= 40 * budget + 200
+
+
+def test_lone_surrogates_become_escapes() -> None:
+    assert safe_text("a\udc80b\ud800") == "a\\udc80b\\ud800"
+    assert safe_text("plain é") == "plain é"
+    assert json.loads(json_line({"k\udcff": "v\udc80"}, max_chars=100)) == {
+        "k\\udcff": "v\\udc80"}
+
+
+def test_nesting_is_capped_without_recursion() -> None:
+    out = json_safe(nested(100_000), max_chars=10_000)
+    assert depth_of(out) == MAX_DEPTH
+    inner = out
+    for _ in range(MAX_DEPTH):
+        inner = inner[0]
+    assert inner == f"<nested deeper than {MAX_DEPTH} levels>"
+
+
+def test_cycles_end_at_the_depth_cap() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    assert depth_of(json_safe(loop, max_chars=1000)) == MAX_DEPTH
+
+
+def test_numbers() -> None:
+    out = json_safe([2**64 - 1, 2**64, 10**5000, float("nan"), float("inf"), -float("inf"), 1.5],
+                    max_chars=1000)
+    assert out == [2**64 - 1, str(2**64), "<int with about 5001 digits>", "NaN", "Infinity",
+                   "-Infinity", 1.5]
+
+
+def test_size_is_capped() -> None:
+    out = json_safe({"a": "x" * 10_000, "b": list(range(10_000))}, max_chars=300,
+                    max_string=100)
+    assert out["a"] == "x" * 99 + "…"
+    assert out["b"][-1].endswith("more items cut>")
+    assert len(json.dumps(out)) < 1000
+
+
+def test_other_objects_are_described() -> None:
+    class Broken:
+        def __str__(self) -> str:
+            raise RuntimeError("no")
+
+    assert json_safe([b"a\xffb", Broken(), {1, 2}], max_chars=100) == ["a\\xffb", "<Broken>",
+                                                                        [1, 2]]
+
+
+def test_safe_repr_never_raises() -> None:
+    assert safe_repr("x" * 500, 20) == repr("x" * 19 + "…")
+    assert safe_repr(10**5000) == '"<int with about 5001 digits>"'
+    assert safe_repr("a\udc80") == "'a\\udc80'"
