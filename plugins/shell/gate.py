@@ -21,6 +21,9 @@ rule                   vote     fires when
                                 segment is ``deny``
 ``opaque``             ask      the analyzer cannot see the whole command (``$cmd``, ``eval
                                 "$v"``, ``curl … | sh``, parse errors …): never allow
+``transaction-         ask      with ``transactional = true``: a write the snapshot cannot cover
+coverage``                      (an unknown command, ``xargs rm``, ``rm "$f"``, ``cd`` …; see
+                                :mod:`.rollback_coverage`): the rollback could not undo it
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
@@ -38,9 +41,9 @@ suggestion: use the fetch tool for HTTP requests``).
 
 The floor (the first three rules) is unconditional: it is checked before any permission rule
 and a confirmation never lifts a deny. With ``[agent] autonomy = "full"`` the ``ask`` rules
-except ``opaque`` are skipped. A segment rule is matched against each command position of a
-segment: ``env X=1 git push`` is matched as ``env X=1 git push`` and as ``git push``, and the
-segment is allowed only when every one of them is.
+except ``opaque`` and ``transaction-coverage`` are skipped. A segment rule is matched against
+each command position of a segment: ``env X=1 git push`` is matched as ``env X=1 git push``
+and as ``git push``, and the segment is allowed only when every one of them is.
 
 How this vote combines with the core ``permissions`` gate (which matches the same rules
 against the whole command): the pipeline takes the strictest vote, deny > ask > allow. So a
@@ -61,6 +64,7 @@ from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.paths import lexical_normalize
 from tooldeck.permission_rules import first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
+from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.shell_analysis import (
     CommandAnalysis,
@@ -223,6 +227,17 @@ def rule_opaque(analysis: CommandAnalysis) -> Decision | None:
     return _vote(Verdict.ASK, "opaque", "; ".join(analysis.opaque_reasons))
 
 
+def rule_transaction_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``transaction-coverage``: a transactional run whose writes a snapshot cannot cover."""
+    if not policy.settings.transactional:
+        return None
+    reasons = uncovered_writes(analysis)
+    if not reasons:
+        return None
+    return _vote(Verdict.ASK, "transaction-coverage",
+                 f"the rollback could not undo this: {'; '.join(reasons)}")
+
+
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
     """Rule ``confirm``: a confirm pattern asks for a human yes."""
     pattern = find_confirm(command, analysis, policy.confirm_patterns)
@@ -252,6 +267,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_overlay(command, views, policy, Verdict.DENY)
         or rule_segments(views, policy, Verdict.DENY)
         or rule_opaque(analysis)
+        or rule_transaction_coverage(analysis, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )
