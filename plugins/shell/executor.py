@@ -148,10 +148,12 @@ class ShellExecutor:
             return None, None
         targets = []
         for raw in analysis.write_targets:
-            try:
-                targets.append(policy.sandbox.resolve_str(raw, op="delete"))
-            except ToolError:
-                continue
+            # the entry itself, then what a write through it reaches (a symlink's target)
+            for op in ("delete", "write"):
+                try:
+                    targets.append(policy.sandbox.resolve_str(raw, op=op))
+                except ToolError:
+                    continue
         try:
             snapshot = take_snapshot(targets, roots=policy.sandbox.roots,
                                      scope=policy.transaction_scope,

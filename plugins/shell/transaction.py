@@ -4,13 +4,16 @@
 step                   behaviour
 =====================  ==================================================================
 targets                the analyzer's write targets (redirections, operands of ``rm mv cp
-                       tee touch mkdir sed -i …``), resolved in the sandbox without
-                       following the last symlink; outside the sandbox: skipped (the gate
-                       already denied those). A write the analyzer cannot resolve makes the
+                       tee touch mkdir sed -i …``), each resolved in the sandbox twice: the
+                       entry itself (the last symlink not followed) and what a write through
+                       it reaches (followed); outside the sandbox: skipped (the gate already
+                       denied those). A write the analyzer cannot resolve makes the
                        gate ask first (:mod:`.rollback_coverage`)
 scope                  only targets matched by a ``transaction_scope`` glob (a relative glob
                        matches at any depth); empty scope: every target
-capture                each target is reached from its sandbox root with ``O_NOFOLLOW``
+capture                a target below a missing directory is recorded as the shallowest
+                       missing directory, *new* (``mkdir -p a/b/c`` creates ``a``); each
+                       target is reached from its sandbox root with ``O_NOFOLLOW``
                        and ``dir_fd``-relative opens (:mod:`.nofollow`) and captured exactly
                        (:mod:`.tree_state`): a missing target is recorded as *new*; a file's
                        bytes, mode, times and hardlink count, a symlink's target text, a
@@ -37,7 +40,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tooldeck.paths import Glob
-from tooldeck.plugins.shell.nofollow import PathRefused, open_parent
+from tooldeck.plugins.shell.nofollow import PathRefused, open_parent, split_in_root
 from tooldeck.plugins.shell.tree_state import KEPT, Capturer, Missing, Restorer, State, TooBig
 
 __all__ = ["Rollback", "Snapshot", "SnapshotError", "take_snapshot"]
@@ -182,13 +185,25 @@ def _in_scope(path: str, scope: Sequence[Glob]) -> bool:
     return not scope or any(glob.matches(path) for glob in scope)
 
 
-def _capture(capturer: Capturer, roots: Sequence[str], target: str) -> State:
+def _shallowest_missing(roots: Sequence[str], target: str) -> str:
+    """The first ancestor of ``target`` (or itself) that does not exist yet."""
+    root, names = split_in_root(roots, target)
+    path = root.rstrip("/")
+    for name in names:
+        path = f"{path}/{name}"
+        if not _exists(roots, path):
+            return path
+    return target
+
+
+def _capture(capturer: Capturer, roots: Sequence[str], target: str) -> _Entry:
+    """Capture a target; one below a missing directory is recorded as that directory, *new*."""
     try:
         parent, name = open_parent(roots, target)
     except FileNotFoundError:
-        return Missing()
+        return _Entry(_shallowest_missing(roots, target), Missing())
     try:
-        return capturer.capture(parent, name, target)
+        return _Entry(target, capturer.capture(parent, name, target))
     finally:
         os.close(parent)
 
@@ -210,12 +225,13 @@ def take_snapshot(targets: Iterable[str], *, roots: Iterable[str | os.PathLike[s
     root_texts = [os.fspath(root) for root in roots]
     store = tempfile.mkdtemp(prefix="tooldeck-snapshot-")
     capturer = Capturer(store, max_bytes)
-    entries: list[_Entry] = []
+    entries: dict[str, _Entry] = {}
     skipped: list[str] = []
     try:
         for target in dict.fromkeys(targets):
             if _in_scope(target, scope):
-                entries.append(_Entry(target, _capture(capturer, root_texts, target)))
+                entry = _capture(capturer, root_texts, target)
+                entries.setdefault(entry.target, entry)
             else:
                 skipped.append(target)
     except TooBig as exc:
@@ -227,5 +243,5 @@ def take_snapshot(targets: Iterable[str], *, roots: Iterable[str | os.PathLike[s
     except OSError as exc:
         shutil.rmtree(store, ignore_errors=True)
         raise SnapshotError(f"cannot copy a write target: {exc}") from exc
-    return Snapshot(store, root_texts, entries, capturer.size, capturer.names_per_inode, skipped,
-                    uncovered)
+    return Snapshot(store, root_texts, list(entries.values()), capturer.size,
+                    capturer.names_per_inode, skipped, uncovered)
