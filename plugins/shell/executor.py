@@ -143,7 +143,8 @@ class ShellExecutor:
         if not (shell.transactional or shell.checkpoints_enabled):
             return None, None
         analysis = analyze(command, extra_wrappers=shell.extra_wrappers)
-        uncovered = uncovered_writes(analysis) if shell.transactional else ()
+        rolls_back = shell.transactional and shell.auto_rollback
+        uncovered = uncovered_writes(analysis) if rolls_back else ()
         if not (analysis.writes or uncovered):
             return None, None
         targets = []

@@ -21,9 +21,10 @@ rule                   vote     fires when
                                 segment is ``deny``
 ``opaque``             ask      the analyzer cannot see the whole command (``$cmd``, ``eval
                                 "$v"``, ``curl … | sh``, parse errors …): never allow
-``transaction-         ask      with ``transactional = true``: a write the snapshot cannot cover
-coverage``                      (an unknown command, ``xargs rm``, ``rm "$f"``, ``cd`` …; see
-                                :mod:`.rollback_coverage`): the rollback could not undo it
+``rollback-coverage``  ask      with ``transactional`` and ``auto_rollback``: a write the
+                                snapshot cannot cover (an unknown command, ``xargs rm``,
+                                ``rm "$f"``, ``cd`` …; see :mod:`.rollback_coverage`): the
+                                rollback could not undo it
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
@@ -41,7 +42,7 @@ suggestion: use the fetch tool for HTTP requests``).
 
 The floor (the first three rules) is unconditional: it is checked before any permission rule
 and a confirmation never lifts a deny. With ``[agent] autonomy = "full"`` the ``ask`` rules
-except ``opaque`` and ``transaction-coverage`` are skipped. A segment rule is matched against
+except ``opaque`` and ``rollback-coverage`` are skipped. A segment rule is matched against
 each command position of a segment: ``env X=1 git push`` is matched as ``env X=1 git push``
 and as ``git push``, and the segment is allowed only when every one of them is.
 
@@ -227,14 +228,15 @@ def rule_opaque(analysis: CommandAnalysis) -> Decision | None:
     return _vote(Verdict.ASK, "opaque", "; ".join(analysis.opaque_reasons))
 
 
-def rule_transaction_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rule ``transaction-coverage``: a transactional run whose writes a snapshot cannot cover."""
-    if not policy.settings.transactional:
+def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``rollback-coverage``: a transactional run whose writes a snapshot cannot cover."""
+    settings = policy.settings
+    if not (settings.transactional and settings.auto_rollback):
         return None
     reasons = uncovered_writes(analysis)
     if not reasons:
         return None
-    return _vote(Verdict.ASK, "transaction-coverage",
+    return _vote(Verdict.ASK, "rollback-coverage",
                  f"the rollback could not undo this: {'; '.join(reasons)}")
 
 
@@ -267,7 +269,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_overlay(command, views, policy, Verdict.DENY)
         or rule_segments(views, policy, Verdict.DENY)
         or rule_opaque(analysis)
-        or rule_transaction_coverage(analysis, policy)
+        or rule_rollback_coverage(analysis, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )

@@ -1,16 +1,17 @@
 r"""Rollback coverage: which parts of a command a transaction's snapshot cannot cover.
 
-A transaction (``transactional = true``) snapshots the write targets the analyzer resolves
-statically. A write it cannot name before the run would not be restored, so the gate asks
-instead of allowing (rule ``transaction-coverage``). A segment is covered when its command
-is one of:
+A transaction (``transactional = true`` with ``auto_rollback = true``) snapshots the write
+targets the analyzer resolves statically. A write it cannot name before the run would not be
+restored, so the gate asks instead of allowing (rule ``rollback-coverage``). A segment is
+covered when its command is one of:
 
 =====================  =======================================================================
 kind                   covered when
 =====================  =======================================================================
 read-only command      always (``ls cat grep echo test exit …``, :data:`READ_ONLY`; ``sort``
                        without ``-o``, ``sed`` without ``-i`` and without a ``w`` command,
-                       ``find`` without ``-delete``/``-fprint…``/``-exec``)
+                       ``find`` without ``-delete``/``-fprint…``/``-exec``, ``git status``,
+                       ``diff``, ``log``, ``show``)
 targeted writer        ``rm mv cp ln touch mkdir tee …`` (:data:`TARGETED_WRITERS`) whose
                        every argument is a static, glob-free word
 =====================  =======================================================================
@@ -48,6 +49,7 @@ TARGETED_WRITERS = frozenset({
 })
 """Writers whose targets the analyzer extracts from their arguments."""
 
+_GIT_READ_ONLY = frozenset({"diff", "log", "show", "status"})
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _ARGUMENT_RUNNERS = frozenset({"xargs", "parallel"})
 _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint",
@@ -73,6 +75,8 @@ def _read_only(segment: Segment) -> bool:
         return not in_place and not any(_SED_WRITE.search(a) for a in args)
     if command == "find":
         return not any(a in _FIND_WRITES for a in args)
+    if command == "git":
+        return bool(args) and args[0] in _GIT_READ_ONLY and "--output" not in " ".join(args)
     return command in READ_ONLY
 
 

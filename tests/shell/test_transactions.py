@@ -266,7 +266,7 @@ async def test_uncovered_write_asks_in_a_transaction(make_deck: Any, helpers: An
     for command in ('rm "$f"', "cd sub && rm a", "ls | xargs rm", "find . -delete",
                     "python3 -c 'print(1)'", "echo x > $out", "rm *.txt"):
         vote = helpers.shell_vote(deck, command)
-        assert (vote.verdict.value, vote.rule) == ("ask", "transaction-coverage"), command
+        assert (vote.verdict.value, vote.rule) == ("ask", "rollback-coverage"), command
         assert "the rollback could not undo this" in vote.reason
     assert helpers.shell_vote(deck, "echo x > out.txt; mv a b").rule == "clean"
     assert helpers.shell_vote(make_deck(), "python3 -c 'print(1)'").rule == "clean"

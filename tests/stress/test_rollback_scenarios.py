@@ -163,7 +163,7 @@ async def test_run_is_restored_byte_exact(deck: Deck, world: tuple[Path, Path],
                                           command: str) -> None:
     root, outside = world
     before, outside_before = _dump(root), _dump(outside)
-    assert _shell_rule(deck, command) != "transaction-coverage"
+    assert _shell_rule(deck, command) != "rollback-coverage"
     result = await deck.call(ToolCall("bash", {"command": f"{command}\nexit 2"}), confirm=True)
     assert result.error is None, result.error
     assert result.output.raw_response["rollback"]["unrestored"] == []
