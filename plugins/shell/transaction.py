@@ -12,7 +12,8 @@ targets                the analyzer's write targets (redirections, operands of `
 scope                  only targets matched by a ``transaction_scope`` glob (a relative glob
                        matches at any depth); empty scope: every target
 capture                a target below a missing directory is recorded as the shallowest
-                       missing directory, *new* (``mkdir -p a/b/c`` creates ``a``); each
+                       missing directory, *new* (``mkdir -p a/b/c`` creates ``a``); a
+                       sandbox root itself (``cp x .``) whole, restored in place; each
                        target is reached from its sandbox root with ``O_NOFOLLOW``
                        and ``dir_fd``-relative opens (:mod:`.nofollow`) and captured exactly
                        (:mod:`.tree_state`): a missing target is recorded as *new*; a file's
@@ -40,8 +41,16 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tooldeck.paths import Glob
-from tooldeck.plugins.shell.nofollow import PathRefused, open_parent, split_in_root
-from tooldeck.plugins.shell.tree_state import KEPT, Capturer, Missing, Restorer, State, TooBig
+from tooldeck.plugins.shell.nofollow import DIR_FLAGS, PathRefused, open_parent, split_in_root
+from tooldeck.plugins.shell.tree_state import (
+    KEPT,
+    Capturer,
+    DirState,
+    Missing,
+    Restorer,
+    State,
+    TooBig,
+)
 
 __all__ = ["Rollback", "Snapshot", "SnapshotError", "take_snapshot"]
 
@@ -147,6 +156,9 @@ class Snapshot:
         return Rollback(restored, restorer.deleted, unrestored)
 
     def _apply(self, restorer: Restorer, entry: _Entry, *, create: bool) -> None:
+        if isinstance(entry.state, DirState) and entry.target in self.roots:
+            _restore_root(restorer, entry.target, entry.state)
+            return
         try:
             parent, name = open_parent(self.roots, entry.target, create=create)
         except FileNotFoundError:
@@ -165,6 +177,21 @@ class Snapshot:
     def discard(self) -> None:
         """Remove the copies."""
         shutil.rmtree(self._store, ignore_errors=True)
+
+
+def _restore_root(restorer: Restorer, root: str, state: DirState) -> None:
+    """Restore a sandbox root's contents in place (the root itself is never replaced)."""
+    try:
+        fd = os.open(root, DIR_FLAGS)
+    except OSError as exc:
+        restorer.problems.append((root, f"not restored: {exc.strerror or exc}"))
+        return
+    try:
+        restorer.fill_open_dir(fd, state, root)
+    except OSError as exc:
+        restorer.problems.append((root, exc.strerror or str(exc)))
+    finally:
+        os.close(fd)
 
 
 def _exists(roots: Sequence[str], path: str) -> bool:
@@ -198,6 +225,12 @@ def _shallowest_missing(roots: Sequence[str], target: str) -> str:
 
 def _capture(capturer: Capturer, roots: Sequence[str], target: str) -> _Entry:
     """Capture a target; one below a missing directory is recorded as that directory, *new*."""
+    if target in roots:
+        fd = os.open(target, DIR_FLAGS)
+        try:
+            return _Entry(target, capturer.capture_open_dir(fd, target))
+        finally:
+            os.close(fd)
     try:
         parent, name = open_parent(roots, target)
     except FileNotFoundError:

@@ -195,13 +195,22 @@ class Capturer:
         if stat.S_ISDIR(mode):
             fd = open_dir_below(dir_fd, name)
             try:
-                own = os.fstat(fd)
-                children = {child: self.capture(fd, child, f"{shown}/{child}")
-                            for child in sorted(os.listdir(fd))}
+                return self.capture_open_dir(fd, shown)
             finally:
                 os.close(fd)
-            return DirState(stat.S_IMODE(own.st_mode), _times(own), children)
         return SpecialState(_special_kind(mode), stat.S_IMODE(mode), info.st_rdev)
+
+    def capture_open_dir(self, fd: int, shown: str) -> DirState:
+        """Capture an open directory and everything in it (used for a sandbox root itself).
+
+        :param fd: the open directory.
+        :param shown: its full path.
+        :returns: its state.
+        """
+        own = os.fstat(fd)
+        children = {child: self.capture(fd, child, f"{shown}/{child}")
+                    for child in sorted(os.listdir(fd))}
+        return DirState(stat.S_IMODE(own.st_mode), _times(own), children)
 
     def _file(self, dir_fd: int, name: str, shown: str) -> FileState:
         fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
@@ -443,18 +452,28 @@ class Restorer:
             os.mkdir(name, 0o700, dir_fd=dir_fd)
         fd = _open_dir_writable(dir_fd, name)
         try:
-            before = len(self.problems)
-            for child, child_state in state.children.items():
-                self.restore(fd, child, child_state, f"{shown}/{child}")
-            for child in sorted(set(os.listdir(fd)) - set(state.children)):
-                if len(self.problems) > before:
-                    self.problems.append((f"{shown}/{child}", KEPT))
-                elif remove_entry(fd, child):
-                    self.deleted += 1
-            os.fchmod(fd, state.mode)
-            os.utime(fd, ns=state.times)
+            self.fill_open_dir(fd, state, shown)
         finally:
             os.close(fd)
+
+    def fill_open_dir(self, fd: int, state: DirState, shown: str) -> None:
+        """Restore an open directory's contents, then its mode and times (a root itself).
+
+        :param fd: the open directory.
+        :param state: its captured state.
+        :param shown: its full path, for reports.
+        """
+        os.fchmod(fd, state.mode | 0o700)
+        before = len(self.problems)
+        for child, child_state in state.children.items():
+            self.restore(fd, child, child_state, f"{shown}/{child}")
+        for child in sorted(set(os.listdir(fd)) - set(state.children)):
+            if len(self.problems) > before:
+                self.problems.append((f"{shown}/{child}", KEPT))
+            elif remove_entry(fd, child):
+                self.deleted += 1
+        os.fchmod(fd, state.mode)
+        os.utime(fd, ns=state.times)
 
     def _special(self, dir_fd: int, name: str, state: SpecialState, shown: str) -> None:
         current = _lstat(dir_fd, name)
