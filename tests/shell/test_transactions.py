@@ -258,6 +258,9 @@ async def test_directory_swapped_for_symlink_is_not_followed(make_deck: Any, hel
     assert "not captured: 'python3' may write" in summary
     unrestored = result.output.raw_response["rollback"]["unrestored"]
     assert unrestored[0].startswith(f"{sandbox / 'd' / 'f.txt'}: not restored")
+    last = json.loads((sandbox.parent / "audit.jsonl").read_text().splitlines()[-1])
+    assert last["result"]["type"] == "rollback"
+    assert last["result"]["unrestored"] == unrestored
 
 
 async def test_uncovered_write_asks_in_a_transaction(make_deck: Any, helpers: Any,
