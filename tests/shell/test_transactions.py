@@ -273,3 +273,7 @@ async def test_uncovered_write_asks_in_a_transaction(make_deck: Any, helpers: An
         assert "the rollback could not undo this" in vote.reason
     assert helpers.shell_vote(deck, "echo x > out.txt; mv a b").rule == "clean"
     assert helpers.shell_vote(make_deck(), "python3 -c 'print(1)'").rule == "clean"
+    full = make_deck(TX + '[agent]\nautonomy = "full"\n')
+    assert helpers.shell_vote(full, "ls | xargs rm").rule == "rollback-coverage"
+    no_rollback = make_deck("[tools.shell]\ntransactional = true\n")
+    assert helpers.shell_vote(no_rollback, "python3 -c 'print(1)'").rule == "clean"
