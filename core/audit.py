@@ -3,7 +3,8 @@
 A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's input, or
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
-``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``),
+``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``, plus
+``"unrestored": ["path: reason", …]`` when a change could not be undone),
 ``duration_ms``; then, only when they have a value, ``error_category``, ``exit_code``,
 ``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
 ``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
@@ -54,8 +55,11 @@ def _outcome(result: ToolResult, limit: int) -> dict[str, Any]:
     if error is None:
         rollback = result.output.rollback if result.output is not None else None
         if rollback is not None:
-            return {"type": "rollback", "restored": rollback.restored,
-                    "deleted": rollback.deleted}
+            record: dict[str, Any] = {"type": "rollback", "restored": rollback.restored,
+                                      "deleted": rollback.deleted}
+            if rollback.unrestored:
+                record["unrestored"] = [cut(redact(item), limit) for item in rollback.unrestored]
+            return record
         return {"type": "success"}
     message = cut(redact(error.message), limit)
     if error.category is ErrorCategory.TIMEOUT:

@@ -211,10 +211,13 @@ class Rollback:
 
     :param restored: files put back to their snapshot.
     :param deleted: files the command created that were removed.
+    :param unrestored: ``"path: reason"`` for each change that was not undone (empty when
+        the rollback was complete).
     """
 
     restored: int
     deleted: int
+    unrestored: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -12,6 +12,10 @@ module             job
 ``env``            credential scrubbing of the child environment
 ``envelope``       the output envelope, the summary, exit classification
 ``transaction``    snapshot and rollback of write targets
+``tree_state``     exact capture and restore of one entry, never through a symlink
+``nofollow``       reaching a path below a sandbox root with ``O_NOFOLLOW`` and ``dir_fd``
+rollback_coverage  which writes a transaction's snapshot cannot cover (gate rule
+                   ``rollback-coverage``)
 ``checkpoints``    undo and redo of write commands (``checkpoints_enabled``)
 ``background``     background runs and their status
 ``executor``       the executor tying the above together

@@ -138,7 +138,7 @@ class Checkpoints:
             return NOTHING_TO_REDO
         checkpoint = self._redo.pop()
         assert checkpoint.after is not None
-        errors = checkpoint.after.rollback().errors
+        errors = checkpoint.after.rollback().unrestored
         checkpoint.after.discard()
         checkpoint.after = None
         if errors:
@@ -162,7 +162,8 @@ class Checkpoints:
 def _undo_one(checkpoint: Checkpoint) -> bool:
     """Capture the after state, then roll the before snapshot back; True when it worked."""
     try:
-        checkpoint.after = take_snapshot(checkpoint.before.targets, scope=(), max_bytes=0)
+        checkpoint.after = take_snapshot(checkpoint.before.targets,
+                                         roots=checkpoint.before.roots, scope=(), max_bytes=0)
     except SnapshotError:
         return False
-    return not checkpoint.before.rollback().errors
+    return checkpoint.before.rollback().complete

@@ -33,13 +33,14 @@ from tooldeck.plugins.shell.envelope import (
 )
 from tooldeck.plugins.shell.policy import ShellPolicy
 from tooldeck.plugins.shell.process import RunningCommand
+from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.settings import ShellSettings
 from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams, UndoParams
 from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError, take_snapshot
 from tooldeck.runtime import CallContext, StashKey
 from tooldeck.shell_analysis import analyze
 
-__all__ = ["BACKGROUND", "CHECKPOINTS", "POLICY", "ShellExecutor"]
+__all__ = ["BACKGROUND", "CHECKPOINTS", "POLICY", "ShellExecutor", "rollback_note"]
 
 POLICY = StashKey[ShellPolicy]("shell.policy")
 """Where each runtime keeps its effective shell policy (set in ``tooldeck_configure``)."""
@@ -49,6 +50,21 @@ BACKGROUND = StashKey[BackgroundRuns]("shell.background")
 
 CHECKPOINTS = StashKey[Checkpoints]("shell.checkpoints")
 """Where the deck keeps its undo and redo stacks (session state: they outlive a reload)."""
+
+
+def rollback_note(exit_code: int, rollback: Rollback) -> str:
+    """The line the model reads about a rollback: what was and what was not put back.
+
+    :param exit_code: the command's exit code that triggered the rollback.
+    :param rollback: what the rollback did.
+    :returns: ``[rollback] exit code N: restored r, deleted d``, or, when something could not
+        be undone, ``[rollback incomplete] …; NOT restored k: path: reason; …``.
+    """
+    counts = f"exit code {exit_code}: restored {rollback.restored}, deleted {rollback.deleted}"
+    if rollback.complete:
+        return f"[rollback] {counts}"
+    missing = "; ".join(rollback.unrestored)
+    return f"[rollback incomplete] {counts}; NOT restored {len(rollback.unrestored)}: {missing}"
 
 
 class ShellExecutor:
@@ -118,22 +134,31 @@ class ShellExecutor:
                             f"cannot start bash: {exc.strerror or exc}") from exc
 
     def _snapshot(self, command: str, policy: ShellPolicy) -> tuple[Snapshot | None, str | None]:
-        """Take the snapshot of a transactional write command; ``(snapshot, warning)``."""
+        """Take the snapshot of a transactional write command; ``(snapshot, warning)``.
+
+        A transactional command with writes no snapshot can cover (the gate asked about them)
+        gets a snapshot even without static targets, so its rollback reports them.
+        """
         shell = self.settings
         if not (shell.transactional or shell.checkpoints_enabled):
             return None, None
         analysis = analyze(command, extra_wrappers=shell.extra_wrappers)
-        if not analysis.writes:
+        rolls_back = shell.transactional and shell.auto_rollback
+        uncovered = uncovered_writes(analysis) if rolls_back else ()
+        if not (analysis.writes or uncovered):
             return None, None
         targets = []
         for raw in analysis.write_targets:
-            try:
-                targets.append(policy.sandbox.resolve_str(raw, op="delete"))
-            except ToolError:
-                continue
+            # the entry itself, then what a write through it reaches (a symlink's target)
+            for op in ("delete", "write"):
+                try:
+                    targets.append(policy.sandbox.resolve_str(raw, op=op))
+                except ToolError:
+                    continue
         try:
-            snapshot = take_snapshot(targets, scope=policy.transaction_scope,
-                                     max_bytes=shell.max_snapshot_bytes)
+            snapshot = take_snapshot(targets, roots=policy.sandbox.roots,
+                                     scope=policy.transaction_scope,
+                                     max_bytes=shell.max_snapshot_bytes, uncovered=uncovered)
             return snapshot, None
         except SnapshotError as exc:
             if shell.snapshot_required:
@@ -167,14 +192,7 @@ class ShellExecutor:
                 checkpoints.record(command, snapshot, self.settings.max_checkpoints)
             else:
                 snapshot.discard()
-        note = None
-        if rollback is not None:
-            if rollback.errors:
-                raise ToolError(ErrorCategory.PERMANENT_FAILURE,
-                                f"rollback incomplete: {'; '.join(rollback.errors)}",
-                                exit_code=done.exit_code, retryable=False)
-            note = (f"[rollback] exit code {done.exit_code}: restored {rollback.restored}, "
-                    f"deleted {rollback.deleted}")
+        note = None if rollback is None else rollback_note(done.exit_code, rollback)
         error = timeout_error(self.settings.timeout) if done.timed_out else classify(done)
         if error is not None:
             if note is not None:
@@ -188,8 +206,9 @@ class ShellExecutor:
             text = f"{warning}\n{text}"
         undone: UndoneChanges | None = None
         if rollback is not None:
-            raw["rollback"] = {"restored": rollback.restored, "deleted": rollback.deleted}
-            undone = UndoneChanges(rollback.restored, rollback.deleted)
+            raw["rollback"] = {"restored": rollback.restored, "deleted": rollback.deleted,
+                               "unrestored": list(rollback.unrestored)}
+            undone = UndoneChanges(rollback.restored, rollback.deleted, rollback.unrestored)
             text = f"{text}\n{note}"
         return ToolOutput("bash", text, raw, truncated=done.truncated, exit_code=done.exit_code,
                           rollback=undone)

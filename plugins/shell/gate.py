@@ -33,6 +33,10 @@ rule                   vote     fires when
 ``link-through``       ask      a path goes through a link the command creates
                                 (``ln -sf out cur && cat cur/x``)
 ``link-dotdot``        ask      a path climbs with ``..`` out of an existing symlink
+``rollback-coverage``  ask      with ``transactional`` and ``auto_rollback``: a write the
+                                snapshot cannot cover (an unknown command, ``xargs rm``,
+                                ``rm "$f"``, ``cd`` …; see :mod:`.rollback_coverage`): the
+                                rollback could not undo it
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
@@ -50,9 +54,9 @@ suggestion: use the fetch tool for HTTP requests``).
 
 The floor (the first three rules) is unconditional: it is checked before any permission rule
 and a confirmation never lifts a deny. With ``[agent] autonomy = "full"`` the ``ask`` rules
-except ``opaque`` are skipped. A segment rule is matched against each command position of a
-segment: ``env X=1 git push`` is matched as ``env X=1 git push`` and as ``git push``, and the
-segment is allowed only when every one of them is.
+except ``opaque`` and ``rollback-coverage`` are skipped. A segment rule is matched against
+each command position of a segment: ``env X=1 git push`` is matched as ``env X=1 git push``
+and as ``git push``, and the segment is allowed only when every one of them is.
 
 How this vote combines with the core ``permissions`` gate (which matches the same rules
 against the whole command): the pipeline takes the strictest vote, deny > ask > allow. So a
@@ -73,6 +77,7 @@ from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.paths import lexical_normalize
 from tooldeck.permission_rules import first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
+from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.shell_analysis import (
     CommandAnalysis,
@@ -255,6 +260,18 @@ def rule_opaque(analysis: CommandAnalysis) -> Decision | None:
     return _vote(Verdict.ASK, "opaque", "; ".join(analysis.opaque_reasons))
 
 
+def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``rollback-coverage``: a transactional run whose writes a snapshot cannot cover."""
+    settings = policy.settings
+    if not (settings.transactional and settings.auto_rollback):
+        return None
+    reasons = uncovered_writes(analysis)
+    if not reasons:
+        return None
+    return _vote(Verdict.ASK, "rollback-coverage",
+                 f"the rollback could not undo this: {'; '.join(reasons)}")
+
+
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
     """Rule ``confirm``: a confirm pattern asks for a human yes."""
     pattern = find_confirm(command, analysis, policy.confirm_patterns)
@@ -287,6 +304,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_segments(views, policy, Verdict.DENY)
         or rule_opaque(analysis)
         or rule_links(links, Verdict.ASK, policy)
+        or rule_rollback_coverage(analysis, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )

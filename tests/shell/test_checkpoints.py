@@ -206,7 +206,8 @@ def test_undo_failed_for_all(tmp_path: Path) -> None:
     target = folder / "f.txt"
     target.write_text("before")
     checkpoints.record("echo x > dir/f.txt",
-                       take_snapshot([str(target)], scope=(), max_bytes=0), 5)
+                       take_snapshot([str(target)], roots=[tmp_path], scope=(),
+                                     max_bytes=0), 5)
     target.unlink()
     folder.rmdir()
     folder.write_text("a file where the directory was")
