@@ -40,6 +40,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     ")))) run": lambda n: ")" * n,
     "x)x)x) run": lambda n: _fill("x)", n),
     "`&`& run": lambda n: _fill("`&", n),
+    "'`<'`< then keyword": lambda n: _fill("'`<", n, "", "done#"),
+    "[[ a; [[ a; …": lambda n: _fill("[[ echo x;", n, "|&(", " | ; ="),
     "many lines": lambda n: _fill("echo a\n", n),
     "many words": lambda n: _fill("a ", n, "echo "),
 }

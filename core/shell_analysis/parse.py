@@ -123,7 +123,7 @@ class _Walker:
         if depth > MAX_DEPTH:
             self.reasons.append(f"nesting deeper than {MAX_DEPTH} levels")
             return
-        if not self.budget.visit():
+        if not self.budget.visit(node.child_count):  # each child is read at most once here
             return
         kind = node.type
         if kind == "command":
@@ -190,10 +190,9 @@ class _Walker:
         word_nodes: list[Node] = []
         redirects: list[Node] = []
         named = False
-        children = node.children
-        if not self.budget.visit(len(children)):
+        if not self.budget.visit(node.descendant_count):  # the words are read in one go
             return
-        for child in children:
+        for child in node.children:
             kind = child.type
             if kind == "command_name":
                 named = True

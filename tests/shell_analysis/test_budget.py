@@ -13,11 +13,11 @@ import pytest
 
 from tooldeck.shell_analysis import DEFAULT_BLOCKED, analyze, decide, find_blocked, last_command
 from tooldeck.shell_analysis.budget import (
-    MAX_OPERATOR_WEIGHT,
+    MAX_RUN,
     MAX_SEGMENTS,
     TOO_COMPLEX,
     Budget,
-    operator_weight,
+    densest_run,
     refusal,
 )
 from tooldeck.shell_analysis.parse import parse_tree
@@ -79,17 +79,20 @@ def test_what_was_walked_before_the_budget_ran_out_is_still_blocked() -> None:
     assert match is not None and match.pattern == "sudo"
 
 
-def test_literal_heredoc_bodies_and_quotes_do_not_count_as_operators() -> None:
-    body = "<tr><td>a | b</td><td>c && (d)</td></tr>\n" * 2_000
-    command = f"cat > table.html <<'EOF'\n{body}EOF\necho 'x|y|z' \"(a)\""
-    assert operator_weight(command.encode()) < 20
+def test_literal_text_does_not_count_as_operators() -> None:
+    row = "<tr><td>a | b</td><td>c && (d)</td></tr>"
+    literal = "'" + row * 100 + "'"
+    command = f"cat > table.html <<'EOF'\n{row * 2_000}\nEOF\necho {literal} \\|\\|\\|"
+    assert densest_run(command.encode()) < 10
     assert decide(command).decision == "allow"
 
 
-def test_unquoted_heredoc_bodies_count_because_they_hold_code() -> None:
-    command = "cat <<EOF\n" + "$(a|b)\n" * 1_000 + "EOF\n"
-    assert operator_weight(command.encode()) > MAX_OPERATOR_WEIGHT
-    assert decide(command).decision == "ask"
+def test_separators_split_the_count_but_code_in_double_quotes_counts() -> None:
+    many_lines = "echo a | b\n" * 2_000
+    assert densest_run(many_lines.encode()) == 0
+    in_quotes = 'echo "' + "$(a|b)" * 1_000 + '"'
+    assert densest_run(in_quotes.encode()) > MAX_RUN
+    assert decide(in_quotes).decision == "ask"
 
 
 def test_the_parser_is_reset_after_a_cancelled_parse() -> None:
