@@ -39,9 +39,13 @@ Opaque (→ ask, never allow):
 | command output piped into a shell/interpreter | ``curl … | sh``, ``base64 -d <<< … | sh`` |
 | script file not static or from xargs input    | ``bash <(…)``, ``source $f``, ``xargs sh`` |
 | ``IFS`` reassigned, ``hash -p``               | ``IFS=/; …``                             |
-| parse error, NUL byte, too long, too deep     | ``echo "abc``                            |
+| parse error, NUL in nested code, too deep     | ``echo "abc``                            |
+| over the analysis budget (:mod:`.budget`)     | a 40 KB pipeline ending in ``|``         |
 | unknown option of a wrapper                   | ``timeout --frobnicate 5 sudo``          |
 | analyzer failure (any exception)              | —                                        |
+
+Refused (→ block): a NUL byte or a lone surrogate in the command itself; no shell could run
+it as written (:attr:`.CommandAnalysis.refusal`).
 
 Why opaque means ask: a static analyzer that cannot see the command cannot vouch for it, and
 blocking everything dynamic would forbid ordinary scripts. A human decides; the blocklist

@@ -2,12 +2,14 @@
 
 | order | condition                     | decision | rule                                  |
 | ----- | ----------------------------- | -------- | ------------------------------------- |
+| 0     | the text is no command (2)    | block    | command                               |
 | 1     | :func:`.find_blocked` matches | block    | the block rule (1)                    |
 | 2     | the analysis is opaque        | ask      | opaque (never allow what is unseen)   |
 | 3     | :func:`.find_confirm` matches | ask      | confirm                               |
 | 4     | otherwise                     | allow    | clean                                 |
 
 1. blocklist, rm-protected-root, git-worktrees or network-redirect.
+2. a NUL byte or a lone surrogate: :attr:`.CommandAnalysis.refusal`.
 
 Confirmation never lifts a block: a gate must not offer "ask" for a rule-1 hit.
 """
@@ -67,6 +69,8 @@ def decide(
     :returns: the verdict.
     """
     analysis = analyze(command, extra_wrappers=extra_wrappers)
+    if analysis.refusal is not None:
+        return Verdict("block", "command", analysis.refusal, analysis)
     match = find_blocked(analysis, blocklist, protected_roots=protected_roots, home=home, cwd=cwd)
     if match is not None:
         return Verdict("block", match.rule, match.message, analysis, match)

@@ -69,9 +69,10 @@ def last_command(command: str) -> str | None:
     :returns: e.g. ``cargo clippy`` for ``cd /p && cargo clippy 2>&1 | tail -20``, or ``None``.
     """
     source = command.encode("utf-8", "surrogatepass")
-    root = parse_tree(source).root_node
-    if root.has_error:
+    tree = parse_tree(source)
+    if tree is None or tree.root_node.has_error:  # over the budget or malformed
         return _string_fallback(command)
+    root = tree.root_node
     statement = _last_statement(root)
     if statement is None:
         return None

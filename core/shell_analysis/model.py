@@ -106,6 +106,8 @@ class CommandAnalysis:
     :param writes: whether any segment may change files (write redirection or write command).
     :param network_redirects: redirections to bash's ``/dev/tcp/…`` or ``/dev/udp/…`` sockets
         (run-time parts count as empty).
+    :param refusal: why the text cannot be a shell command at all (a NUL byte, a lone
+        surrogate); gates deny such a command. The reason is also an opaque reason.
     """
 
     command: str
@@ -115,6 +117,7 @@ class CommandAnalysis:
     write_targets: tuple[str, ...]
     writes: bool
     network_redirects: tuple[str, ...] = ()
+    refusal: str | None = None
 
     @property
     def opaque(self) -> bool:

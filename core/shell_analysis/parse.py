@@ -11,7 +11,9 @@ r"""The tree-sitter walk: from a command string to segments, redirections and op
 | wrappers, code carriers                | see :mod:`.wrappers` and :mod:`.carriers`          |
 | ``export``/``declare``/``unset``…      | a segment with the keyword as command              |
 | parse error (ERROR / MISSING node)     | opaque; what did parse is still walked             |
-| NUL byte; > 100 000 chars; depth > 120 | opaque                                             |
+| NUL byte or lone surrogate (top level) | refused (:func:`.budget.refusal`): gates deny      |
+| NUL byte in nested code; depth > 120   | opaque                                             |
+| over the budget (:mod:`.budget`)       | opaque; what was walked before is kept             |
 | ``/dev/tcp/…``, ``/dev/udp/…`` redirect | listed in ``network_redirects`` (a blocklist rule) |
 
 Standard input of each command is worked out for the carriers: its own ``<<<``, ``<<`` or ``<``
@@ -26,9 +28,9 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 import tree_sitter
-import tree_sitter_bash
 from tree_sitter import Node
 
+from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
 from tooldeck.shell_analysis.carriers import Stdin, nested_code
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
@@ -37,13 +39,9 @@ from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
 
-MAX_COMMAND_CHARS = 100_000
-"""Longer commands are not parsed: they are opaque."""
-
 MAX_DEPTH = 120
 """Nesting cap over syntax-tree depth and nested scripts combined; deeper is opaque."""
 
-_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 _FOUR_BYTE = re.compile(rb"[\xf0-\xf7][\x80-\xbf]{3}")
 _LONE_SURROGATE = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
 _SOCKET_PREFIXES = ("/dev/tcp/", "/dev/udp/")
@@ -73,8 +71,8 @@ def _sanitized(source: bytes) -> bytes:
     return _LONE_SURROGATE.sub(b"___", _FOUR_BYTE.sub(b"____", source))
 
 
-def parse_tree(source: bytes) -> tree_sitter.Tree:
-    """Parse shell source with the shared tree-sitter-bash parser.
+def parse_tree(source: bytes, budget: Budget | None = None) -> tree_sitter.Tree | None:
+    """Parse shell source with the shared tree-sitter-bash parser, within a budget.
 
     tree-sitter-bash 0.25 crashes the process on some characters outside the Basic
     Multilingual Plane (``{`` followed by U+2C711, found by the property tests). Every 4-byte
@@ -86,9 +84,11 @@ def parse_tree(source: bytes) -> tree_sitter.Tree:
     would otherwise join that line to the one before.
 
     :param source: UTF-8 bytes (lone surrogates allowed, as produced by ``surrogatepass``).
-    :returns: the syntax tree (it may contain ERROR nodes).
+    :param budget: the analysis budget to spend (default: a fresh one).
+    :returns: the syntax tree (it may contain ERROR nodes), or ``None`` when the budget does
+        not allow the parse (see :mod:`.budget`).
     """
-    return _PARSER.parse(_sanitized(source))
+    return (budget or Budget()).parse(_sanitized(source))
 
 
 @attrs.frozen
@@ -102,8 +102,9 @@ class _Script:
 class _Walker:
     """Collects segments, opaque reasons and redirect targets over one command."""
 
-    def __init__(self, extra_wrappers: frozenset[str]) -> None:
+    def __init__(self, extra_wrappers: frozenset[str], budget: Budget) -> None:
         self.extra = extra_wrappers
+        self.budget = budget
         self.segments: list[Segment] = []
         self.reasons: list[str] = []
         self.redirects: list[str] = []
@@ -116,7 +117,10 @@ class _Walker:
         if "\x00" in text:
             self.reasons.append(f"{origin}: NUL byte in the command")
         source = text.encode("utf-8", "surrogatepass")
-        root = parse_tree(source).root_node
+        tree = parse_tree(source, self.budget)
+        if tree is None:
+            return
+        root = tree.root_node
         if root.has_error:
             self.reasons.append(f"{origin}: text does not parse as bash")
         self.visit(root, origin, depth, _Script(source, {}), ())
@@ -126,6 +130,8 @@ class _Walker:
     ) -> None:
         if depth > MAX_DEPTH:
             self.reasons.append(f"nesting deeper than {MAX_DEPTH} levels")
+            return
+        if not self.budget.visit(node.child_count):  # each child is read at most once here
             return
         kind = node.type
         if kind == "command":
@@ -192,6 +198,8 @@ class _Walker:
         word_nodes: list[Node] = []
         redirects: list[Node] = []
         named = False
+        if not self.budget.visit(node.descendant_count):  # the words are read in one go
+            return
         for child in node.children:
             kind = child.type
             if kind == "command_name":
@@ -223,6 +231,8 @@ class _Walker:
         return _stdin_from(outer, script) or Stdin()
 
     def emit(self, words: list[Word], text: str, origin: str, stdin: Stdin, depth: int) -> None:
+        if not self.budget.segment():
+            return
         resolution = resolve(words, self.extra)
         self.reasons.extend(resolution.reasons)
         self.segments.append(Segment(text, origin, resolution.words, resolution.positions))
@@ -306,11 +316,16 @@ def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
 
 
 def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
-    walker = _Walker(extra_wrappers)
+    refused = refusal(command)
+    if refused is not None:
+        return CommandAnalysis(command, (), (refused,), (), (), True, refusal=refused)
+    walker = _Walker(extra_wrappers, Budget())
     if len(command) > MAX_COMMAND_CHARS:
         walker.reasons.append(f"command longer than {MAX_COMMAND_CHARS} characters")
     else:
         walker.script(command, "top", 0)
+    if walker.budget.exhausted is not None:
+        walker.reasons.append(walker.budget.exhausted)
     segments = tuple(walker.segments)
     redirects = _dedupe(walker.redirects)
     targets, writes = write_analysis(segments, redirects)

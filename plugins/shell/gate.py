@@ -5,6 +5,8 @@ Rules, in order; the first that fires decides this gate's vote (``Decision.rule`
 =====================  =======  ===============================================================
 rule                   vote     fires when
 =====================  =======  ===============================================================
+``command``            deny     the command is not a string, or holds a NUL byte or a lone
+                                surrogate (no shell could run it as written)
 ``blocklist``          deny     a segment runs a blocked command at any command position (the
                                 12 built-ins, ``blocked_commands``, overlays, network commands
                                 when ``allow_network = false``; ``allowed_commands`` removes
@@ -52,7 +54,7 @@ rule                   vote     fires when
 A ``deny`` carries a safe-fix suggestion when :mod:`.suggestions` knows one (``… —
 suggestion: use the fetch tool for HTTP requests``).
 
-The floor (the first three rules) is unconditional: it is checked before any permission rule
+The floor (the first four rules) is unconditional: it is checked before any permission rule
 and a confirmation never lifts a deny. With ``[agent] autonomy = "full"`` the ``ask`` rules
 except ``opaque`` and ``rollback-coverage`` are skipped. A segment rule is matched against
 each command position of a segment: ``env X=1 git push`` is matched as ``env X=1 git push``
@@ -122,6 +124,13 @@ def segment_views(analysis: CommandAnalysis) -> list[list[str]]:
 
 
 # ----------------------------------------------------------------------------- one per rule
+
+
+def rule_command(analysis: CommandAnalysis) -> Decision | None:
+    """Rule ``command``: text that no shell could run as written (NUL, lone surrogate)."""
+    if analysis.refusal is None:
+        return None
+    return _vote(Verdict.DENY, "command", analysis.refusal)
 
 
 def rule_floor(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
@@ -296,7 +305,8 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     links = link_findings(analysis, policy.link_sandbox, policy.exempt)
     # the table's order; ``or`` stops at the first vote (a Decision is always true)
     decision = (
-        rule_floor(analysis, policy)
+        rule_command(analysis)
+        or rule_floor(analysis, policy)
         or rule_sandbox_cwd(policy)
         or rule_sandbox_path(analysis, policy)
         or rule_links(links, Verdict.DENY, policy)

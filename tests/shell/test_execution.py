@@ -204,11 +204,12 @@ async def test_closed_pipes_do_not_stop_the_timeout(make_deck: Any, helpers: Any
     assert pids and await _gone(helpers, sandbox, pids) == set()
 
 
-async def test_nul_byte_asks_then_is_refused(make_deck: Any, helpers: Any) -> None:
+async def test_nul_byte_is_denied_before_it_reaches_the_executor(make_deck: Any,
+                                                                 helpers: Any) -> None:
     deck = make_deck("")
-    assert helpers.verdict_of(deck, "echo a\x00b")[0] == "ask"
+    assert helpers.verdict_of(deck, "echo a\x00b")[:2] == ("deny", "command")
     result = await helpers.run(deck, "echo a\x00b", confirm=True)
-    assert result.error.category is ErrorCategory.INVALID_PARAMETERS
+    assert result.error.category is ErrorCategory.POLICY_BLOCKED
 
 
 async def test_environment_changes_reach_the_next_call(make_deck: Any, helpers: Any,
