@@ -3,9 +3,11 @@
 A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's input, or
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
-``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``, plus
+``{"type": "timeout", …}``, ``{"type": "quota_blocked", "reason": …}`` or
+``{"type": "rollback", "restored": n, "deleted": m}``, plus
 ``"unrestored": ["path: reason", …]`` when a change could not be undone),
-``duration_ms``; then, only when they have a value, ``error_category``, ``exit_code``,
+``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
+the call failed: setup, param_handling, execution), ``exit_code``,
 ``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
 ``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
 strips them first.
@@ -66,6 +68,8 @@ def _outcome(result: ToolResult, limit: int) -> dict[str, Any]:
         return {"type": "timeout", "message": message}
     if error.category is ErrorCategory.POLICY_BLOCKED:
         return {"type": "blocked", "reason": message}
+    if error.category is ErrorCategory.QUOTA_BLOCKED:
+        return {"type": "quota_blocked", "reason": message}
     return {"type": "error", "message": message}
 
 
@@ -85,6 +89,7 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
     }
     if result.error is not None:
         fields["error_category"] = result.error.category.label
+        fields["phase"] = result.error.category.phase.value
         if result.error.exit_code is not None:
             fields["exit_code"] = result.error.exit_code
     output = result.output

@@ -20,6 +20,7 @@ writes exactly one audit record: a step that fails unexpectedly ends the call as
 from __future__ import annotations
 
 import asyncio
+import difflib
 import inspect
 import sys
 import time
@@ -152,7 +153,7 @@ class Deck:
         self._runtime = runtime
         self._extra = dict(extra_plugins or {})
         self._environ = environ
-        self._calls = 0
+        self._calls: dict[str | None, int] = {}
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
         self.last_reload_error: str | None = None
@@ -264,7 +265,8 @@ class Deck:
         tool = runtime.tools.get(call.tool_id)
         if tool is None:
             return _fail(call, ErrorCategory.TOOL_NOT_FOUND,
-                         f"unknown tool: {safe_repr(call.tool_id)}")
+                         f"unknown tool: {safe_repr(call.tool_id)}"
+                         f"{_closest_names(call.tool_id, [t.id for t in self.tools()])}")
         if only_think:
             return _fail(
                 call, ErrorCategory.INVALID_PARAMETERS,
@@ -280,12 +282,14 @@ class Deck:
         if not tools_config.enabled:
             decision = Decision(Verdict.DENY, "tools are disabled ([tools] enabled = false)",
                                 gate="core", rule="tools.enabled")
-        elif limit is not None and self._calls >= limit:
-            decision = _quota_exhausted(limit)
+        elif limit is not None and self._calls.get(call.caller_id, 0) >= limit:
+            decision = _quota_exhausted(limit, call.caller_id)
         else:
             decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
         if decision.verdict is Verdict.DENY:
-            return _fail(call, ErrorCategory.POLICY_BLOCKED, decision.reason, decision)
+            category = (ErrorCategory.QUOTA_BLOCKED if decision.rule == _QUOTA_RULE
+                        else ErrorCategory.POLICY_BLOCKED)
+            return _fail(call, category, decision.reason, decision)
 
         approved_by: str | None = None
         if decision.verdict is Verdict.ASK:
@@ -301,12 +305,13 @@ class Deck:
         if executor is None:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"no executor available for tool {tool.id!r}", decision)
-        if limit is not None and self._calls >= limit:
+        used = self._calls.get(call.caller_id, 0)
+        if limit is not None and used >= limit:
             # checked again with no await before the count: a confirmation may have waited
             # while other calls used up the quota
-            exhausted = _quota_exhausted(limit)
-            return _fail(call, ErrorCategory.POLICY_BLOCKED, exhausted.reason, exhausted)
-        self._calls += 1
+            exhausted = _quota_exhausted(limit, call.caller_id)
+            return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
+        self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by)
         try:
@@ -410,9 +415,27 @@ class Deck:
         await self._runtime.session.aclose()
 
 
-def _quota_exhausted(limit: int) -> Decision:
-    return Decision(Verdict.DENY, f"tool call quota exhausted (max_tool_calls_per_session={limit})",
-                    gate="core", rule="tools.max_tool_calls_per_session")
+_QUOTA_RULE = "tools.max_tool_calls_per_session"
+
+
+def _quota_exhausted(limit: int, caller_id: str | None) -> Decision:
+    whose = f" of caller {caller_id!r}" if caller_id else ""
+    return Decision(Verdict.DENY,
+                    f"tool call quota{whose} exhausted (max_tool_calls_per_session={limit})",
+                    gate="core", rule=_QUOTA_RULE)
+
+
+def _closest_names(tool_id: object, known: list[str]) -> str:
+    """``; did you mean 'bash'?`` for a name the model got wrong, else ``""``."""
+    if not isinstance(tool_id, str) or not known:
+        return ""
+    by_lower = {name.lower(): name for name in known}
+    if tool_id.lower() in by_lower:
+        return f"; did you mean {by_lower[tool_id.lower()]!r}? (tool names are case-sensitive)"
+    close = difflib.get_close_matches(tool_id.lower()[:100], list(by_lower), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(by_lower[name]) for name in close) + "?"
 
 
 def _fail(call: ToolCall, category: ErrorCategory, message: str,

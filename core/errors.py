@@ -1,4 +1,4 @@
-"""The tool error taxonomy: eleven categories, their classifiers, and the ``[tool_error]`` block.
+"""The tool error taxonomy: twelve categories, their classifiers, and the ``[tool_error]`` block.
 
 Every failure a tool call can end in is a :class:`ToolError` carrying one
 :class:`ErrorCategory`. The category decides what the agent is told to do next
@@ -47,12 +47,17 @@ class InvocationPhase(str, enum.Enum):
 
 
 class ErrorCategory(str, enum.Enum):
-    """The eleven categories of tool failure; the value is the label shown to the model."""
+    """The twelve categories of tool failure; the value is the label shown to the model.
+
+    Zeph's eleven, and ``quota_blocked``: the session's call quota is used up (Zeph names
+    that outcome in its spec but files it nowhere).
+    """
 
     TOOL_NOT_FOUND = "tool_not_found"
     INVALID_PARAMETERS = "invalid_parameters"
     TYPE_MISMATCH = "type_mismatch"
     POLICY_BLOCKED = "policy_blocked"
+    QUOTA_BLOCKED = "quota_blocked"
     CONFIRMATION_REQUIRED = "confirmation_required"
     PERMANENT_FAILURE = "permanent_failure"
     CANCELLED = "cancelled"
@@ -79,7 +84,7 @@ class ErrorCategory(str, enum.Enum):
     @property
     def phase(self) -> InvocationPhase:
         """The invocation phase this category belongs to."""
-        if self is ErrorCategory.TOOL_NOT_FOUND:
+        if self in (ErrorCategory.TOOL_NOT_FOUND, ErrorCategory.QUOTA_BLOCKED):
             return InvocationPhase.SETUP
         if self in (ErrorCategory.INVALID_PARAMETERS, ErrorCategory.TYPE_MISMATCH):
             return InvocationPhase.PARAM_HANDLING
@@ -114,6 +119,9 @@ _SUGGESTIONS: dict[ErrorCategory, str] = {
     ErrorCategory.POLICY_BLOCKED: (
         "This operation is blocked by security policy. Try an alternative approach."
     ),
+    ErrorCategory.QUOTA_BLOCKED: (
+        "The tool call quota of this session is used up. Answer with what you have."
+    ),
     ErrorCategory.CONFIRMATION_REQUIRED: "This operation requires user confirmation.",
     ErrorCategory.PERMANENT_FAILURE: (
         "This resource is not available. Try an alternative approach."
@@ -130,6 +138,7 @@ _DOMAINS: dict[ErrorCategory, ErrorDomain] = {
     ErrorCategory.INVALID_PARAMETERS: ErrorDomain.REFLECTION,
     ErrorCategory.TYPE_MISMATCH: ErrorDomain.REFLECTION,
     ErrorCategory.POLICY_BLOCKED: ErrorDomain.ACTION,
+    ErrorCategory.QUOTA_BLOCKED: ErrorDomain.PLANNING,
     ErrorCategory.CONFIRMATION_REQUIRED: ErrorDomain.ACTION,
     ErrorCategory.PERMANENT_FAILURE: ErrorDomain.ACTION,
     ErrorCategory.CANCELLED: ErrorDomain.ACTION,

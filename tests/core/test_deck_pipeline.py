@@ -39,9 +39,9 @@ def test_unknown_tool(make_deck: Callable[..., Deck], tool_plugin: Callable[...,
     result = run(make_deck(FULL, {"p": plugin}), {"command": "hi"}, tool="ehco")
     assert category(result) is C.TOOL_NOT_FOUND
     assert result.text == (
-        "[tool_error]\ncategory: tool_not_found\nerror: unknown tool: 'ehco'\n"
-        "suggestion: Check the tool name. Use tool_definitions to see available tools.\n"
-        "retryable: false"
+        "[tool_error]\ncategory: tool_not_found\nerror: unknown tool: 'ehco'; did you mean "
+        "'echo'?\nsuggestion: Check the tool name. Use tool_definitions to see available "
+        "tools.\nretryable: false"
     )
     assert result.decision is None
     assert plugin.executor.calls == []
@@ -183,12 +183,43 @@ def test_session_quota(make_deck: Callable[..., Deck], tool_plugin: Callable[...
     outcomes = [run(deck, {"command": str(i)}) for i in range(3)]
     assert [r.ok for r in outcomes] == [True, True, False]
     third = outcomes[2]
-    assert category(third) is C.POLICY_BLOCKED
+    assert category(third) is C.QUOTA_BLOCKED
     assert third.error is not None
     assert third.error.message == "tool call quota exhausted (max_tool_calls_per_session=2)"
     assert third.decision is not None
     assert third.decision.rule == "tools.max_tool_calls_per_session"
     assert len(plugin.executor.calls) == 2
+
+
+def test_the_quota_is_per_caller(make_deck: Callable[..., Deck],
+                                 tool_plugin: Callable[..., Any]) -> None:
+    """One deck serving several sessions: each caller has its own quota."""
+    plugin = tool_plugin("echo")
+    deck = make_deck(FULL + "[tools]\nmax_tool_calls_per_session = 2\n", {"p": plugin})
+
+    def call(caller: str) -> ToolResult:
+        return deck.call_sync(ToolCall("echo", {"command": "x"}, caller_id=caller))
+
+    assert [call("a").ok for _ in range(3)] == [True, True, False]
+    assert [call("b").ok for _ in range(2)] == [True, True]
+    blocked = call("a")
+    assert blocked.error is not None and blocked.error.category is C.QUOTA_BLOCKED
+    assert blocked.error.message == ("tool call quota of caller 'a' exhausted "
+                                     "(max_tool_calls_per_session=2)")
+    assert "quota_blocked" in blocked.text
+
+
+@pytest.mark.parametrize(("name", "hint"), [
+    ("ECHO", "; did you mean 'echo'? (tool names are case-sensitive)"),
+    ("echp", "; did you mean 'echo'?"),
+    ("zzzzzz", ""),
+])
+def test_an_unknown_tool_names_the_closest_ones(make_deck: Callable[..., Deck],
+                                                tool_plugin: Callable[..., Any], name: str,
+                                                hint: str) -> None:
+    result = run(make_deck(FULL, {"p": tool_plugin("echo")}), {"command": "hi"}, tool=name)
+    assert result.error is not None
+    assert result.error.message == f"unknown tool: {name!r}{hint}"
 
 
 def test_refused_calls_do_not_use_the_quota(

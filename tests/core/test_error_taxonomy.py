@@ -1,4 +1,4 @@
-"""The eleven error categories: feedback block, retryability, quality, reformat, phase, domain."""
+"""The twelve error categories: feedback block, retryability, quality, reformat, phase, domain."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ TAXONOMY: list[tuple[ErrorCategory, str, str, ErrorDomain, InvocationPhase, bool
     (C.POLICY_BLOCKED, "policy_blocked",
      "This operation is blocked by security policy. Try an alternative approach.",
      D.ACTION, P.EXECUTION, False, False, False),
+    (C.QUOTA_BLOCKED, "quota_blocked",
+     "The tool call quota of this session is used up. Answer with what you have.",
+     D.PLANNING, P.SETUP, False, False, False),
     (C.CONFIRMATION_REQUIRED, "confirmation_required",
      "This operation requires user confirmation.",
      D.ACTION, P.EXECUTION, False, False, False),
@@ -54,8 +57,8 @@ TAXONOMY: list[tuple[ErrorCategory, str, str, ErrorDomain, InvocationPhase, bool
 ]
 
 
-def test_the_table_covers_exactly_the_eleven_categories() -> None:
-    assert len(ErrorCategory) == 11
+def test_the_table_covers_exactly_the_twelve_categories() -> None:
+    assert len(ErrorCategory) == 12
     assert {row[0] for row in TAXONOMY} == set(ErrorCategory)
 
 
