@@ -115,6 +115,7 @@ def load_enabled(
     disable: Iterable[str],
     *,
     config_label: str = "<config>",
+    fail_closed: bool = True,
 ) -> list[LoadedPlugin]:
     """Decide which plugins run and import those, isolating import failures.
 
@@ -122,6 +123,8 @@ def load_enabled(
     :param enable: ``[plugins] enable``.
     :param disable: ``[plugins] disable``.
     :param config_label: the config file, for error messages.
+    :param fail_closed: raise for a broken gate plugin (building a runtime); ``False`` lists
+        it as broken instead (diagnosis: ``tooldeck plugins``).
     :returns: every installed plugin, sorted by name, with its state.
     :raises ConfigError: an unknown name in enable/disable, or a broken gate plugin.
     """
@@ -150,7 +153,7 @@ def load_enabled(
             obj = _import(spec)
         except Exception as exc:
             why = f"import failed: {type(exc).__name__}: {exc}"
-            if spec.gate:
+            if spec.gate and fail_closed:
                 raise ConfigError(
                     f"gate plugin {name!r} ({spec.dist}) is broken, refusing to run without it "
                     f"(rule: gates fail closed): {why}\n{traceback.format_exc(limit=3)}"

@@ -21,6 +21,7 @@ from tooldeck.cli.common import (
     save_raw,
 )
 from tooldeck.deck import Deck
+from tooldeck.errors import ConfigError
 from tooldeck.models import Decision, ToolCall
 
 __all__ = ["run"]
@@ -29,7 +30,7 @@ __all__ = ["run"]
 def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
     """Run the core subcommand named by ``args.command``; returns the exit code."""
     if args.command == "plugins":
-        return _plugins(open_deck(config), as_json)
+        return _plugins(config, as_json)
     if args.command == "tools":
         deck = open_deck(config)
         fmt = "json" if as_json and args.format == "prompt" else args.format
@@ -49,8 +50,19 @@ def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
     return EXIT_CONFIG
 
 
-def _plugins(deck: Deck, as_json: bool) -> int:
-    infos = deck.runtime.plugins
+def _plugins(config: str | None, as_json: bool) -> int:
+    """List the plugins; when the configuration cannot run, list them anyway and say why.
+
+    Diagnosis never refuses: a broken gate plugin makes every call refuse to run, and this is
+    the command that shows which one.
+    """
+    try:
+        infos = list(open_deck(config).runtime.plugins)
+    except ConfigError as exc:
+        from tooldeck.diagnose import diagnose_config
+
+        print(f"tooldeck: the configuration cannot run calls:\n{exc}", file=sys.stderr)
+        infos = diagnose_config(config)
     data = [
         {"name": p.name, "dist": p.dist, "version": p.version, "state": p.state, "why": p.why,
          "hooks": list(p.hooks), "essential": p.essential}

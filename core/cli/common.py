@@ -30,13 +30,17 @@ def emit(data: Any, text: str, *, stream: IO[str] | None = None) -> None:
 
 
 def open_deck(config: str | None) -> Deck:
-    """A deck from ``--config`` or the lookup order.
+    """A deck from ``--config`` or the lookup order; broken plugins are named on stderr.
 
     :raises tooldeck.errors.ConfigError: the configuration cannot be used.
     """
     from tooldeck.deck import Deck
 
-    return Deck.from_config(config)
+    deck = Deck.from_config(config)
+    for warning in deck.runtime.warnings:
+        if warning.startswith("plugin "):  # a broken plugin is named once per command
+            print(f"tooldeck: warning: {warning}", file=sys.stderr)
+    return deck
 
 
 def save_raw(result: ToolResult) -> Path | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,15 @@ def _check(file: str | None, as_json: bool) -> int:
         path = Path(file)
         if not path.is_file():
             raise ConfigError(f"{path}: config file not found", path=str(path))
-        runtime = build_runtime(read_document(path, "argument"))
-    else:
-        runtime = open_deck(None).runtime
+    try:
+        runtime = (build_runtime(read_document(Path(file), "argument")) if file is not None
+                   else open_deck(None).runtime)
+    except ConfigError:
+        from tooldeck.diagnose import broken_lines, diagnose_config
+
+        for line in broken_lines(diagnose_config(file)):
+            print(f"tooldeck: {line}", file=sys.stderr)
+        raise
     settings = runtime.settings
     enabled = [p.name for p in runtime.plugins if p.state == "enabled"]
     data = {"ok": True, "file": settings.document.label, "plugins": enabled,

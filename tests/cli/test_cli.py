@@ -251,3 +251,42 @@ def test_call_json_never_inlines_the_unredacted_output(in_tmp: Path) -> None:
     raw_file = Path(json.loads(kept.stdout)["raw_file"])
     assert raw_file.stat().st_mode & 0o777 == 0o600
     assert secret in raw_file.read_text()
+
+
+def broken_plugin_env(tmp_path: Path, name: str, gate: bool) -> dict[str, str]:
+    """A distribution whose plugin module fails to import, installed through PYTHONPATH."""
+    site = tmp_path / f"site-{name}"
+    dist = site / f"tooldeck_{name}-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (site / f"tooldeck_{name}.py").write_text("raise RuntimeError('half-installed')\n")
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: tooldeck-{name}\n"
+                                   "Version: 1.0\n")
+    groups = f"[tooldeck]\n{name} = tooldeck_{name}\n"
+    if gate:
+        groups += f"[tooldeck.gates]\n{name} = tooldeck_{name}\n"
+    (dist / "entry_points.txt").write_text(groups)
+    return {"PYTHONPATH": str(site)}
+
+
+def test_a_broken_gate_refuses_calls_but_not_diagnosis(in_tmp: Path) -> None:
+    env = broken_plugin_env(in_tmp.parent, "badgate", gate=True)
+    write_config(in_tmp, '[plugins]\nenable = ["badgate"]\n')
+    listing = run("plugins", "--json", cwd=in_tmp, env=env)
+    assert listing.returncode == 0, listing.stderr
+    states = {p["name"]: (p["state"], p["why"]) for p in json.loads(listing.stdout)}
+    assert states["badgate"][0] == "broken" and "half-installed" in states["badgate"][1]
+    assert states["shell"][0] == "enabled" and "cannot run calls" in listing.stderr
+    call = run("call", "read", "--params", '{"path": "tooldeck.toml"}', cwd=in_tmp, env=env)
+    assert call.returncode == 2 and "badgate" in call.stderr
+    check = run("config", "check", cwd=in_tmp, env=env)
+    assert check.returncode == 2
+    assert "plugin 'badgate' (tooldeck-badgate) is broken" in check.stderr
+
+
+def test_a_broken_ordinary_plugin_is_named_once(in_tmp: Path) -> None:
+    env = broken_plugin_env(in_tmp.parent, "badtool", gate=False)
+    write_config(in_tmp, '[plugins]\nenable = ["badtool"]\n')
+    call = run("call", "read", "--params", '{"path": "tooldeck.toml"}', "--yes", cwd=in_tmp,
+               env=env)
+    assert call.returncode == 0, call.stdout
+    assert call.stderr.count("badtool") == 1 and "is broken" in call.stderr
