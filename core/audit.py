@@ -5,9 +5,10 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
 ``{"type": "timeout", …}`` or ``{"type": "rollback", "restored": n, "deleted": m}``),
 ``duration_ms``; then, only when they have a value, ``error_category``, ``exit_code``,
-``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
-``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
-strips them first.
+``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
+``approved_by`` and ``policy`` (the digest of the policy generation that decided the call:
+the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
+reach a record: the pipeline strips them first.
 """
 
 from __future__ import annotations
@@ -55,12 +56,14 @@ def _outcome(result: ToolResult, limit: int) -> dict[str, Any]:
     return {"type": "error", "message": message}
 
 
-def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEvent:
+def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
+               policy: str | None = None) -> AuditEvent:
     """The audit event for a finished call.
 
     :param result: how the call ended.
     :param tool: the tool's definition, when the tool exists.
     :param limit: the longest string kept in the record.
+    :param policy: the digest of the policy generation that decided the call.
     """
     fields: dict[str, Any] = {
         "tool": result.call.tool_id,
@@ -88,6 +91,8 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
                               **result.decision.provenance()}
     if result.approved_by:
         fields["approved_by"] = result.approved_by
+    if policy is not None:
+        fields["policy"] = policy
     return AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
 
 
