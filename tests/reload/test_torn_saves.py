@@ -16,14 +16,12 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
-import pydantic
 import pytest
 
-from tooldeck import hookimpl
 from tooldeck.deck import Deck
-from tooldeck.models import ToolCall, ToolDef, ToolOutput
-from tooldeck.runtime import CallContext
+from tooldeck.models import ToolCall
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -33,32 +31,6 @@ POLICY_A = (PADDING + '[[tools.permissions.echo]]\npattern = "forbidden*"\nactio
             '\n[[tools.permissions.echo]]\npattern = "*"\naction = "allow"\n')
 POLICY_B = ('[[tools.permissions.echo]]\npattern = "also-denied*"\naction = "deny"\n\n'
             + POLICY_A)
-
-
-class EchoParams(pydantic.BaseModel):
-    text: str
-
-
-class RecordingEcho:
-    """A tool that records every text it was run with."""
-
-    name = "echo"
-
-    def __init__(self) -> None:
-        self.ran: list[str] = []
-
-    @hookimpl
-    def tooldeck_register_executors(self, register: object) -> None:
-        register(self)  # type: ignore[operator]
-
-    @hookimpl
-    def tooldeck_register_tools(self, register: object) -> None:
-        register(ToolDef(id="echo", description="echo", params=EchoParams,  # type: ignore[operator]
-                         executor="echo", input_param="text"))
-
-    async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
-        self.ran.append(call.params["text"])
-        return ToolOutput("echo", call.params["text"])
 
 
 def digest(text: str) -> str:
@@ -92,11 +64,10 @@ def storm(path: Path, stop: threading.Event, rng: random.Random) -> None:
     write_in_place(path, POLICY_A, rng)
 
 
-async def test_in_place_saves_never_load_a_torn_policy(tmp_path: Path) -> None:
+async def test_in_place_saves_never_load_a_torn_policy(tmp_path: Path, echo: Any) -> None:
     config = tmp_path / "tooldeck.toml"
     audit = tmp_path / "audit.jsonl"
     config.write_text(POLICY_A)
-    echo = RecordingEcho()
     deck = Deck.from_config(config, extra_plugins={"echo": echo},
                             environ={"TOOLDECK_TOOLS_AUDIT_PATH": str(audit)}, settle_s=0.3)
     watcher = asyncio.create_task(deck.watch())
