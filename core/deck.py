@@ -33,6 +33,7 @@ from tooldeck.build import build_runtime
 from tooldeck.config import ConfigDocument, load_document, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.generation import FileVersion, PolicyReads, read_version
+from tooldeck.loader import PluginSpec, discover
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.policy_change import PolicyChange, classify
 from tooldeck.runtime import CallContext, Runtime
@@ -148,8 +149,10 @@ class Deck:
         environ: Mapping[str, str] | None = None,
         settle_s: float = SETTLE_S,
         settle_wait: Callable[[], Awaitable[None]] | None = None,
+        installed: Mapping[str, PluginSpec] | None = None,
     ) -> None:
         self._runtime = runtime
+        self._installed = installed
         self._extra = dict(extra_plugins or {})
         self._environ = environ
         self._settle_s = settle_s
@@ -183,9 +186,11 @@ class Deck:
         :raises ConfigError: the configuration cannot be used.
         """
         doc = config if isinstance(config, ConfigDocument) else load_document(config)
-        runtime = build_runtime(doc, extra_plugins=extra_plugins, environ=environ)
+        installed = discover()  # plugin code is not hot-reloaded: looked up once per deck
+        runtime = build_runtime(doc, installed=installed, extra_plugins=extra_plugins,
+                                environ=environ)
         return cls(runtime, extra_plugins=extra_plugins, environ=environ, settle_s=settle_s,
-                   settle_wait=settle_wait)
+                   settle_wait=settle_wait, installed=installed)
 
     @property
     def runtime(self) -> Runtime:
@@ -419,8 +424,8 @@ class Deck:
                     f"policy file deleted: {', '.join(missing)}; keeping the last good policy "
                     "(a deleted file never loosens policy; restart to drop it)"
                 )
-            new = build_runtime(doc, extra_plugins=self._extra, environ=self._environ,
-                                session=old.session, reads=reads)
+            new = build_runtime(doc, installed=self._installed, extra_plugins=self._extra,
+                                environ=self._environ, session=old.session, reads=reads)
         except (ConfigError, OSError) as exc:
             error = exc if isinstance(exc, ConfigError) else ConfigError(f"cannot read: {exc}")
             empty = any(v.empty for v in reads.versions.values())
