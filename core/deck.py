@@ -354,17 +354,9 @@ class Deck:
             self._reload_lock = asyncio.Lock()
         async with self._reload_lock:
             old = self._runtime
-            while True:
-                candidate = self._candidate(old)
-                if candidate.empty:
-                    await candidate.discard()
-                    return _Outcome.SKIPPED
-                if candidate.applies_at_once(old):
-                    break
-                await self._wait_settle()
-                if candidate.still_on_disk():
-                    break
-                await candidate.discard()
+            candidate = await self._settled_candidate(old)
+            if candidate is None:
+                return _Outcome.SKIPPED
             new = candidate.runtime
             if new is None:
                 self.last_reload_error = str(candidate.error)
@@ -379,6 +371,32 @@ class Deck:
         await old.drained()
         await old.aclose()
         return _Outcome.APPLIED
+
+    async def _settled_candidate(self, old: Runtime) -> _Candidate | None:
+        """The candidate to act on by the reload rule, or ``None`` for a zero-byte file.
+
+        Stable means two complete reads of the generation, a settle interval apart, are
+        identical: same files, same bytes, same size, mtime and inode.
+        """
+        earlier: _Candidate | None = None
+        try:
+            while True:
+                candidate = self._candidate(old)
+                stable = earlier is not None and earlier.reads.versions == candidate.reads.versions
+                if earlier is not None:
+                    await earlier.discard()
+                    earlier = None
+                if candidate.empty:
+                    await candidate.discard()
+                    return None
+                if stable or candidate.applies_at_once(old):
+                    return candidate
+                earlier = candidate
+                await self._wait_settle()
+        except BaseException:
+            if earlier is not None:
+                await earlier.discard()
+            raise
 
     @staticmethod
     def _audit_swap(old: Runtime, new: Runtime, change: PolicyChange) -> None:
@@ -484,7 +502,7 @@ class _Candidate:
     empty: bool = False
 
     def still_on_disk(self) -> bool:
-        """Read twice identically: every file is still this version, byte for byte."""
+        """Every file is still this version, byte for byte (a second read, right away)."""
         return all(v.on_disk_still() for v in self.reads.versions.values())
 
     def applies_at_once(self, old: Runtime) -> bool:
