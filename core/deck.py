@@ -375,28 +375,25 @@ class Deck:
     async def _settled_candidate(self, old: Runtime) -> _Candidate | None:
         """The candidate to act on by the reload rule, or ``None`` for a zero-byte file.
 
-        Stable means two complete reads of the generation, a settle interval apart, are
-        identical: same files, same bytes, same size, mtime and inode.
+        Stable means: every file the candidate was built from reads again, after the settle
+        interval, with the same bytes, size, mtime and inode. A policy file that appears
+        meanwhile is a change of its own, which the watcher reports next.
         """
-        earlier: _Candidate | None = None
-        try:
-            while True:
-                candidate = self._candidate(old)
-                stable = earlier is not None and earlier.reads.versions == candidate.reads.versions
-                if earlier is not None:
-                    await earlier.discard()
-                    earlier = None
-                if candidate.empty:
-                    await candidate.discard()
-                    return None
-                if stable or candidate.applies_at_once(old):
-                    return candidate
-                earlier = candidate
+        while True:
+            candidate = self._candidate(old)
+            if candidate.empty:
+                await candidate.discard()
+                return None
+            if candidate.applies_at_once(old):
+                return candidate
+            try:
                 await self._wait_settle()
-        except BaseException:
-            if earlier is not None:
-                await earlier.discard()
-            raise
+            except BaseException:
+                await candidate.discard()
+                raise
+            if candidate.still_on_disk():
+                return candidate
+            await candidate.discard()
 
     @staticmethod
     def _audit_swap(old: Runtime, new: Runtime, change: PolicyChange) -> None:
@@ -502,7 +499,7 @@ class _Candidate:
     empty: bool = False
 
     def still_on_disk(self) -> bool:
-        """Every file is still this version, byte for byte (a second read, right away)."""
+        """Read again identically: every file is still this version, byte for byte."""
         return all(v.on_disk_still() for v in self.reads.versions.values())
 
     def applies_at_once(self, old: Runtime) -> bool:
