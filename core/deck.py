@@ -419,12 +419,12 @@ class Deck:
         reads = PolicyReads()
         doc = old.settings.document
         missing = []
-        for path in sorted(old.policy_files):
-            version = read_version(path, old.settings.files.read(path).kind)
-            if version.data is None:
-                reads.add(version)
-                missing.append(str(path))
         try:
+            for path in sorted(old.policy_files):
+                version = read_version(path, old.settings.files.read(path).kind)
+                if version.data is None:
+                    reads.add(version)
+                    missing.append(str(path))
             if doc.path is not None:
                 version = read_version(doc.path, "config")
                 reads.add(version)
@@ -442,7 +442,7 @@ class Deck:
             new = build_runtime(doc, installed=self._installed, extra_plugins=self._extra,
                                 environ=self._environ, session=old.session, reads=reads)
         except (ConfigError, OSError) as exc:
-            error = exc if isinstance(exc, ConfigError) else ConfigError(f"cannot read: {exc}")
+            error = exc if isinstance(exc, ConfigError) else ConfigError(f"cannot read a policy file: {exc}")
             empty = any(v.empty for v in reads.versions.values())
             return _Candidate(reads, error=error, empty=empty)
         change = classify(old.settings.files.versions, reads.versions)

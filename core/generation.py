@@ -51,7 +51,10 @@ class FileVersion:
 
     def on_disk_still(self) -> bool:
         """True when the file is still exactly this version: same identity, same bytes."""
-        return read_version(self.path, self.kind) == self
+        try:
+            return read_version(self.path, self.kind) == self
+        except OSError:
+            return False
 
 
 def read_version(path: Path, kind: str = "opaque") -> FileVersion:
@@ -68,7 +71,10 @@ def read_version(path: Path, kind: str = "opaque") -> FileVersion:
         return FileVersion(Path(path), None, kind)
     with os.fdopen(fd, "rb") as handle:
         st = os.fstat(fd)
-        data = handle.read()
+        try:
+            data = handle.read()
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
     identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     return FileVersion(Path(path), data, kind, identity)
 
