@@ -442,7 +442,8 @@ class Deck:
             new = build_runtime(doc, installed=self._installed, extra_plugins=self._extra,
                                 environ=self._environ, session=old.session, reads=reads)
         except (ConfigError, OSError) as exc:
-            error = exc if isinstance(exc, ConfigError) else ConfigError(f"cannot read a policy file: {exc}")
+            error = (exc if isinstance(exc, ConfigError)
+                     else ConfigError(f"cannot read a policy file: {exc}"))
             empty = any(v.empty for v in reads.versions.values())
             return _Candidate(reads, error=error, empty=empty)
         change = classify(old.settings.files.versions, reads.versions)
