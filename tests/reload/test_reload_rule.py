@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from tooldeck import hookimpl
 from tooldeck.deck import Deck
 from tooldeck.models import ToolCall
+from tooldeck.runtime import Runtime
 
 
 def digest(text: str) -> str:
@@ -165,3 +167,24 @@ async def test_the_digest_is_of_what_was_read_not_of_the_disk_now(
     (call,) = setup.records("tool_call")
     assert call["policy"] == digest(TIGHT)
     await setup.deck.aclose()
+
+
+async def test_an_unreadable_policy_file_is_refused_not_raised(
+        tmp_path: Path, echo: Any) -> None:
+    odd = tmp_path / "odd.toml"
+    odd.write_text("# a policy file a plugin recorded\n")
+
+    class Recorder:
+        @hookimpl
+        def tooldeck_configure(self, runtime: Runtime) -> None:
+            runtime.add_policy_file(odd)
+
+    config = tmp_path / "tooldeck.toml"
+    config.write_text(TIGHT)
+    deck = Deck.from_config(config, extra_plugins={"echo": echo, "recorder": Recorder()},
+                            environ={"TOOLDECK_TOOLS_AUDIT_ENABLED": "false"}, settle_s=0.1)
+    odd.unlink()
+    odd.mkdir()  # now it cannot be read as a file
+    assert await deck.reload() is False
+    assert "cannot read a policy file" in (deck.last_reload_error or "")
+    await deck.aclose()
