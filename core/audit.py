@@ -8,9 +8,10 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``"unrestored": ["path: reason", …]`` when a change could not be undone),
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
-``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source) and
-``approved_by``. ``_tafc_think`` fields never reach a record: the pipeline
-strips them first.
+``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
+``approved_by`` and ``policy`` (the digest of the policy generation that decided the call:
+the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
+reach a record: the pipeline strips them first.
 
 :func:`safe_call_event` is what the pipeline calls: it never raises, and the fields it
 returns are JSON-safe (see :mod:`tooldeck.safe_json`): strings cut to ``max_value_chars``
@@ -73,12 +74,14 @@ def _outcome(result: ToolResult, limit: int) -> dict[str, Any]:
     return {"type": "error", "message": message}
 
 
-def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEvent:
+def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
+               policy: str | None = None) -> AuditEvent:
     """The audit event for a finished call.
 
     :param result: how the call ended.
     :param tool: the tool's definition, when the tool exists.
     :param limit: the longest string kept in the record.
+    :param policy: the digest of the policy generation that decided the call.
     """
     fields: dict[str, Any] = {
         "tool": result.call.tool_id,
@@ -107,10 +110,13 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEve
                               **result.decision.provenance()}
     if result.approved_by:
         fields["approved_by"] = result.approved_by
+    if policy is not None:
+        fields["policy"] = policy
     return AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
 
 
-def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> AuditEvent:
+def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
+                    policy: str | None = None) -> AuditEvent:
     """:func:`call_event` with JSON-safe fields; never raises, so no call goes unaudited.
 
     Should building the record fail, a minimal record (tool, call id, the failure) stands in
@@ -119,9 +125,10 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> Aud
     :param result: how the call ended.
     :param tool: the tool's definition, when the tool exists.
     :param limit: the longest string kept in the record.
+    :param policy: the digest of the policy generation that decided the call.
     """
     try:
-        event = call_event(result, tool, limit)
+        event = call_event(result, tool, limit, policy=policy)
     except Exception as exc:
         print(f"tooldeck: building the audit record of {safe_repr(result.call.tool_id)} failed: "
               f"{type(exc).__name__}", file=sys.stderr)
@@ -135,6 +142,8 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int) -> Aud
         }
         if result.error is not None:
             fields["error_category"] = result.error.category.label
+        if policy is not None:
+            fields["policy"] = policy
         event = AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
     safe = json_safe(event.fields, max_chars=limit * RECORD_BUDGET, max_string=limit)
     return AuditEvent(kind=event.kind, ts=event.ts, fields=safe)

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from tooldeck import __version__, hookspecs
 from tooldeck.config import ConfigDocument, plugin_lists, validate_sections
 from tooldeck.errors import ConfigError, PluginError
+from tooldeck.generation import FileVersion, PolicyReads
 from tooldeck.loader import LoadedPlugin, PluginSpec, discover, load_enabled
 from tooldeck.models import ToolDef
 from tooldeck.runtime import (
@@ -84,6 +85,7 @@ def build_runtime(
     extra_plugins: Mapping[str, object] | None = None,
     environ: Mapping[str, str] | None = None,
     session: SessionState | None = None,
+    reads: PolicyReads | None = None,
 ) -> Runtime:
     """Build a complete runtime from a configuration document.
 
@@ -98,8 +100,14 @@ def build_runtime(
         are enabled unless ``[plugins] disable`` names them.
     :param environ: environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
     :param session: the deck's state that outlives runtimes (a new one when ``None``).
+    :param reads: the policy files already read for this build (a reload reads the
+        configuration file through it); the plugins' reads are added to it, and it is frozen
+        once the runtime is configured: it is the runtime's generation.
     :raises ConfigError: the configuration cannot be used; nothing was configured.
     """
+    reads = PolicyReads() if reads is None else reads
+    if doc.path is not None and doc.path not in reads.versions:
+        reads.add(config_version(doc))
     installed = discover() if installed is None else installed
     extra = dict(extra_plugins or {})
     enable, disable = plugin_lists(doc, environ)
@@ -189,7 +197,7 @@ def build_runtime(
     _handle_failures(pm, failures, broken, gate_plugins)
 
     settings = validate_sections(
-        doc, sections, installed_plugins=[*installed, *extra], environ=environ
+        doc, sections, installed_plugins=[*installed, *extra], environ=environ, files=reads
     )
 
     registries = {
@@ -280,7 +288,23 @@ def build_runtime(
         if isinstance(exc, ConfigError):
             raise
         raise ConfigError(f"a plugin failed to configure: {type(exc).__name__}: {exc}") from exc
+    reads.freeze(also=runtime.policy_files)
     return runtime
+
+
+def config_version(doc: ConfigDocument) -> FileVersion:
+    """The configuration file as a generation member: the parsed text and the file's identity.
+
+    Used when the document was read before any build (at start-up); a reload reads the file
+    and its identity together instead.
+    """
+    assert doc.path is not None
+    try:
+        st = doc.path.stat()
+    except OSError:
+        return FileVersion(doc.path, doc.text.encode(), "config")
+    identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    return FileVersion(doc.path, doc.text.encode(), "config", identity)
 
 
 _SECTION_PARENTS = frozenset({"tools", "plugins", "agent"})

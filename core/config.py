@@ -35,6 +35,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
 
 from tooldeck.dirs import config_candidates, data_dir
 from tooldeck.errors import ConfigError
+from tooldeck.generation import PolicyReads
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -392,6 +393,8 @@ class Settings:
     :param sources: where each set value came from: ``"<dotted.key>" -> file or $ENV``.
     :param warnings: things worth an operator's attention that are not errors.
     :param document: the configuration document.
+    :param files: the policy files this runtime's build read (plugins read theirs through
+        ``files.read_text``, so a runtime is built from one generation of files).
     """
 
     core: CoreConfig
@@ -400,6 +403,7 @@ class Settings:
     sources: Mapping[str, str]
     warnings: tuple[str, ...]
     document: ConfigDocument
+    files: PolicyReads = attrs.field(factory=PolicyReads, eq=False)
 
     def get(self, model: type[M]) -> M:
         """The validated section whose model is ``model``.
@@ -426,6 +430,7 @@ def validate_sections(
     *,
     installed_plugins: Iterable[str] = (),
     environ: Mapping[str, str] | None = None,
+    files: PolicyReads | None = None,
 ) -> Settings:
     """Validate every section of ``doc`` against its owner's model.
 
@@ -434,6 +439,7 @@ def validate_sections(
     :param installed_plugins: names of installed plugins; ``[plugins.<name>]`` tables of those
         that are not enabled are accepted unvalidated.
     :param environ: the environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
+    :param files: the build's policy-file reads (a fresh one when ``None``).
     :raises ConfigError: naming the file, the dotted key, what was expected and what was found.
     """
     env = os.environ if environ is None else environ
@@ -516,6 +522,7 @@ def validate_sections(
         sources=sources,
         warnings=tuple(warnings),
         document=doc,
+        files=files if files is not None else PolicyReads(),
     )
 
 

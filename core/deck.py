@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import enum
 import inspect
 import sys
 import time
@@ -34,13 +35,16 @@ import pydantic
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
-from tooldeck.config import ConfigDocument, load_document, read_document
+from tooldeck.config import ConfigDocument, load_document, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
+from tooldeck.generation import FileVersion, PolicyReads, read_version
+from tooldeck.loader import PluginSpec, discover
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
+from tooldeck.policy_change import PolicyChange, classify
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
 
-__all__ = ["Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
+__all__ = ["SETTLE_S", "Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
 @attrs.frozen
 class Approval:
@@ -55,6 +59,10 @@ class Approval:
 Confirm = Callable[[ToolCall, Decision], "bool | Approval | Awaitable[bool | Approval]"]
 """A confirmation callback: ``True`` or an :class:`Approval` runs the call, anything else
 refuses it (a string such as the user's typed "no" is a refusal, never an approval)."""
+
+SETTLE_S = 0.4
+"""Default settle interval of the hot-reload rule, in seconds (well above the pauses of
+editors and tools that save in place, which are tens of milliseconds)."""
 
 _TAFC_PREFIX = "_tafc_think"
 _TYPE_ERRORS = ("_type", "_parsing")
@@ -149,10 +157,16 @@ class Deck:
         *,
         extra_plugins: Mapping[str, object] | None = None,
         environ: Mapping[str, str] | None = None,
+        settle_s: float = SETTLE_S,
+        settle_wait: Callable[[], Awaitable[None]] | None = None,
+        installed: Mapping[str, PluginSpec] | None = None,
     ) -> None:
         self._runtime = runtime
+        self._installed = installed
         self._extra = dict(extra_plugins or {})
         self._environ = environ
+        self._settle_s = settle_s
+        self._settle_wait = settle_wait
         self._calls: dict[str | None, int] = {}
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
@@ -166,17 +180,27 @@ class Deck:
         *,
         extra_plugins: Mapping[str, object] | None = None,
         environ: Mapping[str, str] | None = None,
+        settle_s: float = SETTLE_S,
+        settle_wait: Callable[[], Awaitable[None]] | None = None,
     ) -> Deck:
         """Build a deck from a config file (or the lookup order, or the embedded default).
 
         :param config: a path, an already parsed document, or ``None`` for the lookup order.
         :param extra_plugins: plugin objects passed in by code, by name (tests, embedding).
         :param environ: environment for ``TOOLDECK_*`` overrides (default ``os.environ``).
+        :param settle_s: how long every file of a reload candidate must stay unchanged before
+            a change that is not an atomic tightening is acted on; it must exceed the longest
+            pause of any writer that saves in place.
+        :param settle_wait: awaited instead of sleeping ``settle_s`` (for tests and embedders
+            that drive time themselves).
         :raises ConfigError: the configuration cannot be used.
         """
         doc = config if isinstance(config, ConfigDocument) else load_document(config)
-        runtime = build_runtime(doc, extra_plugins=extra_plugins, environ=environ)
-        return cls(runtime, extra_plugins=extra_plugins, environ=environ)
+        installed = discover()  # plugin code is not hot-reloaded: looked up once per deck
+        runtime = build_runtime(doc, installed=installed, extra_plugins=extra_plugins,
+                                environ=environ)
+        return cls(runtime, extra_plugins=extra_plugins, environ=environ, settle_s=settle_s,
+                   settle_wait=settle_wait, installed=installed)
 
     @property
     def runtime(self) -> Runtime:
@@ -226,7 +250,8 @@ class Deck:
         result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
         tool_id = result.call.tool_id
         tool = runtime.tools.get(tool_id) if isinstance(tool_id, str) else None
-        event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars)
+        event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars,
+                                policy=runtime.digest())
         runtime.hooks.audit(event, runtime)
         return result
 
@@ -336,52 +361,120 @@ class Deck:
     # ------------------------------------------------------------------------ reloading
 
     async def reload(self) -> bool:
-        """Rebuild the runtime from the same config file and swap it in if it is valid.
+        """Reload by the hot-reload rule; True when a new runtime is in place.
 
-        Build aside → validate → configure (inline policy tests run here) → swap one
-        reference → drain calls in flight on the old runtime → unconfigure it. On any failure
-        the current runtime stays and ``policy.reload_failed`` is audited with the reason.
-
-        :returns: True when a new runtime is in place.
+        The rule (``docs/configuration.md``, "Hot reload"): a zero-byte file is a save in
+        progress and nothing is reloaded; a candidate that only tightens, whose changed files
+        were all replaced by a rename, is swapped in at once; anything else (a loosening, a
+        file written in place, a new file, an invalid or deleted file) is acted on only once
+        every file of the candidate is unchanged across the settle interval, re-reading while
+        they keep changing. A loosening is audited as ``policy.loosened`` naming what it
+        loosens; a refused candidate as ``policy.reload_failed`` (the last good policy stays).
+        Swapping: one reference; calls in flight finish on the old runtime, which is then
+        unconfigured.
         """
+        return await self._reload() is _Outcome.APPLIED
+
+    async def _reload(self) -> _Outcome:
         if self._reload_lock is None:
             self._reload_lock = asyncio.Lock()
         async with self._reload_lock:
             old = self._runtime
-            doc = old.settings.document
-            try:
-                new = build_runtime(
-                    self._reread(doc, old), extra_plugins=self._extra, environ=self._environ,
-                    session=old.session,
-                )
-            except ConfigError as exc:
-                self.last_reload_error = str(exc)
+            candidate = await self._settled_candidate(old)
+            if candidate is None:
+                return _Outcome.SKIPPED
+            new = candidate.runtime
+            if new is None:
+                self.last_reload_error = str(candidate.error)
                 old.hooks.audit(runtime_event("policy.reload_failed", {
-                    "file": doc.label, "reason": str(exc), "kept_digest": old.digest(),
+                    "file": old.settings.document.label, "reason": str(candidate.error),
+                    "kept_digest": old.digest(),
                 }), old)
-                return False
+                return _Outcome.REFUSED
             self._runtime = new
             self.last_reload_error = None
-            new.hooks.audit(runtime_event("policy.reloaded", {
-                "file": doc.label, "old_digest": old.digest(), "new_digest": new.digest(),
-            }), new)
+            self._audit_swap(old, new, candidate.change)
         await old.drained()
         await old.aclose()
-        return True
+        return _Outcome.APPLIED
+
+    async def _settled_candidate(self, old: Runtime) -> _Candidate | None:
+        """The candidate to act on by the reload rule, or ``None`` for a zero-byte file.
+
+        Stable means: every file the candidate was built from reads again, after the settle
+        interval, with the same bytes, size, mtime and inode. A policy file that appears
+        meanwhile is a change of its own, which the watcher reports next.
+        """
+        while True:
+            candidate = self._candidate(old)
+            if candidate.empty:
+                await candidate.discard()
+                return None
+            if candidate.applies_at_once(old):
+                return candidate
+            try:
+                await self._wait_settle()
+            except BaseException:
+                await candidate.discard()
+                raise
+            if candidate.still_on_disk():
+                return candidate
+            await candidate.discard()
 
     @staticmethod
-    def _reread(doc: ConfigDocument, old: Runtime) -> ConfigDocument:
-        missing = sorted(str(p) for p in old.policy_files if not p.exists())
-        if doc.path is not None and not doc.path.exists():
-            missing.insert(0, str(doc.path))
-        if missing:
-            raise ConfigError(
-                f"policy file deleted: {', '.join(missing)}; keeping the last good policy "
-                "(a deleted file never loosens policy; restart to drop it)"
-            )
-        if doc.path is None:
-            return doc
-        return read_document(doc.path, doc.origin)
+    def _audit_swap(old: Runtime, new: Runtime, change: PolicyChange) -> None:
+        fields: dict[str, Any] = {
+            "file": new.settings.document.label, "old_digest": old.digest(),
+            "new_digest": new.digest(), "changed": [str(p) for p in change.changed],
+        }
+        if change.tightens:
+            fields["change"] = "tighten" if change.changed else "none"
+            new.hooks.audit(runtime_event("policy.reloaded", fields), new)
+        else:
+            fields["loosened"] = list(change.loosened)
+            new.hooks.audit(runtime_event("policy.loosened", fields), new)
+
+    async def _wait_settle(self) -> None:
+        if self._settle_wait is not None:
+            await self._settle_wait()
+        else:
+            await asyncio.sleep(self._settle_s)
+
+    def _candidate(self, old: Runtime) -> _Candidate:
+        """Read one complete generation and build a runtime from it, aside."""
+        reads = PolicyReads()
+        doc = old.settings.document
+        missing = []
+        try:
+            for path in sorted(old.policy_files):
+                version = read_version(path, old.settings.files.read(path).kind)
+                if version.data is None:
+                    reads.add(version)
+                    missing.append(str(path))
+            if doc.path is not None:
+                version = read_version(doc.path, "config")
+                reads.add(version)
+                if version.data is None:
+                    missing.insert(0, str(doc.path))
+                elif version.empty:
+                    return _Candidate(reads, empty=True)
+                else:
+                    doc = _parse_config(version, doc.origin)
+            if missing:
+                raise ConfigError(
+                    f"policy file deleted: {', '.join(missing)}; keeping the last good policy "
+                    "(a deleted file never loosens policy; restart to drop it)"
+                )
+            new = build_runtime(doc, installed=self._installed, extra_plugins=self._extra,
+                                environ=self._environ, session=old.session, reads=reads)
+        except (ConfigError, OSError) as exc:
+            error = (exc if isinstance(exc, ConfigError)
+                     else ConfigError(f"cannot read a policy file: {exc}"))
+            empty = any(v.empty for v in reads.versions.values())
+            return _Candidate(reads, error=error, empty=empty)
+        change = classify(old.settings.files.versions, reads.versions)
+        empty = any(v.empty for v in reads.versions.values())
+        return _Candidate(reads, runtime=new, change=change, empty=empty)
 
     def watched_dirs(self) -> list[Path]:
         """Directories whose changes trigger a reload: the config's and the plugins' own."""
@@ -398,21 +491,70 @@ class Deck:
         Editors save by writing a temporary file and renaming it over the original, so the
         directory is watched, not the file. Only changes to ``.toml`` files count.
 
-        :param on_reload: called with the outcome of each reload attempt.
+        :param on_reload: called with the outcome of each reload that applied (``True``) or
+            refused (``False``) a candidate; not for a zero-byte file (a save in progress).
         :param debounce_ms: how long to gather a burst of file events into one reload.
         """
         from tooldeck.reload import watch_directories
 
         async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms):
-            ok = await self.reload()
-            if on_reload is not None:
-                on_reload(ok)
+            outcome = await self._reload()
+            if on_reload is not None and outcome is not _Outcome.SKIPPED:
+                on_reload(outcome is _Outcome.APPLIED)
 
     async def aclose(self) -> None:
         """Wait for calls in flight, unconfigure the current runtime, close the session state."""
         await self._runtime.drained()
         await self._runtime.aclose()
         await self._runtime.session.aclose()
+
+
+class _Outcome(enum.Enum):
+    APPLIED = "applied"
+    REFUSED = "refused"
+    SKIPPED = "skipped"
+
+
+@attrs.define
+class _Candidate:
+    """One reload candidate: the generation read, and the runtime built from it (or why not)."""
+
+    reads: PolicyReads
+    runtime: Runtime | None = None
+    error: ConfigError | None = None
+    change: PolicyChange = attrs.field(factory=lambda: PolicyChange((), ()))
+    empty: bool = False
+
+    def still_on_disk(self) -> bool:
+        """Read again identically: every file is still this version, byte for byte."""
+        return all(v.on_disk_still() for v in self.reads.versions.values())
+
+    def applies_at_once(self, old: Runtime) -> bool:
+        """A tightening whose changed files were all replaced by a rename (a new inode)."""
+        if self.runtime is None or not self.change.tightens:
+            return False
+        before, after = old.settings.files.versions, self.reads.versions
+        for path in self.change.changed:
+            was, now = before.get(path), after.get(path)
+            if was is None or was.data is None or now is None or now.data is None:
+                return False
+            if now.inode == (0, 0) or now.inode == was.inode:
+                return False
+        return self.still_on_disk()
+
+    async def discard(self) -> None:
+        """Unconfigure the runtime built aside, if any."""
+        if self.runtime is not None:
+            await self.runtime.aclose()
+
+
+def _parse_config(version: FileVersion, origin: str) -> ConfigDocument:
+    assert version.data is not None
+    try:
+        text = version.data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{version.path}: not UTF-8 text", path=str(version.path)) from None
+    return parse_document(text, version.path, origin)
 
 
 _QUOTA_RULE = "tools.max_tool_calls_per_session"

@@ -9,7 +9,6 @@ once its in-flight calls have ended.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -379,15 +378,12 @@ class Runtime:
         self.policy_files.add(Path(path))
 
     def digest(self) -> str:
-        """sha256 (16 hex digits) of the config text and every recorded policy file."""
-        h = hashlib.sha256(self.settings.document.text.encode())
-        for path in sorted(self.policy_files):
-            h.update(str(path).encode())
-            try:
-                h.update(path.read_bytes())
-            except OSError:
-                h.update(b"<missing>")
-        return h.hexdigest()[:16]
+        """sha256 (16 hex digits) of the generation this runtime was built from.
+
+        It covers the configuration text and every policy file the build read (plus any file
+        recorded with :meth:`add_policy_file`), as they were read, never as they are now.
+        """
+        return self.settings.files.digest(self.settings.document.text)
 
     # -- in-flight calls -------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ order. A ``policy_dir`` that is set but is not a directory is an error (fail clo
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,15 +105,20 @@ def _rules(path: Path, value: Any) -> tuple[CompiledRule, ...]:
     return tuple(compile_rules("bash", rules, str(path)))
 
 
-def read_overlay(path: Path) -> Overlay:
+def _read_utf8(path: Path) -> str:
+    return path.read_text("utf-8")
+
+
+def read_overlay(path: Path, read: Callable[[Path], str] = _read_utf8) -> Overlay:
     """Parse and validate one overlay file.
 
     :param path: the file.
+    :param read: reads the file's text (a runtime build reads through its policy generation).
     :returns: the overlay.
     :raises ConfigError: unreadable, not TOML, or a key that is not tightening (named).
     """
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        data = tomllib.loads(read(path))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read policy overlay: {exc}", path=str(path)) from None
     _only_keys(path, data, "", ("tools",))
@@ -153,11 +158,13 @@ def overlay_files(policy_dir: Path) -> list[Path]:
     return sorted(p for p in policy_dir.glob("*.toml") if p.is_file())
 
 
-def load_overlays(policy_dir: Path) -> tuple[Overlay, ...]:
+def load_overlays(policy_dir: Path, read: Callable[[Path], str] = _read_utf8
+                  ) -> tuple[Overlay, ...]:
     """Read every overlay of a policy directory.
 
     :param policy_dir: the directory.
+    :param read: reads one file's text (see :func:`read_overlay`).
     :returns: the overlays in name order.
     :raises ConfigError: naming the first file and key that is refused.
     """
-    return tuple(read_overlay(path) for path in overlay_files(policy_dir))
+    return tuple(read_overlay(path, read) for path in overlay_files(policy_dir))

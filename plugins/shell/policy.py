@@ -141,7 +141,8 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
     doc = settings.document
     source = doc.label
     policy_dir = _policy_dir(shell, doc.path)
-    overlays = load_overlays(policy_dir) if policy_dir is not None else ()
+    overlays = () if policy_dir is None else load_overlays(
+        policy_dir, lambda path: settings.files.read_text(path, "overlay"))
     blocked = (*shell.blocked_commands, *(c for o in overlays for c in o.blocked_commands))
     allow_network = shell.allow_network and not any(o.network_off for o in overlays)
     blocklist = effective_blocklist(blocked, shell.allowed_commands, allow_network=allow_network)

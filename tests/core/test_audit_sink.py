@@ -106,7 +106,7 @@ def test_success_record(
     (record,) = audit_records(deck)
     assert list(record) == [
         "ts", "kind", "tool", "call_id", "command", "result", "duration_ms",
-        "caller_id", "decision", "approved_by",
+        "caller_id", "decision", "approved_by", "policy",
     ]
     assert record["kind"] == "tool_call"
     assert record["tool"] == "echo"
@@ -120,6 +120,7 @@ def test_success_record(
         "source": str(deck.runtime.settings.document.path),
     }
     assert record["approved_by"] == "pre-approved"
+    assert record["policy"] == deck.runtime.digest()
     whole, _, millis = record["ts"].partition(".")
     assert whole.isdigit() and len(millis) == 3
 

@@ -168,7 +168,7 @@ async def test_call_in_flight_finishes_on_old_runtime(setup) -> None:  # type: i
     in_flight = asyncio.create_task(deck.call(ToolCall("probe", {"value": "v"})))
     await asyncio.wait_for(old_executor.started.wait(), 5)
 
-    config.write_text(policy("deny", audit))
+    save_atomically(config, policy("deny", audit))  # a tightening saved atomically: at once
     reload_task = asyncio.create_task(deck.reload())
     await asyncio.sleep(0.05)
     assert deck.runtime is not old, "the new runtime is swapped in while the call runs"
