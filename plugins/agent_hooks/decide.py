@@ -99,7 +99,7 @@ def _filtered(runtime: Any, event: Event) -> str | None:
     call = ToolCall(event.tool, event.params, caller_id="hook")
     output = ToolOutput(event.tool, event.output)
     summary: str = runtime.hooks.transform_output(call, tool, output, runtime).summary
-    return None if summary == event.output else summary
+    return None if summary.strip() == event.output.strip() else summary
 
 
 def _event(agent: str, text: str) -> Event | Answer | None:
