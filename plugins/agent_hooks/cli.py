@@ -100,7 +100,7 @@ class ServeCommand:
         except ConfigError as exc:
             print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
             return EXIT_BLOCK
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, asyncio.CancelledError):
             pass
         return EXIT_OK
 

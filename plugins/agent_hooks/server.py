@@ -17,6 +17,7 @@ import contextlib
 import errno
 import json
 import os
+import signal
 import socket
 import struct
 import sys
@@ -127,7 +128,7 @@ class _Server:
 
 
 async def serve(config: str | None, *, idle_timeout: float, ready: Any = None) -> None:
-    """Answer hook events until idle for ``idle_timeout`` seconds (or cancelled).
+    """Answer hook events until idle for ``idle_timeout`` seconds, cancelled, or sent SIGTERM.
 
     :param config: ``--config``, or ``None`` for the lookup order.
     :param idle_timeout: seconds without a request after which the server exits.
@@ -149,6 +150,9 @@ async def serve(config: str | None, *, idle_timeout: float, ready: Any = None) -
     state = _Server(deck)
     server = await asyncio.start_unix_server(state.handle, sock=sock)
     watcher = asyncio.create_task(deck.watch())
+    main = asyncio.current_task()
+    if main is not None:  # SIGTERM ends the server as idleness does, socket removed
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     if ready is not None:
         ready(path)
     try:
