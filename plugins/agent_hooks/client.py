@@ -65,7 +65,7 @@ def server_key(config: str | None) -> str:
         "config": os.path.abspath(config) if config is not None else None,
         "cwd": os.getcwd(),
         "env": sorted((k, v) for k, v in os.environ.items() if k.startswith("TOOLDECK_")),
-        "python": sys.executable,
+        "python": sys.prefix,
         "tooldeck": os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]

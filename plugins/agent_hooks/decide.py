@@ -151,16 +151,16 @@ def cold_answer(agent: str, text: str, config: str | None) -> Answer:
     :param config: ``--config``, or ``None`` for the lookup order.
     :returns: the answer.
     """
-    import asyncio
-
-    from tooldeck.deck import Deck
-    from tooldeck.errors import ConfigError
-
     event = _event(agent, text)
     if event is None:
         return NO_OPINION
     if isinstance(event, Answer):
         return event
+    import asyncio
+
+    from tooldeck.deck import Deck
+    from tooldeck.errors import ConfigError
+
     try:
         deck = Deck.from_config(config)
     except ConfigError as exc:
