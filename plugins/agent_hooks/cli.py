@@ -100,6 +100,9 @@ class ServeCommand:
         except ConfigError as exc:
             print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
             return EXIT_BLOCK
+        except OSError as exc:  # e.g. a socket path longer than the system allows
+            print(f"tooldeck serve: cannot listen: {exc}", file=sys.stderr)
+            return EXIT_BLOCK
         except (KeyboardInterrupt, asyncio.CancelledError):
             pass
         return EXIT_OK

@@ -98,6 +98,18 @@ def _reply(answer: tuple[str, int, str]) -> bytes:
     return json.dumps({"stdout": stdout, "exit_code": exit_code, "stderr": stderr}).encode()
 
 
+async def _read_request(reader: asyncio.StreamReader) -> bytes | None:
+    """Everything the client sent, up to its end of stream; ``None`` past the size limit."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await reader.read(65536):
+        size += len(chunk)
+        if size > MAX_REQUEST:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class _Server:
     def __init__(self, deck: Any) -> None:
         self.deck = deck
@@ -110,8 +122,8 @@ class _Server:
         try:
             if not _peer_is_us(writer):
                 return
-            data = await asyncio.wait_for(reader.read(MAX_REQUEST + 1), READ_TIMEOUT_S)
-            request = json.loads(data) if len(data) <= MAX_REQUEST else None
+            data = await asyncio.wait_for(_read_request(reader), READ_TIMEOUT_S)
+            request = json.loads(data) if data is not None else None
             if not (isinstance(request, dict) and request.get("agent") in AGENTS
                     and isinstance(request.get("input"), str)):
                 return  # no answer: the client decides cold

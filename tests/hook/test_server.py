@@ -170,6 +170,15 @@ def test_warm_file_and_post_answers_equal_cold_ones(server: str, cold_deck: Deck
     assert "AKIAIOSFODNN7EXAMPLE" not in warm[0]
 
 
+def test_a_large_event_is_answered_by_the_server(server: str, cold_deck: Deck,
+                                                  project: Path) -> None:
+    content = "x" * (3 * 1024 * 1024)
+    text = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": str(project),
+                       "tool_input": {"file_path": "big.txt", "content": content}})
+    warm = client.ask_server("claude-code", text, None)
+    assert warm == tuple(answer(cold_deck.runtime, "claude-code", text))
+
+
 def hook(agent: str, text: str, *extra: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", SERVE, "hook", agent, *extra], input=text,
                           capture_output=True, text=True, cwd=cwd, timeout=60)
