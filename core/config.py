@@ -205,12 +205,14 @@ class ConfigDocument:
     :param origin: how it was found (``--config``, ``$TOOLDECK_CONFIG``, …, ``embedded default``).
     :param text: the file's text.
     :param data: the parsed TOML.
+    :param notes: warnings about how the document was made (an untrusted project file).
     """
 
     path: Path | None
     origin: str
     text: str
     data: Mapping[str, Any]
+    notes: tuple[str, ...] = ()
 
     @property
     def directory(self) -> Path | None:
@@ -269,7 +271,12 @@ def load_document(explicit: str | os.PathLike[str] | None = None) -> ConfigDocum
     """
     for path, origin in config_candidates(explicit):
         if path.is_file():
-            return read_document(path, origin)
+            doc = read_document(path, origin)
+            if origin == "./tooldeck.toml":
+                from tooldeck.trust import project_document
+
+                return project_document(doc)
+            return doc
         if origin in ("--config", "$TOOLDECK_CONFIG"):
             raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
     return parse_document(embedded_default_text(), None, "embedded default")
@@ -449,7 +456,7 @@ def validate_sections(
     known = set(models) | BUILTIN_PLUGIN_SECTIONS | UNBUILT_FEATURE_SECTIONS | plugin_tables
     label = doc.label
     errors: list[tuple[str, str, str]] = []
-    warnings: list[str] = []
+    warnings: list[str] = list(doc.notes)
     sources: dict[str, str] = {}
 
     def fail(key: str, message: str, where: str = label) -> None:

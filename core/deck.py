@@ -43,6 +43,7 @@ from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.policy_change import PolicyChange, classify
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
+from tooldeck.trust import PROJECT_ORIGIN, project_document
 
 __all__ = ["SETTLE_S", "Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
@@ -554,7 +555,10 @@ def _parse_config(version: FileVersion, origin: str) -> ConfigDocument:
         text = version.data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{version.path}: not UTF-8 text", path=str(version.path)) from None
-    return parse_document(text, version.path, origin)
+    doc = parse_document(text, version.path, origin)
+    if origin.startswith(PROJECT_ORIGIN):  # an untrusted project file stays tighten-only
+        doc = project_document(attrs.evolve(doc, origin=PROJECT_ORIGIN))
+    return doc
 
 
 _QUOTA_RULE = "tools.max_tool_calls_per_session"

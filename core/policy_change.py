@@ -60,7 +60,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["PolicyChange", "classify"]
+__all__ = ["PolicyChange", "classify", "loosened_keys"]
 
 _ABSENT: Any = object()
 """A key missing from its table."""
@@ -202,6 +202,18 @@ def _parse(version: FileVersion | None) -> Mapping[str, Any] | None:
         return data
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
+
+
+def loosened_keys(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, ...]:
+    """The dotted keys of configuration ``new`` that are not provably stricter than ``old``.
+
+    :param old: a parsed configuration (the policy in force).
+    :param new: a parsed configuration (the candidate).
+    :returns: empty when ``new`` tightens ``old`` (or equals it).
+    """
+    table = _TABLES["config"]
+    return tuple(dotted for dotted, o, n in _differences(old, new)
+                 if (rule := _rule_for(table, dotted)) is None or not rule(o, n))
 
 
 def _loosened_in(path: Path, old: FileVersion | None, new: FileVersion | None) -> list[str]:

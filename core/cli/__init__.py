@@ -74,6 +74,11 @@ def build_parser(
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = config_sub.add_parser("check", parents=[common], help="validate a config file")
     check.add_argument("file", nargs="?", help="file to check (default: lookup order)")
+    trust = config_sub.add_parser(
+        "trust", parents=[common],
+        help="trust a project's tooldeck.toml with its current content (until it changes)")
+    trust.add_argument("file", nargs="?", default="tooldeck.toml",
+                       help="the file (default: ./tooldeck.toml)")
     config_sub.add_parser("show", parents=[common],
                           help="effective configuration and where each value came from")
 

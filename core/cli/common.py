@@ -38,7 +38,7 @@ def open_deck(config: str | None) -> Deck:
 
     deck = Deck.from_config(config)
     for warning in deck.runtime.warnings:
-        if warning.startswith("plugin "):  # a broken plugin is named once per command
+        if warning.startswith(("plugin ", "untrusted ")):  # named once per command
             print(f"tooldeck: warning: {warning}", file=sys.stderr)
     return deck
 

@@ -24,7 +24,21 @@ def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
     """Dispatch ``config check`` / ``config show``."""
     if args.config_command == "check":
         return _check(args.file or config, as_json)
+    if args.config_command == "trust":
+        return _trust(Path(args.file), as_json)
     return _show(open_deck(config).runtime.settings, as_json)
+
+
+def _trust(path: Path, as_json: bool) -> int:
+    from tooldeck.trust import trust
+
+    if not path.is_file():
+        raise ConfigError(f"{path}: config file not found", path=str(path))
+    digest = trust(path)
+    emit({"trusted": str(path.resolve()), "sha256": digest} if as_json else None,
+         f"trusted {path.resolve()} (sha256 {digest[:16]}…); a change to it is untrusted "
+         "again")
+    return EXIT_OK
 
 
 def _check(file: str | None, as_json: bool) -> int:

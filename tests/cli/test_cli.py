@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tooldeck import __version__
+from tooldeck.trust import trust
 
 TOOLDECK = shutil.which("tooldeck", path=str(Path(sys.executable).parent)) or "tooldeck"
 
@@ -68,8 +69,10 @@ def echo_env(tmp_path: Path) -> dict[str, str]:
 
 
 def write_config(directory: Path, text: str) -> Path:
+    """A ./tooldeck.toml the user trusts (``tooldeck config trust``), so all of it applies."""
     path = directory / "tooldeck.toml"
     path.write_text(f'[tools.audit]\npath = "{directory / "audit.jsonl"}"\n{text}')
+    trust(path)
     return path
 
 

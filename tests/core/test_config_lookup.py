@@ -72,8 +72,15 @@ def test_working_directory_config_comes_before_user_config(in_tmp: Path) -> None
     write(user_config(), "[agent]\nmax_tool_iterations = 9\n")
     local = write(in_tmp / "tooldeck.toml", "[agent]\nmax_tool_iterations = 4\n")
     doc = load_document()
-    assert doc.origin == "./tooldeck.toml"
+    assert doc.origin.startswith("./tooldeck.toml")
     assert doc.path is not None and doc.path.resolve() == local.resolve()
+    # untrusted, and not provably stricter: the user's value runs until the file is trusted
+    assert doc.data["agent"]["max_tool_iterations"] == 9 and doc.notes
+    from tooldeck.trust import trust
+
+    trust(local)
+    doc = load_document()
+    assert doc.origin == "./tooldeck.toml" and doc.data["agent"]["max_tool_iterations"] == 4
 
 
 def test_user_config_under_xdg_config_home(in_tmp: Path) -> None:

@@ -27,6 +27,8 @@ import attrs
 import pytest
 from packaging.requirements import Requirement
 
+from tooldeck.trust import trust
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:
@@ -175,8 +177,10 @@ def workdir(tmp_path: Path) -> Path:
 
 
 def write_config(workdir: Path, text: str) -> Path:
+    """A ./tooldeck.toml the user trusts (``tooldeck config trust``), so all of it applies."""
     path = workdir / "tooldeck.toml"
     path.write_text(text, encoding="utf-8")
+    trust(path)
     return path
 
 
