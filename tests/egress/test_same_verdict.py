@@ -1,0 +1,183 @@
+"""One egress policy, two ways out: ``fetch`` and ``bash curl`` reach the same verdict.
+
+Each address form is judged through the web plugin (``deck.call`` of ``fetch``: a refusal
+happens before any connection, an admitted URL shows up as a connection attempt the
+tripwire refuses) and through the shell (the gates' decision on ``curl '<url>'``; nothing
+runs). Both must deny with the same rule, or both let it through.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+
+import pytest
+
+from tooldeck.deck import Deck, combine_decisions
+from tooldeck.errors import ErrorCategory
+from tooldeck.models import Decision, ToolCall, Verdict
+
+from .conftest import PUBLIC_V4, PUBLIC_V6, StubResolver
+
+MakeDeck = Callable[..., tuple[Deck, StubResolver]]
+
+LITERAL_FORMS = [
+    "169.254.169.254",
+    "2852039166",  # decimal
+    "0251.0376.0251.0376",  # octal
+    "0xa9fea9fe",  # hex
+    "0xa9.0xfe.0xa9.0xfe",  # hex parts
+    "0251.254.0xa9.254",  # mixed
+    "169.254.43518",  # three parts
+    "169.16689662",  # two parts
+    "[::ffff:169.254.169.254]",  # IPv4-mapped
+    "[::ffff:a9fe:a9fe]",  # IPv4-mapped, hex
+    "[::169.254.169.254]",  # IPv4-compatible
+    "[2002:a9fe:a9fe::]",  # 6to4
+    "[64:ff9b::a9fe:a9fe]",  # NAT64
+    "[64:ff9b::169.254.169.254]",  # NAT64, dotted
+    "[fe80::1%25eth0]",  # link-local with zone
+    "[fe80::1]",
+    "127.0.0.1",
+    "127.1",
+    "2130706433",
+    "0x7f000001",
+    "017700000001",
+    "0",
+    "0.0.0.0",
+    "[::]",
+    "[::1]",
+    "[::ffff:7f00:1]",
+    "localhost",
+    "localhost.",
+    "sub.localhost",
+    "metadata.google.internal",
+    "intranet",
+    "10.0.0.1",
+    "192.168.1.1",
+    "172.16.0.1",
+    "100.64.0.1",
+    "100.100.100.200",
+    "168.63.129.16",
+    "[fd00:ec2::254]",
+    "[fc00::1]",
+    "[fec0::1]",
+    "224.0.0.1",
+    "255.255.255.255",
+    "240.0.0.1",
+    "192.0.0.1",
+    "198.18.0.1",
+    "\uff11\uff12\uff17.\uff10.\uff10.\uff11",  # full-width digits
+    "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",  # Teredo
+    "134744072",  # 8.8.8.8, not written as a dotted quad
+    "user@example.com",  # credentials before the host
+    "example.com:0",  # port out of range
+]
+
+RESOLVED_TO = {
+    "imds.rebind.test": ["169.254.169.254"],
+    "loop.rebind.test": ["127.0.0.1"],
+    "ten.rebind.test": ["10.0.0.1"],
+    "v6loop.rebind.test": ["::1"],
+    "mapped.rebind.test": ["::ffff:169.254.169.254"],
+    "nat64.rebind.test": ["64:ff9b::a9fe:a9fe"],
+    "sixtofour.rebind.test": ["2002:a9fe:a9fe::"],
+    "linklocal.rebind.test": ["fe80::1"],
+    "zero.rebind.test": ["0.0.0.0"],
+    "cgnat.rebind.test": ["100.64.0.1"],
+    "ec2v6.rebind.test": ["fd00:ec2::254"],
+    "roundrobin.rebind.test": [PUBLIC_V4, "192.168.0.1"],
+    "example.com": [PUBLIC_V4],
+    "v6.example.com": [PUBLIC_V6],
+}
+DENIED_NAMES = [name for name in RESOLVED_TO if name.endswith(".rebind.test")]
+PUBLIC_URLS = [
+    "https://example.com/",
+    "https://v6.example.com/path?q=1",
+    f"https://{PUBLIC_V4}/",
+    f"https://[{PUBLIC_V6}]:8443/",
+]
+
+
+def _fetch_verdict(deck: Deck, url: str, attempts: list[str]) -> tuple[str, str | None]:
+    before = len(attempts)
+    result = deck.call_sync(ToolCall("fetch", {"url": url}))
+    if len(attempts) > before:
+        return "allow", None  # the guard let it through; the tripwire refused the connect
+    assert result.error is not None and result.error.category is ErrorCategory.POLICY_BLOCKED
+    rule = re.search(r"blocked by rule '([^']+)'", result.text)
+    assert rule is not None, result.text
+    return "deny", rule.group(1)
+
+
+def _bash_decision(deck: Deck, command: str) -> tuple[Decision, Decision | None]:
+    runtime = deck.runtime
+    votes = runtime.hooks.check_call(ToolCall("bash", {"command": command}),
+                                     runtime.tools["bash"], runtime)
+    mine = [vote for vote in votes if vote.gate == "egress"]
+    return combine_decisions(votes), (mine[0] if mine else None)
+
+
+def _curl_verdict(deck: Deck, url: str) -> tuple[str, str | None]:
+    combined, egress = _bash_decision(deck, f"curl -sS {shlex.quote(url)}")
+    if egress is None:
+        assert combined.verdict is not Verdict.DENY, combined
+        return "allow", None
+    assert egress.verdict is Verdict.DENY, egress
+    assert combined.verdict is Verdict.DENY
+    return "deny", egress.rule
+
+
+def test_there_are_at_least_forty_address_forms() -> None:
+    assert len(LITERAL_FORMS) + len(DENIED_NAMES) >= 40
+
+
+@pytest.mark.parametrize("host", LITERAL_FORMS)
+def test_literal_forms_are_denied_the_same_way_both_ways(
+    egress_deck: MakeDeck, tripwire: list[str], host: str
+) -> None:
+    deck, _ = egress_deck(RESOLVED_TO)
+    url = f"https://{host}/"
+    by_fetch = _fetch_verdict(deck, url, tripwire)
+    assert by_fetch[0] == "deny"
+    assert _curl_verdict(deck, url) == by_fetch
+    assert tripwire == []
+
+
+@pytest.mark.parametrize("name", DENIED_NAMES)
+def test_names_resolving_to_internal_addresses_are_denied_both_ways(
+    egress_deck: MakeDeck, tripwire: list[str], name: str
+) -> None:
+    deck, stub = egress_deck(RESOLVED_TO)
+    url = f"https://{name}/latest/meta-data/"
+    by_fetch = _fetch_verdict(deck, url, tripwire)
+    assert by_fetch[0] == "deny" and by_fetch[1] is not None
+    assert _curl_verdict(deck, url) == by_fetch
+    assert stub.asked.count(name) == 2  # once per way out, through the same stub
+    assert tripwire == []
+
+
+@pytest.mark.parametrize("url", PUBLIC_URLS)
+def test_public_https_urls_pass_both_ways(
+    egress_deck: MakeDeck, tripwire: list[str], url: str
+) -> None:
+    deck, _ = egress_deck(RESOLVED_TO)
+    assert _curl_verdict(deck, url) == ("allow", None)
+    assert _fetch_verdict(deck, url, tripwire) == ("allow", None)
+    assert set(tripwire) <= {PUBLIC_V4, PUBLIC_V6}  # refused by the tripwire, never sent
+
+
+def test_curl_permitted_still_cannot_reach_the_metadata_endpoint(egress_deck: MakeDeck) -> None:
+    deck, _ = egress_deck(RESOLVED_TO)
+    combined, egress = _bash_decision(deck, "curl http://169.254.169.254/")
+    assert combined.verdict is Verdict.DENY and egress is not None
+    assert egress.verdict is Verdict.DENY
+    combined, egress = _bash_decision(deck, "curl http://169.254.169.254/")
+    assert "169.254.169.254" in egress.reason if egress else False
+
+
+def test_curl_to_a_public_host_is_not_refused_by_the_shell_gate(egress_deck: MakeDeck) -> None:
+    deck, _ = egress_deck(RESOLVED_TO)
+    combined, egress = _bash_decision(deck, "curl -sS https://example.com/")
+    assert egress is None and combined.verdict is not Verdict.DENY
