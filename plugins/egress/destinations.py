@@ -204,18 +204,29 @@ def _as_written(found: Destination, word: Word) -> Destination:
     return found
 
 
+def _takes_next(option: str, value_options: frozenset[str]) -> bool:
+    """Whether an option word leaves its value to the next word.
+
+    ``--opt=value`` and ``-ovalue`` carry it; in a cluster of short flags (``-sSLo``) the
+    first letter that takes a value takes the rest of the word, or the next word when it is
+    the last letter.
+    """
+    if option.startswith("--") or "=" in option:
+        return "=" not in option and option in value_options
+    for index, letter in enumerate(option[1:], start=1):
+        if f"-{letter}" in value_options:
+            return index == len(option) - 1
+    return False
+
+
 def _positional(words: Sequence[Word], value_options: frozenset[str]) -> Iterator[Word]:
     skip = False
     for word in words:
         if skip:
             skip = False
             continue
-        value = word.value
-        if value.startswith("-") and word.stable:
-            name = value.split("=", 1)[0]
-            skip = "=" not in value and (
-                name in value_options or (len(name) == 2 and name in value_options)
-            )
+        if word.value.startswith("-") and len(word.value) > 1 and word.stable:
+            skip = _takes_next(word.value, value_options)
             continue
         yield word
 
@@ -282,6 +293,12 @@ def _urls_in(words: Sequence[Word], command: str) -> Iterator[Destination]:
                 yield _as_written(found, word)
 
 
+def _host_like(text: str) -> bool:
+    """Whether a ``[user@]host:path`` word names a host, not a refspec (``HEAD:main``)."""
+    head = text.split(":", 1)[0]
+    return "@" in head or "." in head or text.startswith("[")
+
+
 def _git(words: Sequence[Word]) -> Iterator[Destination]:
     values = [w.value for w in words]
     if not _GIT_REMOTE_COMMANDS.intersection(values):
@@ -291,9 +308,11 @@ def _git(words: Sequence[Word]) -> Iterator[Destination]:
         if word.dynamic and "://" not in word.source:
             yield Unknown(word.source, "git")  # a remote only known at run time
     for word in words:
-        if word.stable and not _SCHEME.match(word.value) and _SCP_LIKE.match(word.value):
-            yield _host_port(word.value.split(":", 1)[0] if not word.value.startswith("[")
-                             else word.value.split("]", 1)[0] + "]", "git", 22)
+        remote = _SCP_LIKE.match(word.value)
+        if remote and not word.dynamic and not _SCHEME.match(word.value) and _host_like(
+            word.value
+        ):
+            yield _as_written(_host_port(word.value[: remote.end() - 1], "git", 22), word)
 
 
 def _installer(command: str, words: Sequence[Word]) -> Iterator[Destination]:
