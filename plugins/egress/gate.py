@@ -11,7 +11,7 @@ or times out makes it ask. Otherwise the gate abstains: it never vouches for a c
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import threading
 from collections.abc import Iterable
 
 from tooldeck import hookimpl
@@ -19,7 +19,9 @@ from tooldeck.egress import (
     EgressPolicy,
     EgressVerdict,
     Resolver,
+    check_host,
     check_host_async,
+    check_url,
     check_url_async,
     deck_resolver,
 )
@@ -37,15 +39,45 @@ RESOLVE_TIMEOUT = 2.0
 """Seconds one command's destinations may take to resolve, all together."""
 
 
-async def _judge(
-    found: Destination, policy: EgressPolicy, resolver: Resolver, timeout: float
+def _static_verdict(found: Url | HostPort, policy: EgressPolicy) -> EgressVerdict:
+    if isinstance(found, Url):
+        return check_url(found.url, policy)
+    return check_host(found.host, found.port, policy)
+
+
+async def _resolved_verdict(
+    found: Url | HostPort, policy: EgressPolicy, resolver: Resolver
 ) -> EgressVerdict:
     if isinstance(found, Url):
-        return await check_url_async(found.url, policy, resolve=True, resolver=resolver,
-                                     timeout=timeout)
-    assert isinstance(found, HostPort)
+        return await check_url_async(found.url, policy, resolve=True, resolver=resolver)
     return await check_host_async(found.host, found.port, policy, resolve=True,
-                                  resolver=resolver, timeout=timeout)
+                                  resolver=resolver)
+
+
+async def _resolve_all(
+    pending: list[Url | HostPort], policy: EgressPolicy, resolver: Resolver, timeout: float
+) -> list[EgressVerdict]:
+    work = asyncio.gather(*(_resolved_verdict(item, policy, resolver) for item in pending))
+    try:
+        return list(await asyncio.wait_for(work, timeout))
+    except asyncio.TimeoutError:
+        return [EgressVerdict(verdict="unresolved", reason=f"DNS resolution timed out after "
+                              f"{timeout:g} s") for _ in pending]
+
+
+_LOOP: list[asyncio.AbstractEventLoop] = []
+_LOOP_LOCK = threading.Lock()
+
+
+def _lookup_loop() -> asyncio.AbstractEventLoop:
+    """The event loop the lookups run on, on a daemon thread started on first use."""
+    with _LOOP_LOCK:
+        if not _LOOP:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="tooldeck-egress-lookups",
+                             daemon=True).start()
+            _LOOP.append(loop)
+        return _LOOP[0]
 
 
 def _shown(found: Destination) -> str:
@@ -56,26 +88,9 @@ def _shown(found: Destination) -> str:
     return found.text
 
 
-async def _decide(
-    found: tuple[Destination, ...], policy: EgressPolicy, resolver: Resolver, timeout: float
-) -> Decision | None:
-    asks: list[str] = []
-    for item in found:
-        if isinstance(item, Unknown):
-            asks.append(f"{item.command}: destination {item.text} is only known at run time")
-            continue
-        verdict = await _judge(item, policy, resolver, timeout)
-        if verdict.verdict == "deny":
-            return Decision(Verdict.DENY, f"egress blocked ({item.command} {_shown(item)}): "
-                            f"{verdict.reason}", gate="egress", rule=verdict.rule)
-        if verdict.verdict == "unresolved":
-            asks.append(f"{item.command}: {verdict.reason}")
-        elif not item.certain:
-            asks.append(f"{item.command}: {_shown(item)} may be expanded by the shell")
-    if asks:
-        return Decision(Verdict.ASK, "egress unverified: " + "; ".join(asks), gate="egress",
-                        rule="egress-unverified")
-    return None
+def _deny(item: Url | HostPort, verdict: EgressVerdict) -> Decision:
+    return Decision(Verdict.DENY, f"egress blocked ({item.command} {_shown(item)}): "
+                    f"{verdict.reason}", gate="egress", rule=verdict.rule)
 
 
 class EgressGate:
@@ -97,19 +112,43 @@ class EgressGate:
     def decide(self, command: str, resolver: Resolver) -> Decision | None:
         """Judge one command's destinations.
 
+        Every destination meets the static rules first; only host names that pass them are
+        resolved, all at once, on the gate's lookup loop (a daemon thread: the hook is
+        synchronous and may be called from a running loop), bounded by the timeout.
+
         :param command: the shell command.
         :param resolver: the resolver for host names.
         :returns: a deny naming the rule, an ask, or ``None`` when every destination passes
             (or there is none).
         """
         found = destinations(analyze(command, extra_wrappers=self.extra_wrappers))
-        if not found:
-            return None
-        work = _decide(found, self.policy, resolver, self.timeout)
-        # the hook is synchronous and may be called from a running event loop: the lookups
-        # run in a loop of their own, on a worker thread, bounded by the timeout
-        with concurrent.futures.ThreadPoolExecutor(1, "tooldeck-egress") as pool:
-            return pool.submit(asyncio.run, work).result()
+        asks: list[str] = []
+        pending: list[Url | HostPort] = []
+        for item in found:
+            if isinstance(item, Unknown):
+                asks.append(f"{item.command}: destination {item.text} is only known at run time")
+                continue
+            static = _static_verdict(item, self.policy)
+            if static.verdict == "deny":
+                return _deny(item, static)
+            if not static.addresses:
+                pending.append(item)
+            elif not item.certain:
+                asks.append(f"{item.command}: {_shown(item)} may be expanded by the shell")
+        if pending:
+            work = _resolve_all(pending, self.policy, resolver, self.timeout)
+            verdicts = asyncio.run_coroutine_threadsafe(work, _lookup_loop()).result()
+            for item, verdict in zip(pending, verdicts, strict=True):
+                if verdict.verdict == "deny":
+                    return _deny(item, verdict)
+                if verdict.verdict == "unresolved":
+                    asks.append(f"{item.command}: {verdict.reason}")
+                elif not item.certain:
+                    asks.append(f"{item.command}: {_shown(item)} may be expanded by the shell")
+        if asks:
+            return Decision(Verdict.ASK, "egress unverified: " + "; ".join(asks),
+                            gate="egress", rule="egress-unverified")
+        return None
 
     @hookimpl
     def tooldeck_check_call(
