@@ -137,7 +137,9 @@ class EgressGate:
                 asks.append(f"{item.command}: {_shown(item)} may be expanded by the shell")
         if pending:
             work = _resolve_all(pending, self.policy, resolver, self.timeout)
-            verdicts = asyncio.run_coroutine_threadsafe(work, _lookup_loop()).result()
+            future = asyncio.run_coroutine_threadsafe(work, _lookup_loop())
+            # a hung loop raises here, and a gate that raises is a deny: fail closed
+            verdicts = future.result(self.timeout + 5)
             for item, verdict in zip(pending, verdicts, strict=True):
                 if verdict.verdict == "deny":
                     return _deny(item, verdict)
