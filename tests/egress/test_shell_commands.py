@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tooldeck.deck import Deck
 from tooldeck.egress import EgressPolicy
+from tooldeck.errors import ConfigError
 from tooldeck.models import ToolCall, Verdict
 from tooldeck.plugins.egress.destinations import HostPort, Unknown, Url, destinations
 from tooldeck.plugins.egress.gate import EgressGate
@@ -183,3 +184,11 @@ def test_destinations_are_read_from_the_analysis() -> None:
     found = destinations(analyze("curl -o f https://a.example/ ; nc b.example 25; ssh $X"))
     assert found == (Url("https://a.example/", "curl"), HostPort("b.example", 25, "nc"),
                      Unknown("$X", "ssh"))
+
+
+def test_a_bad_egress_key_is_a_configuration_error_even_without_the_web_plugin(
+    egress_deck: MakeDeck,
+) -> None:
+    with pytest.raises(ConfigError, match=r"tools\.scrape.*denied_domains"):
+        egress_deck(TABLE, '[plugins]\ndisable = ["web"]\n'
+                           '[tools.scrape]\ndenied_domains = ["bad pattern!"]\n')
