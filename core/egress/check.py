@@ -7,7 +7,6 @@ resolver, a host name is resolved once and every address judged (:mod:`.resolve`
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import attrs
@@ -15,7 +14,7 @@ import attrs
 from tooldeck.egress.policy import EgressPolicy
 from tooldeck.egress.rejection import PolicyViolation
 from tooldeck.egress.resolve import Resolver, resolve_and_validate, system_resolver
-from tooldeck.egress.urlguard import HostTarget, check_host_static, check_static
+from tooldeck.egress.urlguard import HostTarget, Target, check_host_static, check_static
 from tooldeck.errors import ToolError
 
 __all__ = ["EgressVerdict", "check_host", "check_host_async", "check_url", "check_url_async"]
@@ -44,35 +43,50 @@ def _denied(exc: PolicyViolation, url: str | None = None) -> EgressVerdict:
     return EgressVerdict(verdict="deny", reason=exc.message, rule=exc.rejection.rule, url=url)
 
 
-def _static(
-    judge: Callable[[], HostTarget], url: Callable[[], str | None]
-) -> EgressVerdict | HostTarget:
+def _literal(address: object, url: str | None) -> EgressVerdict:
+    return EgressVerdict(verdict="allow", reason="IP literal passes every rule", url=url,
+                         addresses=(str(address),))
+
+
+def _unresolved_pass(url: str | None) -> EgressVerdict:
+    return EgressVerdict(verdict="allow", reason="passes every static rule (not resolved)", url=url)
+
+
+def _url_static(url: str, policy: EgressPolicy) -> EgressVerdict | Target:
     try:
-        target = judge()
+        target = check_static(url, policy)
     except PolicyViolation as exc:
         return _denied(exc)
     if target.address is not None:
-        return EgressVerdict(verdict="allow", reason="IP literal passes every rule", url=url(),
-                             addresses=(str(target.address),))
+        return _literal(target.address, str(target.url))
+    return target
+
+
+def _host_static(host: str, port: int, policy: EgressPolicy) -> EgressVerdict | HostTarget:
+    try:
+        target = check_host_static(host, port, policy)
+    except PolicyViolation as exc:
+        return _denied(exc)
+    if target.address is not None:
+        return _literal(target.address, None)
     return target
 
 
 async def _resolved(
-    target: HostTarget, url: str | None, policy: EgressPolicy, resolver: Resolver,
+    host: str, port: int, url: str | None, policy: EgressPolicy, resolver: Resolver,
     timeout: float | None,
 ) -> EgressVerdict:
-    lookup: Awaitable[tuple[object, ...]] = resolve_and_validate(
-        target.host, target.port, resolver, policy
-    )
     try:
-        addresses = await asyncio.wait_for(lookup, timeout)
+        addresses = await asyncio.wait_for(
+            resolve_and_validate(host, port, resolver, policy), timeout
+        )
     except PolicyViolation as exc:
         return _denied(exc, url)
     except ToolError as exc:
         return EgressVerdict(verdict="unresolved", reason=exc.message, url=url)
     except asyncio.TimeoutError:
         return EgressVerdict(
-            verdict="unresolved", reason=f"DNS resolution of {target.host} timed out", url=url
+            verdict="unresolved", reason=f"DNS resolution of {host} timed out", url=url
         )
     return EgressVerdict(
         verdict="allow",
@@ -80,22 +94,6 @@ async def _resolved(
         url=url,
         addresses=tuple(str(ip) for ip in addresses),
     )
-
-
-def _unresolved_pass(url: str | None) -> EgressVerdict:
-    return EgressVerdict(verdict="allow", reason="passes every static rule (not resolved)", url=url)
-
-
-def _url_static(url: str, policy: EgressPolicy) -> tuple[EgressVerdict | HostTarget, str | None]:
-    shown: list[str] = []
-
-    def judge() -> HostTarget:
-        target = check_static(url, policy)
-        shown.append(str(target.url))
-        return HostTarget(host=target.host, port=target.port, address=target.address)
-
-    result = _static(judge, lambda: shown[0])
-    return result, (shown[0] if shown else None)
 
 
 async def check_url_async(
@@ -115,12 +113,14 @@ async def check_url_async(
     :param timeout: seconds the resolution may take; ``None`` waits as long as it takes.
     :returns: the verdict; ``unresolved`` when resolution fails or times out.
     """
-    static, shown = _url_static(url, policy)
+    static = _url_static(url, policy)
     if isinstance(static, EgressVerdict):
         return static
+    shown = str(static.url)
     if not resolve:
         return _unresolved_pass(shown)
-    return await _resolved(static, shown, policy, resolver or system_resolver, timeout)
+    return await _resolved(static.host, static.port, shown, policy, resolver or system_resolver,
+                           timeout)
 
 
 def check_url(url: str, policy: EgressPolicy) -> EgressVerdict:
@@ -130,8 +130,8 @@ def check_url(url: str, policy: EgressPolicy) -> EgressVerdict:
     :param policy: the egress policy.
     :returns: the verdict (a host name that passes is ``allow``, not resolved).
     """
-    static, shown = _url_static(url, policy)
-    return static if isinstance(static, EgressVerdict) else _unresolved_pass(shown)
+    static = _url_static(url, policy)
+    return static if isinstance(static, EgressVerdict) else _unresolved_pass(str(static.url))
 
 
 async def check_host_async(
@@ -153,12 +153,12 @@ async def check_host_async(
     :param timeout: seconds the resolution may take; ``None`` waits as long as it takes.
     :returns: the verdict; ``unresolved`` when resolution fails or times out.
     """
-    static = _static(lambda: check_host_static(host, port, policy), lambda: None)
+    static = _host_static(host, port, policy)
     if isinstance(static, EgressVerdict):
         return static
     if not resolve:
         return _unresolved_pass(None)
-    return await _resolved(static, None, policy, resolver or system_resolver, timeout)
+    return await _resolved(static.host, port, None, policy, resolver or system_resolver, timeout)
 
 
 def check_host(host: str, port: int, policy: EgressPolicy) -> EgressVerdict:
@@ -169,5 +169,5 @@ def check_host(host: str, port: int, policy: EgressPolicy) -> EgressVerdict:
     :param policy: the egress policy.
     :returns: the verdict (a host name that passes is ``allow``, not resolved).
     """
-    static = _static(lambda: check_host_static(host, port, policy), lambda: None)
+    static = _host_static(host, port, policy)
     return static if isinstance(static, EgressVerdict) else _unresolved_pass(None)

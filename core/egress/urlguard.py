@@ -251,7 +251,9 @@ def _apply_domain_lists(host: str, is_ip: bool, policy: EgressPolicy) -> None:
         raise PolicyViolation(refused)
 
 
-def _judge_host(written: str, bracketed: bool, port: int, policy: EgressPolicy) -> HostTarget:
+def _judge_host(
+    written: str, bracketed: bool, policy: EgressPolicy
+) -> tuple[str, IPAddress | None]:
     address: IPAddress | None
     if bracketed:
         _refuse_zone_id(written)
@@ -267,7 +269,7 @@ def _judge_host(written: str, bracketed: bool, port: int, policy: EgressPolicy) 
         else:
             _refuse_private_name(host, policy)
             _refuse_single_label(host, policy)
-    return HostTarget(host=host, port=port, address=address)
+    return host, address
 
 
 def check_host_static(host: str, port: int, policy: EgressPolicy) -> HostTarget:
@@ -291,9 +293,9 @@ def check_host_static(host: str, port: int, policy: EgressPolicy) -> HostTarget:
     written = host[1:-1] if bracketed else host
     if not bracketed and ":" in written:
         bracketed = True  # a bare IPv6 literal: nothing else may hold a colon
-    target = _judge_host(written, bracketed, port, policy)
-    _apply_domain_lists(target.host, target.address is not None, policy)
-    return target
+    judged, address = _judge_host(written, bracketed, policy)
+    _apply_domain_lists(judged, address is not None, policy)
+    return HostTarget(host=judged, port=port, address=address)
 
 
 def check_static(raw: str, policy: EgressPolicy) -> Target:
@@ -312,7 +314,7 @@ def check_static(raw: str, policy: EgressPolicy) -> Target:
     _refuse_userinfo(netloc)
     written, bracketed, port_text = _split_host_port(netloc)
     port = _parse_port(port_text, DEFAULT_PORTS[scheme])
-    judged = _judge_host(written, bracketed, port, policy)
-    url = _client_url(raw, scheme, judged.host, port, judged.address)
-    _apply_domain_lists(judged.host, judged.address is not None, policy)
-    return Target(url=url, host=judged.host, port=port, address=judged.address)
+    host, address = _judge_host(written, bracketed, policy)
+    url = _client_url(raw, scheme, host, port, address)
+    _apply_domain_lists(host, address is not None, policy)
+    return Target(url=url, host=host, port=port, address=address)
