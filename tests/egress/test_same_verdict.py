@@ -82,19 +82,18 @@ LITERAL_FORMS = [
     "example.com:0",  # port out of range
 ]
 
+INTERNAL_ANSWERS = [
+    "169.254.169.254", "169.254.170.2", "127.0.0.1", "127.255.255.254", "0.0.0.0", "::", "::1",
+    "::ffff:169.254.169.254", "::ffff:7f00:1", "::169.254.169.254", "2002:a9fe:a9fe::",
+    "64:ff9b::a9fe:a9fe", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "fe80::1", "fe80::1%eth0",
+    "10.0.0.1", "192.168.1.1", "172.16.0.1", "100.64.0.1", "100.100.100.200", "168.63.129.16",
+    "fd00:ec2::254", "fc00::1", "fec0::1", "224.0.0.1", "ff02::1", "255.255.255.255",
+    "240.0.0.1", "192.0.0.1", "198.18.0.1", "192.0.2.1",
+]
 RESOLVED_TO = {
-    "imds.rebind.test": ["169.254.169.254"],
-    "loop.rebind.test": ["127.0.0.1"],
-    "ten.rebind.test": ["10.0.0.1"],
-    "v6loop.rebind.test": ["::1"],
-    "mapped.rebind.test": ["::ffff:169.254.169.254"],
-    "nat64.rebind.test": ["64:ff9b::a9fe:a9fe"],
-    "sixtofour.rebind.test": ["2002:a9fe:a9fe::"],
-    "linklocal.rebind.test": ["fe80::1"],
-    "zero.rebind.test": ["0.0.0.0"],
-    "cgnat.rebind.test": ["100.64.0.1"],
-    "ec2v6.rebind.test": ["fd00:ec2::254"],
+    **{f"a{index}.rebind.test": [answer] for index, answer in enumerate(INTERNAL_ANSWERS)},
     "roundrobin.rebind.test": [PUBLIC_V4, "192.168.0.1"],
+    "roundrobin6.rebind.test": [PUBLIC_V6, "::1"],
     "example.com": [PUBLIC_V4],
     "v6.example.com": [PUBLIC_V6],
 }
