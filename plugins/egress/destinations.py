@@ -92,6 +92,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*")
 _SCP_LIKE = re.compile(r"^(?:[^@/:]+@)?(\[[^\]]*\]|[^@/:\[\]]+):(?!//)")
 _PORT = re.compile(r"^[0-9]{1,5}")
 
@@ -244,9 +245,13 @@ def _option_values(words: Sequence[Word], options: frozenset[str]) -> Iterator[W
 def _http_client(command: str, words: Sequence[Word]) -> Iterator[Destination]:
     for word in _option_values(words, _CURL_TARGET_OPTIONS):
         yield _judge_word(word, command, lambda text: _url_or_host(text, command))
-    for word in _option_values(words, _CURL_PIN_OPTIONS):
-        # --resolve host:port:addr / --connect-to host:port:host2:port2 pin the connection
-        yield _judge_word(word, command, lambda text: _pinned(text, command))
+    for option in _CURL_PIN_OPTIONS:
+        for word in _option_values(words, frozenset({option})):
+            if _static(word):
+                yield from (_as_written(found, word)
+                            for found in _pinned(option, word.value, command))
+            else:
+                yield Unknown(word.source, command)
     options = _VALUE_OPTIONS.get(command, frozenset()) | _CURL_TARGET_OPTIONS | _CURL_PIN_OPTIONS
     positional = list(_positional(words, options))
     scheme = "http"
@@ -260,17 +265,30 @@ def _http_client(command: str, words: Sequence[Word]) -> Iterator[Destination]:
         yield _judge_word(word, command, lambda text: _url_or_host(text, command, scheme))
 
 
-def _pinned(text: str, command: str) -> Destination | None:
-    fields = text.split(":")
+def _split_host_port(text: str) -> tuple[str, str]:
+    """``host:port`` or ``[v6]:port`` into its two parts (the port may be empty)."""
+    if text.startswith("["):
+        host, _, rest = text.partition("]")
+        return host + "]", rest[1:] if rest.startswith(":") else ""
+    host, _, port = text.partition(":")
+    return host, port
+
+
+def _pinned(option: str, text: str, command: str) -> Iterator[Destination]:
+    """The addresses ``--resolve host:port:addr[,addr…]`` and ``--connect-to`` pin."""
+    fields = text.lstrip("+").split(":", 2)
     if len(fields) < 3:
-        return Unknown(text, command)
-    target = ":".join(fields[2:])
-    if target.startswith("[") or target.count(":") > 1:
-        host, _, port = target.rpartition(":") if "]" in target else (target, "", "")
-    else:
-        host, _, port = target.partition(":")
-    host = host.split(",")[0] or fields[0]
-    return HostPort(host, int(port) if port.isdigit() else 443, command)
+        yield Unknown(text, command)
+        return
+    port = int(fields[1]) if fields[1].isdigit() else 443  # empty: any port
+    if option == "--resolve":
+        for address in fields[2].split(","):
+            yield HostPort(address, port, command)
+        return
+    host, target_port = _split_host_port(fields[2])
+    if host or fields[0]:
+        yield HostPort(host or fields[0], int(target_port) if target_port.isdigit() else port,
+                       command)
 
 
 def _judge_word(
@@ -283,12 +301,13 @@ def _judge_word(
 
 
 def _urls_in(words: Sequence[Word], command: str) -> Iterator[Destination]:
+    """URLs anywhere in the words: ``--index-url=URL``, ``pkg @ URL``, ``git+ssh://…``."""
     for word in words:
-        text = word.value.split("=", 1)[-1]
         if word.dynamic and "://" in word.source:
             yield Unknown(word.source, command)
-        elif _SCHEME.match(text):
-            found = _url_or_host(text, command)
+            continue
+        for match in _URL_IN_TEXT.finditer(word.value):
+            found = _url_or_host(match.group(), command)
             if found is not None:
                 yield _as_written(found, word)
 
