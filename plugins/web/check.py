@@ -1,62 +1,26 @@
 """``check_url``: explain what the guard would do with a URL, without fetching it.
 
-This is the engine of ``tooldeck check url "<url>" [--resolve]``: layer 1 always, layer 2
-when asked (through the injected or the system resolver). No connection is ever opened.
+This is the engine of ``tooldeck check url "<url>" [--resolve]``: the static rules always,
+the resolved addresses when asked (through the injected or the system resolver). The rules
+are the core egress service's (:mod:`tooldeck.egress`); this module reads them with the
+``[tools.scrape]`` settings and reports a failed lookup as a denial.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
 
 import attrs
 
-from tooldeck.errors import ToolError
-from tooldeck.plugins.web.rejection import PolicyViolation
-from tooldeck.plugins.web.resolve import Resolver, resolve_and_validate, system_resolver
-from tooldeck.plugins.web.settings import GuardPolicy, ScrapeSettings
-from tooldeck.plugins.web.urlguard import Target, check_static
+from tooldeck.egress import EgressPolicy, EgressVerdict, Resolver
+from tooldeck.egress import check_url as check_url_static
+from tooldeck.egress import check_url_async as check_egress_async
+from tooldeck.plugins.web.settings import ScrapeSettings
 
 __all__ = ["UrlVerdict", "check_url", "check_url_async"]
 
-
-@attrs.frozen
-class UrlVerdict:
-    """The guard's verdict on one URL.
-
-    :param verdict: ``allow`` or ``deny``.
-    :param reason: why; for a denial, the message naming the rule that fired.
-    :param rule: the id of the rule that fired, ``None`` when allowed or resolution failed.
-    :param url: the URL as it would be requested, when layer 1 accepted it.
-    :param addresses: the admitted addresses, when the host was resolved.
-    """
-
-    verdict: Literal["allow", "deny"]
-    reason: str
-    rule: str | None = None
-    url: str | None = None
-    addresses: tuple[str, ...] = ()
-
-
-def _static_verdict(url: str, policy: GuardPolicy) -> UrlVerdict | Target:
-    try:
-        target = check_static(url, policy)
-    except PolicyViolation as exc:
-        return UrlVerdict(verdict="deny", reason=exc.message, rule=exc.rejection.rule)
-    if target.address is not None:
-        return UrlVerdict(
-            verdict="allow",
-            reason="IP literal passes every rule",
-            url=str(target.url),
-            addresses=(str(target.address),),
-        )
-    return target
-
-
-def _unresolved(target: Target) -> UrlVerdict:
-    return UrlVerdict(
-        verdict="allow", reason="passes every static rule (not resolved)", url=str(target.url)
-    )
+UrlVerdict = EgressVerdict
+"""The guard's verdict on one URL (the core's :class:`tooldeck.egress.EgressVerdict`)."""
 
 
 async def check_url_async(
@@ -72,29 +36,14 @@ async def check_url_async(
     :param settings: the ``[tools.scrape]`` settings.
     :param resolve: also resolve the host and judge every address.
     :param resolver: the resolver for ``resolve``; the system resolver when ``None``.
-    :returns: the verdict.
+    :returns: the verdict; a failed lookup is a ``deny`` (nothing would be fetched).
     """
-    policy = GuardPolicy.from_settings(settings)
-    static = _static_verdict(url, policy)
-    if isinstance(static, UrlVerdict):
-        return static
-    if not resolve:
-        return _unresolved(static)
-    shown = str(static.url)
-    try:
-        addresses = await resolve_and_validate(
-            static.host, static.port, resolver or system_resolver, policy
-        )
-    except PolicyViolation as exc:
-        return UrlVerdict(verdict="deny", reason=exc.message, rule=exc.rejection.rule, url=shown)
-    except ToolError as exc:
-        return UrlVerdict(verdict="deny", reason=exc.message, url=shown)
-    return UrlVerdict(
-        verdict="allow",
-        reason="passes every static rule and every resolved address is admitted",
-        url=shown,
-        addresses=tuple(str(ip) for ip in addresses),
+    verdict = await check_egress_async(
+        url, EgressPolicy.from_settings(settings), resolve=resolve, resolver=resolver
     )
+    if verdict.verdict == "unresolved":
+        return attrs.evolve(verdict, verdict="deny")
+    return verdict
 
 
 def check_url(
@@ -117,5 +66,4 @@ def check_url(
     """
     if resolve:
         return asyncio.run(check_url_async(url, settings, resolve=True, resolver=resolver))
-    static = _static_verdict(url, GuardPolicy.from_settings(settings))
-    return static if isinstance(static, UrlVerdict) else _unresolved(static)
+    return check_url_static(url, EgressPolicy.from_settings(settings))

@@ -33,8 +33,8 @@ from tooldeck.errors import ConfigError
 from tooldeck.plugins.web.settings import ScrapeSettings
 
 if TYPE_CHECKING:
+    from tooldeck.egress.resolve import Resolver
     from tooldeck.plugins.web.check import UrlVerdict
-    from tooldeck.plugins.web.resolve import Resolver
 
 __all__ = ["CheckUrlCommand", "check_url_command", "verdict_json"]
 

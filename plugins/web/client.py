@@ -16,6 +16,10 @@ from urllib.parse import urljoin
 import attrs
 import httpx
 
+from tooldeck.egress.policy import EgressPolicy
+from tooldeck.egress.rejection import PolicyViolation, Rejection
+from tooldeck.egress.resolve import Resolver, system_resolver
+from tooldeck.egress.urlguard import check_static
 from tooldeck.errors import ErrorCategory, ToolError, classify_http_status
 from tooldeck.plugins.web.body import ACCEPT_ENCODING, read_body
 from tooldeck.plugins.web.content import (
@@ -26,11 +30,8 @@ from tooldeck.plugins.web.content import (
 )
 from tooldeck.plugins.web.extract import parse_extraction, readable_text, select_values
 from tooldeck.plugins.web.failures import transport_failure
-from tooldeck.plugins.web.rejection import PolicyViolation, Rejection
-from tooldeck.plugins.web.resolve import Resolver, system_resolver
-from tooldeck.plugins.web.settings import GuardPolicy, ScrapeSettings
+from tooldeck.plugins.web.settings import ScrapeSettings
 from tooldeck.plugins.web.transport import PinnedTransport
-from tooldeck.plugins.web.urlguard import check_static
 
 __all__ = ["MAX_REDIRECTS", "REDIRECT_STATUSES", "FetchResult", "WebClient"]
 
@@ -93,7 +94,7 @@ class WebClient:
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self._settings = settings
-        self._policy = GuardPolicy.from_settings(settings)
+        self._policy = EgressPolicy.from_settings(settings)
         transport = PinnedTransport(
             self._policy,
             resolver or system_resolver,

@@ -4,7 +4,9 @@ The :class:`~tooldeck.plugins.web.client.WebClient` is built on the first call, 
 runtime: building its TLS context reads the whole trust store (a quarter of a second), and
 importing the HTTP stack costs as much again, so runtimes that never fetch — ``tooldeck
 tools``, a reload, most tests — pay nothing. The runtime closes it through :meth:`aclose`
-once its calls have drained. Every failure is the client's classified
+once its calls have drained. It resolves through the deck's egress resolver
+(:func:`tooldeck.egress.deck_resolver`), the system one unless another was installed.
+Every failure is the client's classified
 :class:`~tooldeck.errors.ToolError`, passed through unchanged.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tooldeck.egress import deck_resolver
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolOutput
 from tooldeck.plugins.web.settings import ScrapeSettings
@@ -36,11 +39,11 @@ class WebExecutor:
         self._settings = settings
         self._client: WebClient | None = None
 
-    def _web(self) -> WebClient:
+    def _web(self, ctx: CallContext) -> WebClient:
         if self._client is None:
             from tooldeck.plugins.web.client import WebClient  # the HTTP stack, on first use
 
-            self._client = WebClient(self._settings)
+            self._client = WebClient(self._settings, deck_resolver(ctx.runtime.session))
         return self._client
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
@@ -57,10 +60,10 @@ class WebExecutor:
         params = ctx.params
         page: FetchResult
         if isinstance(params, ScrapeParams):
-            page = await self._web().scrape(params.url, params.select, params.extract,
+            page = await self._web(ctx).scrape(params.url, params.select, params.extract,
                                             params.limit)
         elif isinstance(params, FetchParams):
-            page = await self._web().fetch(params.url)
+            page = await self._web(ctx).fetch(params.url)
         else:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE,
                             f"the web executor cannot run {ctx.tool.id!r}")

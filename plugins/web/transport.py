@@ -14,10 +14,10 @@ import ssl
 
 import httpx
 
-from tooldeck.plugins.web.addresses import IPAddress
-from tooldeck.plugins.web.resolve import Resolver, resolve_and_validate
-from tooldeck.plugins.web.settings import GuardPolicy
-from tooldeck.plugins.web.urlguard import Target, check_static
+from tooldeck.egress.addresses import IPAddress
+from tooldeck.egress.policy import EgressPolicy
+from tooldeck.egress.resolve import Resolver, resolve_and_validate
+from tooldeck.egress.urlguard import Target, check_static
 
 __all__ = ["PinnedTransport"]
 
@@ -30,7 +30,7 @@ class PinnedTransport(httpx.AsyncBaseTransport):
     :param ssl_context: the TLS context (trust store, verification) for connections.
     """
 
-    def __init__(self, policy: GuardPolicy, resolver: Resolver, ssl_context: ssl.SSLContext):
+    def __init__(self, policy: EgressPolicy, resolver: Resolver, ssl_context: ssl.SSLContext):
         self._policy = policy
         self._resolver = resolver
         self._inner = httpx.AsyncHTTPTransport(

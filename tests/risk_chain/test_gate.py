@@ -18,7 +18,10 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.errors import ConfigError, ErrorCategory
 from tooldeck.models import Decision, ToolCall, Verdict
 
-OPEN_SHELL = '[tools.shell]\nallowed_paths = ["/"]\nconfirm_patterns = []\n'
+# The egress gate would deny most of these commands on its own (``ssh host``: a single-label
+# host); it is disabled so that what denies is the chain under test.
+OPEN_SHELL = ('[tools.shell]\nallowed_paths = ["/"]\nconfirm_patterns = []\n'
+              '[plugins]\ndisable = ["egress"]\n')
 
 
 def judge(deck: Deck, tool: str, text: str, *, turn: int | None = None,
@@ -141,7 +144,7 @@ async def test_threshold_is_configurable(make_deck: Callable[..., Deck]) -> None
 
 
 async def test_disabling_the_plugin_turns_the_chain_off(make_deck: Callable[..., Deck]) -> None:
-    deck = make_deck(OPEN_SHELL + '[plugins]\ndisable = ["risk_chain"]\n')
+    deck = make_deck(OPEN_SHELL.replace('["egress"]', '["egress", "risk_chain"]'))
     judge(deck, "bash", "cat /etc/passwd")
     assert judge(deck, "bash", "ssh host").gate != "risk_chain"
 

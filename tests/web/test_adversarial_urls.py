@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tooldeck.plugins.web.addresses import judge_address
+from tooldeck.egress.addresses import judge_address
 from tooldeck.plugins.web.check import check_url
 from tooldeck.plugins.web.settings import ScrapeSettings
 

@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable, Sequence
 import pytest
 from pydantic import ValidationError
 
+from tooldeck.egress.policy import EgressPolicy
 from tooldeck.plugins.web.check import UrlVerdict, check_url, check_url_async
-from tooldeck.plugins.web.settings import GuardPolicy, ScrapeSettings
+from tooldeck.plugins.web.settings import ScrapeSettings
 
 
 def answers(table: dict[str, Sequence[str]]) -> Callable[[str, int], Awaitable[Sequence[str]]]:
@@ -77,7 +78,7 @@ def test_allow_internal_rejects_inexact_entries(entry: str, message: str) -> Non
 
 
 def test_guard_policy_parses_allow_internal() -> None:
-    policy = GuardPolicy.from_settings(ScrapeSettings(allow_internal=["10.0.0.0/8", "Wiki.Corp"]))
+    policy = EgressPolicy.from_settings(ScrapeSettings(allow_internal=["10.0.0.0/8", "Wiki.Corp"]))
     assert policy.internal.hosts == frozenset({"wiki.corp"})
     assert [str(net) for net in policy.internal.networks] == ["10.0.0.0/8"]
 

@@ -10,10 +10,10 @@ import ipaddress
 
 import pytest
 
-from tooldeck.plugins.web.addresses import judge_address
+from tooldeck.egress.addresses import judge_address
+from tooldeck.egress.special_purpose import REGISTRY, special_purpose_block
 from tooldeck.plugins.web.check import check_url
 from tooldeck.plugins.web.settings import ScrapeSettings
-from tooldeck.plugins.web.special_purpose import REGISTRY, special_purpose_block
 
 # block -> may a fetch connect there? N/A rows: the 6to4 relay block and Teredo (a tunnel
 # inside 2001::/23) are refused; 6to4 follows the IPv4 address it carries, so its probe

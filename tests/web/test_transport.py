@@ -10,10 +10,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tooldeck.egress.policy import EgressPolicy
+from tooldeck.egress.rejection import PolicyViolation
+from tooldeck.egress.resolve import system_resolver
 from tooldeck.errors import ErrorCategory
-from tooldeck.plugins.web.rejection import PolicyViolation
-from tooldeck.plugins.web.resolve import system_resolver
-from tooldeck.plugins.web.settings import GuardPolicy, ScrapeSettings
+from tooldeck.plugins.web.settings import ScrapeSettings
 from tooldeck.plugins.web.transport import PinnedTransport
 
 
@@ -29,8 +30,8 @@ async def to_site(host: str, port: int) -> Sequence[str]:
     return ["127.0.0.2"]
 
 
-def policy(**settings: Any) -> GuardPolicy:
-    return GuardPolicy.from_settings(ScrapeSettings(**settings))
+def policy(**settings: Any) -> EgressPolicy:
+    return EgressPolicy.from_settings(ScrapeSettings(**settings))
 
 
 @pytest.mark.parametrize(

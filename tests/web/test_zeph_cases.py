@@ -8,9 +8,9 @@ import ipaddress
 import pytest
 from pydantic import ValidationError
 
-from tooldeck.plugins.web.addresses import judge_address
+from tooldeck.egress.addresses import judge_address
+from tooldeck.egress.domains import domain_match
 from tooldeck.plugins.web.check import check_url
-from tooldeck.plugins.web.domains import domain_match
 from tooldeck.plugins.web.settings import ScrapeSettings
 
 DEFAULTS = ScrapeSettings()

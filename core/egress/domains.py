@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tooldeck.plugins.web.rejection import Rejection
+from tooldeck.egress.rejection import Rejection
 
 __all__ = ["check_domain_policy", "domain_match", "validate_pattern"]
 

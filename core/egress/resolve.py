@@ -14,10 +14,10 @@ import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 
+from tooldeck.egress.addresses import IPAddress, judge_address
+from tooldeck.egress.policy import EgressPolicy
+from tooldeck.egress.rejection import PolicyViolation, Rejection
 from tooldeck.errors import ErrorCategory, ToolError, classify_io_error
-from tooldeck.plugins.web.addresses import IPAddress, judge_address
-from tooldeck.plugins.web.rejection import PolicyViolation, Rejection
-from tooldeck.plugins.web.settings import GuardPolicy
 
 __all__ = ["Resolver", "resolve_and_validate", "system_resolver"]
 
@@ -59,7 +59,7 @@ def _parse_answer(host: str, text: str) -> IPAddress:
 
 
 async def resolve_and_validate(
-    host: str, port: int, resolver: Resolver, policy: GuardPolicy
+    host: str, port: int, resolver: Resolver, policy: EgressPolicy
 ) -> tuple[IPAddress, ...]:
     """Resolve a host name and judge every address in the answer.
 

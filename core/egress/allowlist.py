@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from tooldeck.plugins.web.addresses import IPAddress
+from tooldeck.egress.addresses import IPAddress
 
 __all__ = ["InternalAllowlist", "parse_allow_internal"]
 

@@ -7,7 +7,7 @@ rule                       refuses
 =========================  ==============================================================
 ``invalid-url``            no ``scheme:`` prefix, no ``//host`` authority, bad brackets
 ``forbidden-character``    control characters, whitespace and backslashes anywhere
-``scheme``                 any scheme but ``https``
+``scheme``                 any scheme but ``https`` (and ``http`` unless ``https_only``)
 ``userinfo``               ``user:password@`` before the host (``https://good.com@evil``)
 ``port``                   a port that is not 1-65535 in ASCII digits
 ``zone-id``                an IPv6 zone identifier (``[fe80::1%25eth0]``)
@@ -32,32 +32,60 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import attrs
-import httpx
 
-from tooldeck.plugins.web.addresses import IPAddress, judge_address
-from tooldeck.plugins.web.domains import check_domain_policy
-from tooldeck.plugins.web.hosts import (
+from tooldeck.egress.addresses import IPAddress, judge_address
+from tooldeck.egress.domains import check_domain_policy
+from tooldeck.egress.hosts import (
     HostSyntaxError,
     ends_in_number,
     normalise_host_name,
     parse_ipv4_number,
 )
-from tooldeck.plugins.web.rejection import PolicyViolation, Rejection
-from tooldeck.plugins.web.settings import GuardPolicy
+from tooldeck.egress.policy import EgressPolicy
+from tooldeck.egress.rejection import PolicyViolation, Rejection
 
-__all__ = ["HTTPS_PORT", "PRIVATE_NAME_SUFFIXES", "Target", "check_static"]
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "DEFAULT_PORTS",
+    "HTTPS_PORT",
+    "PRIVATE_NAME_SUFFIXES",
+    "HostTarget",
+    "Target",
+    "check_host_static",
+    "check_static",
+]
 
 HTTPS_PORT = 443
-"""The port used when a URL names none."""
+"""The port used when an ``https`` URL names none."""
+
+DEFAULT_PORTS = {"https": HTTPS_PORT, "http": 80}
+"""The port used when a URL names none, by scheme."""
 
 PRIVATE_NAME_SUFFIXES = ("localhost", "internal", "local", "home.arpa")
 """Names that never denote a public host, alone or as the last labels of a host."""
 
 _SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _PORT = re.compile(r"^[0-9]{1,5}$")
+
+
+@attrs.frozen
+class HostTarget:
+    """A host and port that passed the host rules of layer 1.
+
+    :param host: the canonical host: lower-case ASCII name, or IP address text.
+    :param port: the TCP port.
+    :param address: the address when the host is an IP literal, else ``None``.
+    """
+
+    host: str
+    port: int
+    address: IPAddress | None
 
 
 @attrs.frozen
@@ -91,8 +119,8 @@ def _refuse_forbidden_characters(raw: str) -> None:
             raise _blocked("forbidden-character", f"character {char!r} not allowed in URL")
 
 
-def _require_https(scheme: str) -> None:
-    if scheme != "https":
+def _require_scheme(scheme: str, policy: EgressPolicy) -> None:
+    if scheme != "https" and (policy.https_only or scheme != "http"):
         raise _blocked("scheme", f"scheme not allowed: {scheme}")
 
 
@@ -125,9 +153,9 @@ def _split_host_port(netloc: str) -> tuple[str, bool, str]:
     return host, False, port
 
 
-def _parse_port(text: str) -> int:
+def _parse_port(text: str, default: int = HTTPS_PORT) -> int:
     if text == "":
-        return HTTPS_PORT
+        return default
     if not _PORT.match(text) or not 1 <= int(text) <= 65535:
         raise _blocked("port", f"invalid port: {text!r}")
     return int(text)
@@ -159,7 +187,7 @@ def _parse_numeric_host(host: str) -> ipaddress.IPv4Address:
         raise _blocked("ambiguous-numeric-host", str(exc)) from None
 
 
-def _judge_literal(ip: IPAddress, written: str, policy: GuardPolicy) -> None:
+def _judge_literal(ip: IPAddress, written: str, policy: EgressPolicy) -> None:
     refused = judge_address(ip, policy.internal.admits_address)
     if refused is not None:
         shown = "" if written == str(ip) else f" (written {written!r})"
@@ -173,18 +201,22 @@ def _require_canonical_ipv4(ip: ipaddress.IPv4Address, written: str) -> None:
         )
 
 
-def _refuse_private_name(host: str, policy: GuardPolicy) -> None:
+def _refuse_private_name(host: str, policy: EgressPolicy) -> None:
     private = any(host == suffix or host.endswith("." + suffix) for suffix in PRIVATE_NAME_SUFFIXES)
     if private and not policy.internal.admits_host(host):
         raise _blocked("private-hostname", f"private/local host blocked: {host}")
 
 
-def _refuse_single_label(host: str, policy: GuardPolicy) -> None:
+def _refuse_single_label(host: str, policy: EgressPolicy) -> None:
     if "." not in host and not policy.internal.admits_host(host):
         raise _blocked("single-label-host", f"single-label host blocked: {host}")
 
 
-def _client_url(raw: str, host: str, port: int, address: IPAddress | None) -> httpx.URL:
+def _client_url(
+    raw: str, scheme: str, host: str, port: int, address: IPAddress | None
+) -> httpx.URL:
+    import httpx  # the HTTP stack, only when a URL is judged
+
     try:
         url = httpx.URL(raw)
     except httpx.InvalidURL as exc:
@@ -194,11 +226,12 @@ def _client_url(raw: str, host: str, port: int, address: IPAddress | None) -> ht
         same_host = seen.removesuffix(".") == host
     else:
         same_host = _same_ipv6(seen, address)
-    if url.scheme != "https" or not same_host or (url.port or HTTPS_PORT) != port:
+    seen_port = url.port or DEFAULT_PORTS.get(url.scheme, 0)
+    if url.scheme != scheme or not same_host or seen_port != port:
         raise _blocked(
             "parser-disagreement",
-            f"the HTTP client reads {url.scheme}://{seen}:{url.port or HTTPS_PORT}, "
-            f"the guard reads https://{host}:{port}",
+            f"the HTTP client reads {url.scheme}://{seen}:{seen_port}, "
+            f"the guard reads {scheme}://{host}:{port}",
         )
     return url if seen == host else url.copy_with(host=host)
 
@@ -210,7 +243,7 @@ def _same_ipv6(seen: str, address: IPAddress) -> bool:
         return False
 
 
-def _apply_domain_lists(host: str, is_ip: bool, policy: GuardPolicy) -> None:
+def _apply_domain_lists(host: str, is_ip: bool, policy: EgressPolicy) -> None:
     refused = check_domain_policy(
         host, is_ip=is_ip, allowed=policy.allowed_domains, denied=policy.denied_domains
     )
@@ -218,21 +251,9 @@ def _apply_domain_lists(host: str, is_ip: bool, policy: GuardPolicy) -> None:
         raise PolicyViolation(refused)
 
 
-def check_static(raw: str, policy: GuardPolicy) -> Target:
-    """Run every layer-1 rule on a URL.
-
-    :param raw: the URL as given by the model or a ``Location`` header.
-    :param policy: the operator's domain lists and ``allow_internal`` entries.
-    :returns: the target to request when every rule passes.
-    :raises PolicyViolation: naming the first rule that fired.
-    """
-    _require_scheme_prefix(raw)
-    _refuse_forbidden_characters(raw)
-    _require_https(raw.split(":", 1)[0].lower())
-    netloc = _require_authority(raw)
-    _refuse_userinfo(netloc)
-    written, bracketed, port_text = _split_host_port(netloc)
-    port = _parse_port(port_text)
+def _judge_host(
+    written: str, bracketed: bool, policy: EgressPolicy
+) -> tuple[str, IPAddress | None]:
     address: IPAddress | None
     if bracketed:
         _refuse_zone_id(written)
@@ -248,6 +269,52 @@ def check_static(raw: str, policy: GuardPolicy) -> Target:
         else:
             _refuse_private_name(host, policy)
             _refuse_single_label(host, policy)
-    url = _client_url(raw, host, port, address)
+    return host, address
+
+
+def check_host_static(host: str, port: int, policy: EgressPolicy) -> HostTarget:
+    """Run the host rules of layer 1 on a host that is not part of a URL (``ssh``, ``nc``).
+
+    The host is judged the way it is judged inside a URL: IPv6 literals may be bracketed or
+    bare, IPv4 literals in any ``inet_aton`` spelling, then the domain lists.
+
+    :param host: the host as written (``[::1]``, ``::1``, ``127.1``, ``example.com``).
+    :param port: the TCP port the command would connect to.
+    :param policy: the operator's domain lists and ``allow_internal`` entries.
+    :returns: the judged host.
+    :raises PolicyViolation: naming the first rule that fired.
+    """
+    _refuse_forbidden_characters(host)
+    if not host:
+        raise _blocked("invalid-url", "empty host")
+    if not 1 <= port <= 65535:
+        raise _blocked("port", f"invalid port: {port!r}")
+    bracketed = host.startswith("[") and host.endswith("]")
+    written = host[1:-1] if bracketed else host
+    if not bracketed and ":" in written:
+        bracketed = True  # a bare IPv6 literal: nothing else may hold a colon
+    judged, address = _judge_host(written, bracketed, policy)
+    _apply_domain_lists(judged, address is not None, policy)
+    return HostTarget(host=judged, port=port, address=address)
+
+
+def check_static(raw: str, policy: EgressPolicy) -> Target:
+    """Run every layer-1 rule on a URL.
+
+    :param raw: the URL as given by the model or a ``Location`` header.
+    :param policy: the operator's domain lists and ``allow_internal`` entries.
+    :returns: the target to request when every rule passes.
+    :raises PolicyViolation: naming the first rule that fired.
+    """
+    _require_scheme_prefix(raw)
+    _refuse_forbidden_characters(raw)
+    scheme = raw.split(":", 1)[0].lower()
+    _require_scheme(scheme, policy)
+    netloc = _require_authority(raw)
+    _refuse_userinfo(netloc)
+    written, bracketed, port_text = _split_host_port(netloc)
+    port = _parse_port(port_text, DEFAULT_PORTS[scheme])
+    host, address = _judge_host(written, bracketed, policy)
+    url = _client_url(raw, scheme, host, port, address)
     _apply_domain_lists(host, address is not None, policy)
     return Target(url=url, host=host, port=port, address=address)

@@ -2,7 +2,7 @@
 
 An address is judged by the first rule in :data:`ADDRESS_RULES` that matches it. The
 standard library's :mod:`ipaddress` names the common ranges; every row of the IANA
-special-purpose registries (:mod:`~tooldeck.plugins.web.special_purpose`) is applied too, so
+special-purpose registries (:mod:`~tooldeck.egress.special_purpose`) is applied too, so
 blocks the library misses are refused and blocks the registries call globally reachable
 (PCP and TURN anycast, AS112, AMT) are admitted even where the library's coarser ranges
 would refuse them. This module adds cloud metadata endpoints and IPv4 addresses carried
@@ -46,8 +46,8 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 
-from tooldeck.plugins.web.rejection import Rejection
-from tooldeck.plugins.web.special_purpose import special_purpose_block
+from tooldeck.egress.rejection import Rejection
+from tooldeck.egress.special_purpose import special_purpose_block
 
 __all__ = [
     "ADDRESS_RULES",

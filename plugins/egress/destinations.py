@@ -1,0 +1,461 @@
+"""Where a shell command would connect: destinations read from the shell analysis.
+
+Only the analysis' public values are used (:func:`tooldeck.shell_analysis.analyze`): each
+segment's final command and its argument words, and the ``/dev/tcp``/``/dev/udp``
+redirections. Recognised commands:
+
+==========================================  ================================================
+command                                     destinations
+==========================================  ================================================
+``curl``, ``wget``, ``http``/``https``      every URL argument (a bare ``host[:port]/path``
+(HTTPie), ``xh``, ``aria2c``, ``lynx``,     is an ``http://`` URL, as curl reads it); curl's
+``links``, ``w3m``                          ``--url``, ``-x``/``--proxy``, ``--resolve`` and
+                                            ``--connect-to`` targets
+``git`` (clone, fetch, pull, push,          URL arguments (``https``, ``ssh``, ``git``) and
+ls-remote, remote add/set-url, submodule    scp-style ``[user@]host:path``
+add, archive --remote)
+``pip``/``pip3``/``uv pip``/``pipx``,       URL arguments (``git+https://…`` too) and index
+``python -m pip``, ``npm``/``pnpm``/        options (``-i``, ``--index-url``,
+``yarn``, ``python -m http.client`` …       ``--extra-index-url``, ``-f``, ``--registry``)
+``nc``/``ncat``/``netcat``, ``telnet``      ``HOST PORT``
+``socat``                                   ``TCP:``/``UDP:``/``OPENSSL:``… addresses
+``ssh``, ``sftp``, ``scp``, ``rsync``       ``[user@]host``, ``-p``/``-P`` port, ``-J`` jump
+                                            hosts, ``-o ProxyJump=``, ``ssh://``/``rsync://``
+                                            URLs, ``host:path`` operands
+``/dev/tcp/HOST/PORT`` redirections         ``HOST PORT``
+==========================================  ================================================
+
+A word whose value is only known at run time (``$URL``, ``$(cat f)``) where a destination
+stands is reported as :class:`Unknown`: the gate asks about it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+import attrs
+
+from tooldeck.shell_analysis import CommandAnalysis, Segment, Word
+
+__all__ = ["HostPort", "Unknown", "Url", "destinations"]
+
+
+@attrs.frozen
+class Url:
+    """A URL a command would fetch.
+
+    :param url: the URL text.
+    :param command: the command that names it.
+    :param certain: false when the shell may still expand the word (an unquoted glob), so
+        only a denial of the text as written is conclusive.
+    """
+
+    url: str
+    command: str
+    certain: bool = True
+
+
+@attrs.frozen
+class HostPort:
+    """A host and TCP port a command would connect to.
+
+    :param host: the host as written (IPv6 literals may be bracketed).
+    :param port: the port.
+    :param command: the command that names it.
+    :param certain: false when the shell may still expand the word (an unquoted glob).
+    """
+
+    host: str
+    port: int
+    command: str
+    certain: bool = True
+
+
+@attrs.frozen
+class Unknown:
+    """A destination only known at run time.
+
+    :param text: the word as written.
+    :param command: the command that names it.
+    """
+
+    text: str
+    command: str
+
+
+Destination = Url | HostPort | Unknown
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*")
+_SCP_LIKE = re.compile(r"^(?:[^@/:]+@)?(\[[^\]]*\]|[^@/:\[\]]+):(?!//)")
+_PORT = re.compile(r"^[0-9]{1,5}")
+
+_HTTP_CLIENTS = frozenset(
+    {"curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m"}
+)
+_CURL_VALUE_OPTIONS = _words(
+    "-o -d -H -X -u -A -e -b -c -F -T -K -m -w -E -r -Y -y -z -C -D -P -Q -t --output "
+    "--data --data-raw --data-binary --data-urlencode --data-ascii --header --request "
+    "--user --user-agent --referer --cookie --cookie-jar --form --upload-file --config "
+    "--max-time --write-out --cert --range --continue-at --dump-header --ftp-port --quote "
+    "--key --connect-timeout --retry --retry-delay --max-filesize --limit-rate --output-dir "
+    "--cacert --capath --ciphers --interface --local-port --netrc-file --trace --trace-"
+    "ascii --stderr --json --proxy-user --oauth2-bearer --variable"
+)
+_WGET_VALUE_OPTIONS = _words(
+    "-O -o -a -e -i -t -T -w -P -U -l -A -R -D -I -X -B --output-document --output-file "
+    "--append-output --execute --input-file --tries --timeout --wait --directory-prefix "
+    "--user-agent --post-data --post-file --body-data --body-file --method --header --load-"
+    "cookies --save-cookies --certificate --ca-certificate --user --password --referer "
+    "--level --accept --reject --domains --base"
+)
+_VALUE_OPTIONS = {"curl": _CURL_VALUE_OPTIONS, "wget": _WGET_VALUE_OPTIONS,
+                  "wget2": _WGET_VALUE_OPTIONS}
+_CURL_TARGET_OPTIONS = frozenset({"--url", "-x", "--proxy", "--preproxy", "--socks4",
+                                  "--socks4a", "--socks5", "--socks5-hostname"})
+_HTTPIE = frozenset({"http", "https", "xh", "xhs"})
+_METHOD = re.compile(r"^[A-Z]+$")
+_CURL_PIN_OPTIONS = frozenset({"--resolve", "--connect-to"})
+
+_GIT_REMOTE_COMMANDS = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "remote",
+                                  "submodule", "archive", "request-pull"})
+_INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "npx", "bun",
+                         "gem", "cargo", "go", "poetry", "pdm", "conda", "mamba"})
+_INDEX_OPTIONS = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links",
+                            "--registry", "--index", "--default-index", "--source"})
+_PYTHONS = re.compile(r"^(?:python|pypy)[0-9.]*$")
+_NETCATS = frozenset({"nc", "ncat", "netcat", "telnet"})
+_NC_VALUE_OPTIONS = _words(
+    "-p -s -w -i -x -X -e -c -q -I -O -T -V -W -g -G -P -m --source --source-port --wait "
+    "--proxy --proxy-type --exec --sh-exec --lua-exec --idle-timeout"
+)
+_SSHES = frozenset({"ssh", "sftp", "scp", "rsync", "mosh", "autossh"})
+_SSH_VALUE_OPTIONS = _words(
+    "-b -c -D -E -e -F -I -i -L -l -m -O -o -p -P -Q -R -S -W -w -B -J -s"
+)
+_SOCAT_PREFIXES = re.compile(
+    r"^(?:TCP|TCP4|TCP6|TCP-CONNECT|TCP4-CONNECT|TCP6-CONNECT|UDP|UDP4|UDP6|UDP-CONNECT|"
+    r"UDP-SENDTO|OPENSSL|OPENSSL-CONNECT|SSL|SCTP|SCTP-CONNECT|SOCKS|SOCKS4|SOCKS4A|SOCKS5|"
+    r"PROXY|PROXY-CONNECT):",
+    re.IGNORECASE,
+)
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ssh": 22, "git": 9418, "rsync": 873, "ftp": 21,
+                  "ftps": 990, "telnet": 23, "sftp": 22, "scp": 22, "ws": 80, "wss": 443}
+_LOCAL_SCHEMES = frozenset({"file", "data"})
+
+
+def _arguments(segment: Segment) -> tuple[Word, ...]:
+    if not segment.command_positions:
+        return ()
+    return segment.words[segment.command_positions[-1] + 1 :]
+
+
+def _url_or_host(text: str, command: str, default_scheme: str = "http") -> Destination | None:
+    """A URL argument: judged as a URL for http(s), as host and port for other schemes."""
+    if not _SCHEME.match(text):
+        text = f"{default_scheme}://{text}"
+    scheme = text.split(":", 1)[0].lower()
+    for prefix in ("git+", "hg+", "svn+", "bzr+"):
+        if scheme.startswith(prefix):
+            scheme = scheme[len(prefix) :]
+            text = text[len(prefix) :]
+    if scheme in ("http", "https"):
+        return Url(text, command)
+    if scheme in _LOCAL_SCHEMES:
+        return None
+    try:
+        parts = urlsplit(text)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return Unknown(text, command)
+    if not host:
+        return Unknown(text, command)
+    bracketed = f"[{host}]" if ":" in host else host
+    return HostPort(bracketed, port or _DEFAULT_PORTS.get(scheme, 0) or 443, command)
+
+
+def _host_port(text: str, command: str, port: int) -> Destination:
+    """``[user@]host[:port]``: the host, with the port when written."""
+    text = text.rsplit("@", 1)[-1]
+    if text.startswith("["):
+        host, _, rest = text.partition("]")
+        host += "]"
+        match = _PORT.match(rest[1:]) if rest.startswith(":") else None
+    elif text.count(":") == 1:
+        host, _, rest = text.partition(":")
+        match = _PORT.match(rest)
+    else:
+        host, match = text, None
+    return HostPort(host, int(match.group()) if match else port, command)
+
+
+def _static(word: Word) -> bool:
+    return not word.dynamic and "~" not in word.source[:1]
+
+
+def _as_written(found: Destination, word: Word) -> Destination:
+    if word.globbed and isinstance(found, (Url, HostPort)):
+        return attrs.evolve(found, certain=False)
+    return found
+
+
+def _takes_next(option: str, value_options: frozenset[str]) -> bool:
+    """Whether an option word leaves its value to the next word.
+
+    ``--opt=value`` and ``-ovalue`` carry it; in a cluster of short flags (``-sSLo``) the
+    first letter that takes a value takes the rest of the word, or the next word when it is
+    the last letter.
+    """
+    if option.startswith("--") or "=" in option:
+        return "=" not in option and option in value_options
+    for index, letter in enumerate(option[1:], start=1):
+        if f"-{letter}" in value_options:
+            return index == len(option) - 1
+    return False
+
+
+def _positional(words: Sequence[Word], value_options: frozenset[str]) -> Iterator[Word]:
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word.value.startswith("-") and len(word.value) > 1 and word.stable:
+            skip = _takes_next(word.value, value_options)
+            continue
+        yield word
+
+
+def _option_values(words: Sequence[Word], options: frozenset[str]) -> Iterator[Word]:
+    for index, word in enumerate(words):
+        name, equals, value = word.value.partition("=")
+        if name in options:
+            if equals:
+                yield Word(value, word.source, word.dynamic, word.globbed)
+            elif index + 1 < len(words):
+                yield words[index + 1]
+
+
+def _http_client(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    for word in _option_values(words, _CURL_TARGET_OPTIONS):
+        yield _judge_word(word, command, lambda text: _url_or_host(text, command))
+    for option in _CURL_PIN_OPTIONS:
+        for word in _option_values(words, frozenset({option})):
+            if _static(word):
+                yield from (_as_written(found, word)
+                            for found in _pinned(option, word.value, command))
+            else:
+                yield Unknown(word.source, command)
+    options = _VALUE_OPTIONS.get(command, frozenset()) | _CURL_TARGET_OPTIONS | _CURL_PIN_OPTIONS
+    positional = list(_positional(words, options))
+    scheme = "http"
+    if command in _HTTPIE:
+        # HTTPie: [METHOD] URL [items]; only the URL is a destination
+        if positional and positional[0].stable and _METHOD.match(positional[0].value):
+            positional = positional[1:]
+        positional = positional[:1]
+        scheme = "https" if command in ("https", "xhs") else "http"
+    for word in positional:
+        yield _judge_word(word, command, lambda text: _url_or_host(text, command, scheme))
+
+
+def _split_host_port(text: str) -> tuple[str, str]:
+    """``host:port`` or ``[v6]:port`` into its two parts (the port may be empty)."""
+    if text.startswith("["):
+        host, _, rest = text.partition("]")
+        return host + "]", rest[1:] if rest.startswith(":") else ""
+    host, _, port = text.partition(":")
+    return host, port
+
+
+def _pinned(option: str, text: str, command: str) -> Iterator[Destination]:
+    """The addresses ``--resolve host:port:addr[,addr…]`` and ``--connect-to`` pin."""
+    fields = text.lstrip("+").split(":", 2)
+    if len(fields) < 3:
+        yield Unknown(text, command)
+        return
+    port = int(fields[1]) if fields[1].isdigit() else 443  # empty: any port
+    if option == "--resolve":
+        for address in fields[2].split(","):
+            yield HostPort(address, port, command)
+        return
+    host, target_port = _split_host_port(fields[2])
+    if host or fields[0]:
+        yield HostPort(host or fields[0], int(target_port) if target_port.isdigit() else port,
+                       command)
+
+
+def _judge_word(
+    word: Word, command: str, read: Callable[[str], Destination | None]
+) -> Destination:
+    if not _static(word):
+        return Unknown(word.source, command)
+    found = read(word.value)
+    return _as_written(found, word) if found is not None else Unknown(word.source, command)
+
+
+def _urls_in(words: Sequence[Word], command: str) -> Iterator[Destination]:
+    """URLs anywhere in the words: ``--index-url=URL``, ``pkg @ URL``, ``git+ssh://…``."""
+    for word in words:
+        if word.dynamic and "://" in word.source:
+            yield Unknown(word.source, command)
+            continue
+        for match in _URL_IN_TEXT.finditer(word.value):
+            found = _url_or_host(match.group(), command)
+            if found is not None:
+                yield _as_written(found, word)
+
+
+def _host_like(text: str) -> bool:
+    """Whether a ``[user@]host:path`` word names a host, not a refspec (``HEAD:main``)."""
+    head = text.split(":", 1)[0]
+    return "@" in head or "." in head or text.startswith("[")
+
+
+def _git(words: Sequence[Word]) -> Iterator[Destination]:
+    values = [w.value for w in words]
+    if not _GIT_REMOTE_COMMANDS.intersection(values):
+        return
+    yield from _urls_in(words, "git")
+    for word in words:
+        if word.dynamic and "://" not in word.source:
+            yield Unknown(word.source, "git")  # a remote only known at run time
+    for word in words:
+        remote = _SCP_LIKE.match(word.value)
+        if remote and not word.dynamic and not _SCHEME.match(word.value) and _host_like(
+            word.value
+        ):
+            yield _as_written(_host_port(word.value[: remote.end() - 1], "git", 22), word)
+
+
+def _installer(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    yield from _urls_in(words, command)
+    for word in _option_values(words, _INDEX_OPTIONS):
+        if not _SCHEME.match(word.value):
+            yield _judge_word(word, command, lambda text: _url_or_host(text, command, "https"))
+
+
+def _netcat(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    positional = list(_positional(words, _NC_VALUE_OPTIONS))
+    if any(w.value in ("-l", "--listen") for w in words) or not positional:
+        return
+    host = positional[0]
+    if not _static(host) or (len(positional) > 1 and not _static(positional[1])):
+        yield Unknown(" ".join(w.source for w in positional[:2]), command)
+        return
+    port_text = positional[1].value if len(positional) > 1 else ""
+    match = _PORT.match(port_text)
+    default = 23 if command == "telnet" else 0
+    yield HostPort(host.value, int(match.group()) if match else default, command)
+
+
+def _socat(words: Sequence[Word]) -> Iterator[Destination]:
+    for word in words:
+        if not _SOCAT_PREFIXES.match(word.value):
+            continue
+        if not _static(word):
+            yield Unknown(word.source, "socat")
+            continue
+        address = word.value.split(":", 1)[1].split(",", 1)[0]
+        host, _, port = address.rpartition(":")
+        if host:
+            yield HostPort(host, int(port) if port.isdigit() else 0, "socat")
+
+
+def _ssh_port(words: Sequence[Word], command: str) -> int:
+    flag = "-P" if command in ("scp", "sftp") else "-p"
+    for word in _option_values(words, frozenset({flag})):
+        if word.value.isdigit():
+            return int(word.value)
+    return 22
+
+
+def _ssh(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    port = _ssh_port(words, command)
+    for word in _option_values(words, frozenset({"-J"})):
+        for hop in word.value.split(","):
+            yield _host_port(hop, command, 22) if _static(word) else Unknown(word.source, command)
+    for word in _option_values(words, frozenset({"-o"})):
+        key, _, value = word.value.replace(" ", "=", 1).partition("=")
+        if key.lower() in ("proxyjump", "hostname"):
+            for hop in value.split(","):
+                yield (_host_port(hop, command, 22) if _static(word)
+                       else Unknown(word.source, command))
+    positional = list(_positional(words, _SSH_VALUE_OPTIONS))
+    if command in ("ssh", "mosh", "autossh", "sftp"):
+        positional = positional[:1]
+    for word in positional:
+        if _SCHEME.match(word.value):
+            found = _url_or_host(word.value, command)
+            if found is not None:
+                yield found
+            continue
+        if command in ("scp", "rsync") and not _SCP_LIKE.match(word.value):
+            if not word.stable and ":" in word.source:
+                yield Unknown(word.source, command)
+            continue  # a local path
+        if not _static(word):
+            yield Unknown(word.source, command)
+            continue
+        text = word.value
+        if command in ("scp", "rsync", "sftp"):
+            text = text.split("]", 1)[0] + "]" if text.startswith("[") else text.split(":", 1)[0]
+            if "@" in word.value.split(":", 1)[0]:
+                text = word.value.split(":", 1)[0]
+        yield _host_port(text, command, port)
+
+
+def _python(words: Sequence[Word]) -> Iterator[Destination]:
+    values = [w.value for w in words]
+    if "-m" in values:
+        module = values[values.index("-m") + 1] if values.index("-m") + 1 < len(values) else ""
+        rest = words[values.index("-m") + 2 :]
+        if module == "pip":
+            yield from _installer("pip", rest)
+        else:
+            yield from _urls_in(rest, f"python -m {module}")
+
+
+def _segment_destinations(segment: Segment) -> Iterator[Destination]:
+    command = segment.command
+    words = _arguments(segment)
+    if command in _HTTP_CLIENTS:
+        yield from _http_client(command, words)
+    elif command == "git":
+        yield from _git(words)
+    elif command in _INSTALLERS:
+        yield from _installer(command, words)
+    elif _PYTHONS.match(command):
+        yield from _python(words)
+    elif command in _NETCATS:
+        yield from _netcat(command, words)
+    elif command == "socat":
+        yield from _socat(words)
+    elif command in _SSHES:
+        yield from _ssh(command, words)
+
+
+def _redirect_destination(target: str) -> Destination:
+    parts = target.split("/")  # ['', 'dev', 'tcp', host, port]
+    if len(parts) != 5 or not parts[3] or not parts[4].isdigit():
+        return Unknown(target, "/dev/" + (parts[2] if len(parts) > 2 else "tcp"))
+    return HostPort(parts[3], int(parts[4]), f"/dev/{parts[2]}")
+
+
+def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
+    """Every network destination a command names, in order, duplicates removed.
+
+    :param analysis: the shell analysis of the command.
+    :returns: the destinations; :class:`Unknown` for those only known at run time.
+    """
+    found: list[Destination] = []
+    for segment in analysis.segments:
+        found.extend(_segment_destinations(segment))
+    found.extend(_redirect_destination(target) for target in analysis.network_redirects)
+    return tuple(dict.fromkeys(found))
