@@ -75,6 +75,8 @@ from tooldeck.shell_analysis.carriers import SHELLS, effective_shell_command
 from tooldeck.shell_analysis.confirm import DEFAULT_CONFIRM_PATTERNS, find_confirm
 from tooldeck.shell_analysis.decide import Verdict, decide
 from tooldeck.shell_analysis.deobfuscate import deobfuscate
+from tooldeck.shell_analysis.findings import Finding
+from tooldeck.shell_analysis.judgement import ClassContext, judge_classes
 from tooldeck.shell_analysis.last_command import last_command
 from tooldeck.shell_analysis.model import BlockMatch, CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.parse import analyze
@@ -88,7 +90,9 @@ __all__ = [
     "SHELLS",
     "WRAPPERS",
     "BlockMatch",
+    "ClassContext",
     "CommandAnalysis",
+    "Finding",
     "Segment",
     "Verdict",
     "Word",
@@ -100,6 +104,7 @@ __all__ = [
     "find_blocked",
     "find_confirm",
     "is_path_like",
+    "judge_classes",
     "last_command",
     "path_arguments",
     "pattern_matches",

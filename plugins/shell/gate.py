@@ -82,11 +82,14 @@ from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.shell_analysis import (
+    ClassContext,
     CommandAnalysis,
+    Finding,
     analyze,
     find_blocked,
     find_confirm,
     is_path_like,
+    judge_classes,
     path_arguments,
 )
 from tooldeck.shell_analysis.link_rules import (
@@ -290,6 +293,27 @@ def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -
     return _vote(Verdict.ASK, "confirm", f"confirm pattern {pattern!r} matched", source)
 
 
+def class_finding(analysis: CommandAnalysis, policy: ShellPolicy) -> Finding | None:
+    """The command-class rules' finding (:mod:`tooldeck.shell_analysis.judgement`)."""
+    context = ClassContext(policy.blocklist, policy.protected_roots, policy.cwd)
+    return judge_classes(analysis, context)
+
+
+def rule_class(finding: Finding | None, verdict: Verdict, *, routine: bool) -> Decision | None:
+    """Rule ``class``: a command class (escalation, launcher, embedded code…) votes.
+
+    :param finding: the class finding, if any.
+    :param verdict: the verdict this stage handles.
+    :param routine: for ``ask``, whether this stage handles routine-destructive findings
+        (skipped under full autonomy) or the others (never skipped).
+    """
+    if finding is None or finding.verdict != verdict.value:
+        return None
+    if verdict is Verdict.ASK and (finding.rule == "routine-destructive") != routine:
+        return None
+    return _vote(verdict, finding.rule, finding.detail)
+
+
 # ----------------------------------------------------------------------------- the judge
 
 
@@ -303,10 +327,12 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
     links = link_findings(analysis, policy.link_sandbox, policy.exempt)
+    found = class_finding(analysis, policy)
     # the table's order; ``or`` stops at the first vote (a Decision is always true)
     decision = (
         rule_command(analysis)
         or rule_floor(analysis, policy)
+        or rule_class(found, Verdict.DENY, routine=False)
         or rule_sandbox_cwd(policy)
         or rule_sandbox_path(analysis, policy)
         or rule_links(links, Verdict.DENY, policy)
@@ -315,12 +341,14 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_opaque(analysis)
         or rule_links(links, Verdict.ASK, policy)
         or rule_rollback_coverage(analysis, policy)
+        or rule_class(found, Verdict.ASK, routine=False)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )
     if decision is None and policy.autonomy != "full":
         decision = (
             rule_confirm(command, analysis, policy)
+            or rule_class(found, Verdict.ASK, routine=True)
             or rule_overlay(command, views, policy, Verdict.ASK)
             or rule_segments(views, policy, Verdict.ASK)
         )
