@@ -50,7 +50,17 @@ async def test_device_paths_are_exempt(make_deck: Any, helpers: Any, command: st
 async def test_symlink_out_of_the_sandbox_is_denied(make_deck: Any, helpers: Any,
                                                     sandbox: Path) -> None:
     (sandbox / "link").symlink_to("/etc")
-    vote = helpers.shell_vote(make_deck(""), "cat link/passwd")
+    vote = helpers.shell_vote(make_deck(""), "cp a link/passwd")
+    assert (vote.verdict.value, vote.rule) == ("deny", "sandbox-path")
+
+
+async def test_symlink_to_a_secret_is_denied_even_to_a_reader(
+        make_deck: Any, helpers: Any, sandbox: Path, tmp_path: Path) -> None:
+    keys = tmp_path / "home" / ".ssh"
+    keys.mkdir(parents=True)
+    (keys / "id_ed25519").write_text("not a key\n")
+    (sandbox / "keys").symlink_to(keys)
+    vote = helpers.shell_vote(make_deck(""), "cat keys/id_ed25519")
     assert (vote.verdict.value, vote.rule) == ("deny", "sandbox-path")
 
 
