@@ -24,7 +24,13 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment
 
-__all__ = ["ESCALATORS", "escalation_finding", "persistence_finding", "power_finding"]
+__all__ = [
+    "ESCALATORS",
+    "credential_store_finding",
+    "escalation_finding",
+    "persistence_finding",
+    "power_finding",
+]
 
 ESCALATORS: frozenset[str] = frozenset({
     "sudo", "sudoedit", "doas", "pkexec", "run0", "su", "ksu", "runuser", "calife", "sg",
@@ -140,4 +146,29 @@ def persistence_finding(segment: Segment) -> Finding | None:
         if {"--global", "--system"} & set(rest) and not reading & set(rest):
             return Finding(DENY, "persistence", f"{segment.text!r} writes the git "
                            "configuration outside the project")
+    return None
+
+
+_CREDENTIAL_STORES: dict[str, frozenset[str]] = {
+    "security": frozenset({"find-generic-password", "find-internet-password", "dump-keychain",
+                           "export", "find-certificate", "find-identity"}),
+    "secret-tool": frozenset({"lookup", "search"}),
+    "keyctl": frozenset({"print", "read", "pipe"}),
+    "pass": frozenset({"show"}),
+    "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
+}
+
+
+def credential_store_finding(segment: Segment) -> Finding | None:
+    """Deny reading a credential store (keychain, secret service, kernel keyring, gpg keys).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    verbs = _CREDENTIAL_STORES.get(head)
+    if verbs is not None and verbs.intersection(args):
+        return Finding(DENY, "credential-store", f"{segment.text!r} reads a credential store")
     return None

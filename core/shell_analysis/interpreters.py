@@ -115,9 +115,13 @@ _DECODE = re.compile(
 )
 _EVAL = re.compile(r"\beval\b|\bexec\b|Function\(|compile\(|instance_eval|load\(|"
                    r"Invoke-Expression|\biex\b", re.IGNORECASE)
-_STRINGS = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|`([^`]*)`|\{([^{}]*)\}")
+_STRINGS = (
+    re.compile(r"\"((?:[^\"\\]|\\.)*)\""), re.compile(r"'((?:[^'\\]|\\.)*)'"),
+    re.compile(r"`([^`]*)`"), re.compile(r"\{([^{}]*)\}"), re.compile(r"\(([^()]*)\)"),
+)
 _SHELL_PREFIXES = re.compile(r"^(?:\s+|[:!@]|\\!|exec[= ]|\.system |\.shell |execute\()+")
-_BARE_SHELLS = re.compile(r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+-[a-z]+)*$")
+_BARE_SHELLS = re.compile(
+    r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+(?:-[a-z]+|[0-9]?[<>]&?[0-9]?\S*))*$")
 
 
 def _glued(value: str, options: frozenset[str]) -> bool:
@@ -160,10 +164,8 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
 
 def _shell_candidates(code: str) -> list[str]:
     found = [code]
-    for match in _STRINGS.finditer(code):
-        text = next((g for g in match.groups() if g is not None), "")
-        if text:
-            found.append(text)
+    for pattern in _STRINGS:
+        found.extend(m.group(1) for m in pattern.finditer(code) if m.group(1))
     return [_SHELL_PREFIXES.sub("", c).strip() for c in found]
 
 

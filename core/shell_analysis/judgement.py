@@ -12,7 +12,9 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
 | 4     | environment prefix  | :mod:`.launchers`         | deny / ask                   |
-| 5     | routine destructive | :mod:`.routine_destructive` | ask                        |
+| 5     | built word          | here                      | ask: ``$(a)etc$(b)shadow``,  |
+|       |                     |                           | ``${x//a/b}`` as an argument |
+| 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
 
 Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
 it writes outside the roots, or when a class above denies it.
@@ -21,12 +23,15 @@ it writes outside the roots, or when a class above denies it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 
 import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
+from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.escalation import (
+    credential_store_finding,
     escalation_finding,
     persistence_finding,
     power_finding,
@@ -132,9 +137,25 @@ def _judge_tail(words: Sequence[Word], segment: Segment, context: ClassContext) 
     return Finding(found.verdict, found.rule, f"launched by {segment.command!r}: {found.detail}")
 
 
+_REWRITTEN_VARIABLE = re.compile(r"\$\{(?:!\w|#?\w+(?:/|:[-0-9 ]|\^|,|@[A-Za-z]))")
+
+
+def _built_word(segment: Segment) -> Finding | None:
+    """A word pieced together at run time: several substitutions, or a rewritten variable."""
+    if segment.command in PRINTERS:
+        return None
+    for word in segment.words:
+        if not word.dynamic:
+            continue
+        source = word.source
+        if source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(source):
+            return Finding(ASK, "built-word", f"{source!r} is pieced together at run time")
+    return None
+
+
 def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     fixed = (escalation_finding(segment) or power_finding(segment)
-             or persistence_finding(segment))
+             or persistence_finding(segment) or credential_store_finding(segment))
     if fixed is not None:
         return [fixed]
     findings: list[Finding] = []
@@ -152,6 +173,9 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         found = rule(segment, judge)
         if found is not None:
             findings.append(found)
+    built = _built_word(segment)
+    if built is not None:
+        findings.append(built)
     routine = routine_finding(segment, bare_redirect=False)
     if routine is not None:
         findings.append(routine)

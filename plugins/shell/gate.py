@@ -52,7 +52,10 @@ rule                   vote     fires when
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
                                 ``"$(pwd)"/x``): it cannot be checked against the roots
-``confirm``            ask      a confirm pattern matches (base or overlay)
+``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
+                                segments' resolved words without data arguments (``echo``
+                                text, commit messages, grep patterns); an opaque command
+                                is matched as written
 ``routine-destructive`` ask     ``git reset --hard``, ``git clean``, force pushes, ``chmod -R
                                 777``, ``kill -9 -1``, ``truncate``, ``dd of=``, ``: > f``…
 ``overlay-rule``       ask      an overlay ``ask`` rule matches
@@ -107,6 +110,7 @@ from tooldeck.shell_analysis.link_rules import (
     link_findings,
     symlink_target_values,
 )
+from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.outside_reads import (
     is_secret_path,
     program_paths,
@@ -350,7 +354,11 @@ def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> De
 
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
     """Rule ``confirm``: a confirm pattern asks for a human yes."""
-    pattern = find_confirm(command, analysis, policy.confirm_patterns)
+    if analysis.opaque:  # what cannot be seen is matched as written (fail closed)
+        pattern = find_confirm(command, analysis, policy.confirm_patterns)
+    else:  # data is not code: printed or recorded text does not ask
+        text, code = code_view(analysis)
+        pattern = find_confirm(text, code, policy.confirm_patterns)
     if pattern is None:
         return None
     source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)

@@ -141,6 +141,7 @@ async def test_verifiable_directory_changes_pass(make_deck: Any, helpers: Any,
 
 async def test_deobfuscated_view_feeds_confirm(make_deck: Any, helpers: Any) -> None:
     # zeph-test-cases 1.11 through the gate: the normaliser widens what confirm patterns see
-    deck = make_deck('[tools.shell]\nconfirm_patterns = ["curl"]\n')
-    vote = helpers.shell_vote(deck, "echo '\\x63url'")
+    # (issue 12 point 4: patterns match the code, so the example runs the word, not echo)
+    deck = make_deck('[tools.shell]\nconfirm_patterns = ["terraform"]\n')
+    vote = helpers.shell_vote(deck, "$'\\x74erraform' apply")
     assert (vote.verdict.value, vote.rule) == ("ask", "confirm")

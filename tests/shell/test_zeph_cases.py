@@ -232,7 +232,9 @@ async def test_confirm_patterns_match(make_deck: Any, helpers: Any, command: str
 
 async def test_confirm_is_case_insensitive(make_deck: Any, helpers: Any) -> None:
     deck = make_deck('[tools.shell]\nconfirm_patterns = ["drop table"]\n')
-    assert helpers.shell_vote(deck, "echo 'DROP TABLE users'").rule == "confirm"
+    assert helpers.shell_vote(deck, "psql -c 'DROP TABLE users'").rule == "confirm"
+    # issue 12 point 4 (data is not code): Zeph asks for the echo too, tooldeck does not
+    assert helpers.shell_vote(deck, "echo 'DROP TABLE users'").verdict.value == "allow"
     assert helpers.shell_vote(deck, "echo hello").verdict.value == "allow"
 
 
