@@ -25,6 +25,7 @@ from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment
 
 __all__ = [
+    "CLASS_HEADS",
     "ESCALATORS",
     "credential_store_finding",
     "escalation_finding",
@@ -172,3 +173,11 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     if verbs is not None and verbs.intersection(args):
         return Finding(DENY, "credential-store", f"{segment.text!r} reads a credential store")
     return None
+
+
+CLASS_HEADS: frozenset[str] = (
+    ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES)
+    | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
+                 "git"})
+)
+"""Command names any rule of this module looks at (a segment without one is skipped)."""

@@ -85,7 +85,7 @@ _SPAWN = re.compile(
     re.IGNORECASE,
 )
 _DESTROY = re.compile(
-    r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\.unlink\(|unlink\s*\(|rm_rf|rm_r\b|"
+    r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
     r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(",
     re.IGNORECASE,

@@ -31,6 +31,7 @@ import attrs
 from tooldeck.shell_analysis.blocklist import find_blocked
 from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.escalation import (
+    CLASS_HEADS,
     credential_store_finding,
     escalation_finding,
     persistence_finding,
@@ -39,13 +40,15 @@ from tooldeck.shell_analysis.escalation import (
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.interpreters import judge_interpreter
 from tooldeck.shell_analysis.launchers import (
+    ALL_ARGV_LAUNCHERS,
+    OPTION_HEADS,
     bare_shell,
     environment_finding,
     launcher_tails,
     option_finding,
 )
-from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
-from tooldeck.shell_analysis.routine_destructive import routine_finding
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
@@ -145,7 +148,7 @@ def _built_word(segment: Segment) -> Finding | None:
     if segment.command in PRINTERS:
         return None
     for word in segment.words:
-        if not word.dynamic:
+        if not word.dynamic or ("$" not in word.source and "`" not in word.source):
             continue
         source = word.source
         if source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(source):
@@ -153,32 +156,49 @@ def _built_word(segment: Segment) -> Finding | None:
     return None
 
 
+def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
+    if CLASS_HEADS.isdisjoint(names):
+        return None
+    return (escalation_finding(segment) or power_finding(segment)
+            or persistence_finding(segment) or credential_store_finding(segment))
+
+
 def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
-    fixed = (escalation_finding(segment) or power_finding(segment)
-             or persistence_finding(segment) or credential_store_finding(segment))
+    if not segment.command_positions:
+        return []
+    names = frozenset(command_name(segment.words[p].value) for p in segment.command_positions)
+    name = segment.command
+    fixed = _fixed_findings(segment, names)
     if fixed is not None:
         return [fixed]
     findings: list[Finding] = []
-    if (segment.wrappers and "xargs" not in segment.wrappers
+    if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
-    for tail in launcher_tails(segment):
-        found = _judge_tail(tail, segment, context)
-        if found is not None:
-            findings.append(found)
-            if found.verdict == DENY:
-                return findings
+    if not names.isdisjoint(ALL_ARGV_LAUNCHERS):
+        for tail in launcher_tails(segment):
+            found = _judge_tail(tail, segment, context)
+            if found is not None:
+                findings.append(found)
+                if found.verdict == DENY:
+                    return findings
     judge = _shell_judge(context)
-    for rule in (judge_interpreter, option_finding, environment_finding):
+    rules = [judge_interpreter]
+    if name in OPTION_HEADS:
+        rules.append(option_finding)
+    if "=" in segment.text:
+        rules.append(environment_finding)
+    for rule in rules:
         found = rule(segment, judge)
         if found is not None:
             findings.append(found)
     built = _built_word(segment)
     if built is not None:
         findings.append(built)
-    routine = routine_finding(segment, bare_redirect=False)
-    if routine is not None:
-        findings.append(routine)
+    if name in ROUTINE_HEADS:
+        routine = routine_finding(segment, bare_redirect=False)
+        if routine is not None:
+            findings.append(routine)
     return findings
 
 

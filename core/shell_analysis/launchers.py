@@ -33,8 +33,15 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import ARGV_LAUNCHERS, CODE_OPTIONS
 from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, judge_code
 from tooldeck.shell_analysis.model import Segment, Word, command_name
+from tooldeck.shell_analysis.wrappers import WRAPPERS
 
-__all__ = ["ALL_ARGV_LAUNCHERS", "environment_finding", "launcher_tails", "option_finding"]
+__all__ = [
+    "ALL_ARGV_LAUNCHERS",
+    "OPTION_HEADS",
+    "environment_finding",
+    "launcher_tails",
+    "option_finding",
+]
 
 ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "strace", "ltrace", "gdb", "valgrind", "chrt", "taskset", "flock", "unshare", "watch",
@@ -123,7 +130,7 @@ def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:
     """
     for position in segment.command_positions:
         name = command_name(segment.words[position].value)
-        if name not in ALL_ARGV_LAUNCHERS:
+        if name not in ALL_ARGV_LAUNCHERS or name in WRAPPERS:  # wrappers are peeled already
             continue
         words = segment.words[position + 1 :]
         return [tuple(words[i:]) for i, w in enumerate(words)
@@ -264,3 +271,10 @@ def environment_finding(segment: Segment,
                 not part.startswith(("/usr", "/bin", "/sbin", "/opt", "$", "~", "/home"))
                 or part.startswith(("/tmp", "/dev/shm")) for part in value.split(":")):
             return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
+
+
+OPTION_HEADS: frozenset[str] = (
+    frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
+    | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git", "vim", "nvim"})
+)
+"""Command names :func:`option_finding` looks at."""

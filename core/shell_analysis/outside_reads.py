@@ -41,7 +41,7 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.docker/config.json", "*/.netrc", "*/.git-credentials", "*/.npmrc", "*/.pypirc",
     "*/.env", "*/.env.*", "*.pem", "*.key", "*/id_rsa*", "*/id_ed25519*", "*/id_ecdsa*",
     "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
-    "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "/root", "/root/*", "*/credentials",
+    "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
     "*/.bash_history", "*/.zsh_history", "*/Library/Keychains*", "*/.config/gcloud*",
     "*/.azure*", "*/.password-store*", "*/.vault-token", "*/.config/gh/hosts.yml",
     "*/.cargo/credentials*", "/etc/ssl/private*", "/var/run/secrets/*", "/run/secrets/*",

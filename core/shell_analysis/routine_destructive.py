@@ -31,7 +31,12 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.findings import ASK, Finding
 from tooldeck.shell_analysis.model import Segment
 
-__all__ = ["routine_finding"]
+__all__ = ["ROUTINE_HEADS", "routine_finding"]
+
+ROUTINE_HEADS: frozenset[str] = frozenset({
+    "git", "rm", "kill", "pkill", "killall", "chmod", "chown", "chgrp", "truncate", "dd", "crontab",
+})
+"""Command names :func:`routine_finding` looks at."""
 
 _WORLD_WRITABLE = ("777", "666", "0777", "0666", "a+rwx", "o+w", "a+w", "ugo+rwx")
 _CATCH_ALL = frozenset({".", ".*", "", "*", "^", "$"})
