@@ -65,7 +65,9 @@ async def test_symlink_to_a_secret_is_denied_even_to_a_reader(
 
 
 async def test_home_is_outside(make_deck: Any, helpers: Any) -> None:
-    assert helpers.shell_vote(make_deck(""), "cat ~/.bashrc").rule == "sandbox-path"
+    assert helpers.shell_vote(make_deck(""), "echo x >> ~/.bashrc").rule == "sandbox-path"
+    # issue 12 point 5: reading a non-secret file in the home directory is not denied
+    assert helpers.shell_vote(make_deck(""), "cat ~/.bashrc").verdict.value == "allow"
 
 
 async def test_extra_root_is_inside(make_deck: Any, helpers: Any, sandbox: Path,
