@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
+from tooldeck.shell_analysis.containers import ENGINES, privileged_container
 from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
@@ -157,6 +158,8 @@ def _built_word(segment: Segment) -> Finding | None:
 
 
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
+    if not ENGINES.isdisjoint(names):
+        return privileged_container(segment)
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)

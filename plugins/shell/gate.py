@@ -110,6 +110,7 @@ from tooldeck.shell_analysis.link_rules import (
     link_findings,
     symlink_target_values,
 )
+from tooldeck.shell_analysis.containers import container_paths
 from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.outside_reads import (
     is_secret_path,
@@ -206,10 +207,11 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
 
     Exempt (see :mod:`tooldeck.shell_analysis.outside_reads`): a non-secret path that only
     read-only commands read (rule ``outside-read`` decides it), and a program word in the
-    tree (``.venv/bin/python``), checked where the link is rather than where it points.
+    tree (``.venv/bin/python``), checked where the link is rather than where it points, and
+    a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
     Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
     """
-    exempt_reads = set(_outside_reads(analysis, policy))
+    exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
     for raw in path_arguments(analysis):

@@ -25,6 +25,8 @@ ESCALATION = [
     "doas -u root id", "doas apk add x", "pkexec id", "run0 id", "su", "su - postgres",
     "sudoedit /etc/hosts", "machinectl shell root@.host", "runuser -u nobody -- id",
     "echo pw | passwd", "ksu root", "timeout 5 doas id", "sh -c 'pkexec id'",
+    "docker run --rm --privileged alpine id", "podman run -v /:/host alpine ls /host",
+    "docker run -v /var/run/docker.sock:/s alpine", "docker run --cap-add=SYS_ADMIN alpine",
 ]
 LAUNCHED_DENIED = [
     "strace -f -o trace.txt sudo reboot", "ltrace -f doas id", "valgrind --quiet sudo id",
@@ -40,6 +42,8 @@ LAUNCHED_ALLOWED = [
     "strace -f -o trace.txt ./build/app", "timeout 60 pytest -x", "nice -n 5 make -j2",
     "valgrind --leak-check=full ./target/debug/app", "taskset -c 0 cargo bench",
     "tar -I zstd -cf out.tar.zst src", "vim -c ':wq' notes.txt", "git -c core.pager=cat log -3",
+    "docker run --rm -v \"$(pwd)\":/work -w /work golang:1.22 go test ./...",
+    "docker run --rm -v ./src:/app/src -w /app node:20 npm test",
 ]
 
 
