@@ -162,7 +162,14 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
     return (key, code) if code else None
 
 
+_HOME_REFERENCES = re.compile(
+    r"\$ENV\{HOME\}|\$ENV\{['\"]HOME['\"]\}|process\.env\.HOME|Dir\.home|"
+    r"(?:os\.)?homedir\(\)|getenv\(['\"]HOME['\"]\)|\$env:(?:HOME|USERPROFILE)|%USERPROFILE%",
+)
+
+
 def _shell_candidates(code: str) -> list[str]:
+    code = _HOME_REFERENCES.sub("~", code)  # the shell analyzer knows ~ as the home directory
     found = [code]
     for pattern in _STRINGS:
         found.extend(m.group(1) for m in pattern.finditer(code) if m.group(1))
@@ -195,6 +202,9 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     network = _NETWORK.search(code) is not None
     if network and _SENSITIVE.search(code):
         return Finding(DENY, "embedded-code", "the code sends or fetches sensitive data")
+    if network and spawn:
+        return Finding(DENY, "embedded-code", "the code connects out and runs a process "
+                       "(a reverse shell)")
     if _DECODE.search(code) and _EVAL.search(code):
         return Finding(ASK, "embedded-code", "the code decodes then runs something")
     if spawn:

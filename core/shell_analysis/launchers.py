@@ -246,32 +246,39 @@ def environment_finding(segment: Segment,
     :returns: the finding, or ``None``.
     """
     text = segment.text
-    if "=" not in text:
-        return None
+    findings: list[Finding] = []
     index = 0
     while True:
         match = _ASSIGNMENT.match(text, index)
         if match is None or (match.end() < len(text) and not text[match.end()].isspace()):
-            return None
+            break
         name, value = match.group(1), _unquote(match.group(2))
         index = match.end()
-        if name in _ENV_LIBRARY:
-            return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
-                           else ASK, "environment", f"{name} loads {value!r} into the command")
-        if name in _ENV_SCRIPT:
-            found = judge_code(value, shell_judge)
-            if found is not None and found.verdict == DENY:
-                return Finding(DENY, "environment", f"{name}: {found.detail}")
-            return Finding(ASK, "environment", f"{name} makes the command run extra code")
-        if name in _ENV_COMMAND:
-            found = shell_judge(value)
-            if found is not None:
-                return Finding(found.verdict, "environment", f"{name}: {found.detail}")
-        if name == "PATH" and any(
-                not part.startswith(("/usr", "/bin", "/sbin", "/opt", "$", "~", "/home"))
-                or part.startswith(("/tmp", "/dev/shm")) for part in value.split(":")):
-            return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
+        found = _assignment_finding(name, value, shell_judge)
+        if found is not None:
+            findings.append(found)
+    return next((f for f in findings if f.verdict == DENY), findings[0] if findings else None)
 
+
+def _assignment_finding(name: str, value: str,
+                        shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    if name in _ENV_LIBRARY:
+        return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
+                       else ASK, "environment", f"{name} loads {value!r} into the command")
+    if name in _ENV_SCRIPT:
+        found = judge_code(value, shell_judge)
+        if found is not None and found.verdict == DENY:
+            return Finding(DENY, "environment", f"{name}: {found.detail}")
+        return Finding(ASK, "environment", f"{name} makes the command run extra code")
+    if name in _ENV_COMMAND:
+        found = shell_judge(value)
+        if found is not None:
+            return Finding(found.verdict, "environment", f"{name}: {found.detail}")
+    if name == "PATH" and any(
+            not part.startswith(("/usr", "/bin", "/sbin", "/opt", "$", "~", "/home"))
+            or part.startswith(("/tmp", "/dev/shm")) for part in value.split(":")):
+        return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
+    return None
 
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
