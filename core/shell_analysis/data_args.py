@@ -14,6 +14,11 @@ arguments from a segment before the patterns are matched:
 
 What a substitution inside such an argument runs is a segment of its own and is still
 judged (``git commit -m "$(rm -rf x)"`` asks for the ``rm``).
+
+Patterns that are shell syntax (:data:`SHELL_SYNTAX_PATTERNS`: ``$(``, backtick, ``<(``,
+``>(``, ``<<<``) stand for "something runs that I cannot see"; on a command the analyzer saw
+whole, every such construct became segments that are judged, so these patterns are not
+matched on the code view (a backtick inside ``node -e 'console.log(`x`)'`` is JavaScript).
 """
 
 from __future__ import annotations
@@ -24,10 +29,13 @@ import attrs
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 
-__all__ = ["PRINTERS", "code_view"]
+__all__ = ["PRINTERS", "SHELL_SYNTAX_PATTERNS", "code_view"]
 
 PRINTERS: frozenset[str] = frozenset({"echo", "printf", ":", "true", "false"})
 """Commands whose arguments are only printed."""
+
+SHELL_SYNTAX_PATTERNS: frozenset[str] = frozenset({"$(", "`", "<(", ">(", "<<<"})
+"""Confirm patterns that name shell syntax, not a command (see the module docstring)."""
 
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 _GIT_MESSAGE = frozenset({"commit", "tag", "merge", "notes", "stash", "revert", "am"})

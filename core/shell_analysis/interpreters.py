@@ -77,13 +77,15 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _SPAWN = re.compile(
     r"os\.system|os\.popen|os\.exec|os\.spawn|subprocess|pty\.spawn|commands\.getoutput|"
     r"child_process|exec(?:Sync|File|FileSync)?\s*\(|spawn(?:Sync)?\s*\(|\bexec\b|"
-    r"\bsystem\s*\(?|popen|shell_exec|passthru|proc_open|pcntl_exec|os\.execute|io\.popen|"
-    r"run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|Start-Process|"
-    r"Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|`|Kernel\.spawn|IO\.popen|Open3|"
-    r"do shell script|\bshell\s*\(|getline|\|&|\$\(shell|execute\(|\bsystem\b|:!|\.system|"
-    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bshell\b",
+    r"(?<!platform\.)(?<!os\.)\bsystem\b|popen|shell_exec|passthru|proc_open|pcntl_exec|"
+    r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
+    r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
+    r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
+    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn",
     re.IGNORECASE,
 )
+_BACKTICK = re.compile(r"`[^`]+`")
+_TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript"})
 _DESTROY = re.compile(
     r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
@@ -177,16 +179,18 @@ def _shell_candidates(code: str) -> list[str]:
 
 
 def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
-               *, whole_is_shell: bool = False) -> Finding | None:
+               *, whole_is_shell: bool = False, backticks: bool = True) -> Finding | None:
     """Judge a piece of code in some language by what it spawns, destroys or sends.
 
     :param code: the code text.
     :param shell_judge: judges one string as shell text (the analyzer, recursively).
     :param whole_is_shell: whether the whole text may be shell code too (an option value),
         not only the strings inside it.
+    :param backticks: whether backticks run a command in this language (not JavaScript's
+        template literals).
     :returns: the finding, or ``None`` when nothing of note was found.
     """
-    spawn = _SPAWN.search(code) is not None
+    spawn = _SPAWN.search(code) is not None or (backticks and _BACKTICK.search(code) is not None)
     if spawn or whole_is_shell:
         for candidate in _shell_candidates(code):
             if _BARE_SHELLS.match(candidate):
@@ -231,7 +235,9 @@ def judge_interpreter(segment: Segment,
     for word in words:
         if word.dynamic and not word.value.strip():
             return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
-    findings = [f for w in words if (f := judge_code(w.value, shell_judge)) is not None]
+    backticks = name not in _TEMPLATE_LANGUAGES
+    findings = [f for w in words
+                if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
     if any(w.dynamic for w in words) and not findings:
         findings.append(Finding(ASK, "embedded-code", f"{name} code is built at run time"))
     for finding in findings:

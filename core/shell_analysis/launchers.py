@@ -94,10 +94,14 @@ _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
 }
 _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})
-_ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5OPT", "PERL5DB", "PERL5LIB", "RUBYOPT",
-                         "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONINSPECT", "PROMPT_COMMAND",
-                         "LESSOPEN", "LESSCLOSE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_PARAMETERS",
-                         "ZDOTDIR", "PYTHONWARNINGS"})
+_ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
+                         "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "GIT_CONFIG_GLOBAL",
+                         "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
+_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS"})
+_LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
+                           r"--experimental-loader|-r\S)")
+_EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
+_EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
@@ -222,6 +226,8 @@ def option_finding(segment: Segment,
                                     f"{word.source!r} is built at run time"))
             continue
         found = judge_code(word.value, shell_judge, whole_is_shell=True)
+        if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
+            found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
         if found is not None:
             findings.append(Finding(found.verdict, "launcher",
                                     f"{segment.command} runs code: {found.detail}"))
@@ -265,7 +271,9 @@ def _assignment_finding(name: str, value: str,
     if name in _ENV_LIBRARY:
         return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")
-    if name in _ENV_SCRIPT:
+    if name in _ENV_FLAGS and not _LOADING_FLAG.search(value):
+        return None  # NODE_OPTIONS=--max-old-space-size=4096 loads nothing
+    if name in _ENV_SCRIPT or name in _ENV_FLAGS:
         found = judge_code(value, shell_judge)
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")

@@ -54,8 +54,9 @@ rule                   vote     fires when
                                 ``"$(pwd)"/x``): it cannot be checked against the roots
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
-                                text, commit messages, grep patterns); an opaque command
-                                is matched as written
+                                text, commit messages, grep patterns; shell-syntax patterns
+                                such as ``$(`` are left out, what they run being segments);
+                                an opaque command is matched as written
 ``routine-destructive`` ask     ``git reset --hard``, ``git clean``, force pushes, ``chmod -R
                                 777``, ``kill -9 -1``, ``truncate``, ``dd of=``, ``: > f``…
 ``overlay-rule``       ask      an overlay ``ask`` rule matches
@@ -111,7 +112,7 @@ from tooldeck.shell_analysis.link_rules import (
     symlink_target_values,
 )
 from tooldeck.shell_analysis.containers import container_paths
-from tooldeck.shell_analysis.data_args import code_view
+from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS, code_view
 from tooldeck.shell_analysis.outside_reads import (
     is_secret_path,
     program_paths,
@@ -360,7 +361,8 @@ def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -
         pattern = find_confirm(command, analysis, policy.confirm_patterns)
     else:  # data is not code: printed or recorded text does not ask
         text, code = code_view(analysis)
-        pattern = find_confirm(text, code, policy.confirm_patterns)
+        patterns = [p for p in policy.confirm_patterns if p.strip() not in SHELL_SYNTAX_PATTERNS]
+        pattern = find_confirm(text, code, patterns)
     if pattern is None:
         return None
     source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)

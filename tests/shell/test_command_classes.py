@@ -85,11 +85,15 @@ INTERPRETER_DENIED = [
 INTERPRETER_ASKED = [
     "node -e \"eval(Buffer.from(process.argv[1], 'base64').toString())\" eA==",
     "ruby -e \"$CODE\"", "python3 -c 'import subprocess; subprocess.run([\"make\"])'",
+    "NODE_OPTIONS='--require ./hook.js' node app.js", "vi -c ':set shell=/bin/sh | shell'",
     "perl -e 'unlink \"build.log\"'",
 ]
 INTERPRETER_ALLOWED = [
     "python3 -c 'print(1 + 1)'", "node -e 'console.log(process.version)'",
     "ruby -e 'puts RUBY_VERSION'", "python3 -c \"import json; print(json.load(open('a.json')))\"",
+    "python3 -c 'import platform; print(platform.system())'",
+    "node -e 'console.log(`v${process.version}`)'",
+    "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
 ]
 
 
