@@ -106,13 +106,13 @@ from tooldeck.shell_analysis import (
     judge_classes,
     path_arguments,
 )
+from tooldeck.shell_analysis.containers import container_paths
+from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS, code_view
 from tooldeck.shell_analysis.link_rules import (
     LinkFinding,
     link_findings,
     symlink_target_values,
 )
-from tooldeck.shell_analysis.containers import container_paths
-from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS, code_view
 from tooldeck.shell_analysis.outside_reads import (
     is_secret_path,
     program_paths,
