@@ -113,6 +113,7 @@ from tooldeck.shell_analysis.link_rules import (
     link_findings,
     symlink_target_values,
 )
+from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     is_secret_path,
     program_paths,
@@ -188,7 +189,13 @@ def _inside_lexically(raw: str, policy: ShellPolicy) -> bool:
 
 
 def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
-    """Path words outside the roots that only read-only commands read (secrets excluded)."""
+    """Path words outside the roots that only read-only commands read (secrets excluded).
+
+    None when the command makes links: a path may then go through one (the ``link-*`` rules).
+    """
+    scan = scan_links(analysis)
+    if scan.creations or scan.unclear:
+        return []
     readers = read_only_paths(analysis)
     programs = program_paths(analysis)
     found = []
