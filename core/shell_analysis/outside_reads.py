@@ -13,13 +13,16 @@ path word are exempt from that deny (the gate decides what they get instead):
 A word counts as read-only when every segment it appears in runs a read-only command
 (:data:`READ_ONLY`, ``find`` without ``-exec``/``-delete``/``-fprint``…, ``sort`` without
 ``-o``) and it is no redirect target. ``cd``/``pushd`` count as read-only only when every
-segment of the command is read-only (``cd /etc && rm passwd`` stays denied).
+segment of the command is read-only and nothing is redirected (``cd /etc && rm passwd`` and
+``cd /etc && cat > x`` stay denied). Options that write or run something (``sort -o``,
+``tree -o``, ``rg --pre``) make a command not read-only.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
@@ -29,10 +32,10 @@ __all__ = ["READ_ONLY", "SECRET_PATTERNS", "is_secret_path", "program_paths", "r
 READ_ONLY: frozenset[str] = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "head", "tail", "cat", "less", "more", "grep",
     "egrep", "fgrep", "rg", "ag", "tree", "readlink", "realpath", "md5sum", "sha1sum",
-    "sha256sum", "sha512sum", "b2sum", "cksum", "diff", "cmp", "od", "xxd", "hexdump",
-    "strings", "test", "[", "which", "type", "lsattr", "getfacl", "uniq", "cut", "jq", "yq",
-    "column", "basename", "dirname", "tac", "nl", "find", "sort", "bat", "fd", "zcat",
-    "zgrep", "ldd", "nm", "objdump", "readelf", "lsof", "namei", "getfattr",
+    "sha256sum", "sha512sum", "b2sum", "cksum", "diff", "cmp", "od", "hexdump", "strings",
+    "test", "[", "which", "type", "lsattr", "getfacl", "cut", "jq", "column", "basename",
+    "dirname", "tac", "nl", "find", "sort", "bat", "zcat", "zgrep", "nm", "objdump", "readelf",
+    "namei", "getfattr",
 })
 """Commands that only read the paths they are given (with the exceptions above)."""
 
@@ -42,9 +45,15 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.env", "*/.env.*", "*.pem", "*.key", "*/id_rsa*", "*/id_ed25519*", "*/id_ecdsa*",
     "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
     "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
-    "*/.bash_history", "*/.zsh_history", "*/Library/Keychains*", "*/.config/gcloud*",
-    "*/.azure*", "*/.password-store*", "*/.vault-token", "*/.config/gh/hosts.yml",
-    "*/.cargo/credentials*", "/etc/ssl/private*", "/var/run/secrets/*", "/run/secrets/*",
+    "*/credentials.*", "*/.*history", "*/Library/Keychains*",
+    "*/.config/gcloud*", "*/.azure*", "*/.password-store*", "*/.vault-token",
+    "*/.config/gh/hosts.yml", "*/.cargo/credentials*", "/etc/ssl/private*",
+    "/var/run/secrets/*", "/run/secrets/*", "*/.pgpass", "*/.my.cnf", "*/.s3cfg", "*/.boto",
+    "*/.terraform.d/*", "*/.config/rclone/*", "*/.local/share/keyrings/*", "*/.mozilla/*",
+    "*/.config/google-chrome/*", "*/.config/chromium/*", "*/.config/op/*", "*/.config/hub",
+    "*/ssh_host_*", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ppk", "*.keytab",
+    "*/secring.*", "*/.htpasswd", "*.tfstate", "*.tfstate.*", "*/.android/adbkey*",
+    "*/wallet.dat", "*/.config/sops/*", "*/.oci/*", "*/.databrickscfg",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -53,13 +62,33 @@ _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fp
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd"})
 
 
+_SECRET_WORDS = re.compile(r"secret|passw|token|api[_-]?key|private[_-]?key|access[_-]?key|"
+                           r"credential|\.vault", re.IGNORECASE)
+_CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h", ".md", ".rst",
+                  ".html", ".sh", ".txt.in")
+
+
 def is_secret_path(path: str) -> bool:
     """Tell whether an absolute path names a secret (keys, credentials, shadow files).
 
     :param path: an absolute, normalised path.
-    :returns: true when a :data:`SECRET_PATTERNS` entry matches.
+    :returns: true when a :data:`SECRET_PATTERNS` entry matches, or when the file's name says
+        it holds a secret (``api_token.txt``, ``secrets.yaml``; source code such as
+        ``password_test.py`` is not one).
     """
-    return any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS)
+    if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
+        return True
+    name = path.rsplit("/", 1)[-1]
+    return bool(_SECRET_WORDS.search(name)) and not name.endswith(_CODE_SUFFIXES)
+
+
+_WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
+    "sort": ("-o", "--output", "--compress-program"),
+    "tree": ("-o",),
+    "rg": ("--pre",),
+    "bat": ("--pager",),
+    "less": ("-o", "-O", "--log-file", "--LOG-FILE"),
+}
 
 
 def _read_only(segment: Segment) -> bool:
@@ -68,7 +97,8 @@ def _read_only(segment: Segment) -> bool:
         return False
     if argv[0] == "find" and _FIND_ACTIONS.intersection(argv):
         return False
-    return not (argv[0] == "sort" and any(a.startswith(("-o", "--output")) for a in argv))
+    writing = _WRITING_OPTIONS.get(argv[0], ())
+    return not any(a.startswith(writing) for a in argv[1:]) if writing else True
 
 
 def _words(segment: Segment) -> set[str]:
@@ -87,8 +117,8 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
     :param analysis: the analysed command.
     :returns: path words safe to read outside the roots (secrets are the caller's check).
     """
-    everything_reads = all(_read_only(s) or s.command in _DIRECTORY_CHANGERS
-                           for s in analysis.segments)
+    everything_reads = not (analysis.writes or analysis.redirect_targets) and all(
+        _read_only(s) or s.command in _DIRECTORY_CHANGERS for s in analysis.segments)
     readers: set[str] = set()
     others: set[str] = set(analysis.redirect_targets)
     for segment in analysis.segments:

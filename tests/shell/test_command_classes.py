@@ -214,7 +214,9 @@ async def test_writes_and_secrets_outside_stay_denied(make_deck: Any, helpers: A
     outside = tmp_path / "elsewhere"
     for command in (f"touch {outside}/x", f"cd {outside} && rm -f x", f"cp a {outside}/",
                     "cat ~/.ssh/id_rsa", "head ~/.aws/credentials", f"cat {outside}/.env",
-                    f"ls {outside} > {outside}/list.txt"):
+                    f"ls {outside} > {outside}/list.txt", f"cd {outside} && cat > x",
+                    f"tree -o {outside}/x .", f"sort -o {outside}/x a.txt", "cat ~/.pgpass",
+                    f"cat {outside}/api_token.txt", "tail ~/.bash_history"):
         assert _verdict(make_deck, helpers, command) == "deny", command
 
 
