@@ -121,7 +121,10 @@ _STRINGS = (
     re.compile(r"\"((?:[^\"\\]|\\.)*)\""), re.compile(r"'((?:[^'\\]|\\.)*)'"),
     re.compile(r"`([^`]*)`"), re.compile(r"\{([^{}]*)\}"), re.compile(r"\(([^()]*)\)"),
 )
-_SHELL_PREFIXES = re.compile(r"^(?:\s+|[:!@]|\\!|exec[= ]|\.system |\.shell |execute\()+")
+_SHELL_PREFIXES = re.compile(
+    r"^(?:\s+|[:!@+-]|\\!|exec[= ]|\.system\s|\.shell\s|execute\(|(?:shell|system)\s|"
+    r"[0-9$,/]*e\s)+")
+_STATEMENT_BREAKS = re.compile(r"[;\n\t]")
 _BARE_SHELLS = re.compile(
     r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+(?:-[a-z]+|[0-9]?[<>]&?[0-9]?\S*))*$")
 
@@ -175,7 +178,10 @@ def _shell_candidates(code: str) -> list[str]:
     found = [code]
     for pattern in _STRINGS:
         found.extend(m.group(1) for m in pattern.finditer(code) if m.group(1))
-    return [_SHELL_PREFIXES.sub("", c).strip() for c in found]
+    pieces = [p for p in _STATEMENT_BREAKS.split(code) if p.strip()]
+    if len(pieces) > 1:  # make recipes, gdb/ex command lists: each statement on its own
+        found.extend(pieces)
+    return list(dict.fromkeys(_SHELL_PREFIXES.sub("", c).strip() for c in found))
 
 
 def judge_code(code: str, shell_judge: Callable[[str], Finding | None],

@@ -50,7 +50,7 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "dtach", "abduco", "nsenter", "chroot", "ionice", "proot", "bwrap", "fakeroot", "sg",
     "catchsegv", "memusage", "heaptrack", "hyperfine", "entr", "pv", "faketime",
     "torsocks", "proxychains", "proxychains4", "numactl", "cgexec", "systemd-inhibit",
-    "linux32", "linux64", "i386", "x86_64", "time", "multitime", "pexec", "sshpass",
+    "linux32", "linux64", "i386", "x86_64", "time", "multitime", "pexec", "sshpass", "xdotool",
     "dbus-run-session",
     "xvfb-run", "su", "expect", "busybox", "nohup", "setsid", "stdbuf", "timeout", "nice",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
@@ -77,7 +77,9 @@ _SETTING_KEYS = re.compile(
     r"alias\..*|diff\..*\.(?:command|textconv)|diff\.external|pager\..*|sequence\.editor|"
     r"credential\.helper|filter\..*\.(?:clean|smudge|process)|gpg\.program|"
     r"proxycommand|localcommand|knownhostscommand|permitlocalcommand|"
-    r"apt::.*invoke.*|dpkg::.*invoke.*|dpkg::.*|.*::pre-invoke.*|.*::post-invoke.*)",
+    r"apt::.*invoke.*|dpkg::.*invoke.*|dpkg::.*|.*::pre-invoke.*|.*::post-invoke.*|"
+    r"hooks\..*|merge-tools\..*|.*\.(?:editor|pager|command|program|sshcommand|remotecmd|"
+    r"textconv|askpass|ssh))",
     re.IGNORECASE,
 )
 _SETTING_OPTIONS: dict[str, frozenset[str]] = {

@@ -37,6 +37,9 @@ LAUNCHED_DENIED = [
     "git -c core.pager='sh -c \"sudo id\"' log", "apt-get check -o APT::Update::Pre-Invoke::=sh",
     "hg --config alias.y='!bash' y", "mysql -e '\\! bash'", "rpm --eval '%(sh 1>&2)'",
     "tmux new-session -d 'sudo id'", "emacs --batch --eval '(term \"/bin/bash\")'",
+    "sed -n '1e doas id' README.md", "make --eval='x:;@doas id' x", "xdotool exec doas id",
+    "hg --config ui.editor='doas id' commit", "gdb -batch -ex 'shell doas id'",
+    "LESSOPEN='|doas id %s' less README.md", "GIT_SSH_COMMAND='pkexec id' git fetch",
 ]
 LAUNCHED_ALLOWED = [
     "strace -f -o trace.txt ./build/app", "timeout 60 pytest -x", "nice -n 5 make -j2",
@@ -44,6 +47,7 @@ LAUNCHED_ALLOWED = [
     "tar -I zstd -cf out.tar.zst src", "vim -c ':wq' notes.txt", "git -c core.pager=cat log -3",
     "docker run --rm -v \"$(pwd)\":/work -w /work golang:1.22 go test ./...",
     "docker run --rm -v ./src:/app/src -w /app node:20 npm test",
+    "sed -n '1,80p' src/app.ts", "gdb -batch -ex run -ex bt ./app", "make --eval='x:;@echo hi' x",
 ]
 
 
