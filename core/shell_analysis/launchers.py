@@ -97,7 +97,7 @@ _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
 _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
-                         "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "GIT_CONFIG_GLOBAL",
+                         "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
 _ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
@@ -107,7 +107,8 @@ _EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
-                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS"})
+                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS",
+                          "LESSOPEN", "LESSCLOSE"})
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--login", "--norc", "--noprofile",
@@ -281,7 +282,7 @@ def _assignment_finding(name: str, value: str,
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
     if name in _ENV_COMMAND:
-        found = shell_judge(value)
+        found = shell_judge(value.lstrip("|-"))  # LESSOPEN='|cmd %s
         if found is not None:
             return Finding(found.verdict, "environment", f"{name}: {found.detail}")
     if name == "PATH" and any(
