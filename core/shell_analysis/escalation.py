@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment
 
 __all__ = [
@@ -128,8 +128,9 @@ def persistence_finding(segment: Segment) -> Finding | None:
     """Deny a segment that installs something that outlives the session.
 
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
-    other rules), setuid/setgid bits (``chmod u+s``, ``chmod 4755``), and ``git config
-    --global``/``--system`` writes (the user's or the machine's git configuration).
+    other rules) and ``git config --global``/``--system`` writes (the user's or the
+    machine's git configuration) are denied; setuid/setgid bits (``chmod u+s``, ``chmod
+    4755``) ask.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -140,7 +141,9 @@ def persistence_finding(segment: Segment) -> Finding | None:
     if head == "crontab" and not any(a.startswith(("-l", "-r", "-e")) for a in args):
         return Finding(DENY, "persistence", f"{segment.text!r} installs a crontab")
     if head == "chmod" and any(_setuid_mode(a) for a in args):
-        return Finding(DENY, "persistence", f"{segment.text!r} sets a setuid/setgid bit")
+        # asks: inside the project a setuid bit on a build product can be legitimate (and a
+        # path outside is denied by the sandbox anyway)
+        return Finding(ASK, "persistence", f"{segment.text!r} sets a setuid/setgid bit")
     if head == "git" and "config" in args:
         rest = args[args.index("config") + 1 :]
         reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin"}

@@ -172,9 +172,9 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     names = frozenset(command_name(segment.words[p].value) for p in segment.command_positions)
     name = segment.command
     fixed = _fixed_findings(segment, names)
-    if fixed is not None:
+    if fixed is not None and fixed.verdict == DENY:
         return [fixed]
-    findings: list[Finding] = []
+    findings: list[Finding] = [fixed] if fixed is not None else []
     if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]

@@ -90,7 +90,7 @@ INTERPRETER_ASKED = [
     "node -e \"eval(Buffer.from(process.argv[1], 'base64').toString())\" eA==",
     "ruby -e \"$CODE\"", "python3 -c 'import subprocess; subprocess.run([\"make\"])'",
     "NODE_OPTIONS='--require ./hook.js' node app.js", "vi -c ':set shell=/bin/sh | shell'",
-    "perl -e 'unlink \"build.log\"'",
+    "perl -e 'unlink \"build.log\"'", "chmod 4755 build/helper", "chmod u+s build/helper",
 ]
 INTERPRETER_ALLOWED = [
     "python3 -c 'print(1 + 1)'", "node -e 'console.log(process.version)'",
