@@ -1,4 +1,4 @@
-"""Benchmark: analyze + find_blocked per command over a generated, varied 1,000-command corpus.
+"""Benchmark: analyze, find_blocked and judge_classes per command over 1,000 generated commands.
 
 Run: ``python bench/shell_analyzer.py [--count N] [--seed S] [--rounds R]``.
 Prints median and p95 in microseconds (target: median <= 100 us).
@@ -12,7 +12,15 @@ import shlex
 import statistics
 import time
 
-from tooldeck.shell_analysis import DEFAULT_BLOCKED, analyze, find_blocked
+from tooldeck.shell_analysis import (
+    DEFAULT_BLOCKED,
+    ClassContext,
+    analyze,
+    find_blocked,
+    judge_classes,
+)
+
+_CONTEXT = ClassContext(DEFAULT_BLOCKED)
 
 PLAIN = [
     "ls -la",
@@ -80,17 +88,23 @@ def corpus(count: int, seed: int) -> list[str]:
     return [_one(rng) for _ in range(count)]
 
 
+def _judge(command: str) -> None:
+    analysis = analyze(command)
+    find_blocked(analysis, DEFAULT_BLOCKED)
+    judge_classes(analysis, _CONTEXT)
+
+
 def run(count: int, seed: int, rounds: int) -> tuple[float, float]:
-    """Time analyze + find_blocked; return (median, p95) in microseconds."""
+    """Time analyze + find_blocked + judge_classes; return (median, p95) in microseconds."""
     commands = corpus(count, seed)
     for command in commands:  # warm-up
-        find_blocked(analyze(command), DEFAULT_BLOCKED)
+        _judge(command)
     samples: list[float] = []
     for command in commands:
         best = float("inf")
         for _ in range(rounds):
             start = time.perf_counter_ns()
-            find_blocked(analyze(command), DEFAULT_BLOCKED)
+            _judge(command)
             best = min(best, (time.perf_counter_ns() - start) / 1000)
         samples.append(best)
     samples.sort()

@@ -54,12 +54,16 @@ still applies to everything that *was* resolved.
 Block rules (:mod:`.blocklist`, :mod:`.rm_rules`): blocklist patterns at every command
 position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktrees``, and bash's
 ``/dev/tcp``/``/dev/udp`` sockets while network commands are blocked. Confirm patterns:
-:mod:`.confirm`. Paths: :mod:`.paths`. Links the command creates: :mod:`.links` finds them,
+:mod:`.confirm` (the shell gate matches them on :func:`.data_args.code_view`). Paths:
+:mod:`.paths`, :mod:`.outside_reads`. Links the command creates: :mod:`.links` finds them,
 :mod:`.link_rules` judges them against a sandbox (the shell gate's ``link-*`` rules).
-Filter matching: :func:`last_command`. Known limits:
-programs that run code from their own configuration or arguments (``git -c alias.x=!…``,
-``make``, ``python -c``, ``ssh host cmd``) and ``PATH``/``BASH_ENV``/``LD_PRELOAD`` prefixes
-are not analysed.
+Filter matching: :func:`last_command`.
+
+Command classes (:func:`judge_classes`, :mod:`.judgement`): escalation, power and persistence
+(:mod:`.escalation`), launchers and code options from GTFOBins (:mod:`.launchers`,
+:mod:`.gtfobins_table`), interpreter one-liners (:mod:`.interpreters`), routine destructive
+commands (:mod:`.routine_destructive`). Known limits: code read from files (``make`` targets,
+``python script.py``) is not analysed, nor are commands an interactive program runs later.
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ from tooldeck.shell_analysis.carriers import SHELLS, effective_shell_command
 from tooldeck.shell_analysis.confirm import DEFAULT_CONFIRM_PATTERNS, find_confirm
 from tooldeck.shell_analysis.decide import Verdict, decide
 from tooldeck.shell_analysis.deobfuscate import deobfuscate
+from tooldeck.shell_analysis.findings import Finding
+from tooldeck.shell_analysis.judgement import ClassContext, judge_classes
 from tooldeck.shell_analysis.last_command import last_command
 from tooldeck.shell_analysis.model import BlockMatch, CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.parse import analyze
@@ -88,7 +94,9 @@ __all__ = [
     "SHELLS",
     "WRAPPERS",
     "BlockMatch",
+    "ClassContext",
     "CommandAnalysis",
+    "Finding",
     "Segment",
     "Verdict",
     "Word",
@@ -100,6 +108,7 @@ __all__ = [
     "find_blocked",
     "find_confirm",
     "is_path_like",
+    "judge_classes",
     "last_command",
     "path_arguments",
     "pattern_matches",

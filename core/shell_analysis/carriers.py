@@ -241,7 +241,7 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     args = argv[1:]
     if name in SHELLS:
         _shell(name, args, stdin, input_args, found)
-    elif name.rstrip("0123456789.") in _INTERPRETERS and stdin.kind == "pipe":
+    elif name.rstrip("0123456789.") in _INTERPRETERS and (stdin.kind == "pipe" or stdin.dynamic):
         _interpreter(name, args, stdin, found)
     elif name in ("source", "."):
         _source(args, stdin, found)

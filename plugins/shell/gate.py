@@ -14,10 +14,14 @@ rule                   vote     fires when
 ``git-worktrees``      deny     ``rm`` recursive and forced on a ``.git/worktrees`` path
 ``rm-protected-root``  deny     ``rm`` recursive on a sandbox root, the home directory, ``/``
                                 or anything above them
+``class``              deny     escalation, power, persistence, a launcher or code that runs
+                                something denied (:mod:`tooldeck.shell_analysis.judgement`)
 ``sandbox-cwd``        deny     no sandbox root is a directory to run in
 ``sandbox-path``       deny     a static path argument or redirect target resolves (``~``
                                 expanded, ``..`` normalised, symlinks followed) outside every
-                                ``allowed_paths`` root and is not an exempt device path (a
+                                ``allowed_paths`` root and is not an exempt device path, a
+                                non-secret path only read by read-only commands, or a
+                                program in the tree (``.venv/bin/python``, lexically) (a
                                 symbolic link's target is judged by ``link-outside`` instead)
 ``link-outside``       deny     a link the command creates (``ln``, ``cp -s/-l``, ``link``)
                                 points outside every root; its target is resolved from the
@@ -39,12 +43,22 @@ rule                   vote     fires when
                                 snapshot cannot cover (an unknown command, ``xargs rm``,
                                 ``rm "$f"``, ``cd`` …; see :mod:`.rollback_coverage`): the
                                 rollback could not undo it
+``outside-read``       ask      ``outside_reads = "ask"`` and a read-only command reads a
+                                non-secret path outside the roots (default ``allow``)
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
+``class``              ask      code that spawns, decodes-then-runs or is built at run time;
+                                a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
                                 ``"$(pwd)"/x``): it cannot be checked against the roots
-``confirm``            ask      a confirm pattern matches (base or overlay)
+``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
+                                segments' resolved words without data arguments (``echo``
+                                text, commit messages, grep patterns; shell-syntax patterns
+                                such as ``$(`` are left out, what they run being segments);
+                                an opaque command is matched as written
+``routine-destructive`` ask     ``git reset --hard``, ``git clean``, force pushes, ``chmod -R
+                                777``, ``kill -9 -1``, ``truncate``, ``dd of=``, ``: > f``…
 ``overlay-rule``       ask      an overlay ``ask`` rule matches
 ``segment-rule``       ask      with ``[[tools.permissions.bash]]`` rules, a segment whose
                                 first matching rule is ``ask``, or that no rule matches
@@ -82,17 +96,28 @@ from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.shell_analysis import (
+    ClassContext,
     CommandAnalysis,
+    Finding,
     analyze,
     find_blocked,
     find_confirm,
     is_path_like,
+    judge_classes,
     path_arguments,
 )
+from tooldeck.shell_analysis.containers import container_paths
+from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS, code_view
 from tooldeck.shell_analysis.link_rules import (
     LinkFinding,
     link_findings,
     symlink_target_values,
+)
+from tooldeck.shell_analysis.links import scan_links
+from tooldeck.shell_analysis.outside_reads import (
+    is_secret_path,
+    program_paths,
+    read_only_paths,
 )
 
 __all__ = ["GATE", "ShellGate", "judge", "segment_views"]
@@ -157,14 +182,50 @@ def _lexical(raw: str, policy: ShellPolicy) -> str:
     return str(lexical_normalize(policy.sandbox.cwd / expanded))
 
 
+def _inside_lexically(raw: str, policy: ShellPolicy) -> bool:
+    path = _lexical(raw, policy)
+    return any(path == str(root) or path.startswith(str(root).rstrip("/") + "/")
+               for root in policy.sandbox.roots)
+
+
+def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
+    """Path words outside the roots that only read-only commands read (secrets excluded).
+
+    None when the command makes links: a path may then go through one (the ``link-*`` rules).
+    """
+    scan = scan_links(analysis)
+    if scan.creations or scan.unclear:
+        return []
+    readers = read_only_paths(analysis)
+    programs = program_paths(analysis)
+    found = []
+    for raw in path_arguments(analysis):
+        if raw in programs and _inside_lexically(raw, policy):
+            continue  # a program in the tree: judged as a command, not as a path
+        if raw not in readers or _lexical(raw, policy) in policy.exempt:
+            continue
+        real = os.path.realpath(_lexical(raw, policy))
+        if not (is_secret_path(_lexical(raw, policy)) or is_secret_path(real)):
+            found.append(raw)
+    return found
+
+
 def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
     """Rule ``sandbox-path``: every static path argument stays inside the roots.
 
+    Exempt (see :mod:`tooldeck.shell_analysis.outside_reads`): a non-secret path that only
+    read-only commands read (rule ``outside-read`` decides it), and a program word in the
+    tree (``.venv/bin/python``), checked where the link is rather than where it points, and
+    a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
     Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
     """
+    exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
+    programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
     for raw in path_arguments(analysis):
-        if raw in link_targets or _lexical(raw, policy) in policy.exempt:
+        if raw in link_targets or _lexical(raw, policy) in policy.exempt or raw in exempt_reads:
+            continue
+        if raw in programs and _inside_lexically(raw, policy):
             continue
         try:
             policy.sandbox.resolve_str(raw, op="write")
@@ -172,6 +233,26 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
             return _vote(Verdict.DENY, "sandbox-path", f"path {raw!r}: {exc.message}",
                          policy.source)
     return None
+
+
+def rule_outside_read(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``outside-read``: with ``outside_reads = "ask"``, reading outside the roots asks."""
+    if policy.settings.outside_reads != "ask":
+        return None
+    found = [raw for raw in _outside_reads(analysis, policy)
+             if not _resolves_inside(raw, policy)]
+    if not found:
+        return None
+    return _vote(Verdict.ASK, "outside-read", f"{found[0]!r} is read outside the project",
+                 policy.source)
+
+
+def _resolves_inside(raw: str, policy: ShellPolicy) -> bool:
+    try:
+        policy.sandbox.resolve_str(raw, op="write")
+    except ToolError:
+        return False
+    return True
 
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
@@ -283,11 +364,37 @@ def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> De
 
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
     """Rule ``confirm``: a confirm pattern asks for a human yes."""
-    pattern = find_confirm(command, analysis, policy.confirm_patterns)
+    if analysis.opaque:  # what cannot be seen is matched as written (fail closed)
+        pattern = find_confirm(command, analysis, policy.confirm_patterns)
+    else:  # data is not code: printed or recorded text does not ask
+        text, code = code_view(analysis)
+        patterns = [p for p in policy.confirm_patterns if p.strip() not in SHELL_SYNTAX_PATTERNS]
+        pattern = find_confirm(text, code, patterns)
     if pattern is None:
         return None
     source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)
     return _vote(Verdict.ASK, "confirm", f"confirm pattern {pattern!r} matched", source)
+
+
+def class_finding(analysis: CommandAnalysis, policy: ShellPolicy) -> Finding | None:
+    """The command-class rules' finding (:mod:`tooldeck.shell_analysis.judgement`)."""
+    context = ClassContext(policy.blocklist, policy.protected_roots, policy.cwd)
+    return judge_classes(analysis, context)
+
+
+def rule_class(finding: Finding | None, verdict: Verdict, *, routine: bool) -> Decision | None:
+    """Rule ``class``: a command class (escalation, launcher, embedded code…) votes.
+
+    :param finding: the class finding, if any.
+    :param verdict: the verdict this stage handles.
+    :param routine: for ``ask``, whether this stage handles routine-destructive findings
+        (skipped under full autonomy) or the others (never skipped).
+    """
+    if finding is None or finding.verdict != verdict.value:
+        return None
+    if verdict is Verdict.ASK and (finding.rule == "routine-destructive") != routine:
+        return None
+    return _vote(verdict, finding.rule, finding.detail)
 
 
 # ----------------------------------------------------------------------------- the judge
@@ -303,10 +410,12 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
     links = link_findings(analysis, policy.link_sandbox, policy.exempt)
+    found = class_finding(analysis, policy)
     # the table's order; ``or`` stops at the first vote (a Decision is always true)
     decision = (
         rule_command(analysis)
         or rule_floor(analysis, policy)
+        or rule_class(found, Verdict.DENY, routine=False)
         or rule_sandbox_cwd(policy)
         or rule_sandbox_path(analysis, policy)
         or rule_links(links, Verdict.DENY, policy)
@@ -315,12 +424,15 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_opaque(analysis)
         or rule_links(links, Verdict.ASK, policy)
         or rule_rollback_coverage(analysis, policy)
+        or rule_class(found, Verdict.ASK, routine=False)
+        or rule_outside_read(analysis, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )
     if decision is None and policy.autonomy != "full":
         decision = (
             rule_confirm(command, analysis, policy)
+            or rule_class(found, Verdict.ASK, routine=True)
             or rule_overlay(command, views, policy, Verdict.ASK)
             or rule_segments(views, policy, Verdict.ASK)
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from tooldeck.config import PathSetting, StrictModel
@@ -59,6 +61,10 @@ class ShellSettings(StrictModel):
     sandbox_exempt_paths: tuple[PathSetting, ...] = Field(
         DEFAULT_SANDBOX_DEVICES,
         description="Exact paths outside the roots that path arguments may name.",
+    )
+    outside_reads: Literal["allow", "ask"] = Field(
+        "allow", description="Verdict for a read-only command (ls, cat, grep…) given a "
+        "non-secret path outside the roots; secrets and writes outside stay denied."
     )
     policy_dir: PathSetting | None = Field(
         None, description="Directory of *.toml overlays that may only tighten this policy."

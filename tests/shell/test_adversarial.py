@@ -91,7 +91,7 @@ DENY = [
     "rm -rf ..",
     "rm -rf .git/worktrees/x",
     "cat /etc/shadow",
-    "cat ../../etc/passwd",
+    "cat ../../etc/shadow",
     "echo x > /etc/cron.d/x",
     "ls ~/.ssh",
 ]

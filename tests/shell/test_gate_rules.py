@@ -50,12 +50,24 @@ async def test_device_paths_are_exempt(make_deck: Any, helpers: Any, command: st
 async def test_symlink_out_of_the_sandbox_is_denied(make_deck: Any, helpers: Any,
                                                     sandbox: Path) -> None:
     (sandbox / "link").symlink_to("/etc")
-    vote = helpers.shell_vote(make_deck(""), "cat link/passwd")
+    vote = helpers.shell_vote(make_deck(""), "cp a link/passwd")
+    assert (vote.verdict.value, vote.rule) == ("deny", "sandbox-path")
+
+
+async def test_symlink_to_a_secret_is_denied_even_to_a_reader(
+        make_deck: Any, helpers: Any, sandbox: Path, tmp_path: Path) -> None:
+    keys = tmp_path / "home" / ".ssh"
+    keys.mkdir(parents=True)
+    (keys / "id_ed25519").write_text("not a key\n")
+    (sandbox / "keys").symlink_to(keys)
+    vote = helpers.shell_vote(make_deck(""), "cat keys/id_ed25519")
     assert (vote.verdict.value, vote.rule) == ("deny", "sandbox-path")
 
 
 async def test_home_is_outside(make_deck: Any, helpers: Any) -> None:
-    assert helpers.shell_vote(make_deck(""), "cat ~/.bashrc").rule == "sandbox-path"
+    assert helpers.shell_vote(make_deck(""), "echo x >> ~/.bashrc").rule == "sandbox-path"
+    # issue 12 point 5: reading a non-secret file in the home directory is not denied
+    assert helpers.shell_vote(make_deck(""), "cat ~/.bashrc").verdict.value == "allow"
 
 
 async def test_extra_root_is_inside(make_deck: Any, helpers: Any, sandbox: Path,
@@ -131,6 +143,7 @@ async def test_verifiable_directory_changes_pass(make_deck: Any, helpers: Any,
 
 async def test_deobfuscated_view_feeds_confirm(make_deck: Any, helpers: Any) -> None:
     # zeph-test-cases 1.11 through the gate: the normaliser widens what confirm patterns see
-    deck = make_deck('[tools.shell]\nconfirm_patterns = ["curl"]\n')
-    vote = helpers.shell_vote(deck, "echo '\\x63url'")
+    # (issue 12 point 4: patterns match the code, so the example runs the word, not echo)
+    deck = make_deck('[tools.shell]\nconfirm_patterns = ["terraform"]\n')
+    vote = helpers.shell_vote(deck, "$'\\x74erraform' apply")
     assert (vote.verdict.value, vote.rule) == ("ask", "confirm")

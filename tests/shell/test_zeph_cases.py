@@ -232,7 +232,9 @@ async def test_confirm_patterns_match(make_deck: Any, helpers: Any, command: str
 
 async def test_confirm_is_case_insensitive(make_deck: Any, helpers: Any) -> None:
     deck = make_deck('[tools.shell]\nconfirm_patterns = ["drop table"]\n')
-    assert helpers.shell_vote(deck, "echo 'DROP TABLE users'").rule == "confirm"
+    assert helpers.shell_vote(deck, "psql -c 'DROP TABLE users'").rule == "confirm"
+    # issue 12 point 4 (data is not code): Zeph asks for the echo too, tooldeck does not
+    assert helpers.shell_vote(deck, "echo 'DROP TABLE users'").verdict.value == "allow"
     assert helpers.shell_vote(deck, "echo hello").verdict.value == "allow"
 
 
@@ -284,11 +286,13 @@ async def test_cwd_file_is_allowed(make_deck: Any, helpers: Any, sandbox: Path) 
     assert result.output.summary == "content"
 
 
+# Zeph denies every path outside the roots; issue 12 point 5 lets read-only commands read
+# non-secret paths outside (see test_outside_reads.py), so these are writes and secrets.
 @pytest.mark.parametrize(("roots", "command"), [
-    ("{s}", "cat /etc/passwd"),
-    ("{s}", "cat ../../../etc/passwd"),
-    ("{s}", "cd .."),
-    ("{s}", "cat {s}/../../../etc/passwd"),
+    ("{s}", "cat /etc/shadow"),
+    ("{s}", "touch ../../../etc/x"),
+    ("{s}", "cd .. && touch x"),
+    ("{s}", "cp a {s}/../../../etc/x"),
     ("/nonexistent/sandbox", "cat ./secret.txt"),
 ])
 async def test_sandbox_violations(make_deck: Any, helpers: Any, sandbox: Path, roots: str,
@@ -305,9 +309,11 @@ async def test_sandbox_allows_plain_echo(make_deck: Any, helpers: Any, tmp_path:
 
 
 @pytest.mark.parametrize(("command", "verdict"), [
-    ("cat ../etc/passwd", "deny"), ("cat ./foo/../bar", "allow"),
-    ("cat /tmp/sandbox/../../etc", "deny"), ("cd ..", "deny"), ("cat ./safe/path", "allow"),
-    ("cat /absolute/path", "deny"), ("cat no-dots-here", "allow"),
+    ("cat ../etc/shadow", "deny"), ("cat ./foo/../bar", "allow"),
+    ("touch /tmp/sandbox/../../etc", "deny"), ("cd .. && touch x", "deny"),
+    ("cat ./safe/path", "allow"), ("cp x /absolute/path", "deny"), ("cat no-dots-here", "allow"),
+    # issue 12 point 5: reading a non-secret path outside the roots is not denied
+    ("cat /absolute/path", "allow"), ("cd ..", "allow"), ("cat /tmp/sandbox/../../etc", "allow"),
 ])
 async def test_traversal_after_normalisation(make_deck: Any, helpers: Any, command: str,
                                              verdict: str) -> None:

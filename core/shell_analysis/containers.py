@@ -1,0 +1,92 @@
+"""Container commands: which path words name the container's filesystem, which escape it.
+
+``docker run -v "$(pwd)":/wrk -w /wrk img`` names ``/wrk`` inside the container: it is not a
+host path and the sandbox-path rule must not judge it. The host side of a bind mount (``-v
+HOST:CONTAINER``, ``--mount src=HOST``) stays a host path.
+
+A container started with the host's privileges is an escalation (denied): ``--privileged``,
+``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
+a bind mount of ``/`` or of the Docker socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
+
+__all__ = ["ENGINES", "container_paths", "privileged_container"]
+
+ENGINES: frozenset[str] = frozenset({"docker", "podman", "nerdctl"})
+"""Container engines whose ``run``/``create``/``exec`` options are understood here."""
+
+_STARTERS = frozenset({"run", "create", "exec"})
+_CONTAINER_SIDE = frozenset({"-w", "--workdir"})
+_MOUNTS = frozenset({"-v", "--volume"})
+_PRIVILEGED = ("--privileged", "--pid=host", "--userns=host", "--ipc=host", "--uts=host")
+_DANGEROUS_CAPS = ("sys_admin", "all", "sys_ptrace", "sys_module", "dac_read_search")
+_HOST_ROOT_MOUNTS = ("/:", "/var/run/docker.sock", "/run/docker.sock", "/proc:", "/sys:",
+                     "/etc:", "/root:", "/home:")
+
+
+def _starter(segment: Segment) -> Sequence[str] | None:
+    if not segment.command_positions or segment.command not in ENGINES:
+        return None
+    args = segment.argv[1:]
+    verbs = [a for a in args[:3] if not a.startswith("-")]
+    if not verbs:
+        return None
+    verb = verbs[1] if verbs[0] == "container" and len(verbs) > 1 else verbs[0]
+    return args if verb in _STARTERS else None
+
+
+def _values(args: Sequence[str], options: frozenset[str]) -> list[str]:
+    found = []
+    for index, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if arg in options and index + 1 < len(args):
+            found.append(args[index + 1])
+        elif eq and name in options:
+            found.append(value)
+    return found
+
+
+def container_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """Path words that name a container's filesystem (a working dir, a mount's target).
+
+    :param analysis: the analysed command.
+    :returns: words the sandbox-path rule does not judge.
+    """
+    found: set[str] = set()
+    for segment in analysis.segments:
+        args = _starter(segment)
+        if args is None:
+            continue
+        found.update(_values(args, _CONTAINER_SIDE))
+        for mount in _values(args, _MOUNTS):
+            parts = mount.split(":")
+            if len(parts) >= 2:
+                found.add(parts[1])
+                found.add(":" + ":".join(parts[1:]))
+    return frozenset(found)
+
+
+def privileged_container(segment: Segment) -> Finding | None:
+    """Deny a container started with the host's privileges or filesystem root.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    args = _starter(segment)
+    if args is None:
+        return None
+    lowered = [a.lower() for a in args]
+    caps = _values(lowered, frozenset({"--cap-add"}))
+    mounts = _values(args, _MOUNTS)
+    if (any(a.startswith(_PRIVILEGED) for a in lowered)
+            or any(c.removeprefix("cap_") in _DANGEROUS_CAPS for c in caps)
+            or any("unconfined" in a for a in lowered)
+            or any(m.startswith(_HOST_ROOT_MOUNTS) for m in mounts)):
+        return Finding(DENY, "escalation", f"{segment.text!r} starts a privileged container")
+    return None

@@ -1,0 +1,186 @@
+"""Privilege escalation and power state: commands that are denied wherever they stand.
+
+Checked at every command position of every segment (so ``timeout 5 doas x`` and ``sh -c
+'su'`` are caught like the bare command). ``sudo`` is also on the built-in blocklist; the
+other escalators are here because an operator's ``allowed_commands`` must not be needed to
+keep them out.
+
+| class       | commands                                                                    |
+| ----------- | --------------------------------------------------------------------------- |
+| escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
+|             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
+|             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
+| power       | reboot, poweroff, halt, shutdown, telinit, ``init <runlevel>``, ``systemctl |
+|             | reboot|poweroff|halt|kexec|suspend|hibernate|…|isolate|default|rescue|      |
+|             | emergency``, ``loginctl`` power verbs, logind power methods over D-Bus      |
+|             | (``busctl``/``dbus-send``/``gdbus``), ``systemctl stop|restart|mask|disable``|
+|             | of a unit, ``systemctl enable`` (persistence), ``service X stop|restart``    |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.model import Segment
+
+__all__ = [
+    "CLASS_HEADS",
+    "ESCALATORS",
+    "credential_store_finding",
+    "escalation_finding",
+    "persistence_finding",
+    "power_finding",
+]
+
+ESCALATORS: frozenset[str] = frozenset({
+    "sudo", "sudoedit", "doas", "pkexec", "run0", "su", "ksu", "runuser", "calife", "sg",
+    "newgrp", "passwd", "chpasswd", "chsh", "chfn", "usermod", "useradd", "groupadd",
+    "gpasswd", "visudo", "vipw", "vigr", "nsenter", "pkttyagent", "setpriv", "capsh",
+})
+"""Commands that run something as another user or change accounts."""
+
+_MACHINECTL_SHELLS = frozenset({"shell", "login"})
+_POWER_COMMANDS = frozenset({"reboot", "poweroff", "halt", "shutdown", "telinit", "kexec"})
+_SYSTEMCTL_POWER = frozenset({
+    "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
+    "suspend-then-hibernate", "soft-reboot", "isolate", "default", "rescue", "emergency",
+    "exit", "switch-root",
+})
+_SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "enable",
+                                "try-restart", "reload-or-restart", "link", "preset"})
+_LOGINCTL_POWER = frozenset({"poweroff", "reboot", "halt", "suspend", "hibernate",
+                             "hybrid-sleep", "kill-session", "kill-user", "terminate-session",
+                             "terminate-user", "terminate-seat"})
+_LOGIND_METHODS = ("poweroff", "reboot", "halt", "suspend", "hibernate", "kexec")
+_DBUS_CLIENTS = frozenset({"busctl", "dbus-send", "gdbus", "qdbus"})
+
+
+def _positionals(args: Sequence[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _tokens(segment: Segment, position: int) -> tuple[str, ...]:
+    return segment.invocation(position)
+
+
+def escalation_finding(segment: Segment) -> Finding | None:
+    """Deny a segment that runs an escalator at any command position.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        tokens = _tokens(segment, position)
+        head = tokens[0]
+        if head in ESCALATORS:
+            return Finding(DENY, "escalation", f"{segment.text!r} runs {head!r}")
+        if head == "machinectl" and _MACHINECTL_SHELLS.intersection(_positionals(tokens[1:])):
+            return Finding(DENY, "escalation", f"{segment.text!r} opens a machinectl shell")
+    return None
+
+
+def _power_words(head: str, args: Sequence[str]) -> str | None:
+    verbs = _positionals(args)
+    if head in _POWER_COMMANDS:
+        return head
+    if head == "init" and verbs and verbs[0] in {"0", "1", "2", "3", "4", "5", "6", "s", "q"}:
+        return f"init {verbs[0]}"
+    if head == "systemctl" and verbs:
+        verb = verbs[0]
+        if verb in _SYSTEMCTL_POWER or (verb in _SYSTEMCTL_SERVICE and len(verbs) > 1):
+            return f"systemctl {verb}"
+    if head == "loginctl" and verbs and verbs[0] in _LOGINCTL_POWER:
+        return f"loginctl {verbs[0]}"
+    if head == "service" and len(verbs) > 1 and verbs[1] in {"stop", "restart", "force-reload"}:
+        return f"service {verbs[1]}"
+    if head in _DBUS_CLIENTS:
+        text = " ".join(args).lower()
+        if "login1" in text and any(m in text for m in _LOGIND_METHODS):
+            return f"{head} login1 power call"
+    return None
+
+
+def power_finding(segment: Segment) -> Finding | None:
+    """Deny a segment that changes power or service state at any command position.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        tokens = _tokens(segment, position)
+        what = _power_words(tokens[0], tokens[1:])
+        if what is not None:
+            return Finding(DENY, "power", f"{segment.text!r} runs {what!r}")
+    return None
+
+
+_SETUID = ("u+s", "g+s", "+s", "a+s", "ug+s")
+
+
+def _setuid_mode(mode: str) -> bool:
+    if mode in _SETUID or mode.endswith("+s") or ",u+s" in mode:
+        return True
+    return mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
+
+
+def persistence_finding(segment: Segment) -> Finding | None:
+    """Deny a segment that installs something that outlives the session.
+
+    ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
+    other rules) and ``git config --global``/``--system`` writes (the user's or the
+    machine's git configuration) are denied; setuid/setgid bits (``chmod u+s``, ``chmod
+    4755``) ask.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    if head == "crontab" and not any(a.startswith(("-l", "-r", "-e")) for a in args):
+        return Finding(DENY, "persistence", f"{segment.text!r} installs a crontab")
+    if head == "chmod" and any(_setuid_mode(a) for a in args):
+        # asks: inside the project a setuid bit on a build product can be legitimate (and a
+        # path outside is denied by the sandbox anyway)
+        return Finding(ASK, "persistence", f"{segment.text!r} sets a setuid/setgid bit")
+    if head == "git" and "config" in args:
+        rest = args[args.index("config") + 1 :]
+        reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin"}
+        if {"--global", "--system"} & set(rest) and not reading & set(rest):
+            return Finding(DENY, "persistence", f"{segment.text!r} writes the git "
+                           "configuration outside the project")
+    return None
+
+
+_CREDENTIAL_STORES: dict[str, frozenset[str]] = {
+    "security": frozenset({"find-generic-password", "find-internet-password", "dump-keychain",
+                           "export", "find-certificate", "find-identity"}),
+    "secret-tool": frozenset({"lookup", "search"}),
+    "keyctl": frozenset({"print", "read", "pipe"}),
+    "pass": frozenset({"show"}),
+    "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
+}
+
+
+def credential_store_finding(segment: Segment) -> Finding | None:
+    """Deny reading a credential store (keychain, secret service, kernel keyring, gpg keys).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    verbs = _CREDENTIAL_STORES.get(head)
+    if verbs is not None and verbs.intersection(args):
+        return Finding(DENY, "credential-store", f"{segment.text!r} reads a credential store")
+    return None
+
+
+CLASS_HEADS: frozenset[str] = (
+    ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES)
+    | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
+                 "git"})
+)
+"""Command names any rule of this module looks at (a segment without one is skipped)."""

@@ -1,0 +1,252 @@
+r"""Code inside interpreter one-liners and code-carrying options, looked into.
+
+An interpreter one-liner (``python3 -c``, ``perl -e``, ``node -e``, ``php -r``, ``lua -e``,
+``Rscript -e``, ``pwsh -c``, ``awk 'BEGIN{…}'``…) is judged by what its code does:
+
+| found in the code                                              | verdict                 |
+| -------------------------------------------------------------- | ----------------------- |
+| process spawning (``os.system``, ``subprocess``, ``exec``,     | the quoted strings are  |
+| ``child_process``, backticks, ``system(``, ``pty.spawn``…)      | judged as shell text:   |
+|                                                                | deny when one is denied,|
+|                                                                | else ask                |
+| a destructive call (``shutil.rmtree``, ``os.remove``,          | deny on ``/``, ``~`` or |
+| ``fs.rmSync``, ``FileUtils.rm_rf``, ``unlink``, ``Remove-Item``)| the home directory, else|
+|                                                                | ask                     |
+| a socket or HTTP client                                        | deny with a secret path |
+|                                                                | or a metadata address,  |
+|                                                                | else ask                |
+| decoding then evaluating (``eval(Buffer.from(…'base64'))``,    | ask (opaque)            |
+| ``exec(b64decode(…))``)                                        |                         |
+| code that is not static (``ruby -e "$PAYLOAD"``)               | ask (opaque)            |
+| none of these                                                  | nothing (allow)         |
+
+The same look applies to the value of an option that GTFOBins lists as carrying code
+(``vim -c``, ``gdb -ex``, ``tar --checkpoint-action``, ``git -c core.pager=``…), see
+:mod:`.launchers`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.model import Segment, Word
+
+__all__ = [
+    "INTERPRETER_CODE_OPTIONS", "interpreter_code", "judge_code", "judge_interpreter",
+]
+
+INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
+    "python": frozenset({"-c"}),
+    "perl": frozenset({"-e", "-E"}),
+    "ruby": frozenset({"-e"}),
+    "node": frozenset({"-e", "--eval", "-p", "--print"}),
+    "nodejs": frozenset({"-e", "--eval", "-p", "--print"}),
+    "deno": frozenset({"eval"}),
+    "bun": frozenset({"-e", "--eval"}),
+    "php": frozenset({"-r"}),
+    "lua": frozenset({"-e"}),
+    "luajit": frozenset({"-e"}),
+    "rscript": frozenset({"-e"}),
+    "r": frozenset({"-e"}),
+    "julia": frozenset({"-e", "--eval"}),
+    "tclsh": frozenset(),
+    "pwsh": frozenset({"-c", "-command", "-Command", "-encodedcommand", "-EncodedCommand"}),
+    "powershell": frozenset({"-c", "-command", "-Command"}),
+    "osascript": frozenset({"-e"}),
+    "jrunscript": frozenset({"-e"}),
+    "clisp": frozenset({"-x"}),
+    "guile": frozenset({"-c"}),
+    "ghc": frozenset({"-e"}),
+    "ghci": frozenset({"-e"}),
+    "octave": frozenset({"--eval"}),
+    "octave-cli": frozenset({"--eval"}),
+    "gnuplot": frozenset({"-e"}),
+    "slsh": frozenset({"-e"}),
+    "jjs": frozenset(),
+    "puppet": frozenset({"-e"}),
+    "groovy": frozenset({"-e"}),
+    "scala": frozenset({"-e"}),
+    "elixir": frozenset({"-e"}),
+    "erl": frozenset({"-eval"}),
+}
+"""Interpreters by base name (version digits stripped), with their code-carrying options."""
+
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
+_SPAWN = re.compile(
+    r"os\.system|os\.popen|os\.exec|os\.spawn|subprocess|pty\.spawn|commands\.getoutput|"
+    r"child_process|exec(?:Sync|File|FileSync)?\s*\(|spawn(?:Sync)?\s*\(|\bexec\b|"
+    r"(?<!platform\.)(?<!os\.)\bsystem\b|popen|shell_exec|passthru|proc_open|pcntl_exec|"
+    r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
+    r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
+    r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
+    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn",
+    re.IGNORECASE,
+)
+_BACKTICK = re.compile(r"`[^`]+`")
+_TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript"})
+_DESTROY = re.compile(
+    r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
+    r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
+    r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(",
+    re.IGNORECASE,
+)
+_HOME_OR_ROOT = re.compile(
+    r"Dir\.home|homedir|expanduser|Path\.home|\$ENV\{HOME\}|getenv\(['\"]HOME|"
+    r"environ\[['\"]HOME|process\.env\.HOME|\$HOME|\$env:USERPROFILE|~|['\"]/['\"]|"
+    r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b",
+)
+_NETWORK = re.compile(
+    r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
+    r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
+    r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp",
+    re.IGNORECASE,
+)
+_SENSITIVE = re.compile(
+    r"169\.254\.169\.254|metadata\.google|100\.100\.100\.200|\.ssh|\.aws|\.npmrc|\.netrc|"
+    r"\.env\b|id_rsa|id_ed25519|/etc/shadow|credentials|\.git-credentials|\.kube|\.docker|"
+    r"\.gnupg|\.pypirc|environ\b",
+    re.IGNORECASE,
+)
+_DECODE = re.compile(
+    r"base64|b64decode|atob\(|fromCharCode|unhexlify|decode\(['\"](?:hex|rot)|zlib|marshal|"
+    r"pack\(['\"]H|Buffer\.from|FromBase64String|-enc\b|codecs\.decode|bytes\.fromhex|"
+    r"\[char\]",
+    re.IGNORECASE,
+)
+_EVAL = re.compile(r"\beval\b|\bexec\b|Function\(|compile\(|instance_eval|load\(|"
+                   r"Invoke-Expression|\biex\b", re.IGNORECASE)
+_STRINGS = (
+    re.compile(r"\"((?:[^\"\\]|\\.)*)\""), re.compile(r"'((?:[^'\\]|\\.)*)'"),
+    re.compile(r"`([^`]*)`"), re.compile(r"\{([^{}]*)\}"), re.compile(r"\(([^()]*)\)"),
+)
+_SHELL_PREFIXES = re.compile(
+    r"^(?:\s+|[:!@+-]|\\!|exec[= ]|\.system\s|\.shell\s|execute\(|(?:shell|system)\s|"
+    r"[0-9$,/]*e\s)+")
+_STATEMENT_BREAKS = re.compile(r"[;\n\t]")
+_BARE_SHELLS = re.compile(
+    r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+(?:-[a-z]+|[0-9]?[<>]&?[0-9]?\S*))*$")
+
+
+def _glued(value: str, options: frozenset[str]) -> bool:
+    """``-eCODE`` (a short option with its value glued) or ``--eval=CODE``."""
+    if "=" in value and value.split("=", 1)[0] in options:
+        return True
+    return any(len(o) == 2 and o.startswith("-") and value.startswith(o) and len(value) > 2
+               for o in options)
+
+
+def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
+    """Find the code words of an interpreter one-liner.
+
+    :param segment: one analysed segment.
+    :returns: ``(interpreter, code words)`` or ``None`` when the segment is no one-liner.
+    """
+    if not segment.command_positions:
+        return None
+    name = segment.command.rstrip("0123456789.-")
+    if name not in INTERPRETER_CODE_OPTIONS and name not in _AWKS and segment.command not in (
+            "octave-cli",):
+        return None
+    key = segment.command if segment.command == "octave-cli" else name
+    args = segment.words[segment.command_positions[-1] + 1 :]
+    if key in _AWKS:
+        program = next((w for w in args if not w.value.startswith("-")), None)
+        return (key, [program]) if program is not None else None
+    options = INTERPRETER_CODE_OPTIONS[key]
+    code: list[Word] = []
+    for index, word in enumerate(args):
+        value = word.value
+        if value in options and index + 1 < len(args):
+            code.append(args[index + 1])
+        elif _glued(value, options):
+            code.append(word)
+    if key in ("tclsh", "jjs") and not code:
+        return None
+    return (key, code) if code else None
+
+
+_HOME_REFERENCES = re.compile(
+    r"\$ENV\{HOME\}|\$ENV\{['\"]HOME['\"]\}|process\.env\.HOME|Dir\.home|"
+    r"(?:os\.)?homedir\(\)|getenv\(['\"]HOME['\"]\)|\$env:(?:HOME|USERPROFILE)|%USERPROFILE%",
+)
+
+
+def _shell_candidates(code: str) -> list[str]:
+    code = _HOME_REFERENCES.sub("~", code)  # the shell analyzer knows ~ as the home directory
+    found = [code]
+    for pattern in _STRINGS:
+        found.extend(m.group(1) for m in pattern.finditer(code) if m.group(1))
+    pieces = [p for p in _STATEMENT_BREAKS.split(code) if p.strip()]
+    if len(pieces) > 1:  # make recipes, gdb/ex command lists: each statement on its own
+        found.extend(pieces)
+    return list(dict.fromkeys(_SHELL_PREFIXES.sub("", c).strip() for c in found))
+
+
+def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
+               *, whole_is_shell: bool = False, backticks: bool = True) -> Finding | None:
+    """Judge a piece of code in some language by what it spawns, destroys or sends.
+
+    :param code: the code text.
+    :param shell_judge: judges one string as shell text (the analyzer, recursively).
+    :param whole_is_shell: whether the whole text may be shell code too (an option value),
+        not only the strings inside it.
+    :param backticks: whether backticks run a command in this language (not JavaScript's
+        template literals).
+    :returns: the finding, or ``None`` when nothing of note was found.
+    """
+    spawn = _SPAWN.search(code) is not None or (backticks and _BACKTICK.search(code) is not None)
+    if spawn or whole_is_shell:
+        for candidate in _shell_candidates(code):
+            if _BARE_SHELLS.match(candidate):
+                return Finding(DENY, "embedded-code", f"the code spawns a shell ({candidate!r})")
+            judged = candidate and (whole_is_shell or candidate != code)
+            found = shell_judge(candidate) if judged else None
+            if found is not None and found.verdict == DENY:
+                return Finding(DENY, "embedded-code",
+                               f"the code runs {candidate[:60]!r}: {found.detail}")
+    destroy = _DESTROY.search(code) is not None
+    if destroy and _HOME_OR_ROOT.search(code):
+        return Finding(DENY, "embedded-code", "the code deletes outside the project")
+    network = _NETWORK.search(code) is not None
+    if network and _SENSITIVE.search(code):
+        return Finding(DENY, "embedded-code", "the code sends or fetches sensitive data")
+    if network and spawn:
+        return Finding(DENY, "embedded-code", "the code connects out and runs a process "
+                       "(a reverse shell)")
+    if _DECODE.search(code) and _EVAL.search(code):
+        return Finding(ASK, "embedded-code", "the code decodes then runs something")
+    if spawn:
+        return Finding(ASK, "embedded-code", "the code spawns a process")
+    if destroy:
+        return Finding(ASK, "embedded-code", "the code deletes files")
+    if network:
+        return Finding(ASK, "embedded-code", "the code opens a network connection")
+    return None
+
+
+def judge_interpreter(segment: Segment,
+                      shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    """Judge an interpreter one-liner segment.
+
+    :param segment: one analysed segment.
+    :param shell_judge: judges one string as shell text.
+    :returns: the finding, or ``None``.
+    """
+    found = interpreter_code(segment)
+    if found is None:
+        return None
+    name, words = found
+    for word in words:
+        if word.dynamic and not word.value.strip():
+            return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
+    backticks = name not in _TEMPLATE_LANGUAGES
+    findings = [f for w in words
+                if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
+    if any(w.dynamic for w in words) and not findings:
+        findings.append(Finding(ASK, "embedded-code", f"{name} code is built at run time"))
+    for finding in findings:
+        if finding.verdict == DENY:
+            return finding
+    return findings[0] if findings else None

@@ -1,0 +1,226 @@
+"""The command-class rules on one analysis: escalation, power, launchers, code, routine harm.
+
+Each segment is judged, the strictest finding wins (deny over ask). Code that a command
+carries (a launcher's trailing words, an interpreter's one-liner, a code option, a
+command-valued environment variable) is judged with the same rules, recursively, down to
+:data:`MAX_NESTING` levels; deeper code asks.
+
+| order | class               | module                    | verdict                      |
+| ----- | ------------------- | ------------------------- | ---------------------------- |
+| 1     | escalation, power   | :mod:`.escalation`        | deny                         |
+| 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
+|       |                     |                           | a bare shell: deny           |
+| 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
+| 4     | environment prefix  | :mod:`.launchers`         | deny / ask                   |
+| 5     | built word          | here                      | ask: ``$(a)etc$(b)shadow``,  |
+|       |                     |                           | ``${x//a/b}`` as an argument |
+| 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
+
+Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
+it writes outside the roots, or when a class above denies it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from tooldeck.shell_analysis.blocklist import find_blocked
+from tooldeck.shell_analysis.containers import ENGINES, privileged_container
+from tooldeck.shell_analysis.data_args import PRINTERS
+from tooldeck.shell_analysis.escalation import (
+    CLASS_HEADS,
+    credential_store_finding,
+    escalation_finding,
+    persistence_finding,
+    power_finding,
+)
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.interpreters import judge_interpreter
+from tooldeck.shell_analysis.launchers import (
+    ALL_ARGV_LAUNCHERS,
+    OPTION_HEADS,
+    bare_shell,
+    environment_finding,
+    launcher_tails,
+    option_finding,
+)
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
+from tooldeck.shell_analysis.wrappers import resolve
+
+__all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
+
+MAX_NESTING = 3
+"""How deep code inside code is followed; deeper asks."""
+
+_BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
+
+
+@attrs.frozen
+class ClassContext:
+    """What the class rules need to know about the policy.
+
+    :param blocklist: the effective blocklist (for shell text found inside code).
+    :param roots: the sandbox roots (absolute).
+    :param cwd: where the command runs.
+    :param depth: the current nesting level.
+    """
+
+    blocklist: tuple[str, ...]
+    roots: tuple[str, ...] = ()
+    cwd: str | None = None
+    depth: int = 0
+
+    def deeper(self) -> ClassContext:
+        """The same context one nesting level down.
+
+        :returns: a copy with ``depth + 1``.
+        """
+        return attrs.evolve(self, depth=self.depth + 1)
+
+
+def _outside(target: str, context: ClassContext) -> bool:
+    if not target.startswith(("/", "~")) or target.startswith("/dev/null"):
+        return False
+    path = os.path.normpath(os.path.expanduser(target))
+    return not any(path == root or path.startswith(root.rstrip("/") + "/")
+                   for root in context.roots)
+
+
+def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
+    match = find_blocked(analysis, context.blocklist, protected_roots=context.roots,
+                         cwd=context.cwd)
+    if match is not None:
+        return Finding(DENY, match.rule, match.message)
+    outside = [t for t in analysis.write_targets if _outside(t, context)]
+    if outside:
+        return Finding(DENY, "write-outside", f"writes {outside[0]!r} outside the project")
+    found = judge_classes(analysis, context)
+    if found is not None:
+        return found
+    if analysis.opaque:
+        return Finding(ASK, "opaque", "; ".join(analysis.opaque_reasons))
+    return None
+
+
+def _shell_judge(context: ClassContext) -> Callable[[str], Finding | None]:
+    from tooldeck.shell_analysis.parse import analyze  # the parser imports nothing of ours
+
+    def judge(text: str) -> Finding | None:
+        if context.depth >= MAX_NESTING:
+            return Finding(ASK, "nesting", "code nested too deep to follow")
+        if not text.strip():
+            return None
+        return _judge_analysis(analyze(text), context.deeper())
+
+    return judge
+
+
+def _judge_tail(words: Sequence[Word], segment: Segment, context: ClassContext) -> Finding | None:
+    if bare_shell(words):
+        return Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")
+    if context.depth >= MAX_NESTING:
+        return None
+    if any(c.isspace() for c in words[0].value):  # tmux new 'cmd', watch 'cmd', ssh h 'cmd'
+        found = _shell_judge(context)(words[0].value)
+        if found is None or found.rule == "opaque":
+            return None
+        return Finding(found.verdict, found.rule,
+                       f"launched by {segment.command!r}: {found.detail}")
+    resolution = resolve(words)
+    text = " ".join(w.value for w in words)
+    tail = Segment(text, "launcher", resolution.words, resolution.positions)
+    analysis = CommandAnalysis(text, (tail,), (), (), (), False)
+    found = _judge_analysis(analysis, context.deeper())
+    if found is None or found.rule == "opaque":
+        return None
+    return Finding(found.verdict, found.rule, f"launched by {segment.command!r}: {found.detail}")
+
+
+_REWRITTEN_VARIABLE = re.compile(r"\$\{(?:!\w|#?\w+(?:/|:[-0-9 ]|\^|,|@[A-Za-z]))")
+
+
+def _built_word(segment: Segment) -> Finding | None:
+    """A word pieced together at run time: several substitutions, or a rewritten variable."""
+    if segment.command in PRINTERS:
+        return None
+    for word in segment.words:
+        if not word.dynamic or ("$" not in word.source and "`" not in word.source):
+            continue
+        source = word.source
+        if source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(source):
+            return Finding(ASK, "built-word", f"{source!r} is pieced together at run time")
+    return None
+
+
+def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
+    if not ENGINES.isdisjoint(names):
+        return privileged_container(segment)
+    if CLASS_HEADS.isdisjoint(names):
+        return None
+    return (escalation_finding(segment) or power_finding(segment)
+            or persistence_finding(segment) or credential_store_finding(segment))
+
+
+def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
+    if not segment.command_positions:
+        return []
+    names = frozenset(command_name(segment.words[p].value) for p in segment.command_positions)
+    name = segment.command
+    fixed = _fixed_findings(segment, names)
+    if fixed is not None and fixed.verdict == DENY:
+        return [fixed]
+    findings: list[Finding] = [fixed] if fixed is not None else []
+    if (len(names) > 1 and "xargs" not in names
+            and bare_shell(segment.words[segment.command_positions[-1]:])):
+        return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
+    if not names.isdisjoint(ALL_ARGV_LAUNCHERS):
+        for tail in launcher_tails(segment):
+            found = _judge_tail(tail, segment, context)
+            if found is not None:
+                findings.append(found)
+                if found.verdict == DENY:
+                    return findings
+    judge = _shell_judge(context)
+    rules = [judge_interpreter]
+    if name in OPTION_HEADS:
+        rules.append(option_finding)
+    if "=" in segment.text:
+        rules.append(environment_finding)
+    for rule in rules:
+        found = rule(segment, judge)
+        if found is not None:
+            findings.append(found)
+    built = _built_word(segment)
+    if built is not None:
+        findings.append(built)
+    if name in ROUTINE_HEADS:
+        routine = routine_finding(segment, bare_redirect=False)
+        if routine is not None:
+            findings.append(routine)
+    return findings
+
+
+def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
+    """Apply every command-class rule to an analysis.
+
+    :param analysis: the analysed command.
+    :param context: the policy facts the rules need.
+    :returns: the strictest finding (the first deny, else the first ask), or ``None``.
+    """
+    findings: list[Finding] = []
+    for segment in analysis.segments:
+        for found in _segment_findings(segment, context):
+            if found.verdict == DENY:
+                return found
+            findings.append(found)
+    if analysis.redirect_targets and (
+            not analysis.segments
+            or any(s.command in _BARE_REDIRECT_COMMANDS for s in analysis.segments)):
+        findings.append(Finding(ASK, "routine-destructive",
+                                f"a bare redirection empties {analysis.redirect_targets[0]!r}"))
+    return findings[0] if findings else None

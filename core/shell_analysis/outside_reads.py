@@ -1,0 +1,155 @@
+"""Reading outside the root is not writing outside it: which path words are only read.
+
+The sandbox-path rule denies a path argument that resolves outside the roots. Two kinds of
+path word are exempt from that deny (the gate decides what they get instead):
+
+| kind                 | example                            | why                                |
+| -------------------- | ---------------------------------- | ---------------------------------- |
+| read-only inspection | ``ls /usr/lib``, ``cat /etc/os-release``, | the command only reads; a  |
+|                      | ``grep x /proc/cpuinfo``           | secret path stays denied           |
+| program in the tree  | ``.venv/bin/python``, ``./gradlew``, | the link lies inside the project:|
+|                      | ``node_modules/.bin/tsc``          | the program is judged as a command |
+
+A word counts as read-only when every segment it appears in runs a read-only command
+(:data:`READ_ONLY`, ``find`` without ``-exec``/``-delete``/``-fprint``…, ``sort`` without
+``-o``) and it is no redirect target. ``cd``/``pushd`` count as read-only only when every
+segment of the command is read-only and nothing is redirected (``cd /etc && rm passwd`` and
+``cd /etc && cat > x`` stay denied). Options that write or run something (``sort -o``,
+``tree -o``, ``rg --pre``) make a command not read-only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
+from tooldeck.shell_analysis.paths import is_path_like
+
+__all__ = ["READ_ONLY", "SECRET_PATTERNS", "is_secret_path", "program_paths", "read_only_paths"]
+
+READ_ONLY: frozenset[str] = frozenset({
+    "ls", "stat", "file", "du", "df", "wc", "head", "tail", "cat", "less", "more", "grep",
+    "egrep", "fgrep", "rg", "ag", "tree", "readlink", "realpath", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "b2sum", "cksum", "diff", "cmp", "od", "hexdump", "strings",
+    "test", "[", "which", "type", "lsattr", "getfacl", "cut", "jq", "column", "basename",
+    "dirname", "tac", "nl", "find", "sort", "bat", "zcat", "zgrep", "nm", "objdump", "readelf",
+    "namei", "getfattr",
+})
+"""Commands that only read the paths they are given (with the exceptions above)."""
+
+SECRET_PATTERNS: tuple[str, ...] = (
+    "*/.ssh", "*/.ssh/*", "*/.aws", "*/.aws/*", "*/.gnupg*", "*/.kube/*",
+    "*/.docker/config.json", "*/.netrc", "*/.git-credentials", "*/.npmrc", "*/.pypirc",
+    "*/.env", "*/.env.*", "*.pem", "*.key", "*/id_rsa*", "*/id_ed25519*", "*/id_ecdsa*",
+    "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
+    "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
+    "*/credentials.*", "*/.*history", "*/Library/Keychains*",
+    "*/.config/gcloud*", "*/.azure*", "*/.password-store*", "*/.vault-token",
+    "*/.config/gh/hosts.yml", "*/.cargo/credentials*", "/etc/ssl/private*",
+    "/var/run/secrets/*", "/run/secrets/*", "*/.pgpass", "*/.my.cnf", "*/.s3cfg", "*/.boto",
+    "*/.terraform.d/*", "*/.config/rclone/*", "*/.local/share/keyrings/*", "*/.mozilla/*",
+    "*/.config/google-chrome/*", "*/.config/chromium/*", "*/.config/op/*", "*/.config/hub",
+    "*/ssh_host_*", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ppk", "*.keytab",
+    "*/secring.*", "*/.htpasswd", "*.tfstate", "*.tfstate.*", "*/.android/adbkey*",
+    "*/wallet.dat", "*/.config/sops/*", "*/.oci/*", "*/.databrickscfg",
+)
+"""Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
+
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint",
+                           "-fprintf", "-fprint0", "-fls"})
+_DIRECTORY_CHANGERS = frozenset({"cd", "pushd"})
+
+
+_SECRET_WORDS = re.compile(r"secret|passw|token|api[_-]?key|private[_-]?key|access[_-]?key|"
+                           r"credential|\.vault", re.IGNORECASE)
+_CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h", ".md", ".rst",
+                  ".html", ".sh", ".txt.in")
+
+
+def is_secret_path(path: str) -> bool:
+    """Tell whether an absolute path names a secret (keys, credentials, shadow files).
+
+    :param path: an absolute, normalised path.
+    :returns: true when a :data:`SECRET_PATTERNS` entry matches, or when the file's name says
+        it holds a secret (``api_token.txt``, ``secrets.yaml``; source code such as
+        ``password_test.py`` is not one).
+    """
+    if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
+        return True
+    name = path.rsplit("/", 1)[-1]
+    return bool(_SECRET_WORDS.search(name)) and not name.endswith(_CODE_SUFFIXES)
+
+
+_WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
+    "sort": ("-o", "--output", "--compress-program"),
+    "tree": ("-o",),
+    "rg": ("--pre",),
+    "bat": ("--pager",),
+    "less": ("-o", "-O", "--log-file", "--LOG-FILE"),
+}
+
+
+def _read_only(segment: Segment) -> bool:
+    argv = segment.argv
+    if not argv or argv[0] not in READ_ONLY:
+        return False
+    if argv[0] == "find" and _FIND_ACTIONS.intersection(argv):
+        return False
+    writing = _WRITING_OPTIONS.get(argv[0], ())
+    return not any(a.startswith(writing) for a in argv[1:]) if writing else True
+
+
+def _words(segment: Segment) -> set[str]:
+    values = set()
+    for word in segment.words:
+        value = word.value
+        if value.startswith("-") and "=" in value:
+            value = value.partition("=")[2]
+        values.add(value)
+    return values
+
+
+def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """The path words that only read-only commands are given.
+
+    :param analysis: the analysed command.
+    :returns: path words safe to read outside the roots (secrets are the caller's check).
+    """
+    everything_reads = not (analysis.writes or analysis.redirect_targets) and all(
+        _read_only(s) or s.command in _DIRECTORY_CHANGERS for s in analysis.segments)
+    readers: set[str] = set()
+    others: set[str] = set(analysis.redirect_targets)
+    for segment in analysis.segments:
+        words = {w for w in _words(segment) if is_path_like(w)}
+        if _read_only(segment) or (everything_reads and segment.command in _DIRECTORY_CHANGERS):
+            readers |= words
+        else:
+            others |= words
+    return frozenset(readers - others)
+
+
+def program_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """Relative program words (``.venv/bin/python``, ``./gradlew``) at a command position.
+
+    :param analysis: the analysed command.
+    :returns: the words, to be checked lexically (where the link is, not where it points).
+    """
+    found = set()
+    for segment in analysis.segments:
+        for position in segment.command_positions:
+            value = segment.words[position].value
+            if "/" in value and not value.startswith(("/", "~")) and ".." not in value.split("/"):
+                found.add(value)
+    return frozenset(found)
+
+
+def normalised(raw: str, cwd: str) -> str:
+    """The absolute, lexically normalised form of a path word.
+
+    :param raw: the path word (``~`` expanded here).
+    :param cwd: the directory relative words start from.
+    :returns: the path.
+    """
+    return os.path.normpath(os.path.join(cwd, os.path.expanduser(raw)))

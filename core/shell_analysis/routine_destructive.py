@@ -1,0 +1,161 @@
+"""Destructive but routine commands: they ask for a human yes, they are not denied.
+
+| command                                   | asks when                                          |
+| ----------------------------------------- | -------------------------------------------------- |
+| ``git reset``                             | ``--hard`` or ``--merge``/``--keep`` (drops work)   |
+| ``git clean``                             | any run that is not a dry run (``-n``)            |
+| ``git push``                              | ``-f``/``--force*``/``--mirror``/``--delete``/``-d``,|
+|                                           | a ``+ref`` or ``:ref`` refspec                      |
+| ``git checkout``                          | ``--`` followed by paths, or ``.``, ``-f``          |
+| ``git restore``                           | any path without ``--staged`` alone (worktree)      |
+| ``git stash``                             | ``drop`` or ``clear``                              |
+| ``git branch``                            | ``-D`` / ``--delete --force``                       |
+| ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
+| reflog expire``, ``git update-ref -d``    |                                                    |
+| ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a world-writable mode)         |
+| ``kill``                                  | the ``-1`` pid (every process of the user)          |
+| ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``)  |
+| ``truncate``                              | always (``-s 0`` empties a file)                   |
+| ``> file``                                | a redirection with no command (``: > f``, ``> f``)  |
+| ``dd``                                    | an ``of=`` target                                  |
+| ``crontab``                               | ``-r`` (removes every job)                         |
+| ``rm -r``                                 | of ``.git``, ``.``, ``*``, ``./*`` (a project wipe) |
+
+Other ``rm`` runs are left to the ``rm`` confirm pattern (and the floor's protected roots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.model import Segment
+
+__all__ = ["ROUTINE_HEADS", "routine_finding"]
+
+ROUTINE_HEADS: frozenset[str] = frozenset({
+    "git", "rm", "kill", "pkill", "killall", "chmod", "chown", "chgrp", "truncate", "dd", "crontab",
+})
+"""Command names :func:`routine_finding` looks at."""
+
+_WORLD_WRITABLE = ("777", "666", "0777", "0666", "a+rwx", "o+w", "a+w", "ugo+rwx")
+_CATCH_ALL = frozenset({".", ".*", "", "*", "^", "$"})
+
+
+def _options(args: Sequence[str]) -> set[str]:
+    return {a for a in args if a.startswith("-")}
+
+
+def _short_letters(args: Sequence[str]) -> str:
+    return "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+
+
+def _git(args: Sequence[str]) -> str | None:
+    words = list(args)
+    while words and words[0].startswith("-"):  # git -C dir / -c k=v: skip the option and value
+        option = words.pop(0)
+        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and words:
+            words.pop(0)
+    if not words:
+        return None
+    sub, rest = words[0], words[1:]
+    options = _options(rest)
+    letters = _short_letters(rest)
+    operands = [a for a in rest if not a.startswith("-")]
+    if sub == "reset" and options & {"--hard", "--merge", "--keep"}:
+        return "git reset --hard discards uncommitted work"
+    if sub == "clean" and "n" not in letters and "--dry-run" not in options:
+        return "git clean deletes untracked files"
+    if sub == "push" and (
+        "f" in letters or "d" in letters
+        or any(o.startswith(("--force", "--mirror", "--delete", "--prune")) for o in options)
+        or any(o.startswith(("+", ":")) for o in operands)
+    ):
+        return "git push rewrites or deletes remote history"
+    if sub == "checkout" and ("--" in rest or "." in operands or "f" in letters
+                              or "--force" in options):
+        return "git checkout over paths discards uncommitted changes"
+    if sub == "restore" and operands and not (options <= {"--staged", "-S"} and options):
+        return "git restore discards uncommitted changes"
+    if sub == "stash" and operands[:1] in (["drop"], ["clear"]):
+        return f"git stash {operands[0]} deletes stashed work"
+    if sub == "branch" and ("D" in letters or ("--delete" in options and "--force" in options)):
+        return "git branch -D deletes an unmerged branch"
+    if sub in ("filter-branch", "filter-repo") or (
+            sub == "reflog" and operands[:1] == ["expire"]) or (
+            sub == "update-ref" and "d" in letters):
+        return f"git {sub} rewrites history"
+    return None
+
+
+_WIPES = frozenset({".", "./", "*", "./*", ".*", ".git", ".git/", "./.git", "*/", "./*/"})
+
+
+def _rm(args: Sequence[str]) -> str | None:
+    letters = _short_letters(args)
+    recursive = "r" in letters or "R" in letters or "--recursive" in args
+    operands = [a for a in args if not a.startswith("-")]
+    if recursive and any(o in _WIPES for o in operands):
+        return "rm -r wipes the project or its history"
+    return None
+
+
+def _kill(head: str, args: Sequence[str]) -> str | None:
+    if head == "kill":
+        return "kill -1 signals every process" if ("-1" in args and args[-1] == "-1") or (
+            "--" in args and "-1" in args) else None
+    options = _options(args)
+    patterns = [a for a in args if not a.startswith("-")]
+    if options & {"-u", "-U", "-v", "--user", "--inverse"} or any(
+            o.startswith(("-u", "--user=")) for o in options):
+        return f"{head} by user matches every process of that user"
+    if not patterns or any(p in _CATCH_ALL or len(p) <= 2 for p in patterns):
+        return f"{head} with a catch-all pattern"
+    return None
+
+
+def _chmod(head: str, args: Sequence[str]) -> str | None:
+    recursive = "R" in _short_letters(args) or "--recursive" in args
+    if not recursive:
+        return None
+    if head in ("chown", "chgrp"):
+        return f"{head} -R changes ownership of a whole tree"
+    if any(a in _WORLD_WRITABLE for a in args):
+        return "chmod -R makes a whole tree world-writable"
+    return None
+
+
+def _argv_finding(argv: Sequence[str]) -> str | None:
+    head, args = argv[0], argv[1:]
+    if head == "git":
+        return _git(args)
+    if head == "rm":
+        return _rm(args)
+    if head in ("kill", "pkill", "killall"):
+        return _kill(head, args)
+    if head in ("chmod", "chown", "chgrp"):
+        return _chmod(head, args)
+    if head == "truncate":
+        return "truncate changes a file's size"
+    if head == "dd" and any(a.startswith("of=") for a in args):
+        return "dd overwrites its of= target"
+    if head == "crontab" and "r" in _short_letters(args):
+        return "crontab -r removes every job"
+    return None
+
+
+def routine_finding(segment: Segment, bare_redirect: bool) -> Finding | None:
+    """Ask for a destructive but routine segment.
+
+    :param segment: one analysed segment.
+    :param bare_redirect: whether the segment is only a writing redirection (``: > f``).
+    :returns: the finding, or ``None``.
+    """
+    if bare_redirect:
+        return Finding(ASK, "routine-destructive", f"{segment.text!r} empties a file")
+    if not segment.command_positions:
+        return None
+    reason = _argv_finding(segment.argv)
+    if reason is None:
+        return None
+    return Finding(ASK, "routine-destructive", f"{segment.text!r}: {reason}")
