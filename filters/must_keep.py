@@ -1,4 +1,4 @@
-"""The one classifier of lines no filter may drop: errors, failures, panics, tracebacks, diffs.
+"""The one classifier of lines no filter may drop: the protected kinds of fact.
 
 Every strategy consults it (directly, or through the check in
 :meth:`tooldeck.filters.strategy.Strategy.apply`), so a filter can shorten the output around a
@@ -23,9 +23,10 @@ __all__ = [
 ]
 
 MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
-    # (kind, pattern) — a line matching any pattern is must-keep.
-    ("error word", r"(?i)\berror\b"),
-    ("exception class", r"\b[A-Z]\w*(?:Error|Exception)\b"),
+    # (kind, pattern) — a line matching any pattern is protected. Kinds of fact:
+    # errors and failures
+    ("error word", r"(?i)\berror(?:s)?\b"),
+    ("exception class", r"\b[A-Z]\w*(?:Error|Exception|Warning)\b"),
     ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?\b"),
     ("panic", r"(?i)\bpanic(?:ked)?\b"),
     ("fatal", r"(?i)\bfatal\b"),
@@ -34,19 +35,61 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("pytest assertion line", r"^E\s"),
     ("assertion", r"(?i)\bassert(?:ion)?\b"),
     ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\s*:"),
+    ("expectation", r"(?i)^\s*(?:[→>»]\s*)?expected\b|\bwant(?:ed)? \S"),
     ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
     ("npm error", r"^npm ERR!|^npm error"),
     ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
     ("failed test marker", r"^\s*(?:✕|✗|\x{00D7}|●)\s"),
+    # warnings: for a linter or a compiler, the warnings are the result
+    ("warning", r"(?i)\bwarn(?:s|ed|ing|ings)?\b|\bEBADENGINE\b|\bdeprecated\b"),
+    # failure details: a message that starts with the location it is about
+    ("location", r"^\s*[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)"),
+    ("stack frame", r"^\s+at \S.*:\d+(?::\d+)?\)?\s*$"),
+    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
+    (
+        "skip",
+        r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
+        r"|\bignored\b|\bno tests?\b|at least one test",
+    ),
+    # summaries and counts
+    (
+        "count",
+        r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
+        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
+        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
+        r"|deletions?\(?|to add|to change|to destroy|workers?)\b",
+    ),
+    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
+    (
+        "summary",
+        r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
+        r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
+        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
+        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+)",
+    ),
+    (
+        "nothing to do",
+        r"(?i)nothing to (?:do|commit|be done)|\bup[ -]to[ -]date\b|no changes"
+        r"|no (?:issues|problems|errors) found|would be left unchanged|\bunchanged\b"
+        r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
+    ),
+    # identifier lines of structured listings
+    ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
+    ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
 )
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
 
-_LOCATION_FOLLOWER = re.compile(rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+)[^\n]*\n")
-"""A diagnostic location on the line right after a must-keep line (rustc's ``--> file:line``,
-a JS stack frame ``at fn (file:line:col)``) is kept with it."""
+_LOCATION_FOLLOWER = re.compile(
+    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+|>?[ \t]*\d*[ \t]*\|(?=[ \t\n])|= (?:note|help):)"
+    rb"[^\n]*\n"
+)
+"""The lines right after a must-keep line that belong to it are kept with it: a diagnostic
+location (rustc's ``--> file:line``, a JS stack frame ``at fn (file:line:col)``), and the
+code frame of a compiler or test-runner diagnostic (``52 |     let s = 42;``, ``   |  ^^
+expected `u32```, ``> 12 | expect(x)``, ``= note: …``)."""
 
 
-_FOLLOWER_FIRST_BYTES = b" \t-a"
+_FOLLOWER_FIRST_BYTES = b" \t-a>|=0123456789"
 
 
 def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:

@@ -5,7 +5,7 @@ hook                      what it does
 ========================  ===================================================================
 register_settings         ``[tools.filters]`` (and ``[tools.filters.security]``) validated by
                           :class:`~tooldeck.filters.settings.FilterSettings`
-register_filters          the nine built-in strategy types, exactly as a third party does
+register_filters          the built-in strategy types, exactly as a third party does
 configure                 builds the engine from the settings and every plugin's strategy
                           types (``runtime.strategies``), stashes it under :data:`ENGINE`,
                           watches the directory of ``filters_path`` (editing ``filters.toml``
@@ -69,7 +69,7 @@ def tooldeck_register_settings(register: Any) -> None:
 
 @hookimpl
 def tooldeck_register_filters(register: Any) -> None:
-    """Register the nine built-in strategy types.
+    """Register the built-in strategy types.
 
     :param register: the registration callback.
     """

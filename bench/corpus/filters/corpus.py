@@ -22,7 +22,9 @@ from pathlib import Path
 OUTPUTS = Path(__file__).resolve().parent / "outputs"
 TUNE = "tune"
 HELD_BACK = "held-back"
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]")
+ANSI = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]"
+)
 
 
 def half_of(relative: str) -> str:
