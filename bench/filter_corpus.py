@@ -92,9 +92,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--half", choices=[TUNE, HELD_BACK], help="detail for one half only")
     parser.add_argument("--list", action="store_true", help="list every tune output")
+    parser.add_argument("--tune-only", action="store_true", help="skip the held-back half")
     args = parser.parse_args()
     engine = FilterEngine.from_settings()
-    for half in (TUNE, HELD_BACK):
+    for half in (TUNE,) if args.tune_only else (TUNE, HELD_BACK):
         detail = args.half == half or (args.half is None and half == TUNE)
         report(engine, half, detail=detail, listing=args.list and half == TUNE)
     return 0

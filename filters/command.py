@@ -7,8 +7,9 @@ with the shell policy's analyzer: last meaningful statement, ``VAR=value`` prefi
 ./.venv/bin/python -m pytest -x 2>&1 | tee log`` is matched as ``pytest -x``.
 
 One shortcut stays here: a plain command (no shell syntax, a bare lowercase command word that
-is neither a wrapper nor a launcher) is already in normal form, and the tree-sitter parser is
-not imported for it. A test keeps :data:`NEEDS_ANALYSIS` in step with the analyzer's tables.
+is neither a wrapper nor a launcher, and not ``git`` with global options) is already in normal
+form, and the tree-sitter parser is not imported for it. A test keeps :data:`NEEDS_ANALYSIS`
+in step with the analyzer's tables.
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ def _normalized(command: str) -> str:
     stripped = command.strip()
     match = _PLAIN.fullmatch(stripped)
     if match is not None:
-        head = stripped.split(None, 1)[0]
-        if head not in NEEDS_ANALYSIS and not _INTERPRETER.fullmatch(head):
-            return " ".join(stripped.split())
+        words = stripped.split()
+        head = words[0]
+        git_options = head == "git" and len(words) > 1 and words[1].startswith("-")
+        if head not in NEEDS_ANALYSIS and not _INTERPRETER.fullmatch(head) and not git_options:
+            return " ".join(words)
     from tooldeck.shell_analysis.program import program_argv
 
     return " ".join(_quoted(word) for word in program_argv(command)) if stripped else ""

@@ -360,7 +360,7 @@ class FilterEngine:
         chars_in, chars_out = len(output), len(text)
         self.metrics.record(chars_in, chars_out, confidence)
         line = None
-        if lines_out < lines_in:
+        if confidence is not None and lines_out < lines_in:
             line = stats_line(options.tool_name, command, lines_in, lines_out, chars_in, chars_out)
         return FilterResult(
             output=text,

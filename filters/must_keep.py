@@ -73,7 +73,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|no (?:issues|problems|errors) found|would be left unchanged|\bunchanged\b"
         r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
     ),
+    ("line reference", r"(?i)\bline \d+:"),
     # identifier lines of structured listings
+    ("package change", r"^\s*(?:[+~-]|[├└]─+) @?[\w./-]+(?:==|@| )v?\d"),
     ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
     ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
 )
@@ -92,12 +94,29 @@ expected `u32```, ``> 12 | expect(x)``, ``= note: …``)."""
 _FOLLOWER_FIRST_BYTES = b" \t-a>|=0123456789"
 
 
+def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
+    """The end of the non-blank line at ``end`` (0 when there is none within ``limit``)."""
+    line_end = data.find(b"\n", end) + 1
+    if line_end == 0 or (limit is not None and line_end > limit) or not data[end:line_end].strip():
+        return 0
+    return line_end
+
+
 def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
-    """Extend ``end`` over the location lines that directly follow it (up to ``limit``)."""
+    """Extend ``end`` over the lines that belong to the protected line ending there.
+
+    Location and code-frame lines (:data:`_LOCATION_FOLLOWER`); and when the protected line
+    ends with ``:`` it introduces its message, so the next non-blank line is kept too
+    (``thread 'x' panicked at src/lib.rs:11:6:``, then the panic message). Never past
+    ``limit``.
+    """
+    colon = end >= 2 and data[end - 2 : end - 1] == b":"
     follower = _LOCATION_FOLLOWER.match(data, end)
     while follower is not None and (limit is None or follower.end() <= limit):
         end = follower.end()
         follower = _LOCATION_FOLLOWER.match(data, end)
+    if colon:
+        end = _message_line_end(data, end, limit) or end
     return end
 
 
@@ -192,7 +211,7 @@ class MustKeepClassifier:
     def _complete_within(
         self, data: bytes, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
-        """Add the location lines opening a span after a must-keep chain; sort and merge."""
+        """Add the follower lines opening a span after a must-keep line; sort and merge."""
         alive: dict[int, bool] = {}
         for span_start, _ in spans:
             if (
@@ -202,6 +221,14 @@ class MustKeepClassifier:
                 and self._chain_reaches(data, span_start, alive)
             ):
                 found.append((span_start, _after_followers(data, span_start)))
+            elif (
+                span_start > 1
+                and data[span_start - 2 : span_start - 1] == b":"
+                and self._line_before_is_must_keep(data, span_start)
+            ):
+                line_end = _message_line_end(data, span_start, None)
+                if line_end:
+                    found.append((span_start, _after_followers(data, line_end)))
         found.sort()
         merged: list[tuple[int, int]] = []
         for start, end in found:
@@ -210,6 +237,10 @@ class MustKeepClassifier:
             else:
                 merged.append((start, end))
         return merged
+
+    def _line_before_is_must_keep(self, data: bytes, line_start: int) -> bool:
+        start = data.rfind(b"\n", 0, line_start - 1) + 1
+        return self.is_must_keep(data[start : line_start - 1].decode("utf-8", "surrogatepass"))
 
     def _chain_reaches(self, data: bytes, line_start: int, alive: dict[int, bool]) -> bool:
         """Whether a location line at ``line_start`` continues a must-keep line's chain.

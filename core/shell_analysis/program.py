@@ -10,7 +10,8 @@
 3. launchers peeled, repeatedly (:data:`LAUNCHERS`): an interpreter's ``-m MODULE``
    (``python -m pytest`` → ``pytest``), ``uv run``, ``poetry run``, ``pdm run``, ``hatch run``,
    ``rye run``, ``pipx run``, ``npx``, ``bunx``, ``pnpm exec``/``dlx``, ``yarn exec``/``dlx``,
-   ``npm exec``. The program a launcher starts gets the same base-name treatment.
+   ``npm exec``. The program a launcher starts gets the same base-name treatment;
+4. ``git``'s global options dropped (``git --no-pager -C repo diff`` → ``git diff``).
 
 Unlike policy decisions, nothing here is a security boundary: the result only picks an output
 filter, and a command the analyzer cannot resolve falls back to its words as written.
@@ -83,6 +84,17 @@ def _after_options(argv: tuple[str, ...], start: int, with_value: frozenset[str]
     return index
 
 
+_GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+def _git_subcommand(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """``git`` without its global options: ``git --no-pager -C repo diff`` → ``git diff``."""
+    index = 1
+    while index < len(argv) and argv[index].startswith("-"):
+        index += 2 if argv[index] in _GIT_OPTIONS_WITH_VALUE else 1
+    return ("git", *argv[index:])
+
+
 def _peel_launcher(argv: tuple[str, ...]) -> tuple[str, ...] | None:
     """The argv a launcher starts, or ``None`` when ``argv[0]`` launches nothing."""
     head = argv[0]
@@ -144,4 +156,6 @@ def program_argv(command: str) -> tuple[str, ...]:
         if peeled is None:
             break
         argv = peeled
+    if argv and argv[0] == "git":
+        argv = _git_subcommand(argv)
     return argv

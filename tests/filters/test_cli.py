@@ -49,7 +49,7 @@ def test_prints_what_the_model_sees(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out.rstrip("\n").split("\n")
     assert code == 0
     assert "---- tests::adds_wrongly stdout ----" in out
-    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 27 lines, 18.4% filtered"
+    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 28 lines, 16.4% filtered"
 
 
 def test_json_output(monkeypatch: pytest.MonkeyPatch,
@@ -59,7 +59,7 @@ def test_json_output(monkeypatch: pytest.MonkeyPatch,
     data = json.loads(capsys.readouterr().out)
     assert set(data) == JSON_KEYS
     assert data["rule"] == ["cargo-test"] and data["confidence"] == "full"
-    assert (data["lines_in"], data["lines_out"]) == (37, 27)
+    assert (data["lines_in"], data["lines_out"]) == (37, 28)
     assert data["chars_in"] == len(CARGO) and data["chars_out"] == len(data["output"])
     assert data["warnings"] == []
 

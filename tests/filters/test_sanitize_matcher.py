@@ -67,6 +67,14 @@ def test_the_fast_path_agrees_with_the_analyzer(command: str) -> None:
     assert " ".join(program_argv(command)) == command
 
 
+def test_the_shortcut_knows_every_wrapper_and_launcher() -> None:
+    from tooldeck.filters.command import NEEDS_ANALYSIS
+    from tooldeck.shell_analysis import WRAPPERS
+    from tooldeck.shell_analysis.program import LAUNCHERS
+
+    assert set(WRAPPERS) | LAUNCHERS <= NEEDS_ANALYSIS
+
+
 def test_command_segment_of_plain_command_is_itself() -> None:
     assert command_segment("  cargo test  ") == "cargo test"
 

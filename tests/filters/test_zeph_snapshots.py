@@ -140,7 +140,8 @@ test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; 
         "assertion `left == right` failed\n  left: 1\n right: 2\n\nfailures:\n\n"
         "test foo::test_b ... FAILED\n"
         "running 3 tests\n"
-        "... (2 passing tests, 4 other lines omitted) ...\n"
+        "    foo::test_b\n"  # ours: the list after "failures:" names the failed test
+        "... (2 passing tests, 3 other lines omitted) ...\n"
         "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out;"
         " finished in 0.00s"
     )
