@@ -31,7 +31,7 @@ from tooldeck.filters.defaults import (
     DEFAULT_TOOL_NAME,
     FailureMode,
 )
-from tooldeck.filters.matcher import any_matcher
+from tooldeck.filters.matcher import matcher_set
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import collapse_blank_lines, count_lines, strip_terminal
@@ -209,7 +209,7 @@ class FilterEngine:
         self.metrics = metrics if metrics is not None else FilterMetrics()
         self._security = SecurityScanner(self._options.extra_patterns)
         self.load_warnings = (*load_warnings, *self._security.warnings)
-        self._any_rule = any_matcher([rule.matcher for rule in self.rules])
+        self._matcher_set = matcher_set([rule.matcher for rule in self.rules])
 
     @property
     def settings(self) -> FilterSettings:
@@ -259,8 +259,8 @@ class FilterEngine:
         if not self._options.enabled or command is None or not command.strip():
             return []
         segment = command_segment(command)
-        if self._any_rule is not None and self._any_rule.search(segment) is None:
-            return []
+        if self._matcher_set is not None:
+            return [self.rules[index] for index in self._matcher_set.matching(segment)]
         return [rule for rule in self.rules if rule.matcher.matches_segment(segment)]
 
     def _run_pipeline(
