@@ -141,20 +141,30 @@ def _fold(lines: list[str], protected: set[int], min_run: int) -> list[_Item]:
     return items
 
 
+_MIN_ELIDED = 3
+"""A stretch of fewer lines is kept: its marker would be no shorter than the lines."""
+
+
 def _elide(items: list[_Item], head: int, tail: int, what: str = "lines") -> list[str]:
     kept: list[str] = []
-    pending: list[str] = []
-    last = len(items) - tail
-    for position, (text, hidden, protected) in enumerate(items):
-        if position < head or position >= last or protected:
-            if pending:
-                kept.append(omitted_marker(pending, what))
-                pending = []
-            kept.append(text)
+    pending: list[_Item] = []
+
+    def flush() -> None:
+        lines = [line for text, hidden, _ in pending for line in (hidden or [text])]
+        if len(lines) < _MIN_ELIDED:
+            kept.extend(text for text, _, _ in pending)
         else:
-            pending.extend(hidden if hidden is not None else [text])
-    if pending:
-        kept.append(omitted_marker(pending, what))
+            kept.append(omitted_marker(lines, what))
+        pending.clear()
+
+    last = len(items) - tail
+    for position, item in enumerate(items):
+        if position < head or position >= last or item[2]:
+            flush()
+            kept.append(item[0])
+        else:
+            pending.append(item)
+    flush()
     return kept
 
 
