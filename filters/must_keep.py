@@ -35,7 +35,7 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("pytest assertion line", r"^E\s"),
     ("assertion", r"(?i)\bassert(?:ion)?\b"),
     ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\s*:"),
-    ("expectation", r"(?i)^\s*(?:[→>»]\s*)?expected\b|\bwant(?:ed)? \S"),
+    ("expectation", r"(?i)\bexpected\b|\bwant(?:ed)? \S"),
     ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
     ("npm error", r"^npm ERR!|^npm error"),
     ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
@@ -65,7 +65,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
         r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
         r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
-        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+)",
+        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
+        r"|success\b|(?:PASS|FAIL)\s*$|# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
     ),
     (
         "nothing to do",

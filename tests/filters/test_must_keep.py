@@ -59,6 +59,9 @@ def test_must_keep_lines(line: str) -> None:
         "\tmodified:   src/app.py",
         "a1b2c3d Fix the parser",
         "82 directories, 1961 files",
+        "# tests 3",  # TAP's summary
+        "success Saved lockfile.",
+        "mul(-3,4) = 32727, expected -12",
     ],
 )
 def test_protected_kinds_of_fact(line: str) -> None:
