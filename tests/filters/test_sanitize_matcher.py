@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooldeck.filters.command import command_segment, last_command
 from tooldeck.filters.matcher import CommandMatcher, MatchKind
@@ -56,10 +58,17 @@ def test_last_command(command: str, expected: str | None) -> None:
     assert last_command(command) == expected
 
 
-@pytest.mark.parametrize("command", [
-    "cargo test --workspace", "git status", "npm run build -- --watch", "ls -la src/",
-    "docker build -t app:1.2 .", "go test ./...",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo test --workspace",
+        "git status",
+        "npm run build -- --watch",
+        "ls -la src/",
+        "docker build -t app:1.2 .",
+        "go test ./...",
+    ],
+)
 def test_the_fast_path_agrees_with_the_analyzer(command: str) -> None:
     from tooldeck.shell_analysis.program import program_argv
 
@@ -118,3 +127,52 @@ def test_count_lines(text: str, lines: int) -> None:
 
 def test_lone_surrogates_become_replacement_characters() -> None:
     assert sanitize_output("bad \udcff byte") == "bad \ufffd byte"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(
+            [
+                "python",
+                "python3.12",
+                "-m",
+                "pytest",
+                "uv",
+                "run",
+                "npx",
+                "pnpm",
+                "exec",
+                "git",
+                "--no-pager",
+                "-C",
+                "sudo",
+                "-u",
+                "env",
+                "A=1",
+                "timeout",
+                "60",
+                "&&",
+                "|",
+                ";",
+                "'",
+                '"',
+                "$x",
+                "(",
+                ")",
+                "--",
+                "-x",
+                "poetry",
+                "tool",
+                "uvx",
+                "./.venv/bin/pip",
+            ]
+        )
+        | st.text(max_size=6),
+        max_size=10,
+    )
+)
+def test_the_normaliser_never_raises(words: list[str]) -> None:
+    from tooldeck.filters.command import normalized_command
+
+    assert isinstance(normalized_command(" ".join(words)), str)
