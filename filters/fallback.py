@@ -34,7 +34,6 @@ from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 __all__ = ["Fallback", "FallbackParams", "fold_marker", "omitted_marker"]
 
 _DIGITS = re.compile(r"\d+")
-_FIRST_WORD_END = re.compile(r"::|[\[(]")
 _HUNK = re.compile(r"^(?:diff --git |@@ -\d)")
 _EXAMPLE_CHARS = 72
 
@@ -101,23 +100,30 @@ def omitted_marker(lines: list[str], what: str = "lines") -> str:
     return f'… {len(lines)} {what} omitted, like "{example}" …'
 
 
-def _shape(line: str) -> str:
-    stripped = line.lstrip()
-    if not stripped:
-        return ""
-    word = stripped.split(None, 1)[0]
-    cut = _FIRST_WORD_END.search(word)
-    if cut is not None and cut.start() > 0:
-        word = word[: cut.start()]
-    indent = len(line) - len(stripped)
-    return f"{min(indent, 8)}|{_DIGITS.sub('#', word)}"
+_AFTER_FIRST_WORD = re.compile(r"(?<=\S)[ \t\f\v].*$", re.MULTILINE)
+_HEAD_CUT = re.compile(r"(?<=\S)(?:::|[\[(]).*$", re.MULTILINE)
+_DEEP_INDENT = re.compile(r"^[ \t\f\v]{9,}", re.MULTILINE)
+_BLANK_HEAD = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+
+
+def _shapes(text: str) -> list[str]:
+    """The shape of every line: indentation (up to 8) and first word, digits masked.
+
+    The word is cut at ``::``, ``[`` or ``(`` (not at its first character); a blank line has
+    the empty shape. Whole-text substitutions, one result per line of ``text``.
+    """
+    heads = _AFTER_FIRST_WORD.sub("", text)
+    heads = _HEAD_CUT.sub("", heads)
+    heads = _DEEP_INDENT.sub(" " * 8, heads)
+    heads = _BLANK_HEAD.sub("", heads)
+    return _DIGITS.sub("#", heads).split("\n")
 
 
 # An item of the folded text: a line kept as is, or a marker standing for omitted lines.
 _Item = tuple[str, list[str] | None, bool]  # (text, omitted lines or None, protected)
 
 
-def _fold(lines: list[str], protected: set[int], min_run: int) -> list[_Item]:
+def _fold(lines: list[str], shapes: list[str], protected: set[int], min_run: int) -> list[_Item]:
     items: list[_Item] = []
     index = 0
     count = len(lines)
@@ -126,9 +132,9 @@ def _fold(lines: list[str], protected: set[int], min_run: int) -> list[_Item]:
             items.append((lines[index], None, True))
             index += 1
             continue
-        shape = _shape(lines[index])
+        shape = shapes[index]
         end = index + 1
-        while end < count and end not in protected and _shape(lines[end]) == shape:
+        while end < count and end not in protected and shapes[end] == shape:
             end += 1
         if shape and end - index >= min_run:
             hidden = lines[index + 1 : end - 1]
@@ -287,7 +293,8 @@ class Fallback(Strategy[FallbackParams]):
         ):
             kept = _cut_diff(lines, protected, params)
         else:
-            items = _fold(lines, protected | _headings(lines), params.min_run)
+            shapes = _shapes(clean)
+            items = _fold(lines, shapes, protected | _headings(lines), params.min_run)
             if len(items) <= params.max_lines:
                 kept = [text for text, _, _ in items]
             else:
