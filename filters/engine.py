@@ -187,6 +187,7 @@ class FilterEngine:
     :param load_warnings: warnings from loading the rules, kept for display.
     :param fallback: the strategy run after the rules (or alone when none matched); the
         built-in ``fallback`` with its defaults when ``None``.
+    :param generic_fallback: ``False`` runs no such stage (its plugin is disabled).
     """
 
     def __init__(
@@ -197,13 +198,14 @@ class FilterEngine:
         metrics: FilterMetrics | None = None,
         load_warnings: Sequence[str] = (),
         fallback: Strategy[Any] | None = None,
+        generic_fallback: bool = True,
     ) -> None:
         self.rules = tuple(rules)
-        if fallback is None:
+        if fallback is None and generic_fallback:
             from tooldeck.filters.fallback import Fallback, FallbackParams
 
             fallback = Fallback(FallbackParams())
-        self.fallback = fallback
+        self.fallback: Strategy[Any] | None = fallback
         self._settings = settings
         self._options = _Options.of(settings)
         self.metrics = metrics if metrics is not None else FilterMetrics()
@@ -247,6 +249,10 @@ class FilterEngine:
             registry = default_strategy_registry()
         filters_path = None if settings is None else settings.filters_path
         loaded = load_rules(filters_path, registry, command=command)
+        if not registry.loads("fallback"):  # its plugin is disabled
+            return cls(
+                loaded.rules, settings, load_warnings=loaded.warnings, generic_fallback=False
+            )
         fallback = registry.build({"type": "fallback"})
         return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback)
 
@@ -386,8 +392,10 @@ class FilterEngine:
         """
         text, confidence = self._run_pipeline(rules, clean, exit_code)
         failed = exit_code not in (None, 0)
-        if any(rule.strategy.name == self.fallback.name for rule in rules) or (
-            failed and self._options.on_failure is FailureMode.KEEP_INPUT
+        if (
+            self.fallback is None
+            or any(rule.strategy.name == self.fallback.name for rule in rules)
+            or (failed and self._options.on_failure is FailureMode.KEEP_INPUT)
         ):
             stage = None  # a rule ran it with its own budget, or a failure keeps lossy input
         else:

@@ -200,14 +200,15 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
 
 
 FAKE_CARGO = (
-    "cargo() { for i in $(seq 1 40); do echo \"   Compiling crate$i v0.1.$i\" >&2; done; "
+    'cargo() { for i in $(seq 1 40); do echo "   Compiling crate$i v0.1.$i" >&2; done; '
     "echo 'error[E0308]: mismatched types' >&2; echo ' --> src/main.rs:4:18' >&2; return 101; }"
     "; cd . && cargo build"
 )
 
 
-async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_real_bash_tool_is_filtered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.chdir(project)
@@ -226,3 +227,52 @@ async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
     assert output.raw_response is not None
     assert output.raw_response["unfiltered"].count("[stderr]    Compiling crate") == 40
     assert "Compiling crate40" in output.raw_response["stderr"]
+
+
+def test_each_builtin_strategy_type_is_a_plugin_of_its_own(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin())
+    infos = {info.name: info for info in deck.runtime.plugins}
+    for strategy_type in BUILTIN_STRATEGY_TYPES:
+        info = infos[f"filter_{strategy_type.name}"]
+        assert info.state == "enabled" and info.dist == "tooldeck"
+        assert "tooldeck_register_filters" in info.hooks
+    assert "tooldeck_register_filters" not in infos["filters"].hooks
+
+
+def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_truncate"]\n', tool=ExecToolPlugin())
+    assert "truncate" not in deck.runtime.strategies
+    engine = deck.runtime.stash_get(ENGINE)
+    assert "make" not in [rule.name for rule in engine.rules]  # it uses truncate
+    assert any(
+        "'make'" in w and "unknown strategy type 'truncate'" in w for w in deck.runtime.warnings
+    )
+
+
+def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
+    class Replacement(Shout):
+        name = "truncate"
+
+    class ReplacementPlugin:
+        from tooldeck import hookimpl
+
+        @hookimpl
+        def tooldeck_register_filters(self, register: object) -> None:
+            assert callable(register)
+            register(Replacement)
+
+    deck = open_deck(
+        tmp_path,
+        '[plugins]\ndisable = ["filter_truncate"]\n',
+        tool=ExecToolPlugin(),
+        acme=ReplacementPlugin(),
+    )
+    assert deck.runtime.strategies["truncate"] is Replacement
+
+
+def test_disabling_the_fallback_plugin_turns_the_generic_stage_off(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_fallback"]\n', tool=ExecToolPlugin())
+    engine = deck.runtime.stash_get(ENGINE)
+    raw = "\n".join(f"Collecting package{n}" for n in range(200))
+    assert engine.fallback is None
+    assert engine.apply("frobnicate", raw, 0).output == raw
