@@ -7,6 +7,8 @@ Run with ``python bench/filters.py`` (about a minute). Prints:
    through a naive per-line Python ``re`` loop and through ``grep -vE``, as ratios. Rates are
    given per CPU second (process time; children's time for grep), which stays meaningful on a
    shared, loaded machine, and in wall-clock time.
+   The corpus of real outputs (tune and held-back halves) is measured by
+   ``bench/filter_corpus.py``.
 2. Characters in -> out for every recorded fixture through the built-in rules, the reduction,
    and the number of must-keep lines lost (must be zero); the median over the *noisy* fixtures
    (outputs of 50+ lines), the issue's target being at least 70%.
@@ -87,6 +89,7 @@ STRATEGY_SPECS: list[dict[str, Any]] = [
     {"type": "git_status"},
     {"type": "git_diff"},
     {"type": "dedup"},
+    {"type": "fallback"},
 ]
 
 
@@ -188,7 +191,7 @@ def throughput_table(text: str) -> None:
     strip_noise_reduce: tuple[float, float] = (1.0, 1.0)
     for spec in STRATEGY_SPECS:
         strategy = registry.build(spec)
-        runs = 5 if spec["type"] in ("strip_noise", "keep_matching", "truncate") else 1
+        runs = 5 if spec["type"] in ("strip_noise", "keep_matching", "truncate", "fallback") else 1
         applied = best_of(runs, functools.partial(strategy.apply, text, 1))
         reduced = best_of(runs, functools.partial(strategy.apply_clean, clean, 1))
         ratio = len(strategy.apply_clean(clean, 1).output) / len(clean)
@@ -288,11 +291,25 @@ def cold_start() -> None:
     runs: dict[str, list[float]] = {"python -c pass": [], "tooldeck filter": []}
     commands = {"python -c pass": [sys.executable, "-c", "pass"], "tooldeck filter": argv}
     for command in commands.values():  # warm up, and write the bytecode caches
-        subprocess.run(command, input=small, stdout=subprocess.DEVNULL, env=env, check=True)
+        subprocess.run(
+            command,
+            input=small,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            check=True,
+        )
     for _ in range(COLD_RUNS):
         for name, command in commands.items():
             wall = time.perf_counter()
-            subprocess.run(command, input=small, stdout=subprocess.DEVNULL, env=env, check=True)
+            subprocess.run(
+                command,
+                input=small,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=env,
+                check=True,
+            )
             runs[name].append(time.perf_counter() - wall)
     base, cold = (statistics.median(runs[name]) for name in commands)
     print(f"## Cold start ({how}), median of {COLD_RUNS} interleaved runs")

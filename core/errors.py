@@ -276,23 +276,19 @@ def classify_io_error(exc: BaseException) -> ErrorCategory:
     return ErrorCategory.PERMANENT_FAILURE
 
 
-def classify_shell_exit(exit_code: int, output: str) -> ErrorCategory | None:
+def classify_shell_exit(exit_code: int) -> ErrorCategory | None:
     """Classify a finished shell command; ``None`` means an ordinary result, not an error.
 
-    126 (not executable) is ``policy_blocked`` and 127 (command not found) is
-    ``permanent_failure``; otherwise output mentioning "permission denied" is
-    ``policy_blocked`` and "no such file or directory" is ``permanent_failure``. Other
-    non-zero exits are normal output that carries its exit code. Exit 0 is never an error.
+    Only the shell's own verdicts are errors: 126 (the command could not be executed) is
+    ``policy_blocked`` and 127 (command not found) is ``permanent_failure``. Any other exit is
+    the program's result, returned with its output and exit code: what a program prints
+    ("No such file or directory" in a failing test) is never read as the tool failing.
+
+    :param exit_code: the shell's exit code.
+    :returns: the category, or ``None`` for an ordinary result.
     """
-    if exit_code == 0:
-        return None
     if exit_code == 126:
         return ErrorCategory.POLICY_BLOCKED
     if exit_code == 127:
-        return ErrorCategory.PERMANENT_FAILURE
-    lowered = output.lower()
-    if "permission denied" in lowered:
-        return ErrorCategory.POLICY_BLOCKED
-    if "no such file or directory" in lowered:
         return ErrorCategory.PERMANENT_FAILURE
     return None

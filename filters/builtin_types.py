@@ -1,4 +1,4 @@
-"""Where the nine built-in strategy types live, and importing one by name (cheap to import)."""
+"""Where the built-in strategy types live, and importing one by name (cheap to import)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ BUILTIN_STRATEGY_HOMES: dict[str, tuple[str, str]] = {
     "git_status": ("git_status", "GitStatus"),
     "git_diff": ("git_diff", "GitDiff"),
     "dedup": ("dedup", "Dedup"),
+    "fallback": ("fallback", "Fallback"),
 }
-"""The nine built-in strategy types by name, in documentation order: (module, class)."""
+"""The built-in strategy types by name, in documentation order: (module, class)."""
 
 
 def builtin_strategy_type(name: str) -> type[Strategy[Any]] | None:

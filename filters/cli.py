@@ -1,9 +1,12 @@
 """``tooldeck filter --command CMD [--exit-code N] < output`` and ``tooldeck filter verify``.
 
 ``filter`` prints what the model would see for that output: the filtered text and, when lines
-were removed, the stats line; secret warnings go to stderr. With ``--json``: ``output`` (the
-filtered text, without the stats line), ``rule`` (the names of the rules that ran, or
-``null``), ``confidence`` (``full``/``partial``/``fallback``, or ``null`` when no rule ran),
+were removed, the stats line; on stderr, the rules that matched and the command as they saw it
+(:func:`~tooldeck.filters.command.normalized_command`), and secret warnings. With ``--json``:
+``output`` (the filtered text, without the stats line), ``rule`` (the names of the rules that
+matched, or ``null``), ``normalized_command`` (the command as rules see it: wrappers,
+launchers and paths peeled), ``confidence`` (``full``/``partial``/``fallback``, or ``null``
+when the output was shown whole),
 ``lines_in``, ``lines_out``, ``chars_in``, ``chars_out``, ``warnings`` (messages).
 
 ``verify`` runs the inline tests of every built-in rule and of the configured user file,
@@ -91,6 +94,7 @@ def filter_json(result: FilterResult) -> dict[str, Any]:
     return {
         "output": result.output,
         "rule": list(result.rules) or None,
+        "normalized_command": result.normalized_command,
         "confidence": None if result.confidence is None else result.confidence.value,
         "lines_in": result.lines_in,
         "lines_out": result.lines_out,
@@ -172,6 +176,11 @@ class FilterCommand:
         if result.stats_line is not None:
             text = f"{text}\n{result.stats_line}"
         _print(text)
+        matched = ", ".join(result.rules) or "none (generic fallback)"
+        print(
+            f"tooldeck filter: rule {matched}; command as matched: {result.normalized_command!r}",
+            file=sys.stderr,
+        )
         for warning in result.warnings:
             if warning.kind.value == "secret":
                 print(f"tooldeck filter: {warning.message}", file=sys.stderr)

@@ -1,54 +1,88 @@
-"""Which command produced an output: the last meaningful segment of a compound shell command.
+"""Which program produced an output: the command a rule is matched against.
 
-The segment comes from the core's shell analyzer (:func:`tooldeck.shell_analysis.last_command`,
-a real bash syntax tree). Two things stay here: a fast path for plain commands, which the
-analyzer would return unchanged (so the tree-sitter parser is not even imported for them), and
-peeling an ``env`` wrapper with its ``VAR=value`` arguments, which the analyzer keeps as the
-command word (``env -u X FOO=1 make`` is matched as ``make``).
+The one normaliser is the core's :func:`tooldeck.shell_analysis.program.program_argv`, shared
+with the shell policy's analyzer: last meaningful statement, ``VAR=value`` prefixes, wrappers
+(``env``, ``sudo``, ``time``, ``timeout``, ``stdbuf``…), a binary by path and launchers
+(``python -m``, ``uv run``, ``npx``, ``pnpm exec``…) all peeled. So ``cd app &&
+./.venv/bin/python -m pytest -x 2>&1 | tee log`` is matched as ``pytest -x``.
+
+One shortcut stays here: a plain command (no shell syntax, a bare lowercase command word that
+is neither a wrapper nor a launcher, and not ``git`` with global options) is already in normal
+form, and the tree-sitter parser is not imported for it. A test keeps :data:`NEEDS_ANALYSIS`
+in step with the analyzer's tables.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import shlex
 
-__all__ = ["command_segment", "last_command"]
+__all__ = ["NEEDS_ANALYSIS", "command_segment", "last_command", "normalized_command"]
 
-_ENV_WRAPPER = re.compile(r"env\s+(?:-\S+\s+)*")
-_ENV_ASSIGNMENT = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
-_SHELL_SYNTAX = frozenset("&|;\n<>()#=\\`")
-"""Characters that can make the last segment differ from the whole command."""
+NEEDS_ANALYSIS = frozenset({
+    # wrappers the analyzer peels (tooldeck.shell_analysis.WRAPPERS)
+    "env", "command", "exec", "builtin", "nice", "nohup", "time", "timeout", "stdbuf", "xargs",
+    "sudo", "doas", "setsid", "ionice", "chroot", "busybox", "coproc",
+    # launchers (tooldeck.shell_analysis.program.LAUNCHERS)
+    "uv", "uvx", "poetry", "pdm", "hatch", "rye", "pipx", "npx", "bunx", "pnpm", "yarn", "npm",
+    "python", "python3", "pypy3",
+})  # fmt: skip
+"""Command words for which the shortcut is not taken."""
+
+_PLAIN = re.compile(r"[a-z][a-z0-9_.+-]*(?:[ \t]+[^\s&|;<>()#=\\`'\"$*?\[\]{}~!]+)*")
+_INTERPRETER = re.compile(r"(?:python|pypy)[\d.]*")
+
+
+@functools.lru_cache(maxsize=1024)
+def _normalized(command: str) -> str:
+    stripped = command.strip()
+    match = _PLAIN.fullmatch(stripped)
+    if match is not None:
+        words = stripped.split()
+        head = words[0]
+        git_options = head == "git" and len(words) > 1 and words[1].startswith("-")
+        if head not in NEEDS_ANALYSIS and not _INTERPRETER.fullmatch(head) and not git_options:
+            return " ".join(words)
+    from tooldeck.shell_analysis.program import program_argv
+
+    return " ".join(_quoted(word) for word in program_argv(command)) if stripped else ""
+
+
+def _quoted(word: str) -> str:
+    return word if word and not any(char.isspace() for char in word) else shlex.quote(word)
+
+
+def normalized_command(command: str) -> str:
+    """The command ``command`` runs, in the normal form rules are matched against.
+
+    :param command: the shell command as the model wrote it.
+    :returns: the program's words joined by spaces (quoted when empty or holding spaces),
+        e.g. ``pytest -x``
+        for ``FOO=1 timeout 60 python -m pytest -x``; empty when there is no command.
+    """
+    return _normalized(command)
 
 
 def command_segment(command: str) -> str:
-    """The part of ``command`` a rule is matched against.
-
-    The last non-empty statement after ``&&``, ``||``, ``;``, ``&`` or a newline, the first
-    command of its pipeline, without redirections, ``VAR=value`` prefixes or ``env``.
+    """The text a rule's ``match`` is tested against: :func:`normalized_command`.
 
     :param command: the shell command as the model wrote it.
-    :returns: the segment (possibly empty).
+    :returns: the normal form (possibly empty).
     """
-    segment = command.strip()
-    if not _SHELL_SYNTAX.isdisjoint(segment):
-        from tooldeck.shell_analysis import last_command as analyzed
-
-        segment = analyzed(command) or segment
-    if segment.startswith("env ") or segment.startswith("env\t"):
-        segment = _ENV_WRAPPER.sub("", segment, count=1)
-        segment = _ENV_ASSIGNMENT.sub("", segment, count=1) if "=" in segment else segment
-    return segment
+    return _normalized(command)
 
 
 def last_command(command: str) -> str | None:
-    """The last meaningful command of a compound command, or ``None`` when it is the whole thing.
+    """The normal form of ``command``, or ``None`` when it is the command as written.
 
-    ``cd /p && cargo clippy 2>&1 | tail -20`` gives ``cargo clippy``; ``a; cargo test`` gives
-    ``cargo test``; ``cargo test`` gives ``None``.
+    ``cd /p && cargo clippy 2>&1 | tail -20`` gives ``cargo clippy``; ``python -m pytest -q``
+    gives ``pytest -q``; ``cargo test`` gives ``None``.
 
     :param command: the shell command.
-    :returns: the extracted command, or ``None`` when nothing was stripped or nothing is left.
+    :returns: the normal form, or ``None`` when nothing was peeled or nothing is left.
     """
-    segment = command_segment(command)
-    if not segment or segment == command.strip():
+    segment = _normalized(command)
+    if not segment or segment == " ".join(command.split()):
         return None
     return segment

@@ -1,4 +1,17 @@
-"""The filter engine: match rules, run their strategies as a pipeline, scan, redact, report."""
+"""The filter engine: match rules, run their strategies as a pipeline, scan, redact, report.
+
+What the engine guarantees, whatever the rules and strategies do:
+
+- **views of file content are exact**: ``cat``, ``head``, ``tail``, ``nl``, ``less``, ``more``,
+  ``tac``, ``bat``, ``sed -n`` and ``git show REV:PATH`` outputs only lose terminal escapes and
+  get secrets redacted (:func:`is_file_view`);
+- **short outputs are never cut**: fewer than :data:`NEVER_CUT_LINES` lines come back as the
+  terminal showed them (blank lines and leading whitespace are content);
+- **every output is reduced**: after the matched rules (or in place of them, when none
+  matched) the ``fallback`` strategy folds what is still long;
+- **protected lines survive**: a line of a protected kind (:mod:`tooldeck.filters.must_keep`)
+  missing from the result is put back, whichever stage dropped it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tooldeck.filters.command import command_segment
+from tooldeck.filters.command import command_segment, normalized_command
 from tooldeck.filters.confidence import FilterConfidence, worst_confidence
 from tooldeck.filters.defaults import (
     DEFAULT_ENABLED,
@@ -18,19 +31,20 @@ from tooldeck.filters.defaults import (
     DEFAULT_TOOL_NAME,
     FailureMode,
 )
-from tooldeck.filters.matcher import any_matcher
+from tooldeck.filters.matcher import matcher_set
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rules import Rule, load_rules
-from tooldeck.filters.sanitize import count_lines, sanitize_output
+from tooldeck.filters.sanitize import collapse_blank_lines, count_lines, strip_terminal
 from tooldeck.filters.security import SecurityScanner, security_block
 from tooldeck.filters.stats import stats_line
-from tooldeck.filters.strategy import StrategyRegistry
+from tooldeck.filters.strategy import Strategy, StrategyRegistry, restore_must_keep
 from tooldeck.secrets import find_secrets, redact_found
 
 if TYPE_CHECKING:
     from tooldeck.filters.settings import FilterSettings, SecuritySettings
 
 __all__ = [
+    "NEVER_CUT_LINES",
     "FailureMode",
     "FilterEngine",
     "FilterResult",
@@ -38,7 +52,34 @@ __all__ = [
     "FilterWarning",
     "SecuritySettings",
     "WarningKind",
+    "is_file_view",
 ]
+
+NEVER_CUT_LINES = 20
+"""Outputs with fewer lines are never cut, whatever rule matches."""
+
+_VIEWERS = frozenset({"cat", "head", "tail", "nl", "less", "more", "tac", "bat", "batcat"})
+
+
+def is_file_view(argv: Sequence[str]) -> bool:
+    """Whether a normalised command shows file content, which must reach the model exactly.
+
+    :param argv: the words of :func:`~tooldeck.filters.command.normalized_command`.
+    :returns: ``True`` for ``cat``/``head``/``tail``/``nl``/``less``/``more``/``tac``/``bat``
+        (``tail -f`` included), ``sed -n`` without ``-i``, and ``git show REV:PATH``.
+    """
+    if not argv:
+        return False
+    head = argv[0]
+    if head in _VIEWERS:
+        return True
+    if head == "sed":
+        flags = [word for word in argv[1:] if word.startswith("-") and not word.startswith("--")]
+        quiet = any("n" in flag for flag in flags) or "--quiet" in argv or "--silent" in argv
+        return quiet and not any("i" in flag for flag in flags) and "--in-place" not in argv
+    if head == "git" and len(argv) > 2 and argv[1] == "show":
+        return any(":" in word and not word.startswith("-") for word in argv[2:])
+    return False
 
 
 class WarningKind(str, enum.Enum):
@@ -65,8 +106,9 @@ class FilterResult:
     """The outcome of :meth:`FilterEngine.apply`.
 
     :param output: the text for the model.
-    :param rules: names of the rules that ran, in order (empty when none matched).
-    :param confidence: the pipeline's worst stage confidence; ``None`` when no rule ran.
+    :param rules: names of the rules that matched the command, in order (empty when none did).
+    :param confidence: the worst confidence of the stages that changed the text (``fallback``
+        when only the generic fallback did); ``None`` when the text was shown whole.
     :param lines_in: lines of the raw output.
     :param lines_out: lines of ``output``.
     :param chars_in: characters of the raw output.
@@ -74,6 +116,8 @@ class FilterResult:
     :param warnings: security diagnostics and secret warnings.
     :param raw: the raw output, unchanged, so it can always be retrieved.
     :param stats_line: the inline summary, present only when lines were removed.
+    :param normalized_command: the command as rules see it (see
+        :func:`~tooldeck.filters.command.normalized_command`); ``None`` when unknown.
     """
 
     output: str
@@ -86,6 +130,7 @@ class FilterResult:
     warnings: tuple[FilterWarning, ...]
     raw: str = attrs.field(repr=False)
     stats_line: str | None
+    normalized_command: str | None = None
 
 
 def __getattr__(name: str) -> Any:
@@ -140,6 +185,9 @@ class FilterEngine:
         without importing pydantic).
     :param metrics: counters to update; a fresh one by default.
     :param load_warnings: warnings from loading the rules, kept for display.
+    :param fallback: the strategy run after the rules (or alone when none matched); the
+        built-in ``fallback`` with its defaults when ``None``.
+    :param generic_fallback: ``False`` runs no such stage (its plugin is disabled).
     """
 
     def __init__(
@@ -149,14 +197,21 @@ class FilterEngine:
         *,
         metrics: FilterMetrics | None = None,
         load_warnings: Sequence[str] = (),
+        fallback: Strategy[Any] | None = None,
+        generic_fallback: bool = True,
     ) -> None:
         self.rules = tuple(rules)
+        if fallback is None and generic_fallback:
+            from tooldeck.filters.fallback import Fallback, FallbackParams
+
+            fallback = Fallback(FallbackParams())
+        self.fallback: Strategy[Any] | None = fallback
         self._settings = settings
         self._options = _Options.of(settings)
         self.metrics = metrics if metrics is not None else FilterMetrics()
         self._security = SecurityScanner(self._options.extra_patterns)
         self.load_warnings = (*load_warnings, *self._security.warnings)
-        self._any_rule = any_matcher([rule.matcher for rule in self.rules])
+        self._matcher_set = matcher_set([rule.matcher for rule in self.rules])
 
     @property
     def settings(self) -> FilterSettings:
@@ -194,7 +249,12 @@ class FilterEngine:
             registry = default_strategy_registry()
         filters_path = None if settings is None else settings.filters_path
         loaded = load_rules(filters_path, registry, command=command)
-        return cls(loaded.rules, settings, load_warnings=loaded.warnings)
+        if not registry.loads("fallback"):  # its plugin is disabled
+            return cls(
+                loaded.rules, settings, load_warnings=loaded.warnings, generic_fallback=False
+            )
+        fallback = registry.build({"type": "fallback"})
+        return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback)
 
     def matching_rules(self, command: str | None) -> list[Rule]:
         """The rules that apply to ``command``, in order.
@@ -205,8 +265,8 @@ class FilterEngine:
         if not self._options.enabled or command is None or not command.strip():
             return []
         segment = command_segment(command)
-        if self._any_rule is not None and self._any_rule.search(segment) is None:
-            return []
+        if self._matcher_set is not None:
+            return [self.rules[index] for index in self._matcher_set.matching(segment)]
         return [rule for rule in self.rules if rule.matcher.matches_segment(segment)]
 
     def _run_pipeline(
@@ -226,9 +286,7 @@ class FilterEngine:
             if stage.output != text:
                 changed.append(stage.confidence)
                 text = stage.output
-        if not rules:
-            return text, None
-        return text, worst_confidence(changed) or FilterConfidence.FALLBACK
+        return text, worst_confidence(changed)
 
     def apply(
         self,
@@ -247,15 +305,54 @@ class FilterEngine:
             (matching costs one search per rule).
         :returns: the result, which keeps the raw output.
         """
-        clean = sanitize_output(output)
+        return self._apply(command, output, exit_code, rules, guarded=True)
+
+    def apply_rules(
+        self, command: str | None, output: str, exit_code: int | None = None
+    ) -> FilterResult:
+        """What the matching rules alone make of an output: no never-cut guard, no fallback.
+
+        For rule authors and rule tests; the model always gets :meth:`apply`. Protected lines
+        a stage dropped are still put back.
+
+        :param command: the shell command that produced it.
+        :param output: the raw output.
+        :param exit_code: the exit code, ``None`` when unknown.
+        :returns: the result.
+        """
+        return self._apply(command, output, exit_code, None, guarded=False)
+
+    def _apply(
+        self,
+        command: str | None,
+        output: str,
+        exit_code: int | None,
+        rules: Sequence[Rule] | None,
+        *,
+        guarded: bool,
+    ) -> FilterResult:
+        exact = strip_terminal(output)
+        normalized = None if command is None else normalized_command(command)
         rules = self.matching_rules(command) if rules is None else list(rules)
-        text, confidence = self._run_pipeline(rules, clean, exit_code)
+        text, clean = exact, exact
+        confidence: FilterConfidence | None = None
+        if not guarded:
+            clean = collapse_blank_lines(exact)
+            text, confidence = self._run_pipeline(rules, clean, exit_code)
+        elif (
+            self._options.enabled
+            and count_lines(exact) >= NEVER_CUT_LINES
+            and not (normalized and is_file_view(normalized.split()))
+        ):
+            clean = collapse_blank_lines(exact)
+            text, confidence = self._reduce(rules, clean, exit_code)
         warnings: list[FilterWarning] = []
         options = self._options
         if options.security_enabled:
             preserved = self._security.scan(clean)
             warnings += [FilterWarning(WarningKind.SECURITY, line) for line in preserved]
-            text += security_block(preserved)
+            shown = set(text.split("\n"))
+            text += security_block([line for line in preserved if line not in shown])
         if options.redact_secrets:
             findings = find_secrets(output)
             if findings:
@@ -269,7 +366,7 @@ class FilterEngine:
         chars_in, chars_out = len(output), len(text)
         self.metrics.record(chars_in, chars_out, confidence)
         line = None
-        if lines_out < lines_in:
+        if confidence is not None and lines_out < lines_in:
             line = stats_line(options.tool_name, command, lines_in, lines_out, chars_in, chars_out)
         return FilterResult(
             output=text,
@@ -282,4 +379,32 @@ class FilterEngine:
             warnings=tuple(warnings),
             raw=output,
             stats_line=line,
+            normalized_command=normalized,
         )
+
+    def _reduce(
+        self, rules: list[Rule], clean: str, exit_code: int | None
+    ) -> tuple[str, FilterConfidence | None]:
+        """The rules' pipeline, then the fallback, then the protected lines put back.
+
+        The fallback is a lossy stage like any other: a failed command keeps its input when
+        ``on_failure`` says so. A result longer than the input is dropped for the input.
+        """
+        text, confidence = self._run_pipeline(rules, clean, exit_code)
+        failed = exit_code not in (None, 0)
+        if (
+            self.fallback is None
+            or any(rule.strategy.name == self.fallback.name for rule in rules)
+            or (failed and self._options.on_failure is FailureMode.KEEP_INPUT)
+        ):
+            stage = None  # a rule ran it with its own budget, or a failure keeps lossy input
+        else:
+            stage = self.fallback.apply_clean(text, exit_code)
+        if stage is not None and stage.output != text:
+            text = stage.output
+            confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
+        if text != clean:
+            text, _ = restore_must_keep(clean, text)
+        if len(text) >= len(clean):  # a filter never lengthens what it was given
+            return clean, None
+        return text, confidence

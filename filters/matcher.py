@@ -10,7 +10,7 @@ import attrs
 from tooldeck.filters import command as command_module
 from tooldeck.filters.patterns import Regex, compile_pattern, re2_options
 
-__all__ = ["CommandMatcher", "MatchKind", "any_matcher"]
+__all__ = ["CommandMatcher", "MatchKind", "MatcherSet", "matcher_set"]
 
 
 class MatchKind(str, enum.Enum):
@@ -62,30 +62,56 @@ class CommandMatcher:
         return self._regex.search(segment) is not None
 
 
-def any_matcher(matchers: Sequence[CommandMatcher]) -> Regex | None:
-    """One RE2 alternation of every matcher: "does any rule apply?" in a single search.
+class MatcherSet:
+    """Which of many matchers fit a command, in one RE2 pass (an ``RE2::Set``).
 
-    Most commands match no rule; asking each rule costs one search per rule. Each
-    alternative is wrapped in its own group, which keeps a regex's inline flags to itself.
+    Most commands match no rule, and a matching one is asked of every rule: one search per rule
+    made matching the larger part of filtering a short output. The set answers with the
+    indices of every matcher that fits.
 
-    :param matchers: the rules' matchers.
-    :returns: the combined pattern, or ``None`` when there is nothing to combine or RE2
-        cannot hold the union (then every rule is asked, as before).
+    :param matchers: the matchers, in rule order.
+    :raises ValueError: when RE2 cannot hold the set (the caller asks each matcher instead).
     """
+
+    def __init__(self, matchers: Sequence[CommandMatcher]) -> None:
+        import re2
+
+        self._set = re2.Set.SearchSet(re2_options(32 << 20))
+        try:
+            for matcher in matchers:
+                self._set.Add(_set_pattern(matcher))
+            self._set.Compile()
+        except re2.error as exc:
+            raise ValueError(str(exc)) from None
+
+    def matching(self, segment: str) -> list[int]:
+        """The indices of the matchers that fit ``segment``, ascending.
+
+        :param segment: the normalised command.
+        :returns: the indices.
+        """
+        return sorted(self._set.Match(segment) or ())
+
+
+def _set_pattern(matcher: CommandMatcher) -> str:
     import re2
 
-    parts = []
-    for matcher in matchers:
-        if matcher.kind is MatchKind.EXACT:
-            parts.append(rf"\A{re2.escape(matcher.value)}\z")
-        elif matcher.kind is MatchKind.PREFIX:
-            parts.append(rf"\A{re2.escape(matcher.value)}")
-        else:
-            parts.append(f"(?:{matcher.value})")
-    if not parts:
+    if matcher.kind is MatchKind.EXACT:
+        return rf"\A{re2.escape(matcher.value)}\z"
+    if matcher.kind is MatchKind.PREFIX:
+        return rf"\A{re2.escape(matcher.value)}"
+    return f"(?:{matcher.value})"
+
+
+def matcher_set(matchers: Sequence[CommandMatcher]) -> MatcherSet | None:
+    """A :class:`MatcherSet` of ``matchers``, or ``None`` when there are none or RE2 refuses.
+
+    :param matchers: the rules' matchers, in rule order.
+    :returns: the set, or ``None`` (then every matcher is asked, one by one).
+    """
+    if not matchers:
         return None
     try:
-        compiled: Regex = re2.compile("|".join(parts), re2_options(32 << 20))
-    except re2.error:
+        return MatcherSet(matchers)
+    except ValueError:
         return None
-    return compiled

@@ -1,4 +1,4 @@
-"""The one classifier of lines no filter may drop: errors, failures, panics, tracebacks, diffs.
+"""The one classifier of lines no filter may drop: the protected kinds of fact.
 
 Every strategy consults it (directly, or through the check in
 :meth:`tooldeck.filters.strategy.Strategy.apply`), so a filter can shorten the output around a
@@ -23,9 +23,10 @@ __all__ = [
 ]
 
 MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
-    # (kind, pattern) — a line matching any pattern is must-keep.
-    ("error word", r"(?i)\berror\b"),
-    ("exception class", r"\b[A-Z]\w*(?:Error|Exception)\b"),
+    # (kind, pattern) — a line matching any pattern is protected. Kinds of fact:
+    # errors and failures
+    ("error word", r"(?i)\berror(?:s)?\b"),
+    ("exception class", r"\b[A-Z]\w*(?:Error|Exception|Warning)\b"),
     ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?\b"),
     ("panic", r"(?i)\bpanic(?:ked)?\b"),
     ("fatal", r"(?i)\bfatal\b"),
@@ -34,27 +35,89 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("pytest assertion line", r"^E\s"),
     ("assertion", r"(?i)\bassert(?:ion)?\b"),
     ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\s*:"),
+    ("expectation", r"(?i)\bexpected\b|\bwant(?:ed)? \S"),
     ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
     ("npm error", r"^npm ERR!|^npm error"),
     ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
     ("failed test marker", r"^\s*(?:✕|✗|\x{00D7}|●)\s"),
+    # warnings: for a linter or a compiler, the warnings are the result
+    ("warning", r"(?i)\bwarn(?:s|ed|ing|ings)?\b|\bEBADENGINE\b|\bdeprecated\b"),
+    # failure details: a message that starts with the location it is about
+    ("location", r"^\s*[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)"),
+    ("stack frame", r"^\s+at \S.*:\d+(?::\d+)?\)?\s*$"),
+    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
+    (
+        "skip",
+        r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
+        r"|\bignored\b|\bno tests?\b|at least one test",
+    ),
+    # summaries and counts
+    (
+        "count",
+        r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
+        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
+        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
+        r"|deletions?\(?|to add|to change|to destroy|workers?)\b",
+    ),
+    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
+    (
+        "summary",
+        r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
+        r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
+        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
+        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
+        r"|success\b|(?:PASS|FAIL)\s*$|# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
+    ),
+    (
+        "nothing to do",
+        r"(?i)nothing to (?:do|commit|be done)|\bup[ -]to[ -]date\b|no changes"
+        r"|no (?:issues|problems|errors) found|would be left unchanged|\bunchanged\b"
+        r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
+    ),
+    ("line reference", r"(?i)\bline \d+:"),
+    # identifier lines of structured listings
+    ("package change", r"^\s*(?:[+~-]|[├└]─+) @?[\w./-]+(?:==|@| )v?\d"),
+    ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
+    ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
 )
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
 
-_LOCATION_FOLLOWER = re.compile(rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+)[^\n]*\n")
-"""A diagnostic location on the line right after a must-keep line (rustc's ``--> file:line``,
-a JS stack frame ``at fn (file:line:col)``) is kept with it."""
+_LOCATION_FOLLOWER = re.compile(
+    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+|>?[ \t]*\d*[ \t]*\|(?=[ \t\n])|= (?:note|help):)"
+    rb"[^\n]*\n"
+)
+"""The lines right after a must-keep line that belong to it are kept with it: a diagnostic
+location (rustc's ``--> file:line``, a JS stack frame ``at fn (file:line:col)``), and the
+code frame of a compiler or test-runner diagnostic (``52 |     let s = 42;``, ``   |  ^^
+expected `u32```, ``> 12 | expect(x)``, ``= note: …``)."""
 
 
-_FOLLOWER_FIRST_BYTES = b" \t-a"
+_FOLLOWER_FIRST_BYTES = b" \t-a>|=0123456789"
+
+
+def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
+    """The end of the non-blank line at ``end`` (0 when there is none within ``limit``)."""
+    line_end = data.find(b"\n", end) + 1
+    if line_end == 0 or (limit is not None and line_end > limit) or not data[end:line_end].strip():
+        return 0
+    return line_end
 
 
 def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
-    """Extend ``end`` over the location lines that directly follow it (up to ``limit``)."""
+    """Extend ``end`` over the lines that belong to the protected line ending there.
+
+    Location and code-frame lines (:data:`_LOCATION_FOLLOWER`); and when the protected line
+    ends with ``:`` it introduces its message, so the next non-blank line is kept too
+    (``thread 'x' panicked at src/lib.rs:11:6:``, then the panic message). Never past
+    ``limit``.
+    """
+    colon = end >= 2 and data[end - 2 : end - 1] == b":"
     follower = _LOCATION_FOLLOWER.match(data, end)
     while follower is not None and (limit is None or follower.end() <= limit):
         end = follower.end()
         follower = _LOCATION_FOLLOWER.match(data, end)
+    if colon:
+        end = _message_line_end(data, end, limit) or end
     return end
 
 
@@ -149,7 +212,7 @@ class MustKeepClassifier:
     def _complete_within(
         self, data: bytes, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
-        """Add the location lines opening a span after a must-keep chain; sort and merge."""
+        """Add the follower lines opening a span after a must-keep line; sort and merge."""
         alive: dict[int, bool] = {}
         for span_start, _ in spans:
             if (
@@ -159,6 +222,14 @@ class MustKeepClassifier:
                 and self._chain_reaches(data, span_start, alive)
             ):
                 found.append((span_start, _after_followers(data, span_start)))
+            elif (
+                span_start > 1
+                and data[span_start - 2 : span_start - 1] == b":"
+                and self._line_before_is_must_keep(data, span_start)
+            ):
+                line_end = _message_line_end(data, span_start, None)
+                if line_end:
+                    found.append((span_start, _after_followers(data, line_end)))
         found.sort()
         merged: list[tuple[int, int]] = []
         for start, end in found:
@@ -167,6 +238,10 @@ class MustKeepClassifier:
             else:
                 merged.append((start, end))
         return merged
+
+    def _line_before_is_must_keep(self, data: bytes, line_start: int) -> bool:
+        start = data.rfind(b"\n", 0, line_start - 1) + 1
+        return self.is_must_keep(data[start : line_start - 1].decode("utf-8", "surrogatepass"))
 
     def _chain_reaches(self, data: bytes, line_start: int, alive: dict[int, bool]) -> bool:
         """Whether a location line at ``line_start`` continues a must-keep line's chain.

@@ -5,7 +5,6 @@ hook                      what it does
 ========================  ===================================================================
 register_settings         ``[tools.filters]`` (and ``[tools.filters.security]``) validated by
                           :class:`~tooldeck.filters.settings.FilterSettings`
-register_filters          the nine built-in strategy types, exactly as a third party does
 configure                 builds the engine from the settings and every plugin's strategy
                           types (``runtime.strategies``), stashes it under :data:`ENGINE`,
                           watches the directory of ``filters_path`` (editing ``filters.toml``
@@ -15,6 +14,12 @@ transform_output          for tools with the ``exec`` capability: the summary be
                           last line; ``filter_stats`` is filled; the unfiltered summary is kept
                           in ``raw_response["unfiltered"]``
 ========================  ===================================================================
+
+The strategy types come from plugins: each built-in type is a plugin of its own
+(:mod:`tooldeck.filters.strategy_plugins`, ``filter_truncate``…), so disabling one in
+``[plugins] disable`` removes its type (rules naming it are skipped, with a warning) and a third
+party may register a type under the freed name. A runtime built without the entry points (an
+embedded deck) gets the built-in types its plugins did not disable.
 
 The shell executor marks stderr lines ``[stderr] `` in its summary. When a rule matches the
 command, the marks are removed before filtering so the rules see the output as a terminal
@@ -34,6 +39,7 @@ from tooldeck.filters.engine import FilterEngine, FilterResult
 from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
 from tooldeck.filters.settings import FilterSettings, resolve_filters_path
 from tooldeck.filters.strategy import Strategy, StrategyRegistry
+from tooldeck.filters.strategy_plugins import plugin_name
 from tooldeck.models import FilterStats, ToolCall, ToolDef, ToolOutput
 from tooldeck.runtime import Runtime, StashKey
 
@@ -43,7 +49,6 @@ __all__ = [
     "filter_output",
     "strategy_registry",
     "tooldeck_configure",
-    "tooldeck_register_filters",
     "tooldeck_register_settings",
     "tooldeck_transform_output",
 ]
@@ -67,18 +72,11 @@ def tooldeck_register_settings(register: Any) -> None:
     register(SECTION, FilterSettings)
 
 
-@hookimpl
-def tooldeck_register_filters(register: Any) -> None:
-    """Register the nine built-in strategy types.
-
-    :param register: the registration callback.
-    """
-    for strategy_type in BUILTIN_STRATEGY_TYPES:
-        register(strategy_type)
-
-
 def strategy_registry(runtime: Runtime) -> tuple[StrategyRegistry, list[str]]:
-    """The strategy types of every plugin of ``runtime`` (the built-ins added if missing).
+    """The strategy types of every plugin of ``runtime``.
+
+    A built-in type whose plugin is not known to the runtime at all (no entry points, as in an
+    embedded deck) is added; one whose plugin is disabled or broken is not.
 
     :param runtime: a built runtime.
     :returns: the registry, and a warning for each registered object that is not a
@@ -91,8 +89,9 @@ def strategy_registry(runtime: Runtime) -> tuple[StrategyRegistry, list[str]]:
             registry.register(strategy_type, owner="plugin")
         else:
             warnings.append(f"filters: strategy {name!r} is not a Strategy subclass; ignored")
+    known = {info.name for info in runtime.plugins}
     for builtin in BUILTIN_STRATEGY_TYPES:
-        if builtin.name not in runtime.strategies:
+        if builtin.name not in runtime.strategies and plugin_name(builtin.name) not in known:
             registry.register(builtin, owner="builtin")
     return registry, warnings
 

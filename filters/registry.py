@@ -19,11 +19,11 @@ def _all_builtin_types() -> Sequence[type[Strategy[Any]]]:
 
 
 BUILTIN_STRATEGY_TYPES: tuple[type[Strategy[Any]], ...] = tuple(_all_builtin_types())
-"""The nine built-in strategy types, in documentation order."""
+"""The built-in strategy types (nine, plus ``fallback``), in documentation order."""
 
 
 def default_strategy_registry() -> StrategyRegistry:
-    """A new registry with the nine built-in strategy types registered (owner ``builtin``).
+    """A new registry with the built-in strategy types registered (owner ``builtin``).
 
     :returns: the registry; add third-party types with :meth:`StrategyRegistry.register`.
     """

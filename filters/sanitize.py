@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_lines", "replace_lone_surrogates", "sanitize_output"]
+__all__ = [
+    "collapse_blank_lines",
+    "count_lines",
+    "replace_lone_surrogates",
+    "sanitize_output",
+    "strip_terminal",
+]
 
 # Fixed, linear patterns (no nested quantifiers): safe with the standard library engine,
 # which substitutes over a whole text in C and is the fastest option here.
-_ANSI = re.compile(r"\x1b\[[0-9;]*[a-zA-Z]|\x1b[()][A-B0-2]")
+_ANSI = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]"
+)
+"""CSI sequences (colours, cursor moves, private modes such as ``ESC[?25l``), OSC strings
+(window titles, hyperlinks), charset selection, keypad and cursor save/restore."""
 _CARRIAGE_RETURN_LINE = re.compile(r"^[^\n]*\r(?=[^\n]*$)", re.MULTILINE)
 # A run of blank (whitespace-only) lines is found from the newline before it: a literal first
 # character lets the engine skip ahead instead of trying every position. Only runs that change
@@ -39,15 +49,16 @@ def replace_lone_surrogates(text: str) -> str:
     return text
 
 
-def sanitize_output(text: str) -> str:
-    """Remove ANSI escapes, keep what a carriage return last overwrote, collapse blank lines.
+def strip_terminal(text: str) -> str:
+    """Remove what only a terminal interprets: ANSI escapes and carriage-return overwrites.
 
-    Each run of whitespace-only lines becomes one empty line; a carriage return ending a line
-    and the trailing newline of the text are dropped; lone surrogates (bytes a decoder could
-    not read, kept by ``surrogateescape``) become U+FFFD.
+    A line rewritten with carriage returns keeps what was written last; ``CRLF`` line ends
+    become ``LF``; the trailing newline of the text is dropped; lone surrogates (bytes a decoder
+    could not read, kept by ``surrogateescape``) become U+FFFD. Blank lines and leading
+    whitespace are content and stay as they are.
 
     :param text: raw command output.
-    :returns: the cleaned text, lines joined with newlines.
+    :returns: the text as a terminal would have left it on screen.
     """
     text = replace_lone_surrogates(text)
     if "\x1b" in text:
@@ -60,11 +71,27 @@ def sanitize_output(text: str) -> str:
             text = text[:-1]
         if "\r" in text:
             text = _CARRIAGE_RETURN_LINE.sub("", text)
-    return _collapse_blank_lines(text)
+    return text
 
 
-def _collapse_blank_lines(text: str) -> str:
-    """Make every run of whitespace-only lines one empty line (text has no final newline)."""
+def sanitize_output(text: str) -> str:
+    """:func:`strip_terminal`, then every run of whitespace-only lines made one empty line.
+
+    This is what strategies work on; outputs shown whole (short ones, file views) get only
+    :func:`strip_terminal`.
+
+    :param text: raw command output.
+    :returns: the cleaned text, lines joined with newlines.
+    """
+    return collapse_blank_lines(strip_terminal(text))
+
+
+def collapse_blank_lines(text: str) -> str:
+    """Make every run of whitespace-only lines one empty line.
+
+    :param text: text without a final newline (as :func:`strip_terminal` returns).
+    :returns: the text with each blank run collapsed.
+    """
     leading = _LEADING_BLANK_LINES.match(text)
     if leading is not None:
         text = "\n" + text[leading.end() :]

@@ -228,6 +228,16 @@ class StrategyRegistry:
         """
         return sorted(self._types)
 
+    def loads(self, name: str) -> bool:
+        """Whether the registry holds ``name`` or its loader can supply it.
+
+        :param name: a strategy type name.
+        :returns: ``True`` when :meth:`get` would succeed.
+        """
+        if name in self._types:
+            return True
+        return self._loader is not None and self._loader(name) is not None
+
     def get(self, name: str) -> type[Strategy[Any]]:
         """The strategy type registered as ``name``.
 

@@ -8,11 +8,11 @@ envelope            ``raw_response``: ``stdout``, ``stderr``, ``exit_code``, ``t
 summary             stdout and stderr interleaved by line, stderr lines prefixed
                     ``[stderr] ``; ``(no output)`` when both are empty; a last line says
                     when the output was cut at ``max_output_bytes``
-error               exit 126/127, or output mentioning "permission denied" / "no such
-                    file or directory": a classified ``ToolError`` (see
-                    :func:`tooldeck.errors.classify_shell_exit`) whose message is the
-                    first three output lines joined by ``; ``; any other non-zero exit is
-                    an ordinary result carrying its exit code
+error               exit 126/127 (the shell could not run the command): a classified
+                    ``ToolError`` (see :func:`tooldeck.errors.classify_shell_exit`)
+                    whose message is the first three output lines joined by ``; ``; any
+                    other exit is an ordinary result carrying its output and exit code,
+                    whatever the output says
 timeout             ``ToolError(timeout, "command timed out after Ns")``
 ==================  =====================================================================
 """
@@ -67,7 +67,7 @@ def classify(done: Completed) -> ToolError | None:
     :param done: the finished command.
     :returns: a ``ToolError`` for the classified exits, ``None`` for ordinary results.
     """
-    category = classify_shell_exit(done.exit_code, done.combined)
+    category = classify_shell_exit(done.exit_code)
     if category is None:
         return None
     lines = [line for line in done.combined.splitlines() if line.strip()][:3]

@@ -148,9 +148,10 @@ def test_classify_io_error_table(exc: BaseException, category: ErrorCategory) ->
     [
         (126, "bash: ./run.sh: cannot execute", C.POLICY_BLOCKED),
         (127, "bash: frobnicate: command not found", C.PERMANENT_FAILURE),
-        (1, "cat: /etc/shadow: Permission denied", C.POLICY_BLOCKED),
-        (2, "ls: cannot access 'nope': No such file or directory", C.PERMANENT_FAILURE),
-        (1, "PERMISSION DENIED", C.POLICY_BLOCKED),
+        # what a program prints is its result, not the tool failing
+        (1, "cat: /etc/shadow: Permission denied", None),
+        (2, "ls: cannot access 'nope': No such file or directory", None),
+        (1, "PERMISSION DENIED", None),
         (1, "test failed: 3 of 10", None),
         (2, "", None),
         (0, "chmod: changing permissions: Permission denied", None),
@@ -161,9 +162,5 @@ def test_classify_io_error_table(exc: BaseException, category: ErrorCategory) ->
 
 
 def test_classify_shell_exit(exit_code: int, output: str, category: ErrorCategory | None) -> None:
-    assert classify_shell_exit(exit_code, output) is category
-
-
-def test_exit_code_wins_over_output_text() -> None:
-    assert classify_shell_exit(127, "permission denied") is C.PERMANENT_FAILURE
-    assert classify_shell_exit(126, "no such file or directory") is C.POLICY_BLOCKED
+    del output  # the text plays no part
+    assert classify_shell_exit(exit_code) is category

@@ -21,8 +21,8 @@ from .test_plugin import RULES, TOKEN, ShoutPlugin
 FIXTURES = Path(__file__).parent / "fixtures"
 CARGO = (FIXTURES / "cargo_test_failing.txt").read_text()
 TOOLDECK = Path(sys.executable).parent / "tooldeck"
-JSON_KEYS = {"output", "rule", "confidence", "lines_in", "lines_out", "chars_in", "chars_out",
-             "warnings"}
+JSON_KEYS = {"output", "rule", "normalized_command", "confidence", "lines_in", "lines_out",
+             "chars_in", "chars_out", "warnings"}
 
 
 def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str = "",
@@ -49,7 +49,7 @@ def test_prints_what_the_model_sees(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out.rstrip("\n").split("\n")
     assert code == 0
     assert "---- tests::adds_wrongly stdout ----" in out
-    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 16 lines, 59.1% filtered"
+    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 28 lines, 16.4% filtered"
 
 
 def test_json_output(monkeypatch: pytest.MonkeyPatch,
@@ -59,9 +59,22 @@ def test_json_output(monkeypatch: pytest.MonkeyPatch,
     data = json.loads(capsys.readouterr().out)
     assert set(data) == JSON_KEYS
     assert data["rule"] == ["cargo-test"] and data["confidence"] == "full"
-    assert (data["lines_in"], data["lines_out"]) == (37, 16)
+    assert (data["lines_in"], data["lines_out"]) == (37, 28)
     assert data["chars_in"] == len(CARGO) and data["chars_out"] == len(data["output"])
     assert data["warnings"] == []
+
+
+@pytest.mark.parametrize("command", [
+    "FOO=1 ./.venv/bin/python -m pytest -x",
+    "cd app && timeout 60 uv run pytest -x 2>&1 | tee log",
+])
+def test_json_shows_the_rule_and_the_normalised_command(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(monkeypatch, ["--json", "--command", command], "1 passed in 0.01s\n") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["normalized_command"] == "pytest -x"
+    assert data["rule"] == ["pytest-summary", "pytest"]
 
 
 def test_json_when_no_rule_matches(monkeypatch: pytest.MonkeyPatch,
@@ -117,10 +130,11 @@ def test_a_plugin_strategy_in_the_user_file_opens_the_deck(
     config = tmp_path / "tooldeck.toml"
     config.write_text("[tools.filters]\nfilters_path = 'filters.toml'\n")
     command = FilterCommand({"acme": ShoutPlugin()})
-    assert run(monkeypatch, ["--config", str(config), "--command", "echo hi"], "hi\n",
-               command) == 0
+    raw = "noise\n" * 5 + "".join(f"hi {n}\n" for n in range(25))  # long enough to be cut
+    assert run(monkeypatch, ["--config", str(config), "--command", "echo hi"], raw, command) == 0
     captured = capsys.readouterr()
-    assert captured.out == "HI!\n" and captured.err == ""
+    assert captured.out.startswith("".join(f"HI {n}\n" for n in range(24)) + "HI 24!\n[shell]")
+    assert captured.err == "tooldeck filter: rule loud-echo; command as matched: 'echo hi'\n"
 
 
 def test_verify_passes_on_the_builtin_rules(monkeypatch: pytest.MonkeyPatch,
@@ -159,7 +173,7 @@ def test_verify_reports_failures_and_broken_user_rules(
     assert failure["actual"] == "built\n(1 noise lines removed)"
     (warning,) = data["warnings"]
     assert "skipping rule 'broken': unknown strategy type 'no_such_type'" in warning
-    assert data["rules"] == 44
+    assert data["rules"] == 46
 
 
 def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None:
@@ -175,7 +189,10 @@ def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None
                           input=status, capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["rule"] == ["git-status"] and "??  30 files" in data["output"]
+    assert data["rule"] == ["git-status"]
+    assert data["normalized_command"] == "git status"
+    assert "Untracked files:" in data["output"]
+    assert all(f"\tf{n}.txt" in data["output"].split("\n") for n in range(30))
 
 
 def test_the_installed_verify(tmp_path: Path) -> None:
@@ -219,7 +236,7 @@ def test_the_one_shot_filter_does_not_import_pydantic(tmp_path: Path, config: st
     proc, modules = run_installed(tmp_path, *args)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "On branch main\nnothing to commit, working tree clean\n"
-    assert "tooldeck.filters.git_status" in modules  # the rule was built
+    assert "tooldeck.filters.strip_noise" in modules  # the rule was built
     assert not {name for name in modules if name.split(".")[0] == "pydantic"}
 
 

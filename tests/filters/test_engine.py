@@ -34,10 +34,10 @@ def engine_for(registry: StrategyRegistry, text: str, **settings: object) -> Fil
 
 def test_matching_rules_run_in_file_order_as_a_pipeline(registry: StrategyRegistry) -> None:
     engine = engine_for(registry, PIPELINE)
-    raw = "\n".join(["DEBUG x"] * 5 + [f"out {n}" for n in range(8)])
+    raw = "\n".join(["DEBUG x"] * 5 + [f"out {n}" for n in range(20)])
     result = engine.apply("cd /srv && app run --fast", raw, 0)
     assert result.rules == ("drop-debug", "shorten")
-    assert result.output.startswith("out 0\nout 1\n... (5 lines omitted) ...")
+    assert result.output.startswith("out 0\nout 1\n... (17 lines omitted) ...")
     assert result.confidence is FilterConfidence.PARTIAL
 
 
@@ -50,20 +50,44 @@ def test_worst_confidence() -> None:
 
 def test_unchanged_stage_does_not_lower_confidence(registry: StrategyRegistry) -> None:
     engine = engine_for(registry, PIPELINE)
-    result = engine.apply("app run", "DEBUG a\nkept", 0)
+    engine = engine_for(registry, PIPELINE.replace("max_lines = 5", "max_lines = 50"))
+    raw = "DEBUG a line of debugging output longer than the note\n" + "kept\n" * 25
+    result = engine.apply("app run", raw, 0)
     assert result.confidence is FilterConfidence.FULL
 
 
-def test_no_change_at_all_is_fallback(registry: StrategyRegistry) -> None:
-    result = engine_for(registry, PIPELINE).apply("app run", "short", 0)
-    assert (result.confidence, result.output) == (FilterConfidence.FALLBACK, "short")
+def test_no_change_at_all_has_no_confidence(registry: StrategyRegistry) -> None:
+    raw = "\n".join(f"line {n}" for n in range(25))
+    result = engine_for(registry, PIPELINE).apply("app build", raw, 0)
+    assert (result.confidence, result.output) == (None, raw)
+
+
+def test_a_result_longer_than_its_input_is_dropped(registry: StrategyRegistry) -> None:
+    engine = engine_for(registry, PIPELINE.replace("max_lines = 5", "max_lines = 50"))
+    raw = "DEBUG a\n" + "kept\n" * 25  # the "(1 noise lines removed)" note is longer
+    result = engine.apply("app run", raw, 0)
+    assert (result.output, result.confidence) == (raw.rstrip("\n"), None)
+
+
+def test_a_short_output_is_never_cut(registry: StrategyRegistry) -> None:
+    raw = "DEBUG a\n\n\n  indented\n" + "\n".join(f"out {n}" for n in range(10))
+    result = engine_for(registry, PIPELINE).apply("app run", raw, 0)
+    assert result.rules == ("drop-debug", "shorten")  # they match, and do not run
+    assert (result.output, result.confidence, result.stats_line) == (raw, None, None)
 
 
 def test_no_matching_rule(registry: StrategyRegistry) -> None:
-    result = engine_for(registry, PIPELINE).apply("other", "\x1b[1mx\x1b[0m\n\n\n\ny\n", 0)
+    raw = "\x1b[1mx\x1b[0m\n\n\n\ny\n"
+    result = engine_for(registry, PIPELINE).apply("other", raw, 0)
     assert result.rules == () and result.confidence is None
-    assert result.output == "x\n\ny"
-    assert result.stats_line is not None
+    assert result.output == "x\n\n\n\ny"  # blank lines are content
+    assert result.stats_line is None
+    long = "\n".join(f"Collecting package{n}" for n in range(100))
+    result = engine_for(registry, PIPELINE).apply("other", long, 0)
+    assert result.confidence is FilterConfidence.FALLBACK
+    assert result.output == (
+        'Collecting package0\n… 98 lines like "Collecting …" omitted\nCollecting package99'
+    )
 
 
 def test_unknown_command_only_sanitizes(registry: StrategyRegistry) -> None:
@@ -77,26 +101,27 @@ def test_disabled_engine_only_sanitizes(registry: StrategyRegistry) -> None:
 
 
 def test_failed_command_keeps_input_of_lossy_stages(registry: StrategyRegistry) -> None:
-    raw = "\n".join(f"out {n}" for n in range(8))
+    raw = "\n".join(f"out {n}" for n in range(25))
     result = engine_for(registry, PIPELINE).apply("app run", raw, 1)
     assert result.output == raw
-    assert result.confidence is FilterConfidence.FALLBACK
+    assert result.confidence is None
 
 
 def test_failure_fallback_is_configurable(registry: StrategyRegistry) -> None:
-    raw = "\n".join(f"out {n}" for n in range(8))
+    raw = "\n".join(f"out {n}" for n in range(25))
     engine = engine_for(registry, PIPELINE, on_failure=FailureMode.FILTER)
     assert "lines omitted" in engine.apply("app run", raw, 1).output
 
 
 def test_result_fields(registry: StrategyRegistry) -> None:
-    raw = "DEBUG 1 loading the configuration\nDEBUG 2 connecting to the database\nkeep\n"
+    raw = "DEBUG 1 loading the configuration\nDEBUG 2 connecting to the database\n" + "keep\n" * 20
     result = engine_for(registry, PIPELINE).apply("app build", raw, 0)
     assert result.raw == raw
-    assert (result.lines_in, result.lines_out) == (3, 2)
+    assert (result.lines_in, result.lines_out) == (22, 21)
     assert (result.chars_in, result.chars_out) == (len(raw), len(result.output))
+    assert result.normalized_command == "app build"
     assert result.stats_line == (
-        f"[shell] `app build` 3 lines -> 2 lines, "
+        f"[shell] `app build` 22 lines -> 21 lines, "
         f"{(1 - len(result.output) / len(raw)) * 100:.1f}% filtered"
     )
 
@@ -123,7 +148,7 @@ def test_command_label_truncation() -> None:
 
 def test_metrics(registry: StrategyRegistry) -> None:
     engine = engine_for(registry, PIPELINE)
-    noisy = "DEBUG connecting to the database\n" * 5 + "keep"
+    noisy = "DEBUG connecting to the database\n" * 25 + "keep"
     engine.apply("app x", noisy, 0)
     engine.apply("other", "text", 0)
     metrics = engine.metrics
@@ -191,7 +216,8 @@ def test_an_engine_without_settings_uses_the_defaults_of_filter_settings(
     raw = "\n".join(f"line {n}" for n in range(300)) + "\nthread 'main' panicked at a.rs:1:1"
     with_defaults = FilterEngine(rules, FilterSettings()).apply("find .", raw, 0)
     assert engine.apply("find .", raw, 0) == with_defaults
-    assert "--- Security Warnings (preserved) ---" in with_defaults.output
+    assert with_defaults.output.endswith("thread 'main' panicked at a.rs:1:1")
+    assert [w.message for w in with_defaults.warnings] == ["thread 'main' panicked at a.rs:1:1"]
     assert with_defaults.stats_line is not None and with_defaults.stats_line.startswith("[shell]")
     assert engine.settings == FilterSettings()
 

@@ -45,11 +45,35 @@ def test_must_keep_lines(line: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
+        "Found 0 errors in 3 files",  # a summary
+        "warning: unused import: `std::fmt`",  # for a linter, warnings are the result
+        "    calc_test.go:23: got 3; want 4",  # a failure detail in go's format
+        "added 85 packages in 3s",
+        "Successfully installed requests-2.32.3",
+        "make: Nothing to be done for 'all'.",
+        "npm warn EBADENGINE Unsupported engine {",
+        "ok  \texample.com/calc\t0.002s",
+        "?   \texample.com/cmd\t[no test files]",
+        "tests/test_core.py::test_db SKIPPED (requires postgres)",
+        " M src/app.py",
+        "\tmodified:   src/app.py",
+        "a1b2c3d Fix the parser",
+        "82 directories, 1961 files",
+        "# tests 3",  # TAP's summary
+        "success Saved lockfile.",
+        "mul(-3,4) = 32727, expected -12",
+    ],
+)
+def test_protected_kinds_of_fact(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         "   Compiling serde v1.0.190",
-        "Found 0 errors in 3 files",
         "tests/test_a.py::test_ok PASSED",
         "error_handler.py",
-        "warning: unused import: `std::fmt`",
         "Downloading requests-2.32.3.whl",
         "",
     ],
@@ -69,7 +93,7 @@ def test_js_stack_frame_after_an_error_is_kept() -> None:
 
 
 def test_lost_lines_are_reported() -> None:
-    assert lost_must_keep_lines("ok\nerror: a\nerror: b", "error: a") == ["error: b"]
+    assert lost_must_keep_lines("noise\nerror: a\nerror: b", "error: a") == ["error: b"]
     assert lost_must_keep_lines("error: a", "prefix error: a suffix") == []
 
 

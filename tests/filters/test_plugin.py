@@ -28,7 +28,7 @@ def test_the_builtin_types_are_registered_like_a_third_partys(tmp_path: Path) ->
     deck = open_deck(tmp_path, tool=ExecToolPlugin())
     names = {t.name for t in BUILTIN_STRATEGY_TYPES}
     assert names <= set(deck.runtime.strategies)
-    assert len(names) == 9
+    assert len(names) == 10
     assert isinstance(deck.runtime.stash_get(ENGINE), FilterEngine)
 
 
@@ -116,7 +116,8 @@ def test_a_real_command_is_filtered(tmp_path: Path) -> None:
     output = deck.call_sync(call, confirm=True).output
     assert output is not None and output.filter_stats is not None
     assert output.filter_stats.rules == ("git-status",)
-    assert "??  12 files" in output.summary
+    assert "Untracked files:" in output.summary  # short enough to come back whole
+    assert all(f"\tnew{n}.txt" in output.summary.split("\n") for n in range(12))
     assert output.raw_response is not None and "new11.txt" in output.raw_response["unfiltered"]
 
 
@@ -133,14 +134,15 @@ class ShoutParams(StrategyParams):
 
 
 class Shout(Strategy[ShoutParams]):
-    """Upper-cases the output (a third party's strategy type)."""
+    """Drops ``noise`` lines and upper-cases the rest (a third party's strategy type)."""
 
     name = "shout"
     Params = ShoutParams
 
     def reduce(self, clean: str, exit_code: int | None) -> Reduction:
-        """Upper-case ``clean``."""
-        return Reduction(clean.upper() + self.params.suffix, FilterConfidence.FULL)
+        """Upper-case ``clean`` without its ``noise`` lines."""
+        kept = [line.upper() for line in clean.split("\n") if not line.startswith("noise")]
+        return Reduction("\n".join(kept) + self.params.suffix, FilterConfidence.FULL)
 
 
 class ShoutPlugin:
@@ -167,8 +169,10 @@ def test_a_third_party_strategy_is_used_by_a_user_rule(tmp_path: Path) -> None:
     toml = f"[tools.filters]\nfilters_path = '{tmp_path / 'filters.toml'}'\n"
     deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
     assert "shout" in deck.runtime.strategies
-    output = deck.call_sync(ToolCall("sh", {"command": "echo hello"}), confirm=True).output
-    assert output is not None and output.summary == "HELLO!!"
+    command = "echo \"$(seq -f 'noise %g' 5; seq -f 'hello %g' 25)\""  # long enough to be cut
+    output = deck.call_sync(ToolCall("sh", {"command": command}), confirm=True).output
+    assert output is not None and output.summary.startswith("HELLO 1\nHELLO 2\n")
+    assert "\nHELLO 25!!\n[shell] " in output.summary
     assert output.filter_stats is not None and output.filter_stats.rules == ("loud-echo",)
 
 
@@ -179,9 +183,9 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
     toml = "[tools.filters]\nfilters_path = 'rules'\n"  # relative to the config file
     deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
     assert rules_dir.resolve() in deck.watched_dirs()
-    call = ToolCall("sh", {"command": "echo hi"})
+    call = ToolCall("sh", {"command": "echo \"$(seq -f 'noise %g' 5; seq -f 'hi %g' 25)\""})
     first = (await deck.call(call, confirm=True)).output
-    assert first is not None and first.summary == "HI!"
+    assert first is not None and "\nHI 25!\n[shell] " in first.summary
     reloaded = asyncio.Event()
     watcher = asyncio.create_task(deck.watch(on_reload=lambda ok: reloaded.set()))
     try:
@@ -191,19 +195,20 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
     finally:
         watcher.cancel()
     second = (await deck.call(call, confirm=True)).output
-    assert second is not None and second.summary == "HI?"
+    assert second is not None and "\nHI 25?\n[shell] " in second.summary
     await deck.aclose()
 
 
 FAKE_CARGO = (
-    "cargo() { for i in $(seq 1 40); do echo \"   Compiling crate$i v0.1.$i\" >&2; done; "
+    'cargo() { for i in $(seq 1 40); do echo "   Compiling crate$i v0.1.$i" >&2; done; '
     "echo 'error[E0308]: mismatched types' >&2; echo ' --> src/main.rs:4:18' >&2; return 101; }"
     "; cd . && cargo build"
 )
 
 
-async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_real_bash_tool_is_filtered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.chdir(project)
@@ -222,3 +227,52 @@ async def test_the_real_bash_tool_is_filtered(tmp_path: Path,
     assert output.raw_response is not None
     assert output.raw_response["unfiltered"].count("[stderr]    Compiling crate") == 40
     assert "Compiling crate40" in output.raw_response["stderr"]
+
+
+def test_each_builtin_strategy_type_is_a_plugin_of_its_own(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, tool=ExecToolPlugin())
+    infos = {info.name: info for info in deck.runtime.plugins}
+    for strategy_type in BUILTIN_STRATEGY_TYPES:
+        info = infos[f"filter_{strategy_type.name}"]
+        assert info.state == "enabled" and info.dist == "tooldeck"
+        assert "tooldeck_register_filters" in info.hooks
+    assert "tooldeck_register_filters" not in infos["filters"].hooks
+
+
+def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_truncate"]\n', tool=ExecToolPlugin())
+    assert "truncate" not in deck.runtime.strategies
+    engine = deck.runtime.stash_get(ENGINE)
+    assert "make" not in [rule.name for rule in engine.rules]  # it uses truncate
+    assert any(
+        "'make'" in w and "unknown strategy type 'truncate'" in w for w in deck.runtime.warnings
+    )
+
+
+def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
+    class Replacement(Shout):
+        name = "truncate"
+
+    class ReplacementPlugin:
+        from tooldeck import hookimpl
+
+        @hookimpl
+        def tooldeck_register_filters(self, register: object) -> None:
+            assert callable(register)
+            register(Replacement)
+
+    deck = open_deck(
+        tmp_path,
+        '[plugins]\ndisable = ["filter_truncate"]\n',
+        tool=ExecToolPlugin(),
+        acme=ReplacementPlugin(),
+    )
+    assert deck.runtime.strategies["truncate"] is Replacement
+
+
+def test_disabling_the_fallback_plugin_turns_the_generic_stage_off(tmp_path: Path) -> None:
+    deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_fallback"]\n', tool=ExecToolPlugin())
+    engine = deck.runtime.stash_get(ENGINE)
+    raw = "\n".join(f"Collecting package{n}" for n in range(200))
+    assert engine.fallback is None
+    assert engine.apply("frobnicate", raw, 0).output == raw

@@ -131,8 +131,12 @@ def test_engine_accepts_surrogates(text: str) -> None:
 
 
 def reference_sanitize(text: str) -> str:
-    """Zeph's sanitize_output, line by line, as the specification of ours."""
-    text = re.sub(r"\x1b\[[0-9;]*[a-zA-Z]|\x1b[()][A-B0-2]", "", text)
+    """Zeph's sanitize_output, line by line, as the specification of ours (wider escapes)."""
+    text = re.sub(
+        r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]",
+        "",
+        text,
+    )
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()

@@ -147,10 +147,18 @@ ANNOTATED = {"type": "strip_annotated", "patterns": [r"^\s*Compiling ", r"^\s*Ch
 
 def test_strip_annotated_removes_noise_and_leads_with_summary(registry: StrategyRegistry) -> None:
     strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Finished ")
-    raw = "   Compiling a v1\n    Checking b v1\n    Finished dev in 1s\nerror: oops"
+    raw = "   Compiling a v1\n    Checking b v1\n    Build complete in 1s\nerror: oops"
+    strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Build complete ")
     result = strategy.apply(raw, 0)
     assert result.confidence is FULL
-    assert result.output == "Finished dev in 1s\n(3 noise lines removed)\n\nerror: oops"
+    assert result.output == "Build complete in 1s\n(3 noise lines removed)\n\nerror: oops"
+
+
+def test_strip_annotated_leaves_a_protected_summary_in_place(registry: StrategyRegistry) -> None:
+    strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Finished ")
+    raw = "   Compiling a v1\n    Checking b v1\n    Finished dev in 1s\nerror: oops"
+    result = strategy.apply(raw, 0)
+    assert result.output == "(2 noise lines removed)\n\n    Finished dev in 1s\nerror: oops"
 
 
 def test_strip_annotated_failed_without_noise_passes_raw(registry: StrategyRegistry) -> None:
@@ -233,7 +241,7 @@ def test_test_summary_passing_run(registry: StrategyRegistry) -> None:
     assert result.confidence is FULL
     assert "3 passed" in result.output and "0 failed" in result.output
     assert "sanitize_strips_ansi_codes" not in result.output
-    assert "... (3 passing tests, 2 other lines omitted) ..." in result.output
+    assert "running 3 tests\n... (3 passing tests, 1 other line omitted) ..." in result.output
     assert savings(CARGO_OK, result.output) > 30
 
 
@@ -304,7 +312,9 @@ def test_group_by_rule_groups_warnings(registry: StrategyRegistry) -> None:
     assert "clippy::needless_pass_by_value (2 warnings):" in result.output
     assert "src/foo.rs:12" in result.output
     assert "clippy::unused_imports (1 warning):" in result.output
-    assert result.output.endswith("3 warnings total (2 rules)")
+    assert "3 warnings total (2 rules)\n" in result.output
+    # warnings are protected: the grouped view is followed by the warnings themselves
+    assert "kept from the unfiltered output ---\nwarning: " in result.output
 
 
 def test_group_by_rule_failed_build_with_errors_passes(registry: StrategyRegistry) -> None:
@@ -315,7 +325,7 @@ def test_group_by_rule_failed_build_with_errors_passes(registry: StrategyRegistr
 
 def test_group_by_rule_only_cargo_noise_gives_empty_partial(registry: StrategyRegistry) -> None:
     result = registry.build(CLIPPY).apply(
-        "    Checking my-crate v0.1.0\n    Finished dev [unoptimized] target(s) in 0.5s", 0
+        "    Checking my-crate v0.1.0\n    Blocking waiting for file lock", 0
     )
     assert (result.confidence, result.output) == (PARTIAL, "")
 
@@ -327,7 +337,8 @@ def test_git_status_short_format(registry: StrategyRegistry) -> None:
     raw = " M src/main.rs\n M src/lib.rs\n?? new_file.txt\nA  added.rs"
     result = build(registry, type="git_status").apply(raw)
     assert result.confidence is FULL
-    assert result.output == "M  2 files | A  1 files | D  0 files | ??  1 files"
+    assert result.output.startswith("M  2 files | A  1 files | D  0 files | ??  1 files\n")
+    assert result.output.endswith(raw)  # entries are protected: git's own codes come back
 
 
 def test_git_status_long_format(registry: StrategyRegistry) -> None:
@@ -347,7 +358,8 @@ def test_git_status_clean_tree_is_fallback(registry: StrategyRegistry) -> None:
 
 def test_git_status_lists_files_when_asked(registry: StrategyRegistry) -> None:
     output = build(registry, type="git_status", list_files=5).apply(" M a.py\n?? b.py").output
-    assert output.split("\n")[1:] == ["M  a.py", "??  b.py"]
+    assert output.split("\n")[1:3] == ["M  a.py", "??  b.py"]
+    assert output.endswith("\n M a.py\n?? b.py")  # and the protected entries as git wrote them
 
 
 DIFF = """diff --git a/src/main.rs b/src/main.rs

@@ -413,19 +413,20 @@ async def test_truncated_envelope(make_deck: Any, helpers: Any) -> None:
 @pytest.mark.parametrize(("code", "output", "category"), [
     (126, "", ErrorCategory.POLICY_BLOCKED),
     (127, "[stderr] bash: nonexistent: command not found", ErrorCategory.PERMANENT_FAILURE),
-    (1, "[stderr] Permission denied", ErrorCategory.POLICY_BLOCKED),
-    (1, "[stderr] /bin/foo: No such file or directory", ErrorCategory.PERMANENT_FAILURE),
+    # ours: output text is never an error (Zeph classified these two from the words)
+    (1, "[stderr] Permission denied", None),
+    (1, "[stderr] /bin/foo: No such file or directory", None),
     (0, "", None),
     (1, "some other error", None),
 ])
 def test_classify_rows(code: int, output: str, category: ErrorCategory | None) -> None:
-    assert classify_shell_exit(code, output) is category
+    del output  # the text plays no part
+    assert classify_shell_exit(code) is category
 
 
 @pytest.mark.parametrize(("command", "category"), [
     ("exit 126", ErrorCategory.POLICY_BLOCKED),
-    ("echo 'x: Permission denied' >&2; exit 1", ErrorCategory.POLICY_BLOCKED),
-    ("cat missing-file", ErrorCategory.PERMANENT_FAILURE),
+    ("no-such-command-xyz", ErrorCategory.PERMANENT_FAILURE),
 ])
 async def test_classified_exits_through_the_deck(make_deck: Any, helpers: Any, command: str,
                                                  category: ErrorCategory) -> None:

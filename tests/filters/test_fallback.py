@@ -1,0 +1,118 @@
+"""The generic fallback, file views shown exactly, and diffs cut only between hunks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.engine import FilterEngine, is_file_view
+from tooldeck.filters.registry import default_strategy_registry
+from tooldeck.filters.rules import Rule
+
+FILE = "\n".join(
+    ["def main():", "    x = 1", "", "", "", "    return x"]
+    + [f"    line_{n} = {n}" for n in range(200)]
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat src/app.py",
+        "head -n 300 src/app.py",
+        "tail -n 300 src/app.py",
+        "sed -n 1,300p src/app.py",
+        "nl -ba src/app.py",
+        "git show HEAD:src/app.py",
+        "cd repo && git --no-pager show main:src/app.py",
+        "less src/app.py",
+    ],
+)
+def test_a_file_view_comes_back_exactly(rules: tuple[Rule, ...], command: str) -> None:
+    result = FilterEngine(rules).apply(command, FILE + "\n", 0)
+    assert result.output == FILE  # blank lines and leading whitespace are content
+    assert result.stats_line is None and result.confidence is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "view"),
+    [
+        (["sed", "-n", "5,9p", "f"], True),
+        (["sed", "-i", "-n", "s/a/b/", "f"], False),
+        (["sed", "s/a/b/", "f"], False),
+        (["git", "show", "HEAD"], False),
+        (["git", "show", "HEAD~1:README.md"], True),
+        (["cat"], True),
+        ([], False),
+    ],
+)
+def test_is_file_view(argv: list[str], view: bool) -> None:
+    assert is_file_view(argv) is view
+
+
+def test_runs_of_one_shape_fold_with_an_exact_count(rules: tuple[Rule, ...]) -> None:
+    lines = ["Preparing"] + [f"Collecting package{n}>=1.{n}" for n in range(214)] + ["Done."]
+    result = FilterEngine(rules).apply("frobnicate install", "\n".join(lines), 0)
+    assert result.output.split("\n") == [
+        "Preparing",
+        "Collecting package0>=1.0",
+        '… 212 lines like "Collecting …" omitted',
+        "Collecting package213>=1.213",
+        "Done.",
+    ]
+    assert result.confidence is FilterConfidence.FALLBACK
+
+
+def test_a_long_middle_is_elided_around_protected_lines(rules: tuple[Rule, ...]) -> None:
+    lines = [f"{word} {n}" for n, word in enumerate(["alpha", "beta", "gamma", "delta"] * 50)]
+    lines[100] = "src/x.py:3: warning: shadowed name"
+    output = FilterEngine(rules).apply("frobnicate", "\n".join(lines), 0).output.split("\n")
+    assert output[0] == "alpha 0" and output[-1] == "delta 199"
+    assert "src/x.py:3: warning: shadowed name" in output
+    markers = [line for line in output if line.startswith("… ") and " omitted, like " in line]
+    assert sum(int(line.split()[1]) for line in markers) == 200 - (len(output) - len(markers))
+
+
+def test_the_fallback_never_fires_on_short_outputs() -> None:
+    strategy = default_strategy_registry().build({"type": "fallback"})
+    text = "\n".join(f"Collecting package{n}" for n in range(60))
+    assert strategy.apply(text).output == text
+
+
+def diff(files: int, hunk_lines: int) -> str:
+    out: list[str] = []
+    for f in range(files):
+        out += [
+            f"diff --git a/f{f}.py b/f{f}.py",
+            "index 1..2 100644",
+            f"--- a/f{f}.py",
+            f"+++ b/f{f}.py",
+            f"@@ -1,{hunk_lines} +1,{hunk_lines} @@",
+        ]
+        out += [f"-    old_{f}_{n}" for n in range(hunk_lines)]
+        out += [f"+    new_{f}_{n}" for n in range(hunk_lines)]
+    return "\n".join(out)  # fmt: skip
+
+
+def test_a_small_diff_comes_back_whole(rules: tuple[Rule, ...]) -> None:
+    raw = diff(3, 20)  # 135 lines
+    assert FilterEngine(rules).apply("git diff", raw, 0).output == raw
+
+
+def test_a_large_diff_is_cut_between_hunks_and_runs_with_counts(rules: tuple[Rule, ...]) -> None:
+    raw = diff(40, 30)
+    output = FilterEngine(rules).apply("git --no-pager diff", raw, 0).output.split("\n")
+    raw_lines = set(raw.split("\n"))
+    markers = [line for line in output if line not in raw_lines]
+    assert markers and all(line.startswith("… ") for line in markers)
+    assert any("files," in line and "hunks," in line for line in markers)
+    assert output[0] == "diff --git a/f0.py b/f0.py" and output[-1] == "+    new_39_29"
+
+
+def test_one_huge_hunk_keeps_the_ends_of_each_run(rules: tuple[Rule, ...]) -> None:
+    raw = diff(1, 1500)
+    output = FilterEngine(rules).apply("git diff", raw, 0).output.split("\n")
+    for kept in ("-    old_0_0", "-    old_0_1499", "+    new_0_0", "+    new_0_1499"):
+        assert kept in output
+    assert any(line.startswith("… ") and "removed lines omitted" in line for line in output)
+    assert any(line.startswith("… ") and "added lines omitted" in line for line in output)
