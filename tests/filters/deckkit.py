@@ -72,6 +72,9 @@ def open_deck(tmp_path: Path, toml: str = "", **plugins: object) -> Deck:
     these tests look at what the filters plugin itself returns.
     """
     config = tmp_path / "tooldeck.toml"
+    if "disable = [" in toml:
+        toml = toml.replace("disable = [", 'disable = ["overflow", ', 1)
+    else:
+        toml = '[plugins]\ndisable = ["overflow"]\n' + toml if "[plugins]" not in toml else toml
     config.write_text(toml)
-    return Deck.from_config(config, extra_plugins=plugins,
-                            environ={"TOOLDECK_PLUGINS_DISABLE": '["overflow"]'})
+    return Deck.from_config(config, extra_plugins=plugins, environ={})

@@ -130,7 +130,7 @@ def test_warm_answers_equal_cold_ones_over_the_corpus(server: str, cold_deck: De
     verdicts = set()
     for command in commands:
         text = bash_event("claude-code", command, str(project))
-        warm = client.ask_server("claude-code", text, None)
+        warm = client.ask_server("claude-code", text, None, timeout=30)
         cold = tuple(answer(cold_deck.runtime, "claude-code", text))
         assert warm == cold, command
         verdicts.add(json.loads(warm[0])["hookSpecificOutput"]["permissionDecision"])
@@ -138,7 +138,7 @@ def test_warm_answers_equal_cold_ones_over_the_corpus(server: str, cold_deck: De
     for agent in ("codex", "gemini-cli"):
         for command in commands[::10]:
             text = bash_event(agent, command, str(project))
-            assert client.ask_server(agent, text, None) == tuple(
+            assert client.ask_server(agent, text, None, timeout=30) == tuple(
                 answer(cold_deck.runtime, agent, text)), (agent, command)
 
 

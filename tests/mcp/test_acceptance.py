@@ -64,7 +64,8 @@ async def test_list_read_deny_ask_filter_and_audit(connect: Opener) -> None:
         read = await session.call_tool("read", {"path": "notes.txt"})
         denied = await session.call_tool("bash", {"command": "rm -rf /"})
         asked = await session.call_tool("bash", {"command": "touch approved.txt"})
-        noisy = await session.call_tool("bash", {"command": "cat app.log"})
+        # not "cat app.log": a file view comes back exact (issue 13); a search is filtered
+        noisy = await session.call_tool("bash", {"command": "grep GET app.log"})
 
     assert caps.tools is not None and caps.tools.list_changed is True
     assert set(listed) == set(expected)
@@ -89,7 +90,7 @@ async def test_list_read_deny_ask_filter_and_audit(connect: Opener) -> None:
     assert not noisy.is_error
     filtered = text_of(noisy)
     raw = (workspace / "app.log").read_text()
-    assert "GET /health 200 (x" in filtered, "the log-dedup filter folded the repeats"
+    assert "lines omitted" in filtered, "the filters folded the repeats"
     assert len(filtered) < len(raw) / 4
     assert filtered.count("\n") < NOISY_LINES / 4
 
@@ -99,7 +100,7 @@ async def test_list_read_deny_ask_filter_and_audit(connect: Opener) -> None:
     assert records["rm -rf /"]["decision"]["verdict"] == "deny"
     assert records["touch approved.txt"]["decision"]["verdict"] == "ask"
     assert "approved_by" not in records["touch approved.txt"]
-    assert records["cat app.log"]["result"]["type"] == "success"
+    assert records["grep GET app.log"]["result"]["type"] == "success"
     assert {r["caller_id"] for r in records.values()} == {f"mcp:{CLIENT.name}"}
 
 
