@@ -1,6 +1,7 @@
 """Long stress runs, one section per subcommand; each prints its counts and exits 1 on a failure.
 
     python bench/stress.py reload [--seconds 60] [--min-decisions 10000]
+    python bench/stress.py fuzz [--seconds 600] [--seed 0]
 
 Sections register themselves in ``SECTIONS`` (name → how to add its arguments, how to run it).
 
@@ -18,6 +19,11 @@ model turns with every ``ask`` pre-approved. Counts, all of which must be 0:
 * executed-while-denied: ``forbidden`` ran;
 * unaudited calls: calls without an audit record naming the policy digest;
 * crashes: exceptions from the deck, the watcher or the writer.
+
+``fuzz`` — malformed calls (``bench/stress_fuzz.py``): arbitrary tool ids and parameters
+(None, lists, strings, deep nesting, huge integers, NaN, lone surrogates, NULs, huge strings)
+thrown at a deck with every built-in plugin; counts crashes (an exception escaping
+``deck.call``), unaudited calls (not exactly one audit line) and unstructured results, all 0.
 """
 
 from __future__ import annotations
@@ -239,11 +245,30 @@ def reload_section(args: argparse.Namespace) -> bool:
     return all(counts[k] == 0 for k in bad) and counts["decisions"] >= args.min_decisions
 
 
+# ------------------------------------------------------------------------------ fuzz
+
+
+def fuzz_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=600.0, help="how long to fuzz")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+
+
+def fuzz_section(args: argparse.Namespace) -> bool:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from stress_fuzz import fuzz_section as fuzz  # type: ignore[import-not-found]
+
+    counts = asyncio.run(fuzz(args.seconds, args.seed))
+    for key in ("calls", "outputs", "crashes", "unaudited", "unstructured"):
+        print(f"{key + ':':24} {counts[key]}")
+    return counts["crashes"] + counts["unaudited"] + counts["unstructured"] == 0
+
+
 # ---------------------------------------------------------------------------- sections
 
 SECTIONS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
                           Callable[[argparse.Namespace], bool]]] = {
     "reload": (reload_arguments, reload_section),
+    "fuzz": (fuzz_arguments, fuzz_section),
 }
 """Stress sections: name → (add its arguments, run it and say whether every count is 0)."""
 
