@@ -51,7 +51,8 @@ GIT_ENV = {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
 def prepare(source: Path, target: Path, python: bool) -> None:
     shutil.copytree(source, target, symlinks=True)
     env = {**os.environ, **GIT_ENV}
-    for command in (["git", "init", "-q"], ["git", "add", "-A"],
+    for command in (["git", "init", "-q"], ["git", "config", "user.name", "Bench"],
+                    ["git", "config", "user.email", "bench@example.com"], ["git", "add", "-A"],
                     ["git", "commit", "-q", "-m", "import"]):
         subprocess.run(command, cwd=target, env=env, check=True, capture_output=True)
     if python:

@@ -80,7 +80,7 @@ def _python_session(package: str, tests: str, files: list[str], test_files: list
         bash(f"git show HEAD:{path} | head -30"),
         bash("for f in $(git diff --name-only HEAD~1); do echo \"$f: $(wc -l < \"$f\")\"; done"),
         bash("git stash list"), bash("git stash && git stash pop"),
-        bash("env | grep -i ^PATH= | head -1"), bash("ls -la .venv/bin | head"),
+        bash("env | grep -i ^PATH= | head -1"), bash("ls .venv/bin | head"),
         bash("du -sh . 2>/dev/null"), bash("ls /usr/lib/python3*/ 2>/dev/null | head -5"),
         bash("which python3 git"), bash("echo done"),
     ]
