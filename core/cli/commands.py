@@ -69,11 +69,12 @@ def _plugins(config: str | None, as_json: bool) -> int:
         for p in infos
     ]
     lines = []
+    width = max((len(p.name) for p in infos), default=0)
     for p in infos:
         note = f"  ({p.why})" if p.why else ""
         hooks = ", ".join(h.removeprefix("tooldeck_") for h in p.hooks) or "-"
-        lines.append(f"{p.name:<14} {p.state:<9} {p.dist} {p.version}{note}\n"
-                     f"{'':<14} hooks: {hooks}")
+        lines.append(f"{p.name:<{width}} {p.state:<9} {p.dist} {p.version}{note}\n"
+                     f"{'':<{width}} hooks: {hooks}")
     emit(data if as_json else None, "\n".join(lines))
     return EXIT_OK
 

@@ -47,8 +47,9 @@ async def _tour(deck: Deck, audit: Path, as_json: bool) -> dict[str, Any]:
     }
     if not as_json:
         print(_heading(1, "Plugins (tooldeck plugins)"))
+        width = max(len(p.name) for p in runtime.plugins)
         for p in runtime.plugins:
-            print(f"  {p.name:<14} {p.state}")
+            print(f"  {p.name:<{width}} {p.state}")
         print(_heading(2, "Tools offered to the model (tooldeck tools)"))
         print(render(deck.tools(), "prompt") if deck.tools() else "  (no tools enabled)")
     for n, (title, candidates, confirm) in enumerate(_STEPS, start=3):
