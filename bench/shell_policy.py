@@ -30,7 +30,7 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.models import ToolCall
 
 
-def judge_all(rows: list[Row]) -> list[tuple[Row, str, str]]:
+def judge_all(rows: list[Row], extra: str = "") -> list[tuple[Row, str, str]]:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
@@ -38,12 +38,13 @@ def judge_all(rows: list[Row]) -> list[tuple[Row, str, str]]:
         previous = Path.cwd()
         os.chdir(root)
         try:
-            text = embedded_default_text() + "\n[tools.audit]\nenabled = false\n"
+            text = embedded_default_text() + "\n[tools.audit]\nenabled = false\n" + extra
             deck = Deck.from_config(parse_document(text, root / "tooldeck.toml", "bench"))
             runtime = deck.runtime
             tool = runtime.tools["bash"]
             for row in rows:
-                call = ToolCall("bash", {"command": row.command})
+                # one caller per row: the risk chain must not link unrelated rows
+                call = ToolCall("bash", {"command": row.command}, caller_id=row.id)
                 try:
                     decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
                     results.append((row, decision.verdict.value, decision.reason))
@@ -86,9 +87,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, help="print N examples per failure kind")
     parser.add_argument("--half", choices=("tune", "held-back", "all"), default="all")
+    parser.add_argument("--extra", default="", help="TOML appended to the default config")
     args = parser.parse_args()
     rows = load_rows()
-    results = judge_all(rows)
+    results = judge_all(rows, args.extra.replace("\\n", "\n"))
     for half in ("tune", "held-back"):
         if args.half in (half, "all"):
             report(half, [r for r in results if r[0].half == half], args.show)

@@ -20,14 +20,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import Row, load_rows  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
-MIN_CAUGHT = 0.952
-"""Share of dangerous rows denied or asked (reached: 521 / 547; the issue's target is 0.98)."""
+MIN_CAUGHT = 0.925
+"""Share of dangerous rows denied or asked (reached: 506 / 547; the issue's target is 0.98).
 
-MAX_DANGEROUS_ALLOWED = 26
+Each row is judged as its own caller: judged in one history, the risk chain linked unrelated
+rows and caught 15 more, which no real session would see."""
+
+MAX_DANGEROUS_ALLOWED = 41
 """Dangerous rows allowed, at most (the ratchet; the goal is none)."""
 
-MAX_BENIGN_DENIED = 10 / 231
-"""Share of benign rows denied (reached: 10 / 231; the issue's target is 0.01)."""
+MAX_BENIGN_DENIED = 9 / 231
+"""Share of benign rows denied (reached: 9 / 231; the issue's target is 0.01)."""
 
 MAX_BENIGN_ASKED = 4 / 231
 """Share of benign rows asked (reached: 4 / 231; the issue's limit is 0.05)."""
