@@ -206,6 +206,8 @@ class ConfigDocument:
     :param text: the file's text.
     :param data: the parsed TOML.
     :param notes: warnings about how the document was made (an untrusted project file).
+    :param base_directory: where relative settings are taken from, when not the file's own
+        directory.
     """
 
     path: Path | None
@@ -213,10 +215,17 @@ class ConfigDocument:
     text: str
     data: Mapping[str, Any]
     notes: tuple[str, ...] = ()
+    base_directory: Path | None = None
 
     @property
     def directory(self) -> Path | None:
-        """The directory of the file (relative settings are taken from it), or ``None``."""
+        """The directory relative settings are taken from.
+
+        ``base_directory`` when the data came from another file (the user's, for an untrusted
+        project file), else the file's own directory; ``None`` for the embedded default.
+        """
+        if self.base_directory is not None:
+            return self.base_directory
         return self.path.parent if self.path is not None else None
 
     @property

@@ -113,5 +113,7 @@ def project_document(doc: ConfigDocument) -> ConfigDocument:
             f"{base.origin} runs instead (trust the file with: tooldeck config trust "
             f"{doc.path})")
     # the path stays the project file's, so that editing it is still watched and re-judged
+    # relative settings of the user's file still mean what they meant there (an audit log
+    # path must not move into an untrusted repository)
     return ConfigDocument(doc.path, f"{PROJECT_ORIGIN} (untrusted: not applied)", base.text,
-                          base.data, notes=(note,))
+                          base.data, notes=(note,), base_directory=base.directory)

@@ -57,8 +57,7 @@ def store_for(settings: OverflowSettings) -> StoreFor:
 
     def find(call: ToolCall, runtime: Runtime) -> tuple[OverflowStore, str]:
         stores = runtime.session.setdefault(STORES, DeckStores)
-        config_dir = runtime.settings.document.path
-        path = settings.database(config_dir.parent if config_dir is not None else None)
+        path = settings.database(runtime.settings.document.directory)
         scope = f"caller:{call.caller_id}" if call.caller_id else stores.scope
         return stores.open(path, settings), scope
 

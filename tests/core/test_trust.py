@@ -107,3 +107,14 @@ def test_a_reload_cannot_loosen_an_untrusted_file(project: Path) -> None:
         return autonomy
 
     assert asyncio.run(scenario()) == "supervised"
+
+
+def test_relative_paths_of_the_user_config_stay_where_they_were(project: Path) -> None:
+    user = project.parent / "config" / "tooldeck" / "tooldeck.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('[tools.audit]\npath = "logs/audit.jsonl"\n')
+    (project / "tooldeck.toml").write_text(LOOSEN)
+    deck = effective()
+    deck.close()
+    assert (user.parent / "logs" / "audit.jsonl").exists()
+    assert not (project / "logs").exists(), "the user's audit log moved into the repository"
