@@ -52,6 +52,7 @@ __all__ = [
     "CoreConfig",
     "PathSetting",
     "PluginsConfig",
+    "RetryConfig",
     "Settings",
     "StrictModel",
     "load_document",
@@ -151,12 +152,32 @@ class TafcConfig(StrictModel):
     complexity_threshold: float = Field(0.6, ge=0.0, le=1.0)
 
 
+class RetryConfig(StrictModel):
+    """``[tools.retry]``: retries of transient failures, for retryable executors.
+
+    Transient: rate limit, server error, network error, timeout (see :mod:`tooldeck.retry`).
+    """
+
+    max_attempts: int = Field(
+        2, ge=1, le=20, description="Attempts in all, the first included (1 = no retry).")
+    base_ms: int = Field(
+        500, ge=0, le=600_000,
+        description="Backoff before retry k (0-based) is random in [0, min(base_ms * 2^k, "
+        "max_ms)] (full jitter).")
+    max_ms: int = Field(5000, ge=0, le=600_000, description="Cap of one backoff.")
+    budget_secs: float = Field(
+        30, ge=0, le=3600,
+        description="No retry starts when its backoff would end past this many seconds "
+        "after the first attempt began (0 = no limit).")
+
+
 CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent": AgentConfig,
     "plugins": PluginsConfig,
     "tools": ToolsConfig,
     "tools.audit": AuditConfig,
     "tools.tafc": TafcConfig,
+    "tools.retry": RetryConfig,
 }
 """Sections the core itself owns, with their models."""
 
@@ -179,7 +200,6 @@ UNBUILT_FEATURE_SECTIONS = frozenset(
         "tools.anomaly",
         "tools.compression",
         "tools.result_cache",
-        "tools.retry",
         "agent.tool_filter",
     }
 )
@@ -195,6 +215,7 @@ class CoreConfig:
     tools: ToolsConfig
     audit: AuditConfig
     tafc: TafcConfig
+    retry: RetryConfig
 
 
 @attrs.frozen
@@ -530,6 +551,7 @@ def validate_sections(
         tools=_typed(sections["tools"], ToolsConfig),
         audit=_typed(sections["tools.audit"], AuditConfig),
         tafc=_typed(sections["tools.tafc"], TafcConfig),
+        retry=_typed(sections["tools.retry"], RetryConfig),
     )
     return Settings(
         core=core,

@@ -41,6 +41,7 @@ from tooldeck.generation import FileVersion, PolicyReads, read_version
 from tooldeck.loader import PluginSpec, discover
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.policy_change import PolicyChange, classify
+from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
 from tooldeck.trust import PROJECT_ORIGIN, project_document
@@ -340,8 +341,13 @@ class Deck:
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by)
+        async def once() -> ToolOutput:
+            return await executor.execute(call, ctx)
+
         try:
-            output = await executor.execute(call, ctx)
+            output = await run_with_retries(
+                once, runtime.settings.core.retry,
+                retryable=getattr(executor, "retryable", False) is True)
         except ToolError as exc:
             return ToolResult(call, error=exc, decision=decision, approved_by=approved_by)
         except Exception as exc:

@@ -48,7 +48,9 @@ class Executor(Protocol):
 
     ``execute`` returns a :class:`~tooldeck.models.ToolOutput` or raises
     :class:`~tooldeck.errors.ToolError`; any other exception is reported as a
-    ``permanent_failure`` naming the executor.
+    ``permanent_failure`` naming the executor. An executor whose calls may simply be run
+    again sets ``retryable = True``: the pipeline then retries its transient failures
+    (``[tools.retry]``, :mod:`tooldeck.retry`).
     """
 
     name: str

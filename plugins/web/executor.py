@@ -34,6 +34,8 @@ class WebExecutor:
     """
 
     name = EXECUTOR
+    retryable = True
+    """A fetch reads; running it again after a 429, a 5xx or a reset is harmless."""
 
     def __init__(self, settings: ScrapeSettings) -> None:
         self._settings = settings

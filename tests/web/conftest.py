@@ -258,6 +258,26 @@ def _status(handler: BaseHTTPRequestHandler, query: dict[str, str]) -> None:
     reply(handler, int(query["code"]), b"error page", {"Content-Type": "text/plain"})
 
 
+FLAKY_SEEN: dict[str, int] = {}
+"""Requests served per ``/flaky?key=…`` (keys are unique per test)."""
+
+
+def _flaky(handler: BaseHTTPRequestHandler, query: dict[str, str]) -> None:
+    """Fail ``fail`` times for ``key`` the way ``how`` says (a status, or ``reset``), then
+    serve a page."""
+    key = query["key"]
+    FLAKY_SEEN[key] = FLAKY_SEEN.get(key, 0) + 1
+    if FLAKY_SEEN[key] <= int(query.get("fail", "0")):
+        how = query.get("how", "503")
+        if how == "reset":  # no response at all: the connection is closed under the client
+            handler.close_connection = True
+            handler.connection.shutdown(socket.SHUT_RDWR)
+            return
+        reply(handler, int(how), b"try again", {"Content-Type": "text/plain"})
+        return
+    reply(handler, 200, b"finally", {"Content-Type": "text/plain"})
+
+
 def _echo_host(handler: BaseHTTPRequestHandler, query: dict[str, str]) -> None:
     reply(handler, 200, str(handler.headers.get("Host")).encode(), {"Content-Type": "text/plain"})
 
@@ -282,6 +302,7 @@ SITE_ROUTES: dict[str, Route] = {
     "/no-location": _no_location,
     "/status": _status,
     "/echo-host": _echo_host,
+    "/flaky": _flaky,
 }
 
 
