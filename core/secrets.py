@@ -97,7 +97,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("aws-access-key-id", "AWS access key id",
                r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
     SecretRule("aws-secret-access-key", "AWS secret access key",
-               r"(?i)aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?"
+               r"(?i)aws_?secret_?(?:access_?)?key[\"']?[ \t]*[:=][ \t]*[\"']?"
                r"(?P<secret>[A-Za-z0-9/+=]{40})\b"),
     SecretRule("github-token", "GitHub token",
                r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"),
@@ -134,7 +134,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                skips_placeholders=True),
     SecretRule("assignment", "password, secret or token assignment",
                r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*" + _KEY_WORDS +
-               r"[\"']?\s*[:=]\s*(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[\"']?[^\s\"',;&|]{4,})",
+               r"[\"']?[ \t]*[:=][ \t]*(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[\"']?[^\s\"',;&|]{4,})",
                needs_digit=True, skips_placeholders=True),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""

@@ -208,6 +208,10 @@ ORDINARY = [
     "#   token          = 1*tchar",
     '    Token:                     "#f8f8f2", # class:  \'\'',
     'username="jo@gmail.com", password="a secret"',
+    # a key word ending one line is not assigned the next line (grep -n output)
+    "src/requests/sessions.py:365:        if username and password:\n"
+    "src/requests/sessions.py:366:            headers[\"Proxy-Authorization\"] = x",
+    "if token:\n    return a1b2c3d4e5",
     # placeholders and paths
     "password: ********",
     "token=$GITHUB_TOKEN",
