@@ -45,7 +45,9 @@ FACT = re.compile(r"(?i)\b(error|warning|failed|failure|passed|skipped|traceback
                   r"FAIL|ok\s+\S+|no such file)\b|\w+\.(py|go):\d+")
 VIEWS = frozenset({"cat", "head", "tail", "nl", "less"})
 GIT_ENV = {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
+           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
+           # fixed dates: both copies get the same commit hashes
+           "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
 
 
 def prepare(source: Path, target: Path, python: bool) -> None:
