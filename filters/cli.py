@@ -9,10 +9,10 @@ launchers and paths peeled), ``confidence`` (``full``/``partial``/``fallback``, 
 when the output was shown whole),
 ``lines_in``, ``lines_out``, ``chars_in``, ``chars_out``, ``warnings`` (messages).
 
-``verify`` runs the inline tests of every built-in rule and of the configured user file,
-prints each failure (and each rule that does not load), and exits 1 if there is any. JSON:
-``{"rules": N, "tests": N, "failures": [{rule, test, reason, expected, actual}],
-"warnings": [...]}``.
+``verify`` runs the inline tests of the rules a deck applies (the built-ins as the configured
+user file extends, overrides or replaces them), prints each failure (and each rule that does
+not load), and exits 1 if there is any. JSON: ``{"rules": N, "origins": {source: N},
+"tests": N, "failures": [{rule, test, reason, expected, actual}], "warnings": [...]}``.
 
 Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the configuration
 is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
@@ -217,11 +217,14 @@ class FilterCommand:
 
         settings = read_filter_settings(config)
         registry = self._deck_registry(config)
-        loads = [builtin_rules(registry)]
+        # exactly the rules a deck applies: the built-ins as the user's file extends,
+        # overrides or replaces them
         if settings is not None and settings.filters_path is not None:
-            loads.append(load_rules(settings.filters_path, registry))
-        rules = [rule for loaded in loads for rule in loaded.rules]
-        warnings = [warning for loaded in loads for warning in loaded.warnings]
+            loaded = load_rules(settings.filters_path, registry)
+        else:
+            loaded = builtin_rules(registry)
+        rules = list(loaded.rules)
+        warnings = list(loaded.warnings)
         failures = verify_rules(rules)
         tests = sum(len(rule.tests) for rule in rules)
         if as_json:
@@ -231,6 +234,8 @@ class FilterCommand:
                 json.dumps(
                     {
                         "rules": len(rules),
+                        "origins": {source: sum(1 for r in rules if r.source == source)
+                                    for source in dict.fromkeys(r.source for r in rules)},
                         "tests": tests,
                         "failures": [
                             {

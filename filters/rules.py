@@ -227,6 +227,12 @@ def parse_rules(
     tables = document.get("rules", [])
     if not isinstance(tables, list):
         raise ConfigError(f"{source}: 'rules' must be an array of tables", path=source, key="rules")
+    return rules_from_tables(tables, registry, source=source, command=command)
+
+
+def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: str,
+                      command: str | None = None) -> LoadedRules:
+    """Build rules from parsed ``[[rules]]`` tables; see :func:`parse_rules`."""
     rules: list[Rule] = []
     warnings: list[str] = []
     segment = None if command is None else command_segment(command)
@@ -264,14 +270,48 @@ def _fallback(message: str, registry: StrategyRegistry, command: str | None) -> 
     return LoadedRules(defaults.rules, (message, *defaults.warnings))
 
 
+def _user_document(text: str, source: str) -> tuple[list[Any], frozenset[str], bool]:
+    """Split a user file into its rule tables, switched-off names, and ``replace_builtin``.
+
+    ``replace_builtin = true`` at the top replaces them; a table with ``enabled = false``
+    switches off the built-in rule of its name.
+    """
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}", path=source) from exc
+    replace = document.pop("replace_builtin", False)
+    if not isinstance(replace, bool):
+        raise ConfigError(f"{source}: replace_builtin must be true or false", path=source,
+                          key="replace_builtin")
+    tables = document.get("rules", [])
+    if not isinstance(tables, list):
+        raise ConfigError(f"{source}: 'rules' must be an array of tables", path=source, key="rules")
+    off = frozenset(t["name"] for t in tables if isinstance(t, dict) and t.get("enabled") is False
+                    and isinstance(t.get("name"), str))
+    return tables, off, replace
+
+
+def _merged(builtin: LoadedRules, user: LoadedRules, off: frozenset[str]) -> LoadedRules:
+    """The built-in rules, overridden by name and switched off by the user; new rules last."""
+    by_name = {rule.name: rule for rule in user.rules}
+    rules = [by_name.pop(rule.name, rule) for rule in builtin.rules if rule.name not in off]
+    rules.extend(rule for rule in user.rules if rule.name in by_name)
+    return LoadedRules(tuple(rules), (*builtin.warnings, *user.warnings))
+
+
 def load_rules(
     filters_path: Path | None, registry: StrategyRegistry, *, command: str | None = None
 ) -> LoadedRules:
-    """Load the user's rules, which replace the built-in ones, or the built-in ones.
+    """Load the built-in rules, extended and overridden by the user's ``filters.toml``.
 
-    ``filters_path`` may name the file or the directory holding ``filters.toml``. A missing or
-    unreadable file, or one of 1 MiB or more, gives the built-in rules with a warning; a file
-    that is not valid TOML gives **no** rules (so nothing is filtered) with a warning.
+    A user rule replaces the built-in rule of the same name; ``enabled = false`` in a rule
+    table that names a built-in rule switches it off; other user rules are added after the
+    built-in ones. ``replace_builtin = true`` at the top of the file keeps only the user's
+    rules (the old behaviour). ``filters_path`` may name the file or the directory holding
+    ``filters.toml``. A missing or unreadable file, or one of 1 MiB or more, gives the
+    built-in rules with a warning; a file that is not valid TOML gives **no** rules (so
+    nothing is filtered) with a warning.
 
     :param filters_path: the user's file or directory, or ``None`` for the built-in rules.
     :param registry: the strategy types available to the rules.
@@ -297,7 +337,11 @@ def load_rules(
             f"{path}: cannot read rules ({exc}); using built-in rules", registry, command
         )
     try:
-        return parse_rules(text, registry, source=str(path), command=command)
+        tables, off, replace = _user_document(text, str(path))
+        user = rules_from_tables(tables, registry, source=str(path), command=command)
+        if replace:
+            return user
+        return _merged(builtin_rules(registry, command=command), user, off)
     except ConfigError as exc:
         message = f"{exc}; no output filters are active"
         logger.warning(message)

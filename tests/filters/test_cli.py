@@ -174,6 +174,7 @@ def test_verify_reports_failures_and_broken_user_rules(
     (warning,) = data["warnings"]
     assert "skipping rule 'broken': unknown strategy type 'no_such_type'" in warning
     assert data["rules"] == 46
+    assert data["origins"] == {"builtin": 45, str(tmp_path / "filters.toml"): 1}
 
 
 def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters.patterns import PatternError, compile_pattern
-from tooldeck.filters.rules import load_rules, parse_rules
+from tooldeck.filters.rules import builtin_rules, load_rules, parse_rules
 from tooldeck.filters.strategy import StrategyRegistry
 
 ONE_RULE = """
@@ -31,13 +31,34 @@ def test_directory_without_file_gives_builtin_rules(
     assert len(load_rules(tmp_path, registry).rules) >= 25
 
 
-def test_user_file_replaces_builtin_rules(registry: StrategyRegistry, tmp_path: Path) -> None:
+def test_user_file_extends_builtin_rules(registry: StrategyRegistry, tmp_path: Path) -> None:
+    # issue 20: one rule for one more tool must not switch off git log filtering
     (tmp_path / "filters.toml").write_text(ONE_RULE)
+    builtin = [rule.name for rule in builtin_rules(registry).rules]
+    for where in (tmp_path, tmp_path / "filters.toml"):
+        loaded = load_rules(where, registry)
+        assert [rule.name for rule in loaded.rules] == [*builtin, "npm-quiet"]
+        assert loaded.rules[-1].source == str(tmp_path / "filters.toml")
+        assert {r.source for r in loaded.rules[:-1]} == {"builtin"}
+
+
+def test_replace_builtin_keeps_only_the_users_rules(registry: StrategyRegistry,
+                                                    tmp_path: Path) -> None:
+    (tmp_path / "filters.toml").write_text("replace_builtin = true\n" + ONE_RULE)
+    assert [rule.name for rule in load_rules(tmp_path, registry).rules] == ["npm-quiet"]
+
+
+def test_a_user_rule_overrides_or_switches_off_a_builtin_by_name(
+        registry: StrategyRegistry, tmp_path: Path) -> None:
+    builtin = [rule.name for rule in builtin_rules(registry).rules]
+    first, second = builtin[0], builtin[1]
+    override = ONE_RULE.replace('name = "npm-quiet"', f'name = "{first}"')
+    (tmp_path / "filters.toml").write_text(
+        override + f'\n[[rules]]\nname = "{second}"\nenabled = false\n')
     loaded = load_rules(tmp_path, registry)
-    assert [rule.name for rule in loaded.rules] == ["npm-quiet"]
-    assert [rule.name for rule in load_rules(tmp_path / "filters.toml", registry).rules] == [
-        "npm-quiet"
-    ]
+    names = [rule.name for rule in loaded.rules]
+    assert second not in names and names[0] == first
+    assert loaded.rules[0].source == str(tmp_path / "filters.toml")
 
 
 def test_disabled_rule_is_skipped(registry: StrategyRegistry) -> None:
