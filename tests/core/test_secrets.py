@@ -73,6 +73,21 @@ EXAMPLES: list[tuple[str, str, str]] = [
     ("assignment", "client_secret: {}", "'6f1e0c9b-ab12-4d3e'"),
     ("assignment", 'DB_PASSWORD="{}"', "correct horse battery staple"),
     ("assignment", "{{\"api_key\": \"{}\", \"region\": \"eu\"}}", "k3y with spaces"),
+    ("assignment", 'adafruitToken := "{}"', "9-esefvt7k7uz-upn25w30xju_em153w"),
+    ("assignment", 'var lookerToken string = "{}"', "ar6ybta3zazwxpv0gtoty76f"),
+    ("assignment", "<facebookToken>\n    {}\n</facebookToken>", "9c16a547778badcb4aecaabf6a44"),
+    ("assignment", 'bittrex_TOKEN ?= "{}"', "gxxtjvrdyvqrdv3p012hmh4se417wsk3"),
+    ("key-assignment", 'bitfinexKey := "{}"', "HxfuG198amaeCcYkASkto5VuIO-oXcplDV6"),
+    ("key-assignment", "[DEBUG] Using Key={}", "qscgyygcsq-wdvvok7slklklaasnd8afafxd"),
+    ("discord-bot-token", "client.run('{}')",
+     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs"),
+    ("vendor-token", "docker login -u me -p {}", "dckr_pat_2b3e36beeb386dfdaacb9b46004"),
+    ("vendor-token", "export VAULT_TOKEN={}", "hvs.CAESIJ1bQ3l2a0x5Z0t9ZXhhbXBsZTk"),
+    ("vendor-token", "mailgun: {}", "key-4eee348468ced3aeb96b3b04d9b97ba7"),
+    ("vendor-token", "square {}", "sq0atp-X7JY-kjXSrH1OLy7X-7Cnm53"),
+    ("vendor-token", "telegram bot: {} (BotFather)",
+     "7213808860:AAH1bjqpKKW3maRSPAxzIU-0v6xNuq2-NjM"),
+    ("vendor-token", "mailchimp {}", "343ea45721923ed956e2b38c31db76aa-us30"),
 ]
 
 
