@@ -45,6 +45,10 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          key may be camelCase (``adafruitToken``); operators ``=``, ``:``,
                          ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, an XML element
                          (``<apiToken>…``), Go's ``var name string = …``
+jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
+                         ``<apiToken>`` … element of a Jenkins ``credentials.xml``
+property-call            a quoted value given to ``setProperty("…_TOKEN", "…")``,
+                         ``os.environ.setdefault("API_KEY", "…")``, ``putenv`` and the like
 key-assignment           a 16+ character value with a digit assigned to a ``…key`` name
                          (``bitfinexKey := "…"``, ``Using Key=…``)
 =======================  ================================================================
@@ -188,6 +192,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"[0-9a-f]{32}-us[0-9]{1,2}\b|[0-9]{8,10}:AA[0-9A-Za-z_-]{33}|"
                r"(?:api|sdk)-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12})",
                needs_digit=True),
+    SecretRule("jenkins-credential", "Jenkins credential value",
+               r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token)>"
+               r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
+    SecretRule("property-call", "secret passed to a property or environment setter",
+               r"(?i)(?:setProperty|setenv|putenv|setdefault|environ\.set|set)\(\s*[\"']"
+               r"[A-Za-z0-9_.-]*" + _KEY_WORDS + r"[\"']\s*,\s*"
+               r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')",
+               needs_digit=True, skips_placeholders=True),
     SecretRule("assignment", "password, secret or token assignment",
                r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)*" + _KEY_WORDS + _OPERATOR +
                r"(?P<secret>" + _value(1, 4) + ")",

@@ -14,7 +14,7 @@ from pathlib import Path
 from tooldeck.secrets import redact
 
 FIXTURES = Path(__file__).resolve().parent.parent / "secrets_corpus" / "fixtures.jsonl"
-RECALL_FLOOR = 0.73
+RECALL_FLOOR = 0.88
 
 
 def _rows() -> list[dict[str, str]]:
