@@ -29,11 +29,28 @@ digitalocean-token       ``dop_v1_``/``doo_v1_``/``dor_v1_`` tokens
 shopify-token            ``shpat_``/``shpca_``/``shppa_``/``shpss_`` tokens
 azure-storage-key        ``AccountKey=…==`` in connection strings
 jwt                      three base64url segments starting ``eyJ``
+discord-bot-token        Discord bot tokens: ``M``/``N``/``O`` + 23-25, 6, 27+ characters
+                         in three dot-separated parts
+vendor-token             vendor tokens by a known prefix (``xapp-``, ``xoxe-``, ``glrt-``,
+                         ``glptt-``, ``dckr_pat_``, ``hvs.``, ``ya29.``, ``sq0atp-``,
+                         ``PMAK-``, ``pscale_tkn_``, ``rubygems_``, ``NRAK-``, ``pplx-``,
+                         ``xai-``, …, with a digit) and fixed shapes: Mailgun ``key-`` + 32
+                         hex, Databricks ``dapi`` + 32 hex, Mailchimp ``…-us1``, Telegram
+                         bot ``123456789:AA…``, LaunchDarkly ``api-``/``sdk-`` + UUID
 bearer-token             ``Bearer …`` values (with a digit)
 url-password             the password in ``scheme://user:password@host``
 assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``
                          and the like, the key word ending the key name (a whole quoted
-                         value, quotes included, or a bare value of 4+ characters)
+                         value, quotes included, or a bare value of 4+ characters); the
+                         key may be camelCase (``adafruitToken``); operators ``=``, ``:``,
+                         ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, an XML element
+                         (``<apiToken>…``), Go's ``var name string = …``
+jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
+                         ``<apiToken>`` … element of a Jenkins ``credentials.xml``
+property-call            a quoted value given to ``setProperty("…_TOKEN", "…")``,
+                         ``os.environ.setdefault("API_KEY", "…")``, ``putenv`` and the like
+key-assignment           a 16+ character value with a digit assigned to a ``…key`` name
+                         (``bitfinexKey := "…"``, ``Using Key=…``)
 =======================  ================================================================
 
 False-positive guards (so source code and command lines the agent reads stay intact):
@@ -74,6 +91,8 @@ class SecretRule:
         space, or a bare one of 16+ letters); cuts false positives of the broad rules.
     :param skips_placeholders: values that are code (``auth[1]``, ``self.token``) or
         placeholder words (``pass``, ``changeme``, ``password1``) are not secrets.
+    :param digit_only: with ``needs_digit``, a value without a digit never counts (no
+        passphrase or long-word exception).
     """
 
     rule_id: str
@@ -81,6 +100,7 @@ class SecretRule:
     pattern: str
     needs_digit: bool = False
     skips_placeholders: bool = False
+    digit_only: bool = False
 
 
 _KEY_WORDS = (
@@ -88,6 +108,39 @@ _KEY_WORDS = (
     r"client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|private[_-]?token|"
     r"token|passw(?:or)?d|passwd|pwd|credentials?)"
 )
+
+_OPERATOR = (
+    r"(?:[ \t]+string)?(?:[\"']?[ \t]*(?:[:?.+]{0,3}=>?|:)[ \t]*|>\s*)"
+)
+"""Between a key and its value: ``=``, ``:``, ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, ``>``
+of an XML element; Go's ``var name string = …``. Only an XML element's value may start on
+the next line: a key word that ends a line (``if password:``) is not assigned the next one."""
+
+
+def _value(quoted: int, bare: int) -> str:
+    """A value pattern: quoted (quotes included) of ``quoted``+ characters, or bare.
+
+    :param quoted: least characters between the quotes.
+    :param bare: least characters of an unquoted value.
+    :returns: an RE2 pattern (a non-capturing group).
+    """
+    inside, outside = f"{{{quoted},}}", f"{{{bare},}}"
+    return (rf"(?:\"[^\"\n]{inside}\"|'[^'\n]{inside}'|`[^`\n]{inside}`|"
+            rf"[\"']?[^\s\"'`,;&|<]{outside})")
+
+
+_LONG_PREFIXES = (
+    r"xapp-|xoxe\.xox[bp]-|xoxe-|glft-|glrt-|glptt-|gldt-|glsoat-|glcbt-|HRKU-|api_org_|"
+    r"pscale_tkn_|pscale_oauth_|PMAK-|rubygems_|sq0atp-|sq0csp-|AGE-SECRET-KEY-1|"
+    r"CLOJARS_|dp\.pt\.|dp\.st\.|dp\.ct\.|duffel_test_|duffel_live_|FLWSECK_TEST-|FLWSECK-|"
+    r"sm_aat_|sm_pat_|shippo_live_|shippo_test_|dckr_pat_|hvs\.|hvb\.|ya29\.|lin_api_|"
+    r"sntrys_|sntryu_|sgp_|rdme_|pplx-|xai-|sk_pr_|alcht_|NRAK-|NRJS-|NRII-|ntn_|pul-|"
+    r"fo1_|atlasv1\.|npm_|oy2|EZAK|ABSK|bedrock-api-key-|AGE-SECRET|sk-or-v1-|gsk_|"
+    r"r8_|pcsk_|tvly-|nvapi-|LTAI|glc_|pgar_|ico-|spu-|tfp_|aio_"
+)
+"""Prefixes of vendor tokens followed by 12+ token characters (with a digit)."""
+_SHORT_PREFIXES = r"(?:EAA[A-Z]|AQVN|t1\.)"
+"""Short prefixes, only with 20+ letters and digits after them."""
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("private-key", "private key block",
@@ -132,10 +185,30 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("url-password", "password in a URL",
                r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/:]+)@",
                skips_placeholders=True),
-    SecretRule("assignment", "password, secret or token assignment",
-               r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])*" + _KEY_WORDS +
-               r"[\"']?[ \t]*[:=][ \t]*(?P<secret>\"[^\"\n]+\"|'[^'\n]+'|[\"']?[^\s\"',;&|]{4,})",
+    SecretRule("discord-bot-token", "Discord bot token",
+               r"\b(?P<secret>[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,})"),
+    SecretRule("vendor-token", "vendor API token with a known prefix",
+               r"\b(?P<secret>(?:" + _LONG_PREFIXES + r")[A-Za-z0-9_=+/.-]{12,}|(?:" +
+               _SHORT_PREFIXES + r")[A-Za-z0-9]{20,}|key-[0-9a-f]{32}|dapi[0-9a-f]{32}|"
+               r"[0-9a-f]{32}-us[0-9]{1,2}\b|[0-9]{8,10}:AA[0-9A-Za-z_-]{33}|"
+               r"(?:api|sdk)-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12})",
+               needs_digit=True),
+    SecretRule("jenkins-credential", "Jenkins credential value",
+               r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token)>"
+               r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
+    SecretRule("property-call", "secret passed to a property or environment setter",
+               r"(?i)(?:setProperty|setenv|putenv|setdefault|environ\.set|set)\(\s*[\"']"
+               r"[A-Za-z0-9_.-]*" + _KEY_WORDS + r"[\"']\s*,\s*"
+               r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')",
                needs_digit=True, skips_placeholders=True),
+    SecretRule("assignment", "password, secret or token assignment",
+               r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)*" + _KEY_WORDS + _OPERATOR +
+               r"(?P<secret>" + _value(1, 4) + ")",
+               needs_digit=True, skips_placeholders=True),
+    SecretRule("key-assignment", "long key value assignment",
+               r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)*key" + _OPERATOR +
+               r"(?P<secret>" + _value(16, 16) + ")",
+               needs_digit=True, skips_placeholders=True, digit_only=True),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 
@@ -256,6 +329,8 @@ def _is_false_positive(rule: SecretRule, value: str) -> bool:
         return True
     if not rule.needs_digit or any(char.isdigit() for char in bare):
         return False
+    if rule.digit_only:
+        return True
     if value[:1] in "\"'" and " " in bare:  # a quoted passphrase
         return len(bare) < _PASSPHRASE
     return not (bare.isalpha() and len(bare) >= _LONG_WORD)  # identifiers have _ . ( [ …
