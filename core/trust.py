@@ -107,7 +107,8 @@ def project_document(doc: ConfigDocument) -> ConfigDocument:
     loosened = loosened_keys(base.data, merged)
     if not loosened:
         return ConfigDocument(doc.path, f"{PROJECT_ORIGIN} (untrusted: tightening only)",
-                              base.text + "\n" + doc.text, merged)
+                              base.text + "\n" + doc.text, merged,
+                              base_directory=base.directory)
     shown = ", ".join(loosened[:8]) + (" …" if len(loosened) > 8 else "")
     note = (f"untrusted {doc.path} is not applied: it would loosen {shown}; the "
             f"{base.origin} runs instead (trust the file with: tooldeck config trust "

@@ -118,3 +118,15 @@ def test_relative_paths_of_the_user_config_stay_where_they_were(project: Path) -
     deck.close()
     assert (user.parent / "logs" / "audit.jsonl").exists()
     assert not (project / "logs").exists(), "the user's audit log moved into the repository"
+
+
+def test_a_tightening_file_does_not_move_the_users_relative_paths(project: Path) -> None:
+    user = project.parent / "config" / "tooldeck" / "tooldeck.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('[tools.audit]\npath = "logs/audit.jsonl"\n')
+    (project / "tooldeck.toml").write_text(TIGHTEN)
+    deck = effective()
+    assert deck.runtime.settings.core.tools.max_tool_calls_per_session == 50
+    deck.close()
+    assert (user.parent / "logs" / "audit.jsonl").exists()
+    assert not (project / "logs").exists()
