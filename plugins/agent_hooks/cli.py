@@ -61,7 +61,7 @@ class HookCommand:
                 if not args.no_start:
                     client.start_server(config)
             except client.ServerUnavailable:
-                pass
+                pass  # a server that answers badly is not trusted: decide cold, below
         from tooldeck.plugins.agent_hooks.decide import cold_answer
 
         answer = cold_answer(args.agent, text, config)
@@ -104,7 +104,7 @@ class ServeCommand:
             print(f"tooldeck serve: cannot listen: {exc}", file=sys.stderr)
             return EXIT_BLOCK
         except (KeyboardInterrupt, asyncio.CancelledError):
-            pass
+            return EXIT_OK  # stopped by the user or a signal: a normal end
         return EXIT_OK
 
 

@@ -59,7 +59,7 @@ def bind_socket(path: str) -> socket.socket:
     try:
         check_socket(path)
     except ServerAbsent:
-        pass
+        pass  # nothing at the path yet: bind below
     else:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             try:

@@ -71,13 +71,17 @@ def test_no_fact_is_lost_on_the_tune_half() -> None:
     assert lost == {}
 
 
-def test_no_fact_is_lost_on_the_held_back_half() -> None:
+HELD_BACK_FACTS_LOST = 16
+"""Facts lost on the held-back half today: a ratchet (issue 13 asks for 0). It may only fall."""
+
+
+def test_held_back_facts_lost_do_not_grow() -> None:
     module = corpus()
     count = sum(
         len(module.lost_facts(case, received(case))) for case in module.load_cases(module.HELD_BACK)
     )
-    if count:  # the count only: held-back outputs are not inspected one by one
-        pytest.xfail(f"{count} facts lost on the held-back half (see bench/filter_corpus.py)")
+    # the count only: held-back outputs are not inspected one by one
+    assert count <= HELD_BACK_FACTS_LOST, f"{count} facts lost on the held-back half"
 
 
 def test_no_protected_line_is_lost_on_any_output() -> None:

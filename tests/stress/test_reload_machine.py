@@ -13,23 +13,24 @@ command every policy denies never runs.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
-import pydantic
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from tooldeck import hookimpl
 from tooldeck.deck import Deck
-from tooldeck.models import AuditEvent, ToolCall, ToolDef, ToolOutput
-from tooldeck.runtime import CallContext
+from tooldeck.models import ToolCall
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+# the storm bench's echo tool and audit probe, shared rather than copied
+from stress import Probe, digest  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -44,41 +45,6 @@ POLICIES = [
     HEAD + DENY,
 ]
 INVALID = HEAD + DENY + '[[tools.permissions.echo]]\npattern = "*"\naction = "perhaps"\n'
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-class EchoParams(pydantic.BaseModel):
-    text: str
-
-
-class Probe:
-    """The echo tool, recording what ran, and an audit sink keeping every event."""
-
-    name = "echo"
-
-    def __init__(self) -> None:
-        self.ran: list[str] = []
-        self.events: list[AuditEvent] = []
-
-    @hookimpl
-    def tooldeck_register_executors(self, register: Any) -> None:
-        register(self)
-
-    @hookimpl
-    def tooldeck_register_tools(self, register: Any) -> None:
-        register(ToolDef(id="echo", description="echo", params=EchoParams, executor="echo",
-                         input_param="text"))
-
-    @hookimpl
-    def tooldeck_audit(self, event: AuditEvent) -> None:
-        self.events.append(event)
-
-    async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
-        self.ran.append(call.params["text"])
-        return ToolOutput("echo", call.params["text"])
 
 
 class ReloadMachine(RuleBasedStateMachine):
