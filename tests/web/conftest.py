@@ -343,6 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
         site = self.server.site
         parsed = urllib.parse.urlsplit(self.path)
         site.hits.append(self.path)
+        site.hit_times.append((time.monotonic(), self.path))
         route = site.routes.get(parsed.path)
         if route is None:
             reply(self, 404, b"not found", {"Content-Type": "text/plain"})
@@ -359,6 +360,7 @@ class Site:
     def __init__(self, host: str, port: int, tls: ssl.SSLContext, routes: dict[str, Route]):
         self.routes = routes
         self.hits: list[str] = []
+        self.hit_times: list[tuple[float, str]] = []  # (time.monotonic(), path)
         self._server = _TLSServer((host, port), tls, self)
         self.host = host
         self.port = self._server.server_address[1]
