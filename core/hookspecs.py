@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tooldeck.config import Settings
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
+    from tooldeck.trust_levels import TrustLevel
 
 
 @hookspec
@@ -132,6 +133,23 @@ def tooldeck_check_call(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Deci
     :param tool: the definition of the called tool.
     :param runtime: the runtime the call runs on.
     :returns: a :class:`~tooldeck.models.Decision`, or ``None`` to abstain.
+    """
+
+
+@hookspec
+def tooldeck_trust_level(call: ToolCall, tool: ToolDef, runtime: Runtime) -> TrustLevel | None:
+    """Say how far a call is trusted, from its tool's source or its caller.
+
+    Every implementation is asked; the answers combine to the most severe
+    (:func:`tooldeck.trust_levels.most_severe`), and a call nobody answers for is ``trusted``.
+    Gates read the combined level through :meth:`tooldeck.runtime.Runtime.trust_level`
+    rather than calling this hook themselves. An implementation that raises makes the call
+    ``blocked`` (fail closed). Runs on every call that a gate asks about: keep it cheap.
+
+    :param call: the call (its ``caller_id`` names the caller).
+    :param tool: the called tool's definition.
+    :param runtime: the runtime the call runs on.
+    :returns: a :class:`~tooldeck.trust_levels.TrustLevel`, or ``None`` to abstain.
     """
 
 

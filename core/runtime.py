@@ -22,6 +22,7 @@ from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
+from tooldeck.trust_levels import TrustLevel, most_severe
 
 __all__ = [
     "CORE_PLUGIN",
@@ -190,6 +191,7 @@ class Hooks:
         self._audit = impls(pm.hook.tooldeck_audit)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
+        self._trust = impls(pm.hook.tooldeck_trust_level)
 
     @property
     def gate_names(self) -> tuple[str, ...]:
@@ -217,6 +219,26 @@ class Hooks:
                 )
             votes.append(vote)
         return votes
+
+    def trust_level(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> TrustLevel:
+        """The most severe answer of ``tooldeck_trust_level``; ``trusted`` when none answers.
+
+        An implementation that raises, or answers something other than a
+        :class:`~tooldeck.trust_levels.TrustLevel`, makes the call ``blocked``.
+        """
+        args = {"call": call, "tool": tool, "runtime": runtime}
+        answers: list[TrustLevel] = []
+        for impl in self._trust:
+            try:
+                level = impl.function(*[args[a] for a in impl.argnames])
+            except Exception:
+                return TrustLevel.BLOCKED
+            if level is None:
+                continue
+            if not isinstance(level, TrustLevel):
+                return TrustLevel.BLOCKED
+            answers.append(level)
+        return most_severe(answers)
 
     def select_executor(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> Executor | None:
         """The first non-``None`` executor chosen by ``tooldeck_select_executor``.
@@ -346,6 +368,10 @@ class Runtime:
         self._idle: asyncio.Event | None = None
         self._closed = False
         self.calls_started = 0
+
+    def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
+        """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""
+        return self.hooks.trust_level(call, tool, self)
 
     def warn(self, message: str) -> None:
         """Add a warning for the operator (``tooldeck config check`` prints them)."""
