@@ -52,7 +52,8 @@ def test_check_bash_on_a_40kb_dangling_pipe_is_quick(check_cli: Any, write_confi
     config = write_config(default=True)
     start = time.perf_counter()
     data = check_cli(DANGLING_PIPE, config)
-    assert time.perf_counter() - start < 2.0
+    # a whole CLI process on a loaded CI machine; the bound only has to tell "bounded" from hung
+    assert time.perf_counter() - start < 10.0
     assert (data["verdict"], data["rule"]) == ("ask", "opaque")
     assert "command too complex to analyse" in data["reason"]
 
