@@ -33,6 +33,7 @@ from tooldeck.filters.defaults import (
 )
 from tooldeck.filters.matcher import matcher_set
 from tooldeck.filters.metrics import FilterMetrics
+from tooldeck.filters.rulers import compact_rulers
 from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import collapse_blank_lines, count_lines, strip_terminal
 from tooldeck.filters.security import SecurityScanner, security_block
@@ -405,6 +406,7 @@ class FilterEngine:
             confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
         if text != clean:
             text, _ = restore_must_keep(clean, text)
+        text = compact_rulers(text)
         if len(text) >= len(clean):  # a filter never lengthens what it was given
             return clean, None
         return text, confidence

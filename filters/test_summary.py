@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.must_keep import must_keep_line_numbers
+from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
 from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
 
-__all__ = ["TestSummary", "TestSummaryParams", "omission_line"]
+__all__ = ["TestSummary", "TestSummaryParams", "compact_pytest_block", "omission_line"]
 
 _BLOCK_BREAKS = frozenset(
     {LineKind.SUMMARY, LineKind.BLOCK_START, LineKind.PASSING, LineKind.SECTION, LineKind.SUITE}
@@ -87,6 +89,45 @@ def _scan(lines: list[str], must_keep: set[int]) -> _Scan:
     return scan
 
 
+_PYTEST_HEADER = re.compile(r"_{3,} .+ _{3,}$")
+_PYTEST_LOCATION = re.compile(r"\S+:\d+: \S")
+_PYTEST_EVIDENCE = re.compile(r"(?:>|E(?:\s|$))|\s*\^+\s*$")
+
+
+def compact_pytest_block(block: list[str]) -> tuple[list[str], int]:
+    """A pytest failure block without the context pytest prints around the evidence.
+
+    The traceback part (up to the block's last ``file:line: Error`` location line) keeps its
+    header, the failing source line (``>``) and the source line before it, the explanation
+    (``E …``), the caret markers, every location line and every must-keep line; the rest of
+    the source and the repr of fixture values are dropped, much as ``--tb=short`` would.
+    What follows the last location (captured output, logs) stays whole.
+
+    :param block: the block's lines, header first.
+    :returns: the kept lines, and how many non-blank lines were dropped.
+    """
+    if not block or not _PYTEST_HEADER.match(block[0]):
+        return block, 0
+    last = max((i for i, line in enumerate(block) if _PYTEST_LOCATION.match(line)), default=-1)
+    if last < 0:
+        return block, 0
+    classifier = must_keep_classifier()
+    kept = [block[0]]
+    for index in range(1, last):
+        line = block[index]
+        following = block[index + 1]
+        if (
+            _PYTEST_EVIDENCE.match(line)
+            or _PYTEST_LOCATION.match(line)
+            or (following.startswith(">") and line[:1].isspace() and line.strip())
+            or (line.strip() and classifier.is_must_keep(line))
+        ):
+            kept.append(line)
+    dropped = sum(1 for line in block[1:last] if line.strip()) - (len(kept) - 1)
+    kept += block[last:]
+    return kept, dropped
+
+
 def _trimmed(block: list[str]) -> list[str]:
     end = len(block)
     while end > 1 and not block[end - 1].strip():
@@ -139,10 +180,13 @@ class TestSummary(Strategy[TestSummaryParams]):
         if not scan.summaries and not scan.passing and not scan.blocks:
             return Reduction(clean, FilterConfidence.FALLBACK)
         out: list[str] = []
+        context = 0
         if scan.blocks:
             out += [scan.heading or "FAILURES:", ""]
             limit = self.params.truncate_stack_trace
             for block in map(_trimmed, scan.blocks[: self.params.max_failures]):
+                block, dropped = compact_pytest_block(block)
+                context += dropped
                 out += block[:limit]
                 if len(block) > limit:
                     out.append(f"... ({len(block) - limit} more lines)")
@@ -151,7 +195,13 @@ class TestSummary(Strategy[TestSummaryParams]):
             if hidden > 0:
                 out.append(f"... and {hidden} more failure(s)")
         out += scan.kept
-        omitted = omission_line([(scan.passing, "passing test"), (scan.other, "other line")])
+        omitted = omission_line(
+            [
+                (scan.passing, "passing test"),
+                (context, "traceback context line"),
+                (scan.other, "other line"),
+            ]
+        )
         if omitted is not None:
             out.append(omitted)
         out += scan.summaries

@@ -1,0 +1,93 @@
+"""Bare rulers shortened and pytest tracebacks compacted, without touching what carries facts."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.rulers import compact_ruler, compact_rulers
+from tooldeck.filters.test_summary import compact_pytest_block
+
+
+def test_bare_rulers_are_shortened_and_titled_ones_kept_whole() -> None:
+    assert compact_ruler("-" * 72) == "---"
+    assert compact_ruler("[INFO] " + "-" * 72) == "[INFO] ---"
+    assert compact_ruler("  " + "=" * 30) == "  ==="
+    titled = "=" * 30 + " 3 failed, 4 passed in 0.47s " + "=" * 30
+    assert compact_ruler(titled) == titled
+    for line in ("=====", "a ===========", "-- x --", "----------x", "--- a/file.py"):
+        assert compact_ruler(line) == line
+
+
+def test_a_diff_keeps_its_lines_of_dashes() -> None:
+    diff = "diff --git a/x.md b/x.md\n--- a/x.md\n+++ b/x.md\n@@ -1,2 +1 @@\n-" + "-" * 20
+    assert compact_rulers(diff) == diff
+
+
+@given(st.text(alphabet="=-_ab \n", max_size=200))
+def test_only_bare_ruler_lines_change(text: str) -> None:
+    compacted = compact_rulers(text).split("\n")
+    original = text.split("\n")
+    assert len(compacted) == len(original)
+    for before, after in zip(original, compacted, strict=True):
+        assert after == before or (set(before.strip()) <= {before.strip()[:1]}
+                                   and len(before.strip()) >= 10)
+
+
+def _long_output(body: list[str]) -> str:
+    return "\n".join([f"noise line {i}" for i in range(30)] + body)
+
+
+def test_the_engine_leaves_file_views_and_short_outputs_alone() -> None:
+    engine = FilterEngine.from_settings()
+    text = _long_output(["=" * 40, "x"])
+    assert engine.apply("cat notes.txt", text, 0).output == text
+    short = "=" * 40 + "\nresult\n" + "=" * 40
+    assert engine.apply("some-tool --run", short, 0).output == short
+
+
+PYTEST_BLOCK = [
+    "___________________ test_cheapest ___________________",
+    "[gw0] linux -- Python 3.11.7 /usr/bin/python",
+    "",
+    "inv = Inventory(items={'A1': Item(sku='A1')})",
+    "",
+    "    def test_cheapest(inv):",
+    "        cheapest = inv.cheapest()",
+    ">       assert cheapest.sku == 'B2'",
+    "               ^^^^^^^^^^^^",
+    "E       AttributeError: 'str' object has no attribute 'sku'",
+    "",
+    "tests/test_core.py:37: AttributeError",
+    "----------------------------- Captured stdout call -----------------------------",
+    "loading inventory",
+]
+
+
+def test_a_pytest_block_keeps_its_evidence_and_drops_context() -> None:
+    kept, dropped = compact_pytest_block(PYTEST_BLOCK)
+    assert kept == [
+        PYTEST_BLOCK[0],
+        "        cheapest = inv.cheapest()",
+        ">       assert cheapest.sku == 'B2'",
+        "               ^^^^^^^^^^^^",
+        "E       AttributeError: 'str' object has no attribute 'sku'",
+        "tests/test_core.py:37: AttributeError",
+        PYTEST_BLOCK[-2],
+        "loading inventory",
+    ]
+    assert dropped == 3  # [gw0], the fixture repr, the def line; blank lines are not counted
+
+
+def test_a_block_keeps_every_must_keep_line_of_its_traceback() -> None:
+    block = [*PYTEST_BLOCK[:6], "    # this used to fail with a KeyError", *PYTEST_BLOCK[6:]]
+    kept, _ = compact_pytest_block(block)
+    classifier = must_keep_classifier()
+    assert all(line in kept for line in block if line.strip() and classifier.is_must_keep(line))
+
+
+def test_a_block_without_a_location_line_is_left_whole() -> None:
+    block = [PYTEST_BLOCK[0], "    def test_x():", ">       assert f()", "E       assert False"]
+    assert compact_pytest_block(block) == (block, 0)
