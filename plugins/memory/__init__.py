@@ -1,0 +1,73 @@
+"""Built-in plugin ``memory``: notes the model saves and finds again in later sessions.
+
+============  ===============================================================================
+module        job
+============  ===============================================================================
+``settings``  ``[tools.memory]``, validated
+``store``     the SQLite store: one file per user (0600, WAL), FTS5 ranking, rows per scope
+``tools``     ``memory_save`` / ``memory_search`` and their executor
+============  ===============================================================================
+
+A call's notes live in its caller's scope (``caller_id``), or in the user's ``default`` scope
+when the call has none. Notes are redacted before they are stored. Neither tool is ever
+cached: a search must see the note saved a moment ago.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.plugins.memory.settings import SECTION, MemorySettings
+from tooldeck.plugins.memory.store import MemoryStore
+from tooldeck.plugins.memory.tools import MEMORY_SAVE, MEMORY_SEARCH, MemoryExecutor
+from tooldeck.runtime import Runtime, StashKey
+
+
+class _Stores:
+    """The stores a deck opened, by path; closed with the deck."""
+
+    def __init__(self) -> None:
+        self._stores: dict[Path, MemoryStore] = {}
+
+    def open(self, path: Path) -> MemoryStore:
+        store = self._stores.get(path)
+        if store is None:
+            store = self._stores[path] = MemoryStore(path)
+        return store
+
+    async def aclose(self) -> None:
+        stores, self._stores = list(self._stores.values()), {}
+        for store in stores:
+            store.close()
+
+
+_STORES: StashKey[_Stores] = StashKey("memory.stores")
+
+
+@hookimpl
+def tooldeck_register_settings(register: Callable[..., None]) -> None:
+    """Own ``[tools.memory]``."""
+    register(SECTION, MemorySettings)
+
+
+@hookimpl
+def tooldeck_register_tools(register: Callable[..., None], settings: Settings) -> None:
+    """Register ``memory_save`` and ``memory_search`` (declared only when disabled)."""
+    available = settings.get(MemorySettings).enabled
+    register(MEMORY_SAVE, available=available)
+    register(MEMORY_SEARCH, available=available)
+
+
+@hookimpl
+def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
+    """Register the executor behind both tools."""
+    memory = settings.get(MemorySettings)
+
+    def store_for(runtime: Runtime) -> MemoryStore:
+        stores = runtime.session.setdefault(_STORES, _Stores)
+        return stores.open(memory.database(runtime.settings.document.directory))
+
+    register(MemoryExecutor(store_for, memory))
