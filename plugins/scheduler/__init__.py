@@ -1,0 +1,72 @@
+"""Built-in plugin ``scheduler``: tool calls scheduled for later, kept across restarts.
+
+============  ===============================================================================
+module        job
+============  ===============================================================================
+``settings``  ``[tools.scheduler]``, validated
+``timing``    cron expressions (cronsim, 5 or 6 fields) and ISO 8601 UTC times
+``store``     the SQLite task store: one file per user (0600, WAL), claimed at most once
+``tools``     ``schedule_periodic``, ``schedule_deferred``, ``cancel_task``, ``list_tasks``
+``runner``    :class:`~tooldeck.plugins.scheduler.runner.TaskRunner`, firing due tasks
+``cli``       ``tooldeck scheduler run|list``
+============  ===============================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tooldeck import hookimpl
+from tooldeck.config import Settings
+from tooldeck.plugins.scheduler.settings import SECTION, SchedulerSettings
+from tooldeck.plugins.scheduler.store import TaskStore
+from tooldeck.plugins.scheduler.tools import SCHEDULER_TOOLS, SchedulerExecutor
+from tooldeck.runtime import Runtime, StashKey
+
+
+class _Stores:
+    """The stores a deck opened, by path; closed with the deck."""
+
+    def __init__(self) -> None:
+        self._stores: dict[Path, TaskStore] = {}
+
+    def open(self, path: Path) -> TaskStore:
+        store = self._stores.get(path)
+        if store is None:
+            store = self._stores[path] = TaskStore(path)
+        return store
+
+    async def aclose(self) -> None:
+        stores, self._stores = list(self._stores.values()), {}
+        for store in stores:
+            store.close()
+
+
+_STORES: StashKey[_Stores] = StashKey("scheduler.stores")
+
+
+@hookimpl
+def tooldeck_register_settings(register: Callable[..., None]) -> None:
+    """Own ``[tools.scheduler]``."""
+    register(SECTION, SchedulerSettings)
+
+
+@hookimpl
+def tooldeck_register_tools(register: Callable[..., None], settings: Settings) -> None:
+    """Register the four scheduler tools (declared only when disabled)."""
+    available = settings.get(SchedulerSettings).enabled
+    for tool in SCHEDULER_TOOLS:
+        register(tool, available=available)
+
+
+@hookimpl
+def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
+    """Register the executor behind the scheduler tools."""
+    scheduler = settings.get(SchedulerSettings)
+
+    def store_for(runtime: Runtime) -> TaskStore:
+        stores = runtime.session.setdefault(_STORES, _Stores)
+        return stores.open(scheduler.database(runtime.settings.document.directory))
+
+    register(SchedulerExecutor(store_for, scheduler))
