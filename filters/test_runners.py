@@ -1,4 +1,6 @@
-"""The line grammar of test output: cargo/nextest, pytest (xdist), go test, jest/vitest/mocha.
+"""The line grammar of test output, for the runners ``test_summary`` understands.
+
+cargo/nextest, pytest (xdist), go test, jest/vitest/mocha and unittest.
 
 Used by the ``test_summary`` strategy. The patterns are fixed and free of nested quantifiers, so
 they use the standard library engine (user patterns never reach this module).
@@ -34,19 +36,22 @@ _GRAMMAR = re.compile(
             r"|ok\s+\S+\s+(?:[\d.]+s|\(cached\))|FAIL\s+\S+\s+(?:[\d.]+s|\[.*\])$|FAIL$|PASS$"  # go
             r"|(?:Tests|Test Suites|Snapshots):\s+"  # jest
             r"|\s*(?:Test Files|Tests)\s{2,}\d+"  # vitest
-            r"|\s*\d+ (?:passing|failing|pending)\b)",  # mocha
+            r"|\s*\d+ (?:passing|failing|pending)\b"  # mocha
+            r"|Ran \d+ tests? in [\d.]+s$|(?:OK|FAILED)(?: \(.*\))?$)",  # unittest
             # the first line of one failure's details
             r"(?P<block_start>---- .+ stdout ----$"  # cargo
             r"|_{3,} .+ _{3,}$"  # pytest
             r"|\s*--- FAIL: "  # go
             r"|\s*● (?!Console)"  # jest
             r"|\s*FAIL\s+\S+.* > "  # vitest
-            r"|\s*\d+\) \S)",  # mocha
+            r"|\s*\d+\) \S"  # mocha
+            r"|(?:FAIL|ERROR): \S+ \(\S+\)$)",  # unittest
             # one passing test
             r"(?P<passing>test \S+ \.\.\. ok$|\s*PASS \["  # cargo, nextest
             r"|\S+::\S+.* PASSED\b|\[gw\d+\] \[\s*\d+%\] PASSED "  # pytest -v, xdist
             r"|\s*--- PASS: "  # go
-            r"|\s*[✓√✔] )",  # jest, vitest, mocha
+            r"|\s*[✓√✔] "  # jest, vitest, mocha
+            r"|.+ \.\.\. ok$)",  # unittest -v
             # structure lines that end a failure block and carry no information of their own
             r"(?P<section>=+ .* =+$|=== (?:RUN|PAUSE|CONT|NAME)\b|running \d+ tests?$"
             r"|failures:$|⎯{3,}|\S+\.py [.sFExX]+\s+\[\s*\d+%\]$)",

@@ -9,6 +9,7 @@ import attrs
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
 from tooldeck.filters.params import integer
+from tooldeck.filters.rulers import compact_ruler
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
 
@@ -128,9 +129,14 @@ def compact_pytest_block(block: list[str]) -> tuple[list[str], int]:
     return kept, dropped
 
 
+def _is_ruler(line: str) -> bool:
+    return compact_ruler(line) != line
+
+
 def _trimmed(block: list[str]) -> list[str]:
+    """The block without its trailing blank lines and bare rulers (unittest's ``=====``)."""
     end = len(block)
-    while end > 1 and not block[end - 1].strip():
+    while end > 1 and (not block[end - 1].strip() or _is_ruler(block[end - 1])):
         end -= 1
     return block[:end]
 

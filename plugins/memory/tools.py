@@ -53,7 +53,7 @@ class MemorySearchParams(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=1000, description="Words to look for.")
-    limit: int = Field(5, ge=1, description="Most notes to return.")
+    limit: int = Field(5, ge=1, le=200, description="Most notes to return.")
 
 
 MEMORY_SAVE = ToolDef(

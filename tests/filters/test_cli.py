@@ -6,9 +6,11 @@ import argparse
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -173,8 +175,10 @@ def test_verify_reports_failures_and_broken_user_rules(
     assert failure["actual"] == "built\n(1 noise lines removed)"
     (warning,) = data["warnings"]
     assert "skipping rule 'broken': unknown strategy type 'no_such_type'" in warning
-    assert data["rules"] == 46
-    assert data["origins"] == {"builtin": 45, str(tmp_path / "filters.toml"): 1}
+    builtin_text = resources.files("tooldeck.filters").joinpath("builtin_rules.toml").read_text()
+    builtin = len(re.findall(r"^\[\[rules\]\]$", builtin_text, re.MULTILINE))
+    assert data["rules"] == builtin + 1
+    assert data["origins"] == {"builtin": builtin, str(tmp_path / "filters.toml"): 1}
 
 
 def test_the_installed_command_filters_a_real_git_status(tmp_path: Path) -> None:

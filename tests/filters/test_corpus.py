@@ -219,6 +219,14 @@ FAMILIES = [
     ("make -j4", "make", ["/usr/bin/make -j4"]),
     ("docker build -t app .", "docker-build", ["/usr/bin/docker build -t app ."]),
     ("terraform plan", "terraform-plan", ["/opt/bin/terraform plan"]),
+    ("unittest -v", "unittest", ["python -m unittest -v", ".venv/bin/python3 -m unittest -v",
+                                 "uv run python -m unittest -v"]),
+    ("cmake --build build", "cmake-ninja", ["/usr/bin/cmake --build build"]),
+    ("gradle build", "gradle", ["./gradlew build", "../gradlew build"]),
+    ("dnf install -y jq", "dnf-yum", ["/usr/bin/dnf install -y jq"]),
+    ("poetry install", "python-lock-install", ["/root/.local/bin/poetry install"]),
+    ("git clone https://example.com/r.git", "git-pull",
+     ["git -c advice.detachedHead=false clone https://example.com/r.git"]),
 ]  # fmt: skip
 
 
