@@ -12,7 +12,7 @@ from tooldeck.deck import Deck
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import ToolCall
 
-from .kit import allow, audit, make_deck, server_table
+from .kit import alive, allow, audit, make_deck, server_table
 
 CONFIG = (server_table("demo", trust="verified", timeout_secs=0.5)
           + allow("mcp_demo__echo") + allow("mcp_demo__pid")
@@ -27,8 +27,11 @@ def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def deck(tmp: Path) -> Iterator[Deck]:
     deck = make_deck(CONFIG, tmp)
+    pid = int(deck.call_sync(ToolCall("mcp_demo__pid", {})).text)
+    assert alive(pid)
     yield deck
     deck.close()
+    assert not alive(pid), "the server outlived deck.close()"
 
 
 def test_tools_are_listed_with_the_servers_schemas(deck: Deck) -> None:
