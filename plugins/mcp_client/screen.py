@@ -40,9 +40,6 @@ import re2
 
 __all__ = ["RULES", "schema_texts", "screen", "screen_tool"]
 
-_MAX_TEXT = 20_000
-"""Longer texts are screened in full but a description is cut for the model elsewhere."""
-
 RULES: dict[str, str] = {
     "override": (
         r"\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+|of\s+)*"
@@ -109,7 +106,7 @@ def screen(text: str) -> list[str]:
     found = []
     if any(_invisible(c) for c in text):
         found.append("invisible_text")
-    plain = _normalise(text[:_MAX_TEXT * 2])
+    plain = _normalise(text)
     found += [name for name, pattern in _COMPILED.items() if pattern.search(plain)]
     return found
 

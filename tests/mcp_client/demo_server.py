@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 
 app = MCPServer("demo")
 
@@ -33,6 +33,14 @@ def read_file(path: str) -> str:
 def pid() -> str:
     """The server's process id."""
     return str(os.getpid())
+
+
+@app.tool()
+def api_key(ctx: Context) -> str:
+    """The X-Api-Key header of the HTTP request carrying the call ('' over stdio)."""
+    request = ctx.request_context.request
+    headers = getattr(request, "headers", None)
+    return headers.get("x-api-key", "") if headers is not None else ""
 
 
 @app.tool()
