@@ -80,7 +80,6 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self._lost: asyncio.Event | None = None
         self._first: asyncio.Future[list[Any]] | None = None
-        self.restarts = 0
         self.down_reason: str | None = None
 
     @property
@@ -142,7 +141,6 @@ class Connection:
             self.down_reason = (f"{self.down_reason}; restarting (attempt {attempt}, "
                                 f"after {delay:g} s)")
             await self._wait(delay)
-            self.restarts += 1
 
     async def _serve_once(self) -> None:
         """Connect, initialize, list; stay up until the connection is lost."""

@@ -123,11 +123,6 @@ class ServerPool:
                             f"mcp server {server!r} is unavailable: the deck is closing")
         return await asyncio.wrap_future(self._submit(conn.call(tool, arguments)))
 
-    def ready(self, server: str) -> bool:
-        """True while ``server`` is connected."""
-        conn = self.connections.get(server)
-        return conn is not None and conn.ready
-
     # -- close --------------------------------------------------------------------------------
 
     async def _close_all(self) -> None:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import shutil
+import sys
 from pathlib import Path
 
-from tooldeck.errors import ErrorCategory
+import pytest
+
+from tooldeck.errors import ConfigError, ErrorCategory
 from tooldeck.models import ToolCall
 from tooldeck.plugins.mcp_client import McpClientPlugin
 from tooldeck.plugins.mcp_client.connection import backoff_delay
 
-from .kit import HeldBackoff, alive, allow, audit, make_deck, server_table
+from .kit import SERVER, HeldBackoff, alive, allow, audit, make_deck, server_table
 
 # the installed instance is swapped for one whose backoff the test holds
 OWN_PLUGIN = '[plugins]\ndisable = ["mcp_client"]\n'
@@ -87,3 +91,17 @@ async def test_a_missing_command_is_a_warning_not_a_crash(tmp_path: Path) -> Non
         assert "/nonexistent/mcp-server" in warning or "No such file" in warning
     finally:
         await deck.aclose()
+
+
+def test_a_refused_configuration_leaves_no_server_running(tmp_path: Path) -> None:
+    sh = shutil.which("sh")
+    assert sh is not None
+    pid_file = tmp_path / "pid"
+    script = f'echo $$ > {pid_file}; exec "{sys.executable}" "{SERVER}"'
+    toml = (f'[[mcp.servers]]\nname = "demo"\ncommand = {json.dumps(sh)}\n'
+            f'args = ["-c", {json.dumps(script)}]\ntrust = "verified"\n'
+            + allow("mcp_demo__ech"))  # a typo: the permissions plugin refuses the policy
+    with pytest.raises(ConfigError, match="did you mean 'mcp_demo__echo'"):
+        make_deck(toml, tmp_path)
+    gc.collect()  # the abandoned build's settings go, and its servers with them
+    assert not alive(int(pid_file.read_text()))
