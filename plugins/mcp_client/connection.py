@@ -10,7 +10,8 @@ rule                   behaviour
 bounded start          ``initialize`` and ``tools/list`` must finish within the startup
                        timeout, or the attempt fails (the process is stopped)
 crash → down           a call that finds the connection closed marks the server down at
-                       once: every call to it fails with ``server_error`` until it is back
+                       once: every call to it fails with ``server_error`` (``network_error``
+                       for an HTTP server) until it is back
 restart with backoff   a server that was up is restarted after 0.5 s, 1 s, 2 s, … (doubling,
                        at most 30 s) until it answers again; the count resets once it does
 slow call → timeout    a call that takes longer than ``timeout_secs`` ends as ``timeout``;
@@ -81,16 +82,12 @@ class Connection:
         self._lost: asyncio.Event | None = None
         self._first: asyncio.Future[list[Any]] | None = None
         self.down_reason: str | None = None
+        self._cause = ""
 
     @property
     def name(self) -> str:
         """The server's name."""
         return self.config.name
-
-    @property
-    def ready(self) -> bool:
-        """True while the server is connected and answering."""
-        return self._session is not None
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -132,15 +129,15 @@ class Connection:
                 if self._first is not None and not self._first.done():
                     self._first.set_exception(_StartFailed(reason))
                     return
-                self.down_reason = f"connection failed: {reason}"
+                self._cause = f"its connection failed: {reason}"
             else:
                 attempt = 0
             self._session = None
             delay = backoff_delay(attempt)
             attempt += 1
-            self.down_reason = (f"{self.down_reason}; restarting (attempt {attempt}, "
-                                f"after {delay:g} s)")
+            self.down_reason = f"{self._cause}; restart {attempt} in {delay:g} s"
             await self._wait(delay)
+            self.down_reason = f"{self._cause}; restart {attempt} under way"
 
     async def _serve_once(self) -> None:
         """Connect, initialize, list; stay up until the connection is lost."""
@@ -170,8 +167,8 @@ class Connection:
             params = StdioServerParameters(command=config.command, args=list(config.args),
                                            env=dict(config.env) or None)
             return stdio_client(params, errlog=sys.stderr)
+        import httpx2
         from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
 
         headers = {}
         for header, var in config.headers_from_env.items():
@@ -181,27 +178,35 @@ class Connection:
                                 f"mcp server {config.name!r}: header {header!r} needs "
                                 f"${var}, which is not set")
             headers[header] = value
-        http = create_mcp_http_client(headers=headers or None)
+        # the SDK's own defaults: 30 s to connect and write, 300 s between stream events
+        http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0))
         return _http_transport(http, config.url or "", streamable_http_client)
 
     def _mark_lost(self, why: str) -> None:
         if self._session is not None:
             self._session = None
-            self.down_reason = why
+            self._cause = why
+            self.down_reason = f"{why}; restarting"
             if self._lost is not None:
                 self._lost.set()
+
+    @property
+    def _lost_category(self) -> ErrorCategory:
+        """``network_error`` for an HTTP server, ``server_error`` for a process."""
+        return ErrorCategory.NETWORK_ERROR if self.config.url else ErrorCategory.SERVER_ERROR
 
     # -- calls --------------------------------------------------------------------------
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
         """Call ``tool`` with ``arguments``; the ``CallToolResult``.
 
-        :raises ToolError: ``server_error`` while the server is down, ``timeout`` after
-            ``timeout_secs``, ``network_error`` when the connection breaks during the call.
+        :raises ToolError: while the server is down, or when the connection breaks during the
+            call: ``server_error`` (stdio) or ``network_error`` (HTTP); ``timeout`` after
+            ``timeout_secs``; ``permanent_failure`` when the server refuses the request.
         """
         session = self._session
         if session is None:
-            raise ToolError(ErrorCategory.SERVER_ERROR,
+            raise ToolError(self._lost_category,
                             f"mcp server {self.name!r} is unavailable: "
                             f"{self.down_reason or 'not started'}")
         started = time.monotonic()
@@ -214,8 +219,8 @@ class Connection:
                             f"{self.config.timeout_secs:g} s (timeout_secs)") from None
         except Exception as exc:
             if _transport_lost(exc):
-                self._mark_lost(f"it went away during a call to {tool} and is being restarted")
-                raise ToolError(ErrorCategory.SERVER_ERROR,
+                self._mark_lost(f"it went away during a call to {tool}")
+                raise ToolError(self._lost_category,
                                 f"mcp server {self.name!r} went away during the call to "
                                 f"{tool} after {time.monotonic() - started:.1f} s; it is "
                                 "being restarted") from None
