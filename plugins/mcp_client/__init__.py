@@ -108,14 +108,14 @@ class McpClientPlugin:
                               wait=self._wait,
                               environ=os.environ if self._environ is None else self._environ)
             build = self._pending[key] = _Build(pool, McpExecutor(pool))
-            # an abandoned build (a later plugin refused the configuration) stops its servers
-            weakref.finalize(settings, self._abandon, key)
+            # A runtime nobody closes (a build a later plugin refused, a runtime dropped
+            # without aclose, one still open at exit) stops its servers when its settings go.
+            weakref.finalize(settings, self._settings_gone, key, pool)
         return build
 
-    def _abandon(self, key: int) -> None:
-        build = self._pending.pop(key, None)
-        if build is not None:
-            build.pool.close_sync()
+    def _settings_gone(self, key: int, pool: ServerPool) -> None:
+        self._pending.pop(key, None)
+        pool.close_sync()
 
     @hookimpl
     def tooldeck_register_settings(self, register: Callable[..., None]) -> None:
