@@ -11,7 +11,9 @@ rule                   behaviour
 =====================  ===================================================================
 no servers, no cost    without ``[[mcp.servers]]`` the plugin registers nothing and never
                        imports the MCP SDK
-start at build         the servers are started, all at once, when the runtime is built,
+blocked: not started   a server with ``trust = "blocked"`` is never started: none of its
+                       code runs and none of its tools is offered
+start at build         the other servers are started, all at once, when the runtime is built,
                        because their tools must be listed to be registered; the build waits
                        at most ``[mcp] startup_timeout_secs`` (default 10 s); a server not
                        up by then contributes no tools to this runtime (a warning says so,
@@ -104,7 +106,8 @@ class McpClientPlugin:
         build = self._pending.get(key)
         if build is None:
             _require_sdk(settings)
-            pool = ServerPool(config.servers, startup_timeout=config.startup_timeout_secs,
+            started = [server for server in config.servers if server.trust != "blocked"]
+            pool = ServerPool(started, startup_timeout=config.startup_timeout_secs,
                               wait=self._wait,
                               environ=os.environ if self._environ is None else self._environ)
             build = self._pending[key] = _Build(pool, McpExecutor(pool))
@@ -137,7 +140,14 @@ class McpClientPlugin:
         build = self._build_for(settings)
         if build is None:
             return
-        config = {s.name: s for s in settings.get(McpSettings).servers}
+        servers = settings.get(McpSettings).servers
+        for server in servers:
+            if server.trust == "blocked":
+                build.warnings.append(f"mcp server {server.name!r} is blocked: it is not "
+                                      "started and none of its tools is offered")
+                for tid in _named_in_rules(settings, server.name):
+                    register(declared_tool(tid, server, "server is blocked"), available=False)
+        config = {s.name: s for s in servers}
         for listing in build.pool.start():
             server = config[listing.server]
             if listing.error is not None:
@@ -179,10 +189,10 @@ class McpClientPlugin:
             for flag in built.flagged:
                 _report_flag(runtime, flag, reported)
         for server in runtime.settings.get(McpSettings).servers:
-            if server.trust in ("quarantined", "blocked"):
+            if server.trust == "quarantined":
                 count = sum(1 for t in runtime.tools.values()
                             if t.source == f"mcp:{server.name}")
-                runtime.warn(f"mcp server {server.name!r} is {server.trust}: its {count} tools "
+                runtime.warn(f"mcp server {server.name!r} is quarantined: its {count} tools "
                              "are hidden and denied (set trust = \"verified\" to use them)")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +15,16 @@ from tooldeck.models import ToolCall
 
 from .kit import allow, audit, make_deck, server_table
 
+
+def _stop_server(tmp: Path) -> str:
+    sh = shutil.which("sh")
+    assert sh is not None
+    return (f'[[mcp.servers]]\nname = "stop"\ncommand = {json.dumps(sh)}\ntrust = "blocked"\n'
+            f'args = ["-c", {json.dumps(f"touch {tmp}/stop-started")}]\n')
+
+
 CONFIG = (server_table("quiet", "--poison")                       # default trust: quarantined
-          + server_table("stop", trust="blocked")
+          + "STOP"
           + server_table("open", "--poison", trust="trusted", allow_flagged_tools=["weather"],
                          deny_tools=["di*"])
           + allow("mcp_quiet__echo") + allow("mcp_stop__echo") + allow("mcp_open__echo")
@@ -28,7 +38,7 @@ def tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def deck(tmp: Path) -> Iterator[Deck]:
-    deck = make_deck(CONFIG, tmp)
+    deck = make_deck(CONFIG.replace("STOP", _stop_server(tmp)), tmp)
     yield deck
     deck.close()
 
@@ -44,11 +54,14 @@ def test_a_server_without_trust_is_quarantined_its_tools_denied_and_hidden(deck:
     assert any("mcp server 'quiet' is quarantined" in w for w in deck.runtime.warnings)
 
 
-def test_a_blocked_server_is_denied_even_when_confirmed(deck: Deck) -> None:
+def test_a_blocked_server_is_never_started(deck: Deck, tmp: Path) -> None:
     result = deck.call_sync(ToolCall("mcp_stop__echo", {"text": "x"}), confirm=True)
     assert result.error is not None
-    assert result.error.category is ErrorCategory.POLICY_BLOCKED
-    assert "is blocked" in result.error.message
+    assert result.error.category is ErrorCategory.TOOL_NOT_FOUND
+    assert "mcp server 'stop' is blocked: it is not started" in " ".join(deck.runtime.warnings)
+    assert not (tmp / "stop-started").exists()
+    # its permission rules stay valid: the tool id is declared
+    assert "mcp_stop__echo" in deck.runtime.declared_tools
 
 
 def test_a_trusted_server_runs_under_the_permission_rules(deck: Deck) -> None:
