@@ -3,8 +3,9 @@
 =====================  ===================================================================
 rule                   behaviour
 =====================  ===================================================================
-blocked                every tool of a ``trust = "blocked"`` server is denied, confirmed or
-                       not
+blocked                an MCP tool whose trust is ``blocked`` is denied, confirmed or not
+                       (the plugin does not even start a blocked server; this covers tools
+                       marked blocked in any other way)
 quarantined            every tool of a ``trust = "quarantined"`` server (the default) is
                        denied; the message says how to opt in (``trust = "verified"``)
 verified / trusted     the gate abstains: permission rules and the other gates decide (a tool

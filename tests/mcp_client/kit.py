@@ -31,7 +31,13 @@ def allow(tool: str, action: str = "allow") -> str:
 
 
 def make_deck(toml: str, tmp: Path, **kwargs: Any) -> Deck:
-    """A deck from ``toml`` whose audit log is ``tmp/audit.jsonl``."""
+    """A deck from ``toml`` whose audit log is ``tmp/audit.jsonl``.
+
+    Servers get a minute to start unless ``toml`` has its own ``[mcp]`` table: a loaded CI
+    machine must not turn a slow start into a failure.
+    """
+    if "[mcp]" not in toml:
+        toml = "[mcp]\nstartup_timeout_secs = 60\n" + toml
     toml = f'[tools.audit]\npath = {json.dumps(str(tmp / "audit.jsonl"))}\n' + toml
     return Deck.from_config(parse_document(toml, None, "test"), **kwargs)
 

@@ -14,7 +14,7 @@ from tooldeck.models import ToolCall
 
 from .kit import alive, allow, audit, make_deck, server_table
 
-CONFIG = (server_table("demo", trust="verified", timeout_secs=0.5)
+CONFIG = (server_table("demo", trust="verified", timeout_secs=1)
           + allow("mcp_demo__echo") + allow("mcp_demo__pid")
           + allow("mcp_demo__slow") + allow("mcp_demo__die", "deny"))
 
@@ -94,7 +94,7 @@ def test_a_slow_tool_times_out_and_the_server_stays_up(deck: Deck, tmp: Path) ->
     slow = deck.call_sync(ToolCall("mcp_demo__slow", {"seconds": 30}, caller_id="slow"))
     assert slow.error is not None
     assert slow.error.category is ErrorCategory.TIMEOUT
-    assert "did not answer within 0.5 s (timeout_secs)" in slow.error.message
+    assert "did not answer within 1 s (timeout_secs)" in slow.error.message
     (record,) = [r for r in audit(tmp, "tool_call") if r.get("caller_id") == "slow"]
     assert record["result"]["type"] == "timeout"
     assert record["mcp_server_id"] == "demo"
