@@ -30,15 +30,20 @@ def allow(tool: str, action: str = "allow") -> str:
     return f'[[tools.permissions.{tool}]]\npattern = "*"\naction = "{action}"\n'
 
 
-def make_deck(toml: str, tmp: Path, **kwargs: Any) -> Deck:
+def make_deck(toml: str, tmp: Path, *, file: bool = False, **kwargs: Any) -> Deck:
     """A deck from ``toml`` whose audit log is ``tmp/audit.jsonl``.
 
     Servers get a minute to start unless ``toml`` has its own ``[mcp]`` table: a loaded CI
-    machine must not turn a slow start into a failure.
+    machine must not turn a slow start into a failure. With ``file``, the configuration is
+    written to ``tmp/tooldeck.toml`` and read from there (so that the deck can reload it).
     """
     if "[mcp]" not in toml:
         toml = "[mcp]\nstartup_timeout_secs = 60\n" + toml
     toml = f'[tools.audit]\npath = {json.dumps(str(tmp / "audit.jsonl"))}\n' + toml
+    if file:
+        path = tmp / "tooldeck.toml"
+        path.write_text(toml)
+        return Deck.from_config(path, **kwargs)
     return Deck.from_config(parse_document(toml, None, "test"), **kwargs)
 
 

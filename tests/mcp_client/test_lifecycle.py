@@ -22,11 +22,16 @@ from .kit import SERVER, HeldBackoff, alive, allow, audit, make_deck, server_tab
 OWN_PLUGIN = '[plugins]\ndisable = ["mcp_client"]\n'
 
 
-async def test_a_crashed_server_is_unavailable_until_restarted(tmp_path: Path) -> None:
+async def _settle_now() -> None:
+    return None
+
+
+async def test_a_crashed_server_comes_back_and_a_reload_replaces_it(tmp_path: Path) -> None:
     backoff = HeldBackoff()
     deck = make_deck(OWN_PLUGIN + server_table("demo", trust="verified")
                      + allow("mcp_demo__pid") + allow("mcp_demo__die") + allow("mcp_demo__echo"),
-                     tmp_path, extra_plugins={"mcp_held": McpClientPlugin(wait=backoff)})
+                     tmp_path, file=True, settle_wait=_settle_now,
+                     extra_plugins={"mcp_held": McpClientPlugin(wait=backoff)})
     try:
         first = int((await deck.call(ToolCall("mcp_demo__pid", {}))).text)
         crash = await deck.call(ToolCall("mcp_demo__die", {}, caller_id="crash"))
@@ -52,9 +57,15 @@ async def test_a_crashed_server_is_unavailable_until_restarted(tmp_path: Path) -
         records = [r for r in audit(tmp_path, "tool_call") if r.get("caller_id") == "crash"]
         assert records[0]["error_category"] == "server_error"
         assert records[0]["mcp_server_id"] == "demo"
+        # a reload brings its own servers; the retired runtime's stop once its calls are done
+        config = tmp_path / "tooldeck.toml"
+        config.write_text(config.read_text() + allow("mcp_demo__read_file"))
+        assert await deck.reload(), deck.last_reload_error
+        third = int((await deck.call(ToolCall("mcp_demo__pid", {}))).text)
+        assert third != second and not alive(second)
     finally:
         await deck.aclose()
-    assert not alive(second)  # aclose stopped the restarted server: no orphan
+    assert not alive(third)  # aclose stopped the current runtime's server: no orphan
 
 
 def test_backoff_doubles_and_is_capped() -> None:
