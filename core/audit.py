@@ -9,7 +9,8 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
 ``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
-``approved_by`` and ``policy`` (the digest of the policy generation that decided the call:
+``approved_by``, ``mcp_server_id`` (the server of a tool whose :attr:`ToolDef.source`
+is ``mcp:<server>``) and ``policy`` (the digest of the policy generation that decided the call:
 the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
 reach a record: the pipeline strips them first.
 
@@ -34,7 +35,10 @@ from tooldeck.secrets import redact
 if TYPE_CHECKING:
     from tooldeck.deck import ToolResult
 
-__all__ = ["RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
+__all__ = ["MCP_SOURCE", "RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
+
+MCP_SOURCE = "mcp:"
+"""The :attr:`ToolDef.source` prefix of tools served by an MCP server."""
 
 RECORD_BUDGET = 16
 """A call record's whole size is capped at this many times ``max_value_chars``."""
@@ -110,6 +114,8 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
                               **result.decision.provenance()}
     if result.approved_by:
         fields["approved_by"] = result.approved_by
+    if tool is not None and tool.source is not None and tool.source.startswith(MCP_SOURCE):
+        fields["mcp_server_id"] = tool.source[len(MCP_SOURCE):]
     if policy is not None:
         fields["policy"] = policy
     return AuditEvent(kind="tool_call", ts=time.time(), fields=fields)

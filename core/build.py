@@ -181,7 +181,9 @@ def build_runtime(
                     f"{section_owner[section]!r}",
                 )
             parent = section.rsplit(".", 1)[0]
-            if "." not in section or not (parent in sections or parent in _SECTION_PARENTS):
+            top_level = section in _TOP_LEVEL_SECTIONS and plugin not in third_party
+            if not top_level and ("." not in section
+                                  or not (parent in sections or parent in _SECTION_PARENTS)):
                 raise PluginError(
                     plugin, f"section [{section}] must sit under [tools], [plugins] or a "
                     "section already registered",
@@ -308,6 +310,8 @@ def config_version(doc: ConfigDocument) -> FileVersion:
 
 
 _SECTION_PARENTS = frozenset({"tools", "plugins", "agent"})
+_TOP_LEVEL_SECTIONS = frozenset({"mcp"})
+"""Top-level tables a built-in plugin may own, as Zeph names them (``[[mcp.servers]]``)."""
 
 
 def _declares_gate_hooks(obj: object) -> bool:

@@ -67,6 +67,11 @@ class ToolDef:
     :param input_param: the parameter that is "the input" for permission rules (command, path,
         url). ``None`` means: the first of ``command``, ``path``, ``file_path``, ``url``,
         ``uri``, ``query``, ``source`` present in the call.
+    :param source: where the tool comes from when it is not tooldeck's own: ``mcp:<server>``
+        for a tool of an MCP server (audited as ``mcp_server_id``). ``None`` for built-ins.
+    :param trust: the trust level the operator gave the tool's source (``trusted``,
+        ``verified``, ``quarantined``, ``blocked``), for gates that judge by it; ``None``
+        when the source has no configured level.
     """
 
     id: str = attrs.field(validator=_check_tool_id)
@@ -76,6 +81,8 @@ class ToolDef:
     invocation: str = attrs.field(default="tool_call", validator=_check_invocation)
     capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=_frozen_strings)
     input_param: str | None = None
+    source: str | None = None
+    trust: str | None = None
 
     @property
     def fenced_tag(self) -> str | None:
