@@ -73,11 +73,12 @@ class CachingExecutor:
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """The cached output when there is a fresh one; otherwise run and maybe store."""
-        stale = self._store.counts.stale
-        cached = self._store.get(self._key, self._ttl)
+        store = self._store
+        stale = store.stale
+        cached = store.get(self._key, self._ttl)
         if cached is not None:
             return cached
-        outcome = "stale" if self._store.counts.stale != stale else "miss"
+        outcome = "stale" if store.stale != stale else "miss"
         started_ns = time.time_ns()
         output = await self.inner.execute(call, ctx)
         if not isinstance(output, ToolOutput):

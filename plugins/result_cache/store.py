@@ -77,15 +77,20 @@ class ResultCache:
         self._max = max_entries
         self._entries: dict[Hashable, Entry] = {}
         self._generation: str | None = None
-        self._counts = CacheCounts()
+        self._hits = self._misses = self._stale = self._invalidated = 0
 
     def __len__(self) -> int:
         return len(self._entries)
 
     @property
+    def stale(self) -> int:
+        """How many lookups found an entry whose files had changed."""
+        return self._stale
+
+    @property
     def counts(self) -> CacheCounts:
         """The counters since the store was made (or last cleared)."""
-        return self._counts
+        return CacheCounts(self._hits, self._misses, self._stale, self._invalidated)
 
     def get(self, key: Hashable, ttl_secs: float) -> ToolOutput | None:
         """The cached output for ``key``, or ``None`` (see the module rules).
@@ -95,19 +100,18 @@ class ResultCache:
         :returns: the output, or ``None`` when the tool must run.
         """
         entry = self._entries.get(key)
-        counts = self._counts
         if entry is None:
-            self._counts = attrs.evolve(counts, misses=counts.misses + 1)
+            self._misses += 1
             return None
         if self._clock() - entry.stored_at >= ttl_secs:
             del self._entries[key]
             return None
         if entry.stamps and not still_fresh(entry.stamps):
             del self._entries[key]
-            self._counts = attrs.evolve(counts, misses=counts.misses + 1,
-                                        stale=counts.stale + 1)
+            self._misses += 1
+            self._stale += 1
             return None
-        self._counts = attrs.evolve(counts, hits=counts.hits + 1)
+        self._hits += 1
         return entry.output
 
     def put(self, key: Hashable, output: ToolOutput, stamps: tuple[Stamp, ...] = (),
@@ -140,12 +144,10 @@ class ResultCache:
         doomed = [key for key, entry in self._entries.items() if entry.paths & changed]
         for key in doomed:
             del self._entries[key]
-        if doomed:
-            self._counts = attrs.evolve(
-                self._counts, invalidated=self._counts.invalidated + len(doomed))
+        self._invalidated += len(doomed)
         return len(doomed)
 
     def clear(self) -> None:
         """Drop every entry and reset the counters."""
         self._entries.clear()
-        self._counts = CacheCounts()
+        self._hits = self._misses = self._stale = self._invalidated = 0
