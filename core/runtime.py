@@ -344,8 +344,11 @@ class Runtime:
         warnings: Iterable[str],
         session: SessionState | None = None,
         declared_tools: Iterable[str] = (),
+        section_owners: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = settings
+        self.section_owners: Mapping[str, str] = dict(section_owners or {})
+        """The plugin that registered each validated section (``core`` for the core's)."""
         self.pm = pm
         self.hooks = Hooks(pm)
         self.tools: Mapping[str, ToolDef] = dict(tools)
