@@ -8,7 +8,8 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``"unrestored": ["path: reason", …]`` when a change could not be undone),
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
-``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
+``truncated``, ``cache`` (``hit``, ``miss`` or ``stale``: see the ``result_cache`` plugin),
+``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
 ``approved_by``, ``mcp_server_id`` (the server of a tool whose :attr:`ToolDef.source`
 is ``mcp:<server>``) and ``policy`` (the digest of the policy generation that decided the call:
 the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
@@ -105,6 +106,8 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
             fields["exit_code"] = output.exit_code
         if output.truncated:
             fields["truncated"] = True
+        if output.cache is not None:
+            fields["cache"] = output.cache
     if result.call.caller_id:
         fields["caller_id"] = result.call.caller_id
     if result.call.turn is not None:

@@ -16,7 +16,7 @@ import pluggy
 from pydantic import BaseModel
 
 from tooldeck import __version__, hookspecs
-from tooldeck.config import ConfigDocument, plugin_lists, validate_sections
+from tooldeck.config import CORE_SECTIONS, ConfigDocument, plugin_lists, validate_sections
 from tooldeck.errors import ConfigError, PluginError
 from tooldeck.generation import FileVersion, PolicyReads
 from tooldeck.loader import LoadedPlugin, PluginSpec, discover, load_enabled
@@ -282,6 +282,7 @@ def build_runtime(
         warnings=warnings,
         session=session,
         declared_tools=registries["tooldeck_register_tools"].items,
+        section_owners={**dict.fromkeys(CORE_SECTIONS, CORE_PLUGIN), **section_owner},
     )
     try:
         runtime.hooks.configure(runtime)

@@ -7,7 +7,8 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
-             ─► route (tooldeck_select_executor) ─► executor ─► ToolOutput
+             ─► route (tooldeck_select_executor) ─► wrap (tooldeck_wrap_executor)
+             ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
@@ -332,6 +333,12 @@ class Deck:
         if executor is None:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"no executor available for tool {tool.id!r}", decision)
+        try:
+            executor = runtime.hooks.wrap_executor(executor, call, tool, runtime)
+        except Exception as exc:
+            return _fail(call, ErrorCategory.PERMANENT_FAILURE,
+                         f"wrapping the executor of {tool.id!r} failed: "
+                         f"{type(exc).__name__}: {exc}", decision)
         used = self._calls.get(call.caller_id, 0)
         if limit is not None and used >= limit:
             # checked again with no await before the count: a confirmation may have waited

@@ -3,7 +3,8 @@
 Every hook is named ``tooldeck_<what>``. Registration hooks receive a ``register`` callback
 (so the host can grow keyword arguments without changing the spec) and the validated
 ``settings``; they run once per runtime, i.e. at start-up and again on every reload.
-``tooldeck_select_executor`` and ``tooldeck_check_call`` run on every call; keep them cheap.
+``tooldeck_select_executor``, ``tooldeck_wrap_executor`` and ``tooldeck_check_call`` run on
+every call; keep them cheap.
 
 A plugin implements any subset, with any subset of the arguments::
 
@@ -118,6 +119,27 @@ def tooldeck_select_executor(call: ToolCall, tool: ToolDef, runtime: Runtime) ->
     :param tool: the definition of the called tool.
     :param runtime: the runtime the call runs on.
     :returns: an executor, or ``None`` to let the next implementation decide.
+    """
+
+
+@hookspec
+def tooldeck_wrap_executor(
+    executor: Executor, call: ToolCall, tool: ToolDef, runtime: Runtime
+) -> Executor | None:
+    """Wrap the executor chosen for a call (a result cache, a tracer); each in turn.
+
+    Runs after the gates let the call through and :func:`tooldeck_select_executor` chose
+    ``executor``, so a wrapper never sees a call the policy refused. Implementations run one
+    after another, each receiving what the previous one returned. A wrapper should keep the
+    wrapped executor's ``name`` and ``retryable``. An implementation that raises fails the
+    call (``permanent_failure``): a wrapper may be what keeps it safe. Keep it cheap and
+    synchronous: it runs on every call.
+
+    :param executor: the executor chosen so far.
+    :param call: the call, parameters validated, TAFC fields stripped.
+    :param tool: the definition of the called tool.
+    :param runtime: the runtime the call runs on.
+    :returns: a replacement executor, or ``None`` to keep ``executor``.
     """
 
 

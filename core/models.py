@@ -240,6 +240,13 @@ class ToolOutput:
     :param truncated: True when the output was cut to a size limit.
     :param exit_code: the process exit code, for tools that run processes.
     :param rollback: set when the tool undid its own changes (audited as ``rollback``).
+    :param read_paths: every file and directory whose state the output was computed from
+        (the path as the call named it, resolved the way the tool resolved it), so a result
+        cache can tell when the output goes stale; ``None`` when the tool does not say
+        (such an output of a local tool is never cached). ``()`` says "no local state".
+    :param cache: how a result cache handled the call, when one looked: ``hit`` (served
+        from it), ``miss`` (the tool ran) or ``stale`` (the tool ran because a file the
+        cached output was read from had changed); written to the audit record.
     """
 
     tool_name: str
@@ -251,6 +258,8 @@ class ToolOutput:
     truncated: bool = False
     exit_code: int | None = None
     rollback: Rollback | None = None
+    read_paths: tuple[str, ...] | None = None
+    cache: str | None = None
 
 
 @attrs.frozen

@@ -299,12 +299,15 @@ class Glob:
     :param pattern: the glob as written.
     :param regex: the anchored RE2 regex it was translated to.
     :param base: the canonical literal directory prefix (where a walk for it would start).
+    :param lexical_base: the same prefix before symlinks were resolved (``base`` depends on
+        every symlink on it: a cache of a walk checks that this still leads to ``base``).
     """
 
     pattern: str
     regex: str
     base: str
     _compiled: Any = attrs.field(eq=False, repr=False)
+    lexical_base: str = "/"
 
     def matches(self, path: str | os.PathLike[str]) -> bool:
         """Whether the whole absolute ``path`` matches.
@@ -347,14 +350,16 @@ def _compile_glob(pattern: str, cwd: str | None) -> Glob:
     literal = 0
     while literal < len(parts) and not (_GLOB_META & set(parts[literal])):
         literal += 1
-    base = _canonical(_lexical("/".join(parts[:literal]) or "/"))
+    lexical = _lexical("/".join(parts[:literal]) or "/")
+    base = _canonical(lexical)
     prefix = "" if base == "/" else re2.escape(base)
     if literal == len(parts):
-        return _build_glob(pattern, prefix or "/", base)
-    return _build_glob(pattern, prefix + _translate("/" + "/".join(parts[literal:])), base)
+        return _build_glob(pattern, prefix or "/", base, lexical)
+    return _build_glob(pattern, prefix + _translate("/" + "/".join(parts[literal:])), base,
+                       lexical)
 
 
-def _build_glob(pattern: str, body: str, base: str) -> Glob:
+def _build_glob(pattern: str, body: str, base: str, lexical: str = "/") -> Glob:
     """Compile an RE2 body into a :class:`Glob` (dot matches newline: names may hold one)."""
     options = re2.Options()
     options.log_errors = False
@@ -363,7 +368,7 @@ def _build_glob(pattern: str, body: str, base: str) -> Glob:
         compiled = re2.compile(body, options)
     except re2.error as exc:
         raise ValueError(str(exc)) from exc
-    return Glob(pattern=pattern, regex=body, base=base, compiled=compiled)
+    return Glob(pattern=pattern, regex=body, base=base, compiled=compiled, lexical_base=lexical)
 
 
 # --------------------------------------------------------------------------- the sandbox
@@ -474,6 +479,17 @@ class PathSandbox:
     def has_read_rules(self) -> bool:
         """Whether any ``deny_read`` glob is configured (``allow_read`` alone changes nothing)."""
         return bool(self._deny)
+
+    def absolute(self, raw: str) -> str:
+        """The absolute, lexically normal form of a tool path; symlinks are not resolved.
+
+        Following it (``os.stat``) reaches what :meth:`resolve_str` resolves it to, as long
+        as no symlink on the way changed: a result cache stats it to notice one that did.
+
+        :param raw: the path as the tool call gave it.
+        :returns: ``~`` expanded, joined to ``cwd``, ``.`` and ``..`` applied lexically.
+        """
+        return _absolute(raw, self._cwd)
 
     def resolve(self, raw: str, *, op: Operation = "read") -> Path:
         """Turn a raw tool path into a checked canonical path, or raise naming the rule.

@@ -192,6 +192,7 @@ class Hooks:
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
         self._trust = impls(pm.hook.tooldeck_trust_level)
+        self._wrap = impls(pm.hook.tooldeck_wrap_executor)
 
     @property
     def gate_names(self) -> tuple[str, ...]:
@@ -252,6 +253,24 @@ class Hooks:
             if chosen is not None:
                 return chosen
         return None
+
+    def wrap_executor(
+        self, executor: Executor, call: ToolCall, tool: ToolDef, runtime: Runtime
+    ) -> Executor:
+        """Pass the chosen executor through every ``tooldeck_wrap_executor`` in turn.
+
+        An implementation that raises propagates: the pipeline fails the call.
+        """
+        for impl in self._wrap:
+            args = {"executor": executor, "call": call, "tool": tool, "runtime": runtime}
+            wrapped = impl.function(*[args[a] for a in impl.argnames])
+            if wrapped is None:
+                continue
+            if not isinstance(wrapped, Executor):
+                raise TypeError(f"plugin {impl.plugin!r} wrapped the executor in "
+                                f"{type(wrapped).__name__}, which has no async execute()")
+            executor = wrapped
+        return executor
 
     def transform_output(
         self, call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
@@ -347,8 +366,11 @@ class Runtime:
         warnings: Iterable[str],
         session: SessionState | None = None,
         declared_tools: Iterable[str] = (),
+        section_owners: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = settings
+        self.section_owners: Mapping[str, str] = dict(section_owners or {})
+        """The plugin that registered each validated section (``core`` for the core's)."""
         self.pm = pm
         self.hooks = Hooks(pm)
         self.tools: Mapping[str, ToolDef] = dict(tools)

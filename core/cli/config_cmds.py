@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tooldeck.build import build_runtime
 from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, emit, open_deck
 from tooldeck.config import Settings, read_document
 from tooldeck.errors import ConfigError
+from tooldeck.runtime import CORE_PLUGIN, Runtime
 
 __all__ = ["audit_tail", "run"]
 
@@ -26,7 +28,7 @@ def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
         return _check(args.file or config, as_json)
     if args.config_command == "trust":
         return _trust(Path(args.file), as_json)
-    return _show(open_deck(config).runtime.settings, as_json)
+    return _show(open_deck(config).runtime, as_json)
 
 
 def _trust(path: Path, as_json: bool) -> int:
@@ -86,16 +88,39 @@ def _values(settings: Settings) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _show(settings: Settings, as_json: bool) -> int:
+def _owners(runtime: Runtime, names: Iterable[str]) -> dict[str, dict[str, str]]:
+    """Who validates each section: the core, a built-in plugin, a third-party one, or none."""
+    dists = {info.name: info.dist for info in runtime.plugins}
+    out: dict[str, dict[str, str]] = {}
+    for name in names:
+        plugin = runtime.section_owners.get(name)
+        if plugin is None:
+            out[name] = {"plugin": "", "kind": "unowned"}
+        elif plugin == CORE_PLUGIN:
+            out[name] = {"plugin": plugin, "kind": "core"}
+        else:
+            dist = dists.get(plugin, "")
+            out[name] = {"plugin": plugin,
+                         "kind": "built-in" if dist == "tooldeck" else "third-party"}
+    return out
+
+
+def _show(runtime: Runtime, as_json: bool) -> int:
+    settings = runtime.settings
     values = _values(settings)
+    owners = _owners(runtime, values)
     doc = settings.document
-    lines = [f"# configuration: {doc.label} (found via {doc.origin})"]
+    lines = [f"# configuration: {doc.label} (found via {doc.origin})",
+             "# each key's source: the file that set it, $VARIABLE, or default (the model's)"]
     for name, entries in values.items():
-        lines.append(f"\n[{name}]")
+        owner = owners[name]
+        whose = (f"plugin {owner['plugin']} ({owner['kind']})" if owner["kind"] != "unowned"
+                 else "not validated: no enabled plugin owns it")
+        lines.append(f"\n[{name}]  # {whose}")
         for key, entry in entries.items():
             lines.append(f"{key} = {json.dumps(entry['value'])}  # {entry['source']}")
-    emit({"file": doc.label, "origin": doc.origin, "sections": values} if as_json else None,
-         "\n".join(lines))
+    emit({"file": doc.label, "origin": doc.origin, "sections": values, "owners": owners}
+         if as_json else None, "\n".join(lines))
     return EXIT_OK
 
 

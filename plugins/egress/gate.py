@@ -14,6 +14,8 @@ import asyncio
 import threading
 from collections.abc import Iterable
 
+import attrs
+
 from tooldeck import hookimpl
 from tooldeck.egress import (
     EgressPolicy,
@@ -25,12 +27,13 @@ from tooldeck.egress import (
     check_url_async,
     deck_resolver,
 )
-from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.egress.log import EgressLog, HopRecorder
+from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.plugins.egress.destinations import Destination, HostPort, Unknown, Url, destinations
 from tooldeck.runtime import Runtime
 from tooldeck.shell_analysis import analyze
 
-__all__ = ["RESOLVE_TIMEOUT", "SHELL_TOOLS", "EgressGate"]
+__all__ = ["RESOLVE_TIMEOUT", "SHELL_TOOLS", "EgressGate", "Judgement"]
 
 SHELL_TOOLS = frozenset({"bash"})
 """Tools whose input is a shell command."""
@@ -99,15 +102,18 @@ class EgressGate:
     :param policy: the egress policy of this runtime's configuration.
     :param extra_wrappers: ``[tools.shell] extra_wrappers``, so wrapped commands are seen.
     :param timeout: seconds allowed for one command's lookups.
+    :param log: the egress log (``[tools.egress]``), or ``None`` when it is off.
     """
 
     name = "egress"
 
     def __init__(self, policy: EgressPolicy, extra_wrappers: Iterable[str] = (),
-                 timeout: float = RESOLVE_TIMEOUT) -> None:
+                 timeout: float = RESOLVE_TIMEOUT, log: EgressLog | None = None) -> None:
         self.policy = policy
         self.extra_wrappers = tuple(extra_wrappers)
         self.timeout = timeout
+        self.log = log
+        self._judged: dict[str, Judgement] = {}
 
     def decide(self, command: str, resolver: Resolver) -> Decision | None:
         """Judge one command's destinations.
@@ -121,6 +127,15 @@ class EgressGate:
         :returns: a deny naming the rule, an ask, or ``None`` when every destination passes
             (or there is none).
         """
+        return self.judge(command, resolver).decision
+
+    def judge(self, command: str, resolver: Resolver) -> Judgement:
+        """Like :meth:`decide`, also returning the destinations (for the egress log).
+
+        :param command: the shell command.
+        :param resolver: the resolver for host names.
+        :returns: the decision and every destination the command names.
+        """
         found = destinations(analyze(command, extra_wrappers=self.extra_wrappers))
         asks: list[str] = []
         pending: list[Url | HostPort] = []
@@ -130,7 +145,7 @@ class EgressGate:
                 continue
             static = _static_verdict(item, self.policy)
             if static.verdict == "deny":
-                return _deny(item, static)
+                return Judgement(_deny(item, static), found, item, static.rule)
             if not static.addresses:
                 pending.append(item)
             elif not item.certain:
@@ -142,15 +157,15 @@ class EgressGate:
             verdicts = future.result(self.timeout + 5)
             for item, verdict in zip(pending, verdicts, strict=True):
                 if verdict.verdict == "deny":
-                    return _deny(item, verdict)
+                    return Judgement(_deny(item, verdict), found, item, verdict.rule)
                 if verdict.verdict == "unresolved":
                     asks.append(f"{item.command}: {verdict.reason}")
                 elif not item.certain:
                     asks.append(f"{item.command}: {_shown(item)} may be expanded by the shell")
         if asks:
-            return Decision(Verdict.ASK, "egress unverified: " + "; ".join(asks),
-                            gate="egress", rule="egress-unverified")
-        return None
+            return Judgement(Decision(Verdict.ASK, "egress unverified: " + "; ".join(asks),
+                                      gate="egress", rule="egress-unverified"), found)
+        return Judgement(None, found)
 
     @hookimpl
     def tooldeck_check_call(
@@ -159,4 +174,74 @@ class EgressGate:
         """Deny a shell call that names a refused destination; ask when one is unknown."""
         if tool.id not in SHELL_TOOLS:
             return None
-        return self.decide(call.input_text(tool), deck_resolver(runtime.session))
+        judged = self.judge(call.input_text(tool), deck_resolver(runtime.session))
+        if self.log is not None and judged.found:
+            self._judged[call.call_id] = judged
+            while len(self._judged) > _MAX_PENDING:
+                del self._judged[next(iter(self._judged))]
+        return judged.decision
+
+    @hookimpl
+    def tooldeck_audit(self, event: AuditEvent) -> None:
+        """Write the egress log records of a shell call once its audit record says how it ended.
+
+        A command that ran gets one record per destination it names (its status and bytes
+        are the program's business, so they are left out; the duration is the call's); a
+        command this gate refused gets the refused destination, marked blocked. A command
+        refused by another gate, or not confirmed, reached nothing and gets no record.
+        """
+        fields = event.fields
+        judged = self._judged.pop(str(fields.get("call_id")), None)
+        if judged is None or self.log is None or event.kind != "tool_call":
+            return
+        caller = fields.get("caller_id")
+        hops = HopRecorder(self.log, str(fields.get("tool")), str(fields.get("call_id")),
+                           caller if isinstance(caller, str) else None)
+        result = fields.get("result")
+        outcome = result.get("type") if isinstance(result, dict) else None
+        decision = fields.get("decision")
+        by_this_gate = isinstance(decision, dict) and decision.get("gate") == self.name
+        if outcome == "blocked" and by_this_gate and judged.refused is not None:
+            hops.refused(_as_url(judged.refused), 0, judged.rule or "egress",
+                         method=judged.refused.command)
+            return
+        ran = outcome in ("success", "rollback", "timeout") or (
+            outcome == "error" and fields.get("phase") == "execution")
+        if not ran:
+            return
+        duration = fields.get("duration_ms")
+        for item in judged.found:
+            hops.sent(_as_url(item), 0, status=None, response_bytes=None,
+                      duration_ms=duration if isinstance(duration, (int, float)) else 0.0,
+                      method=item.command)
+
+
+_MAX_PENDING = 1024
+"""Judged calls kept for their audit record (every checked call is audited; this bounds a
+gate asked about calls some other program never runs)."""
+
+
+@attrs.frozen
+class Judgement:
+    """The gate's decision on a command and what it saw.
+
+    :param decision: the vote (``None``: abstain).
+    :param found: every destination the command names.
+    :param refused: the destination that was refused, when the vote is a deny.
+    :param rule: the rule that refused it.
+    """
+
+    decision: Decision | None
+    found: tuple[Destination, ...]
+    refused: Url | HostPort | None = None
+    rule: str | None = None
+
+
+def _as_url(item: Destination) -> str:
+    """A destination as the egress log writes it: URL, ``tcp://host:port`` or shell word."""
+    if isinstance(item, Url):
+        return item.url
+    if isinstance(item, HostPort):
+        host = f"[{item.host}]" if ":" in item.host and not item.host.startswith("[") else item.host
+        return f"tcp://{host}:{item.port}"
+    return item.text

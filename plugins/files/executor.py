@@ -63,4 +63,4 @@ class FileExecutor:
         else:
             result = operation(self.sandbox, **params, **extra)
         return ToolOutput(tool_name=call.tool_id, summary=result.summary, diff=result.diff,
-                          locations=result.locations)
+                          locations=result.locations, read_paths=result.read_paths)

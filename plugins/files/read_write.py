@@ -5,7 +5,7 @@ from __future__ import annotations
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.paths import PathSandbox
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES, require_non_negative
-from tooldeck.plugins.files.results import FileOpResult
+from tooldeck.plugins.files.results import FileOpResult, named_paths
 from tooldeck.plugins.files.safe_io import (
     os_errors_as_tool_errors,
     read_file_at,
@@ -46,7 +46,8 @@ def read_file(
     rendered = "\n".join(
         [f"{number:>4}\t{line}" for number, line in enumerate(lines[start:stop], start + 1)]
     )
-    return FileOpResult(summary=rendered, locations=(canonical,))
+    return FileOpResult(summary=rendered, locations=(canonical,),
+                        read_paths=named_paths(sandbox.absolute(path), canonical))
 
 
 def _previous_text(sandbox: PathSandbox, canonical: str) -> str | None:

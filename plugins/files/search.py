@@ -11,7 +11,7 @@ from tooldeck.paths import Glob, PathSandbox, canonicalize, is_within
 from tooldeck.plugins.files.hardlinks import HardlinkGuard, HardlinkRefused
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES, require_positive
 from tooldeck.plugins.files.line_matcher import LineMatcher
-from tooldeck.plugins.files.results import FileOpResult
+from tooldeck.plugins.files.results import FileOpResult, named_paths
 from tooldeck.plugins.files.safe_io import (
     EntryKind,
     ReadCapExceeded,
@@ -65,12 +65,33 @@ def _visible(sandbox: PathSandbox, path: str, kind: EntryKind) -> bool:
     return sandbox.read_allowed(path)
 
 
-def _glob_matches(sandbox: PathSandbox, glob: Glob) -> Iterator[str]:
-    """Every visible path below the glob's walk starts that the glob matches, in walk order."""
+class _Reads:
+    """The directories and files a walk's output depends on (its ``read_paths``)."""
+
+    def __init__(self, *paths: str) -> None:
+        self.paths: list[str] = list(paths)
+        self.known = True  # False once the output depends on something not listed
+
+    def result(self) -> tuple[str, ...] | None:
+        """The read paths, or ``None`` when they are not all known."""
+        return tuple(dict.fromkeys(self.paths)) if self.known else None
+
+
+def _glob_matches(sandbox: PathSandbox, glob: Glob, reads: _Reads) -> Iterator[str]:
+    """Every visible path below the glob's walk starts that the glob matches, in walk order.
+
+    Every walk start and directory walked goes to ``reads``; a symlink met makes them
+    unknown (whether it is listed depends on where it points, which is no directory's state).
+    """
     for start in _walk_starts(sandbox, glob.base):
+        reads.paths.append(start)
         try:
             with open_directory(sandbox, start) as fd:
                 for entry in walk_tree(fd, start):
+                    if entry.kind is EntryKind.DIR:
+                        reads.paths.append(entry.path)
+                    elif entry.kind is EntryKind.SYMLINK:
+                        reads.known = False
                     if glob.matches(entry.path) and _visible(sandbox, entry.path, entry.kind):
                         yield entry.path
         except (OSError, ToolError):
@@ -95,13 +116,15 @@ def find_path(
     """
     require_positive("max_results", max_results)
     glob = sandbox.glob(pattern, base=path)
-    found = list(itertools.islice(_glob_matches(sandbox, glob), max_results + 1))
+    reads = _Reads(glob.lexical_base, glob.base)
+    found = list(itertools.islice(_glob_matches(sandbox, glob, reads), max_results + 1))
     if not found:
-        return FileOpResult(summary=f"No files matching: {pattern}")
+        return FileOpResult(summary=f"No files matching: {pattern}", read_paths=reads.result())
     summary = "\n".join(found[:max_results])
     if len(found) > max_results:
         summary += f"\n... and more results (showing first {max_results})"
-    return FileOpResult(summary=summary, locations=tuple(found[:max_results]))
+    return FileOpResult(summary=summary, locations=tuple(found[:max_results]),
+                        read_paths=reads.result())
 
 
 # --------------------------------------------------------------------------- grep
@@ -111,7 +134,8 @@ class _GrepRun:
     """The state of one grep: hits collected so far and files skipped for size."""
 
     def __init__(self, matcher: LineMatcher, limit: int, max_file_bytes: int,
-                 guard: HardlinkGuard) -> None:
+                 guard: HardlinkGuard, reads: _Reads) -> None:
+        self.reads = reads
         self.matcher = matcher
         self.guard = guard
         self.limit = limit
@@ -131,6 +155,7 @@ class _GrepRun:
         A file the hard-link rules refuse is skipped too, unless it is the ``named`` start
         path: then the refusal is the answer.
         """
+        self.reads.paths.append(path)
         try:
             data = read_regular(dir_fd, name, path, self.max_file_bytes, guard=self.guard)
         except ReadCapExceeded:
@@ -169,13 +194,16 @@ class _GrepRun:
             lines.append(
                 f"[skipped {self.oversized} file(s) larger than {self.max_file_bytes} bytes]"
             )
-        return FileOpResult(summary="\n".join(lines), locations=tuple(self.files))
+        return FileOpResult(summary="\n".join(lines), locations=tuple(self.files),
+                            read_paths=self.reads.result())
 
 
 def _grep_tree(sandbox: PathSandbox, run: _GrepRun, canonical: str) -> None:
     """Search every readable regular file below a canonical directory."""
     with open_directory(sandbox, canonical) as fd:
         for entry in walk_tree(fd, canonical, skip_hidden=True, skip_dirs=GREP_SKIPPED_DIRS):
+            if entry.kind is EntryKind.DIR:
+                run.reads.paths.append(entry.path)
             if entry.kind is not EntryKind.FILE or not sandbox.read_allowed(entry.path):
                 continue
             run.search_file(entry.dir_fd, entry.name, entry.path)
@@ -211,7 +239,8 @@ def grep(
     require_positive("max_results", max_results)
     matcher = LineMatcher.compile(pattern, case_sensitive=case_sensitive)
     canonical = sandbox.resolve_str(path, op="read")
-    run = _GrepRun(matcher, max_results, max_file_bytes, HardlinkGuard(sandbox))
+    reads = _Reads(*named_paths(sandbox.absolute(path), canonical))
+    run = _GrepRun(matcher, max_results, max_file_bytes, HardlinkGuard(sandbox), reads)
     with os_errors_as_tool_errors(canonical):
         if os.path.isdir(canonical):
             _grep_tree(sandbox, run, canonical)

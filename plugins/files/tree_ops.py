@@ -22,7 +22,7 @@ import stat
 
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.paths import PathSandbox, is_within
-from tooldeck.plugins.files.results import FileOpResult
+from tooldeck.plugins.files.results import FileOpResult, named_paths
 from tooldeck.plugins.files.safe_io import (
     EntryKind,
     list_entries,
@@ -64,11 +64,13 @@ def list_directory(sandbox: PathSandbox, path: str) -> FileOpResult:
                 entries = list_entries(fd)
         except NotADirectoryError as exc:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE, f"{path} is not a directory") from exc
+    read_paths = named_paths(sandbox.absolute(path), canonical)
     if not entries:
-        return FileOpResult(summary=f"Empty directory: {path}", locations=(canonical,))
+        return FileOpResult(summary=f"Empty directory: {path}", locations=(canonical,),
+                            read_paths=read_paths)
     ordered = sorted(entries, key=lambda item: (_GROUP_ORDER[item[1]], item[0]))
     lines = [f"{_LABELS.get(kind, '[file] ')}{name}" for name, kind in ordered]
-    return FileOpResult(summary="\n".join(lines), locations=(canonical,))
+    return FileOpResult(summary="\n".join(lines), locations=(canonical,), read_paths=read_paths)
 
 
 def create_directory(sandbox: PathSandbox, path: str) -> FileOpResult:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import time
 from types import TracebackType
 from urllib.parse import urljoin
 
 import attrs
 import httpx
 
+from tooldeck.egress.log import HopRecorder
 from tooldeck.egress.policy import EgressPolicy
 from tooldeck.egress.rejection import PolicyViolation, Rejection
 from tooldeck.egress.resolve import Resolver, system_resolver
@@ -123,20 +125,23 @@ class WebClient:
         """Close the underlying HTTP client."""
         await self._http.aclose()
 
-    async def fetch(self, url: str) -> FetchResult:
+    async def fetch(self, url: str, hops: HopRecorder | None = None) -> FetchResult:
         """Fetch a URL and return its body as readable text.
 
         :param url: the HTTPS URL.
+        :param hops: where each request (and each one refused) is recorded, for the egress
+            log; nothing is recorded when ``None``.
         :returns: the final URL, status, content type, text, truncation flag, redirect count.
         :raises ToolError: ``policy_blocked`` naming the rule for guard refusals; HTTP
             statuses by :func:`~tooldeck.errors.classify_http_status`; network failures by
             their cause (``timeout`` when the deadline passes).
         """
-        page = await self._get(url)
+        page = await self._get(url, hops or _NO_HOPS)
         return attrs.evolve(page, text=readable_text(page.text, media_type(page.content_type)))
 
     async def scrape(
-        self, url: str, select: str, extract: str = "text", limit: int = 10
+        self, url: str, select: str, extract: str = "text", limit: int = 10,
+        hops: HopRecorder | None = None,
     ) -> FetchResult:
         """Fetch an HTML page and return the values a CSS selector picks out of it.
 
@@ -144,6 +149,7 @@ class WebClient:
         :param select: the CSS selector.
         :param extract: ``text``, ``html`` (inner HTML) or ``attr:NAME``.
         :param limit: how many matching nodes to take (at least 1).
+        :param hops: where each request is recorded, as for :meth:`fetch`.
         :returns: the page's final URL, status, content type, truncation flag and redirect
             count, with ``text`` the values joined by newlines, or
             ``No results for selector: ...``.
@@ -153,13 +159,13 @@ class WebClient:
         extraction = parse_extraction(extract)
         if limit < 1:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS, f"limit must be >= 1, got {limit}")
-        page = await self._get(url)
+        page = await self._get(url, hops or _NO_HOPS)
         return attrs.evolve(page, text=select_values(page.text, select, extraction, limit))
 
-    async def _get(self, url: str) -> FetchResult:
+    async def _get(self, url: str, hops: HopRecorder) -> FetchResult:
         timeout = self._settings.timeout
         try:
-            return await asyncio.wait_for(self._follow(url), timeout)
+            return await asyncio.wait_for(self._follow(url, hops), timeout)
         except asyncio.TimeoutError:
             raise ToolError(
                 ErrorCategory.TIMEOUT, f"fetching {url} took longer than {timeout:g} s"
@@ -167,49 +173,74 @@ class WebClient:
         except httpx.HTTPError as exc:
             raise transport_failure(exc, url) from exc
 
-    async def _follow(self, url: str) -> FetchResult:
-        current = check_static(url, self._policy).url
+    async def _follow(self, url: str, hops: HopRecorder) -> FetchResult:
+        try:
+            current = check_static(url, self._policy).url
+        except PolicyViolation as exc:
+            hops.refused(url, 0, exc.rejection.rule)
+            raise
         hop = 0
         while True:
-            response = await self._http.send(self._http.build_request("GET", current), stream=True)
+            started = time.perf_counter()
+            try:
+                response = await self._http.send(self._http.build_request("GET", current),
+                                                 stream=True)
+            except PolicyViolation as exc:  # the resolved addresses were refused
+                hops.refused(str(current), hop, exc.rejection.rule, _ms(started))
+                raise
+            except BaseException:
+                hops.sent(str(current), hop, status=None, duration_ms=_ms(started),
+                          response_bytes=None)
+                raise
             try:
                 if response.status_code not in REDIRECT_STATUSES:
-                    return await self._read(response, hop)
-                current = self._next_hop(response, hop)
+                    return await self._read(response, hop, hops, started)
+                hops.sent(str(current), hop, status=response.status_code,
+                          duration_ms=_ms(started), response_bytes=0)
+                target = self._location(response, hop)
             finally:
                 await response.aclose()
+            try:
+                current = check_static(target, self._policy).url
+            except PolicyViolation as exc:
+                refused = exc.rejection
+                hops.refused(target, hop + 1, refused.rule)
+                raise PolicyViolation(
+                    Rejection(refused.rule, f"redirect {hop + 1} to {target}: {refused.detail}")
+                ) from None
             hop += 1
 
-    def _next_hop(self, response: httpx.Response, hop: int) -> httpx.URL:
+    @staticmethod
+    def _location(response: httpx.Response, hop: int) -> str:
+        """The absolute URL a redirect points to (not yet judged)."""
         if hop == MAX_REDIRECTS:
             raise ToolError(
                 ErrorCategory.PERMANENT_FAILURE, f"too many redirects (more than {MAX_REDIRECTS})"
             )
-        location = response.headers.get("location", "").strip()
+        location = str(response.headers.get("location", "")).strip()
         if not location:
             raise ToolError(
                 ErrorCategory.PERMANENT_FAILURE,
                 f"redirect with no Location (HTTP {response.status_code})",
             )
-        target = urljoin(str(response.request.url), location)
-        try:
-            return check_static(target, self._policy).url
-        except PolicyViolation as exc:
-            refused = exc.rejection
-            raise PolicyViolation(
-                Rejection(refused.rule, f"redirect {hop + 1} to {target}: {refused.detail}")
-            ) from None
+        return urljoin(str(response.request.url), location)
 
-    async def _read(self, response: httpx.Response, redirects: int) -> FetchResult:
+    async def _read(self, response: httpx.Response, redirects: int, hops: HopRecorder,
+                    started: float) -> FetchResult:
         status = response.status_code
-        if not 200 <= status < 300:
-            raise ToolError(
-                classify_http_status(status), f"HTTP {status} {response.reason_phrase or 'unknown'}"
-            )
-        content_type = response.headers.get("content-type", "")
-        kind = media_type(content_type)
-        refuse_binary_type(kind)
-        body = await read_body(response, self._settings.max_body_bytes)
+        read: int | None = None
+        try:
+            if not 200 <= status < 300:
+                raise ToolError(classify_http_status(status),
+                                f"HTTP {status} {response.reason_phrase or 'unknown'}")
+            content_type = response.headers.get("content-type", "")
+            kind = media_type(content_type)
+            refuse_binary_type(kind)
+            body = await read_body(response, self._settings.max_body_bytes)
+            read = len(body.data)
+        finally:
+            hops.sent(str(response.request.url), redirects, status=status,
+                      duration_ms=_ms(started), response_bytes=read)
         if kind == "":
             refuse_binary_body(body.data)
         return FetchResult(
@@ -220,3 +251,10 @@ class WebClient:
             truncated=body.truncated,
             redirects=redirects,
         )
+
+
+_NO_HOPS = HopRecorder(None, "", "")
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tooldeck.egress import deck_resolver
+from tooldeck.egress.log import EgressLog, HopRecorder
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolOutput
 from tooldeck.plugins.web.settings import ScrapeSettings
@@ -31,14 +32,16 @@ class WebExecutor:
     """Run the web tools with the settings of one runtime.
 
     :param settings: the validated ``[tools.scrape]`` section.
+    :param egress_log: where each request is recorded (``[tools.egress]``), or ``None``.
     """
 
     name = EXECUTOR
     retryable = True
     """A fetch reads; running it again after a 429, a 5xx or a reset is harmless."""
 
-    def __init__(self, settings: ScrapeSettings) -> None:
+    def __init__(self, settings: ScrapeSettings, egress_log: EgressLog | None = None) -> None:
         self._settings = settings
+        self._egress_log = egress_log
         self._client: WebClient | None = None
 
     def _web(self, ctx: CallContext) -> WebClient:
@@ -61,11 +64,12 @@ class WebExecutor:
         """
         params = ctx.params
         page: FetchResult
+        hops = HopRecorder(self._egress_log, call.tool_id, call.call_id, call.caller_id)
         if isinstance(params, ScrapeParams):
             page = await self._web(ctx).scrape(params.url, params.select, params.extract,
-                                            params.limit)
+                                            params.limit, hops)
         elif isinstance(params, FetchParams):
-            page = await self._web(ctx).fetch(params.url)
+            page = await self._web(ctx).fetch(params.url, hops)
         else:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE,
                             f"the web executor cannot run {ctx.tool.id!r}")

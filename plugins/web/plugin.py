@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
+from tooldeck.egress.log import egress_log_from_settings
 from tooldeck.plugins.web.executor import WebExecutor
 from tooldeck.plugins.web.settings import ScrapeSettings
 from tooldeck.plugins.web.tools import TOOLS
@@ -29,8 +30,8 @@ def tooldeck_register_settings(register: Callable[..., None]) -> None:
 
 @hookimpl
 def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
-    """Register this runtime's ``web`` executor, built from ``[tools.scrape]``."""
-    register(WebExecutor(settings.get(ScrapeSettings)))
+    """Register this runtime's ``web`` executor; it logs its requests to ``[tools.egress]``."""
+    register(WebExecutor(settings.get(ScrapeSettings), egress_log_from_settings(settings)))
 
 
 @hookimpl
