@@ -75,13 +75,15 @@ class TrustCommand:
     def run(self, args: argparse.Namespace) -> int:
         """Open the deck of the configuration, then list, set or reset."""
         from tooldeck.cli.common import open_deck
+        from tooldeck.trust_levels import parse_trust_level
         from tooldeck.trust_state import Subject, TrustStateError
 
-        try:
+        try:  # usage errors first: no deck is built for them
             subject = None
             if args.trust_action != "list":
                 subject = (Subject.source(args.name) if args.source
                            else Subject.caller(args.name))
+            level = parse_trust_level(args.level) if args.trust_action == "set" else None
         except ValueError as exc:
             print(f"tooldeck trust: {exc}", file=sys.stderr)
             return EXIT_USAGE
@@ -90,8 +92,8 @@ class TrustCommand:
             as_json = bool(getattr(args, "json", False))
             if subject is None:
                 return _list(deck, as_json)
-            if args.trust_action == "set":
-                return _set(deck, subject, args.level, args.reason, as_json)
+            if level is not None:
+                return _set(deck, subject, level, args.reason, as_json)
             return _reset(deck, subject, as_json)
         except TrustStateError as exc:
             print(f"tooldeck trust: {exc}", file=sys.stderr)
@@ -136,16 +138,10 @@ def _list(deck: Any, as_json: bool) -> int:
     return EXIT_OK
 
 
-def _set(deck: Any, subject: Any, level: str, reason: str, as_json: bool) -> int:
+def _set(deck: Any, subject: Any, parsed: Any, reason: str, as_json: bool) -> int:
     from tooldeck.cli.common import emit
     from tooldeck.plugins.trust_gate.api import set_trust
-    from tooldeck.trust_levels import parse_trust_level
 
-    try:
-        parsed = parse_trust_level(level)
-    except ValueError as exc:
-        print(f"tooldeck trust: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     previous = set_trust(deck, subject, parsed, by=_who(), reason=reason)
     was = "no run-time level" if previous is None else str(previous.level)
     emit({"subject": subject.kind, "name": subject.name, "level": str(parsed),

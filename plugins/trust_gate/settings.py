@@ -15,8 +15,13 @@ __all__ = ["SECTION", "LevelSetting", "TrustSettings"]
 SECTION = "tools.trust"
 
 
-def _level(value: object) -> object:
-    return parse_trust_level(value) if isinstance(value, str) else value
+def _level(value: object) -> TrustLevel:
+    if isinstance(value, TrustLevel):
+        return value
+    if isinstance(value, str):
+        return parse_trust_level(value)
+    raise ValueError("expected the name of a trust level: trusted, verified, quarantined or "
+                     "blocked")
 
 
 def _source_name(value: object) -> object:
