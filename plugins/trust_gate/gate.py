@@ -107,7 +107,7 @@ class TrustGate:
             self._reported.add(message)
             print(f"tooldeck: trust state unreadable, every call is blocked: {message}",
                   file=sys.stderr)
-        return TrustView(TrustLevel.BLOCKED, f"trust state unreadable: {message}")
+        return TrustView(TrustLevel.BLOCKED, "trust state unreadable: {}", (message,))
 
     def view(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> TrustView:
         """The level this plugin gives ``call``, and where it came from.

@@ -43,12 +43,21 @@ _MCP_PREFIX = "mcp_"
 class TrustView:
     """A level and where it came from.
 
+    The explanation is formatted only when asked for: most calls never need it.
+
     :param level: the level.
-    :param why: its origin, for the operator (audit records, ``tooldeck trust list``).
+    :param template: its origin, a :meth:`str.format` template.
+    :param args: the template's arguments.
     """
 
     level: TrustLevel
-    why: str
+    template: str
+    args: tuple[object, ...] = ()
+
+    @property
+    def why(self) -> str:
+        """Where the level came from, for the operator (audit records)."""
+        return self.template.format(*self.args)
 
 
 def source_of(tool: ToolDef) -> str | None:
@@ -78,20 +87,20 @@ def _declared_level(tool: ToolDef) -> TrustView | None:
     if declared is None:
         return None
     if isinstance(declared, TrustLevel):
-        return TrustView(declared, f"tool {tool.id!r} declares trust {declared}")
+        return TrustView(declared, "tool {!r} declares trust {}", (tool.id, declared))
     if isinstance(declared, str):
         try:
             level = parse_trust_level(declared)
         except ValueError:
             pass
         else:
-            return TrustView(level, f"tool {tool.id!r} declares trust {level}")
-    return TrustView(TrustLevel.BLOCKED, f"tool {tool.id!r} declares an unknown trust level")
+            return TrustView(level, "tool {!r} declares trust {}", (tool.id, level))
+    return TrustView(TrustLevel.BLOCKED, "tool {!r} declares an unknown trust level", (tool.id,))
 
 
 def _row_view(row: Override) -> TrustView:
-    reason = f": {row.reason}" if row.reason else ""
-    return TrustView(row.level, f"{row.subject} set to {row.level} by {row.by}{reason}")
+    return TrustView(row.level, "{} set to {} by {}{}",
+                     (row.subject, row.level, row.by, f": {row.reason}" if row.reason else ""))
 
 
 def source_view(settings: TrustSettings, rows: Mapping[Subject, Override],
@@ -105,20 +114,19 @@ def source_view(settings: TrustSettings, rows: Mapping[Subject, Override],
     source = source_of(tool)
     if source is None:
         declared = _declared_level(tool)
-        return declared or TrustView(settings.default, f"tool {tool.id!r} comes from an "
-                                     "unnamed external source: [tools.trust] default")
+        return declared or TrustView(settings.default, "tool {!r} comes from an unnamed "
+                                     "external source: [tools.trust] default", (tool.id,))
     row = rows.get(Subject("source", source))
     if row is not None:
         return _row_view(row)
     if source in settings.sources:
         level = settings.sources[source]
-        return TrustView(level, f"source {source!r} is {level} in [tools.trust] sources")
+        return TrustView(level, "source {!r} is {} in [tools.trust] sources", (source, level))
     if source == "builtin":
         return TrustView(TrustLevel.TRUSTED, "source 'builtin' is trusted by default")
     declared = _declared_level(tool)
-    return declared or TrustView(settings.default,
-                                 f"source {source!r} is {settings.default} by "
-                                 "[tools.trust] default")
+    return declared or TrustView(settings.default, "source {!r} is {} by [tools.trust] default",
+                                 (source, settings.default))
 
 
 def caller_view(settings: TrustSettings, rows: Mapping[Subject, Override],
@@ -133,14 +141,14 @@ def caller_view(settings: TrustSettings, rows: Mapping[Subject, Override],
         return TrustView(TrustLevel.BLOCKED, "the caller id is not a string")
     name = caller_id or ""
     if len(name) > MAX_NAME_CHARS:
-        return TrustView(TrustLevel.BLOCKED,
-                         f"the caller id is longer than {MAX_NAME_CHARS} characters")
+        return TrustView(TrustLevel.BLOCKED, "the caller id is longer than {} characters",
+                         (MAX_NAME_CHARS,))
     row = rows.get(Subject.caller(name))
     if row is not None:
         return _row_view(row)
     if name in settings.callers:
         level = settings.callers[name]
-        return TrustView(level, f"caller {name!r} is {level} in [tools.trust] callers")
+        return TrustView(level, "caller {!r} is {} in [tools.trust] callers", (name, level))
     return TrustView(TrustLevel.TRUSTED, "the caller adds no restriction")
 
 
