@@ -119,7 +119,7 @@ async def test_off_means_no_block(make_deck: Callable[..., Deck], body: str) -> 
 
 async def test_windows_survive_a_reload_and_new_thresholds_apply(
         make_deck: Callable[..., Deck], config_path: Path, audit_path: Path) -> None:
-    deck = make_deck()
+    deck = make_deck(settle_s=0.01)
     assert await run(deck, "ok", "fail", "fail") == [True, False, False]  # 2/3: warning
     config_path.write_text(config_text(
         '[[tools.permissions.job]]\npattern = "*"\naction = "allow"\n'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from tests.trust_gate.conftest import (
     stub,
     trust_vote,
 )
+from tooldeck.cli import main
 from tooldeck.config import load_document
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError, ErrorCategory
@@ -182,10 +184,12 @@ async def test_a_change_reaches_every_deck_of_the_user(make_deck: Callable[..., 
 
 
 async def test_the_cli_changes_a_running_deck(make_deck: Callable[..., Deck], config_path: Path,
-                                              audit_path: Path, project: Path) -> None:
+                                              audit_path: Path, project: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     deck = make_deck()
     call = ToolCall("bash", {"command": "echo hi"}, caller_id="nightly job")
     assert (await deck.call(call)).ok
+    # another process: the real console script
     done = run_cli("trust", "set", "nightly job", "blocked", "--reason", "paused",
                    "--config", str(config_path), cwd=project)
     assert done.returncode == 0, done.stderr
@@ -193,12 +197,18 @@ async def test_the_cli_changes_a_running_deck(make_deck: Callable[..., Deck], co
     denied = await deck.call(call)
     assert denied.error is not None and denied.error.message == (
         "all tools blocked (trust=blocked)")
-    listed = run_cli("trust", "list", "--config", str(config_path), cwd=project)
-    assert "caller 'nightly job': blocked (set by cli" in listed.stdout
-    assert "paused" in listed.stdout
-    assert run_cli("trust", "reset", "nightly job", "--config", str(config_path),
-                   cwd=project).returncode == 0
+    # the same command in this process (on a thread: it runs its own event loop)
+    def cli(*args: str) -> int:
+        return main(["trust", *args, "--config", str(config_path)])
+
+    assert await asyncio.to_thread(cli, "list") == 0
+    listed = capsys.readouterr().out
+    assert "caller 'nightly job': blocked (set by cli" in listed and "paused" in listed
+    assert "[tools.trust] default (MCP servers, skills): quarantined" in listed
+    assert await asyncio.to_thread(cli, "reset", "nightly job") == 0
     assert (await deck.call(call)).ok
+    assert await asyncio.to_thread(cli, "reset", "nightly job") == 1
+    assert "nothing to reset" in capsys.readouterr().err
     kinds = [r["kind"] for r in audit_records(audit_path)]
     assert kinds.count("trust.set") == 1 and kinds.count("trust.reset") == 1
 
@@ -207,9 +217,10 @@ async def test_the_cli_changes_a_running_deck(make_deck: Callable[..., Deck], co
     (["set", "x", "admin"], "unknown trust level 'admin'"),
     (["set", "--source", "github", "trusted"], "not a tool source name"),
 ])
-def test_cli_usage_errors_exit_2(project: Path, args: list[str], message: str) -> None:
-    proc = run_cli("trust", *args, "--config", "no-such-file.toml", cwd=project)
-    assert proc.returncode == 2 and message in proc.stderr
+def test_cli_usage_errors_exit_2(project: Path, args: list[str], message: str,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["trust", *args, "--config", "no-such-file.toml"]) == 2
+    assert message in capsys.readouterr().err
 
 
 # -- plugin lifecycle: disable, reload ------------------------------------------------------
@@ -228,7 +239,7 @@ async def test_disabling_the_plugin_keeps_its_section_with_a_warning(
 
 async def test_levels_reload_with_the_policy(make_deck: Callable[..., Deck],
                                              config_path: Path, audit_path: Path) -> None:
-    deck = make_deck('[tools.trust]\ncallers = { q = "quarantined" }\n')
+    deck = make_deck('[tools.trust]\ncallers = { q = "quarantined" }\n', settle_s=0.01)
     set_trust(deck, Subject.caller("r"), "blocked")
     assert trust_vote(deck, "bash", caller="q", params={"command": "true"}) is not None
     before = deck.runtime
