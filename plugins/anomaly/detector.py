@@ -3,9 +3,9 @@
 =================  ===========================================================================
 step               behaviour
 =================  ===========================================================================
-judge              every call a gate is asked about is remembered (by its call id as the audit
-                   record will show it) with its caller; a caller this detector blocked is
-                   denied: ``all tools blocked (trust=blocked)``
+judge              every call a gate is asked about is remembered (by its call id and caller
+                   as the audit record will show them) with its caller; a caller this
+                   detector blocked is denied: ``all tools blocked (trust=blocked)``
 count              the call's audit record gives its outcome (see :mod:`.window`); calls that
                    never reached the gates (malformed, unknown tool, bad parameters) are not
                    counted, nor are the denials of a caller that is already blocked
@@ -67,9 +67,9 @@ def _caller(call: ToolCall) -> str | None:
     return caller
 
 
-def _audited_call_id(call: ToolCall, runtime: Runtime) -> str:
-    """The call id exactly as the call's audit record will carry it (cut, made safe)."""
-    return safe_text(cut(str(call.call_id), runtime.settings.core.audit.max_value_chars))
+def _as_audited(text: str, runtime: Runtime) -> str:
+    """``text`` exactly as an audit record carries it (cut, lone surrogates escaped)."""
+    return safe_text(cut(text, runtime.settings.core.audit.max_value_chars))
 
 
 class AnomalyDetector:
@@ -122,7 +122,8 @@ class AnomalyDetector:
             return Decision(Verdict.DENY, _DENIED, gate="anomaly",
                             rule=f"anomaly-state (trust state unreadable: {exc})")
         watch = runtime.session.setdefault(WATCH, Watch)
-        watch.expect(_audited_call_id(call, runtime), Pending(caller, counted=not blocked))
+        watch.expect(_as_audited(str(call.call_id), runtime),
+                     Pending(caller, _as_audited(caller, runtime), counted=not blocked))
         if reason is not None:
             return Decision(Verdict.DENY, _DENIED, gate="anomaly",
                             rule=f"anomaly-block (caller {caller!r}: {reason}; an operator "
@@ -146,7 +147,8 @@ class AnomalyDetector:
         if not self.settings.enabled or event.kind != "tool_call":
             return
         watch = runtime.session.setdefault(WATCH, Watch)
-        pending = watch.pending.pop(str(event.fields.get("call_id")), None)
+        pending = watch.take(str(event.fields.get("call_id")),
+                             str(event.fields.get("caller_id") or ""))
         if pending is None or not pending.counted or pending.caller in watch.blocks:
             return
         outcome = outcome_of(event.fields)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,17 @@ class JobParams(pydantic.BaseModel):
 
 
 class Jobs:
-    """The ``job`` tool: ``ok`` succeeds, ``fail`` fails, ``deny`` is denied by a gate."""
+    """The ``job`` tool: ``ok`` succeeds, ``fail`` fails, ``deny`` is denied by a gate.
+
+    ``pair-ok`` and ``pair-fail`` wait until two such calls are running, so that two calls
+    are surely in flight at once.
+    """
 
     name = "jobs"
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.both: asyncio.Event | None = None
 
     @hookimpl
     def tooldeck_register_executors(self, register: Callable[..., None]) -> None:
@@ -51,7 +60,17 @@ class Jobs:
         return None
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
-        if call.params["value"] == "fail":
+        value = call.params["value"]
+        if value.startswith("pair-"):
+            self.both = self.both or asyncio.Event()
+            self.running += 1
+            if self.running % 2:
+                await self.both.wait()
+            else:
+                self.both.set()
+                self.both = None
+            value = value.removeprefix("pair-")
+        if value == "fail":
             raise ToolError(ErrorCategory.PERMANENT_FAILURE, "the job failed")
         return ToolOutput("job", "done")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -142,6 +143,20 @@ async def test_odd_callers_and_long_call_ids_are_still_counted(
         assert denied.error is not None and denied.error.message == BLOCKED, repr(caller)
         assert reset_trust(deck, Subject.caller(caller)) is not None
         assert (await deck.call(job("ok", caller or None))).ok
+
+
+async def test_calls_in_flight_with_one_call_id_are_told_apart_by_caller(
+        make_deck: Callable[..., Deck]) -> None:
+    """A host that reuses call ids: each outcome still goes to its own caller."""
+    deck = make_deck()
+    for _ in range(3):
+        failed, ran = await asyncio.gather(
+            deck.call(ToolCall("job", {"value": "pair-fail"}, caller_id="alice", call_id="1")),
+            deck.call(ToolCall("job", {"value": "pair-ok"}, caller_id="bob", call_id="1")))
+        assert not failed.ok and ran.ok
+    assert await run(deck, "ok", caller="bob") == [True]
+    denied = await deck.call(job("ok"))
+    assert denied.error is not None and denied.error.message == BLOCKED
 
 
 async def test_a_caller_no_row_could_name_is_denied(make_deck: Callable[..., Deck]) -> None:
