@@ -106,17 +106,18 @@ def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
 def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
     """Extend ``end`` over the lines that belong to the protected line ending there.
 
-    Location and code-frame lines (:data:`_LOCATION_FOLLOWER`); and when the protected line
-    ends with ``:`` it introduces its message, so the next non-blank line is kept too
-    (``thread 'x' panicked at src/lib.rs:11:6:``, then the panic message). Never past
-    ``limit``.
+    Location and code-frame lines (:data:`_LOCATION_FOLLOWER`); or, when the protected line
+    ends with ``:`` and no location line follows it, the message it introduces: the next
+    non-blank line (``thread 'x' panicked at src/lib.rs:11:6:``, then the panic message).
+    Never past ``limit``.
     """
     colon = end >= 2 and data[end - 2 : end - 1] == b":"
+    line_end = end
     follower = _LOCATION_FOLLOWER.match(data, end)
     while follower is not None and (limit is None or follower.end() <= limit):
         end = follower.end()
         follower = _LOCATION_FOLLOWER.match(data, end)
-    if colon:
+    if colon and end == line_end:  # the colon introduced location lines, not a message
         end = _message_line_end(data, end, limit) or end
     return end
 

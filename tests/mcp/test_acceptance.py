@@ -180,4 +180,5 @@ def test_the_server_exits_promptly_when_the_client_goes(tmp_path: Path) -> None:
     proc = subprocess.run([TOOLDECK, *server_args(workspace)], cwd=workspace,
                           stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
     assert proc.returncode == 0, proc.stderr
-    assert time.monotonic() - started < 4, "the hot-reload watcher does not hold up shutdown"
+    # a held-up shutdown runs into the 30 s timeout; 15 s leaves a loaded machine its margin
+    assert time.monotonic() - started < 15, "the hot-reload watcher does not hold up shutdown"

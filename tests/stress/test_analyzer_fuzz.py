@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tooldeck.shell_analysis import CommandAnalysis, analyze, decide
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS
 
-PER_INPUT = 1.0
+PER_INPUT = 4.0
 """Seconds one input may take, generous for a busy CI machine."""
 
 FRAGMENTS = [
