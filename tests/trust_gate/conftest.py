@@ -1,6 +1,6 @@
 """Fixtures for the trust gate tests: decks built from config text, with stand-in tools.
 
-The stand-in tools let the tests use Zeph's tool ids (``memory_save``, ``fs_delete_path``,
+The stand-in tools let the tests use Zeph's tool ids (``fs_delete_path``, ``write_log``,
 MCP ids) as real registered tools that a real executor runs; they declare no capabilities
 unless a test says so, so what denies them is the name rules under test.
 """

@@ -128,9 +128,9 @@ async def test_a_tools_own_trust_and_source_are_honoured(make_deck: Callable[...
 
 async def test_trust_never_answers_an_ask(make_deck: Callable[..., Deck]) -> None:
     deck = make_deck('[tools.trust]\ncallers = { t = "trusted" }\n'
-                     '[[tools.permissions.memory_save]]\npattern = "*"\naction = "ask"\n',
-                     [stub("memory_save")])
-    result = await deck.call(ToolCall("memory_save", {}, caller_id="t"))
+                     '[[tools.permissions.note_save]]\npattern = "*"\naction = "ask"\n',
+                     [stub("note_save")])
+    result = await deck.call(ToolCall("note_save", {}, caller_id="t"))
     assert result.error is not None
     assert result.error.category is ErrorCategory.CONFIRMATION_REQUIRED
 

@@ -24,7 +24,7 @@ ALLOWED = ["read", "file_read", "filesystem_read_file", "filesystem_list_dir",
            "filesystem_write_file", "server_prefetch", "server_save", "write_log"]
 MCP_REGISTERED = ["github_run_command", "shell_execute", "docker_container_exec"]
 
-_BUILTIN = {"bash", "write", "edit", "delete_path", "fetch", "web_scrape", "read"}
+_BUILTIN = {"bash", "write", "edit", "delete_path", "fetch", "web_scrape", "read", "memory_save"}
 
 
 def stubs_for(ids: list[str]) -> list:
@@ -75,8 +75,9 @@ async def test_trusted_bash_is_left_to_the_policy(make_deck: Callable[..., Deck]
 async def test_blocked_denies_every_tool_confirmed_or_not(
         make_deck: Callable[..., Deck]) -> None:
     deck = make_deck(LEVELS + allow_rules("memory_save", "write_log"),
-                     [stub("memory_save"), stub("write_log")])
-    cases = [(t, {"read": {"path": "x"}, "bash": {"command": "true"}}.get(t, {}), confirm)
+                     [stub("write_log")])
+    known = {"read": {"path": "x"}, "bash": {"command": "true"}, "memory_save": {"content": "x"}}
+    cases = [(t, known.get(t, {}), confirm)
              for t in ("read", "bash", "memory_save", "write_log") for confirm in (None, True)]
     for tool_id, params, confirm in cases:
         result = await deck.call(ToolCall(tool_id, params, caller_id="b"), confirm=confirm)
