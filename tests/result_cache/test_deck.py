@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tooldeck.deck import Deck
@@ -162,7 +163,11 @@ async def test_find_path_meeting_a_symlink_is_not_cached(make_env: MakeEnv) -> N
 async def test_a_fresh_file_is_not_cached_at_all(make_env: MakeEnv) -> None:
     env = make_env()
     (env.root / "new.txt").write_text("just written\n")
-    await env.text("read", path="new.txt")  # written within the racy window: not stored
+    # an mtime ahead of the call keeps the file inside the racy window however slow the
+    # machine is between this write and the call's start (a bare write raced it under load)
+    ahead = time.time_ns() + 60 * 10**9
+    os.utime(env.root / "new.txt", ns=(ahead, ahead))
+    await env.text("read", path="new.txt")  # changed within the racy window: not stored
     assert len(store_of(env.deck.runtime)) == 0
 
 
