@@ -1,7 +1,9 @@
-"""Read ``commands.tsv``: rows with their expected verdict, tolerance and half.
+"""Read ``commands.tsv`` or ``fresh.tsv``: rows with their expected verdict, tolerance and half.
 
 The half of a row is fixed by a hash of its id (``tune`` when the first byte of its SHA-256
 is even): rules may be tuned on the tune half only; the held-back half measures them.
+``fresh.tsv`` (:data:`FRESH`) is a second corpus from other sources, in the same format,
+meant to measure how well rules tuned on ``commands.tsv`` generalise.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 import attrs
 
 CORPUS = Path(__file__).with_name("commands.tsv")
+FRESH = Path(__file__).with_name("fresh.tsv")
 
 
 @attrs.frozen
@@ -51,7 +54,11 @@ def _decode(command: str, note: str) -> str:
 
 
 def load_rows(path: Path = CORPUS) -> list[Row]:
-    """Every row of the corpus, commands decoded."""
+    """Every row of a corpus file, commands decoded.
+
+    :param path: the corpus file, :data:`CORPUS` (default) or :data:`FRESH`.
+    :returns: the rows in file order.
+    """
     rows: list[Row] = []
     lines = [line for line in path.read_text(encoding="utf-8").splitlines()
              if line and not line.startswith("#")]
