@@ -87,7 +87,9 @@ class StrictModel(BaseModel):
 class AgentConfig(StrictModel):
     """``[agent]``: limits of the agent loop that drives the tools."""
 
-    max_tool_iterations: int = Field(10, ge=1, description="Max tool iterations per turn.")
+    max_tool_iterations: int = Field(
+        10, ge=1, description="Rounds of tool calls per user turn in the tool loop "
+        "(tooldeck.loop.ToolLoop).")
     autonomy: Literal["readonly", "supervised", "full"] = Field(
         "supervised",
         description="readonly: only read-only tools, no side effects and no network; "
