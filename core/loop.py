@@ -175,6 +175,8 @@ class ToolLoop:
     :param compress: called with the history when the budget is reached; the loop goes on
         with what it returns if that is under the budget.
     :param doom_repeats: see the table above.
+    :param fenced: run fenced blocks found in replies without structured calls; ``False``
+        for hosts that want tools called only through the provider's tool-calling API.
     """
 
     def __init__(
@@ -191,6 +193,7 @@ class ToolLoop:
         count_tokens: TokenCounter = estimate_tokens,
         compress: Compress | None = None,
         doom_repeats: int = DOOM_REPEATS,
+        fenced: bool = True,
     ) -> None:
         if max_iterations is not None and max_iterations < 1:
             raise ValueError("max_iterations must be at least 1")
@@ -209,6 +212,7 @@ class ToolLoop:
         self.count_tokens = count_tokens
         self.compress = compress
         self.doom_repeats = doom_repeats
+        self.fenced = fenced
         self.turn = 0
         """The number of model responses this loop has read (the last call's ``turn``)."""
 
@@ -266,7 +270,7 @@ class ToolLoop:
             text = reply.text
             calls = list(reply.calls)
             fenced = not calls
-            if fenced:
+            if fenced and self.fenced:
                 calls = [ProviderCall(c) for c in
                          fenced_calls(text, self.deck.tools(), caller_id=self.caller_id,
                                       turn=self.turn)]

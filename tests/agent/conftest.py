@@ -348,3 +348,9 @@ def dialect(request: pytest.FixtureRequest) -> Any:
 def chat_dialect(request: pytest.FixtureRequest) -> Any:
     """The two formats the loop's limits are proven in (the Responses API shares the code)."""
     return DIALECTS[request.param]
+
+
+@pytest.fixture
+def openai_dialect() -> Any:
+    """The OpenAI chat-completions format alone."""
+    return DIALECTS["openai_chat"]

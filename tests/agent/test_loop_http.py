@@ -253,3 +253,12 @@ async def test_turns_keep_counting_across_runs(chat_dialect: Any, make_deck: Any
     assert [c["turn"] for c in audit("tool_call")] == [1, 3]
     assert loop.turn == 4
     check_sent(chat_dialect, server)
+
+
+async def test_fenced_blocks_can_be_turned_off(openai_dialect: Any, make_deck: Any,
+                                               model_server: Any, audit: Any) -> None:
+    dialect = openai_dialect
+    server = model_server(lambda n, body: dialect.text_reply("```bash\necho no\n```"))
+    outcome = await start(dialect, make_deck(), server, fenced=False).run(opening(dialect))
+    assert outcome.reason is StopReason.FINISHED and outcome.iterations == 0
+    assert audit("tool_call") == []
