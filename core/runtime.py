@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 import pluggy
@@ -22,6 +22,9 @@ from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
+
+if TYPE_CHECKING:
+    from tooldeck.events import CallEvent
 
 __all__ = [
     "CORE_PLUGIN",
@@ -180,14 +183,15 @@ def impls(hook: Any) -> tuple[_Impl, ...]:
 class Hooks:
     """The typed facade business code uses instead of ``pm.hook``.
 
-    ``check_call`` and ``audit`` call each implementation on its own so that one failing
-    gate or sink cannot hide the others.
+    ``check_call``, ``audit`` and ``call_event`` call each implementation on its own so that
+    one failing gate or sink cannot hide the others.
     """
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self._pm = pm
         self._check = impls(pm.hook.tooldeck_check_call)
         self._audit = impls(pm.hook.tooldeck_audit)
+        self._call_event = impls(pm.hook.tooldeck_call_event)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
 
@@ -290,6 +294,16 @@ class Hooks:
                     f"tooldeck: audit sink {impl.plugin!r} failed: {type(exc).__name__}: {exc}",
                     file=sys.stderr,
                 )
+
+    def call_event(self, event: CallEvent, runtime: Runtime) -> None:
+        """Hand ``event`` to every implementation; a failing one is reported and skipped."""
+        args = {"event": event, "runtime": runtime}
+        for impl in self._call_event:
+            try:
+                impl.function(*[args[a] for a in impl.argnames])
+            except Exception as exc:
+                print(f"tooldeck: call event hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
 
     def configure(self, runtime: Runtime) -> None:
         """Run every ``tooldeck_configure``; the first exception propagates."""

@@ -114,11 +114,11 @@ async def make_deck(project: Path, tmp_path: Path,
     """``make_deck(toml)``: a deck from the TOML, auditing to ``audit_path``; closed after."""
     decks: list[Deck] = []
 
-    def make(body: str = ALLOW_ECHO) -> Deck:
+    def make(body: str = ALLOW_ECHO, *, plugins: Mapping[str, object] | None = None) -> Deck:
         path = tmp_path / "conf" / "tooldeck.toml"
         path.parent.mkdir(exist_ok=True)
         path.write_text(f'[tools.audit]\npath = "{audit_path}"\n{body}', encoding="utf-8")
-        deck = Deck.from_config(path, extra_plugins={})
+        deck = Deck.from_config(path, extra_plugins=dict(plugins or {}))
         decks.append(deck)
         return deck
 
