@@ -25,6 +25,11 @@ iteration cap          at most ``max_tool_iterations`` rounds of calls per run
 doom loop              stop with ``doom_loop`` when ``doom_repeats`` (3) rounds in a row
                        returned identical outputs, or when the same call (tool and
                        parameters) has failed ``doom_repeats`` times in the run
+tool selection         with ``[agent.tool_filter] enabled``, each request carries only the
+                       tools the schema filter selects for the run's user message
+                       (:mod:`tooldeck.schema_filter`), gated and boosted by
+                       ``[tools.dependencies]`` when that is enabled
+                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`
 context budget         before each request the conversation and tool schemas are measured
                        with ``count_tokens`` (default: characters / 4); at ``budget_ratio``
                        (80 %) of ``context_window`` the ``compress`` callback, if any,
@@ -47,12 +52,16 @@ import attrs
 from tooldeck.adapters import Adapter, AdapterError, ProviderCall
 from tooldeck.audit import runtime_event
 from tooldeck.deck import Confirm, ToolResult
+from tooldeck.dependencies import DependencyGraph
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.fenced import fenced_calls
 from tooldeck.safe_json import json_safe, safe_repr
+from tooldeck.schema_filter import Embed, SchemaFilter
 
 if TYPE_CHECKING:
     from tooldeck.deck import Deck
+    from tooldeck.models import ToolDef
+    from tooldeck.runtime import Runtime
 
 __all__ = [
     "BUDGET_RATIO",
@@ -131,6 +140,23 @@ def _call_key(pc: ProviderCall) -> str:
     return json.dumps([safe_repr(pc.call.tool_id), params], sort_keys=True, default=str)
 
 
+def _last_user_text(history: Sequence[Mapping[str, Any]]) -> str:
+    """The text of the latest user message that has text (tool results have none)."""
+    for message in reversed(history):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            parts = [part["text"] for part in content if isinstance(part, Mapping)
+                     and part.get("type") in ("text", "input_text")
+                     and isinstance(part.get("text"), str)]
+            if parts:
+                return "\n".join(parts)
+    return ""
+
+
 class _DoomWatch:
     """Counts identical rounds in a row and failures of each call."""
 
@@ -177,6 +203,7 @@ class ToolLoop:
     :param doom_repeats: see the table above.
     :param fenced: run fenced blocks found in replies without structured calls; ``False``
         for hosts that want tools called only through the provider's tool-calling API.
+    :param embed: the embedder of the schema filter; by default its lexical index.
     """
 
     def __init__(
@@ -194,6 +221,7 @@ class ToolLoop:
         compress: Compress | None = None,
         doom_repeats: int = DOOM_REPEATS,
         fenced: bool = True,
+        embed: Embed | None = None,
     ) -> None:
         if max_iterations is not None and max_iterations < 1:
             raise ValueError("max_iterations must be at least 1")
@@ -213,8 +241,31 @@ class ToolLoop:
         self.compress = compress
         self.doom_repeats = doom_repeats
         self.fenced = fenced
+        self.embed = embed
         self.turn = 0
         """The number of model responses this loop has read (the last call's ``turn``)."""
+        self.completed: set[str] = set()
+        """Tools that completed successfully in this session, for the dependency graph;
+        clear it to start a new session."""
+        self._filter: SchemaFilter | None = None
+        self._graph: DependencyGraph | None = None
+
+    async def _offered(self, runtime: Runtime, query: str) -> list[ToolDef]:
+        """The tools to send: all the deck offers, or the schema filter's selection."""
+        tools = self.deck.tools()
+        config = runtime.settings.core.tool_filter
+        if not config.enabled:
+            return tools
+        if self._filter is None or self._filter.config != config:
+            self._filter = SchemaFilter(config, self.embed)
+        result = await self._filter.select(query, tools)
+        dependencies = runtime.settings.core.dependencies
+        if dependencies.enabled:
+            if self._graph is None or self._graph.config != dependencies:
+                self._graph = DependencyGraph(dependencies)
+            result = self._graph.apply(result, self.completed, config.always_on)
+        by_id = {tool.id: tool for tool in tools}
+        return [by_id[tool_id] for tool_id in result.tool_ids]
 
     def _measure(self, history: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
         text = json.dumps([history, tools], ensure_ascii=False, default=str)
@@ -248,10 +299,11 @@ class ToolLoop:
         cap = self.max_iterations or self.deck.runtime.settings.core.agent.max_tool_iterations
         watch = _DoomWatch(self.doom_repeats)
         iterations, text = 0, ""
+        query = _last_user_text(history)
         while True:
             runtime = self.deck.runtime
             tafc = runtime.settings.core.tafc
-            tools = self.adapter.tool_specs(self.deck.tools(), tafc)
+            tools = self.adapter.tool_specs(await self._offered(runtime, query), tafc)
             history, over = await self._within_budget(history, tools)
             if over is not None:
                 return self._stop(StopReason.CONTEXT_BUDGET, history, text, iterations, over)
@@ -284,6 +336,8 @@ class ToolLoop:
             iterations += 1
             results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
                        for pc in calls]
+            self.completed.update(pc.call.tool_id for pc, result in results
+                                  if result.ok and isinstance(pc.call.tool_id, str))
             self._answer(history, results, fenced)
             doom = watch.observe(results)
             if doom is not None:

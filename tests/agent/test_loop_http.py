@@ -262,3 +262,48 @@ async def test_fenced_blocks_can_be_turned_off(openai_dialect: Any, make_deck: A
     outcome = await start(dialect, make_deck(), server, fenced=False).run(opening(dialect))
     assert outcome.reason is StopReason.FINISHED and outcome.iterations == 0
     assert audit("tool_call") == []
+
+
+def tool_names(body: dict[str, Any]) -> list[str]:
+    return [t.get("name") or t["function"]["name"] for t in body.get("tools", [])]
+
+
+async def test_schema_filter_and_dependencies_shape_the_tools_sent(
+        chat_dialect: Any, make_deck: Any, model_server: Any, project: Any) -> None:
+    (project / "notes.txt").write_text("teh notes\n")
+    replies = [chat_dialect.tool_reply([("r1", "read", {"path": "notes.txt"})]),
+               chat_dialect.text_reply("done")]
+    server = model_server(lambda n, body: replies[n])
+    deck = make_deck("""
+        [agent.tool_filter]
+        enabled = true
+        always_on = []
+        top_k = 0
+
+        [tools.dependencies]
+        enabled = true
+        [tools.dependencies.rules.edit]
+        requires = ["read"]
+
+        [[tools.permissions.read]]
+        pattern = "*"
+        action = "allow"
+    """.replace("\n        ", "\n"))
+    loop = start(chat_dialect, deck, server)
+    outcome = await loop.run([{"role": "user", "content": "read notes.txt, fix the typo"}])
+
+    assert outcome.reason is StopReason.FINISHED
+    first, second = (tool_names(b) for b in server.bodies())
+    assert first[0] == "read"                      # named in the request: first, score 1
+    assert "edit" not in first                     # waits for read
+    assert "edit" in second and loop.completed == {"read"}
+    check_sent(chat_dialect, server)
+
+
+async def test_schema_filter_top_k_limits_the_tools_sent(
+        openai_dialect: Any, make_deck: Any, model_server: Any) -> None:
+    server = model_server(lambda n, body: openai_dialect.text_reply("ok"))
+    deck = make_deck("[agent.tool_filter]\nenabled = true\nalways_on = []\ntop_k = 2\n")
+    await start(openai_dialect, deck, server).run(
+        [{"role": "user", "content": "get the text of a web page"}])
+    assert sorted(tool_names(server.bodies()[0])) == ["fetch", "web_scrape"]
