@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from tooldeck.events import CallEvent
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
+    from tooldeck.schema_filter import Embed
 
 
 @hookspec
@@ -196,6 +197,21 @@ def tooldeck_call_event(event: CallEvent, runtime: Runtime) -> None:
 
     :param event: the :class:`~tooldeck.events.CallEvent`.
     :param runtime: the runtime the call runs on.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_embedder(runtime: Runtime) -> Embed | None:
+    """Supply the embedder the schema filter ranks tools with (``[agent.tool_filter]``).
+
+    The first implementation that returns one wins; with none, the built-in lexical index
+    is used. An embedder is ``async embed(texts) -> vectors`` (one list of floats per text).
+    Called before each filtered request: return the same object for a runtime (keep it in
+    the stash) so the tools' vectors are computed once. An implementation that raises, or
+    returns something that is not callable, is reported on stderr and skipped.
+
+    :param runtime: the current runtime.
+    :returns: an embedder, or ``None`` to let the next implementation decide.
     """
 
 

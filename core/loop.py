@@ -43,6 +43,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -203,7 +204,8 @@ class ToolLoop:
     :param doom_repeats: see the table above.
     :param fenced: run fenced blocks found in replies without structured calls; ``False``
         for hosts that want tools called only through the provider's tool-calling API.
-    :param embed: the embedder of the schema filter; by default its lexical index.
+    :param embed: the embedder of the schema filter; by default the one a plugin supplies
+        (``tooldeck_embedder``), else the lexical index.
     """
 
     def __init__(
@@ -256,9 +258,16 @@ class ToolLoop:
         config = runtime.settings.core.tool_filter
         if not config.enabled:
             return tools
-        if self._filter is None or self._filter.config != config:
-            self._filter = SchemaFilter(config, self.embed)
-        result = await self._filter.select(query, tools)
+        embed = self.embed or runtime.hooks.embedder(runtime)
+        if (self._filter is None or self._filter.config != config
+                or self._filter.embed is not embed):
+            self._filter = SchemaFilter(config, embed)
+        try:
+            result = await self._filter.select(query, tools)
+        except Exception as exc:  # filtering only saves tokens: without it, offer everything
+            print(f"tooldeck: the schema filter failed, sending every tool: "
+                  f"{type(exc).__name__}: {safe_repr(str(exc), 200)}", file=sys.stderr)
+            return tools
         dependencies = runtime.settings.core.dependencies
         if dependencies.enabled:
             if self._graph is None or self._graph.config != dependencies:

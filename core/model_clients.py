@@ -9,45 +9,64 @@ wrapping its call in the same signature. An HTTP error status raises
 from __future__ import annotations
 
 import ssl
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import httpx
 
 from tooldeck.loop import ModelClient
+from tooldeck.schema_filter import Embed
 
-__all__ = ["anthropic_messages_client", "openai_chat_client", "openai_responses_client"]
+__all__ = [
+    "anthropic_messages_client",
+    "openai_chat_client",
+    "openai_embeddings",
+    "openai_responses_client",
+]
 
 DEFAULT_TIMEOUT_S = 120.0
 """How long one model request may take."""
 
 
-def _poster(url: str, headers: Mapping[str, str], body: Mapping[str, Any],
-            messages_key: str, timeout_s: float,
-            http: httpx.AsyncClient | None) -> ModelClient:
-    async def post(client: httpx.AsyncClient, messages: list[dict[str, Any]],
-                   tools: list[dict[str, Any]]) -> Mapping[str, Any]:
-        payload: dict[str, Any] = {**body, messages_key: messages}
-        if tools:
-            payload["tools"] = tools
+PostJSON = Callable[[Mapping[str, Any]], Awaitable[Mapping[str, Any]]]
+
+
+def _json_poster(url: str, headers: Mapping[str, str], timeout_s: float,
+                 http: httpx.AsyncClient | None) -> PostJSON:
+    """``await post(payload)``: POST JSON to ``url``, the answer's JSON object back."""
+    tls: list[ssl.SSLContext] = []  # loading the CA bundle is slow: once per factory
+
+    async def send(client: httpx.AsyncClient, payload: Mapping[str, Any]) -> Mapping[str, Any]:
         response = await client.post(url, json=payload, headers=dict(headers),
                                      timeout=timeout_s)
         response.raise_for_status()
         data = response.json()
         if not isinstance(data, Mapping):
-            raise ValueError(f"the model server answered {type(data).__name__}, not an object")
+            raise ValueError(f"the server answered {type(data).__name__}, not an object")
         return data
 
-    tls: list[ssl.SSLContext] = []  # loading the CA bundle is slow: once per factory
-
-    async def request(messages: list[dict[str, Any]],
-                      tools: list[dict[str, Any]]) -> Mapping[str, Any]:
+    async def post(payload: Mapping[str, Any]) -> Mapping[str, Any]:
         if http is not None:
-            return await post(http, messages, tools)
+            return await send(http, payload)
         if not tls:
             tls.append(httpx.create_ssl_context())
         async with httpx.AsyncClient(verify=tls[0]) as client:
-            return await post(client, messages, tools)
+            return await send(client, payload)
+
+    return post
+
+
+def _poster(url: str, headers: Mapping[str, str], body: Mapping[str, Any],
+            messages_key: str, timeout_s: float,
+            http: httpx.AsyncClient | None) -> ModelClient:
+    post = _json_poster(url, headers, timeout_s, http)
+
+    async def request(messages: list[dict[str, Any]],
+                      tools: list[dict[str, Any]]) -> Mapping[str, Any]:
+        payload: dict[str, Any] = {**body, messages_key: messages}
+        if tools:
+            payload["tools"] = tools
+        return await post(payload)
 
     return request
 
@@ -112,3 +131,31 @@ def anthropic_messages_client(base_url: str, model: str, *, api_key: str | None 
         body["system"] = system
     return _poster(base_url.rstrip("/") + "/v1/messages", headers, body, "messages",
                    timeout_s, http)
+
+
+def openai_embeddings(base_url: str, model: str, *, api_key: str | None = None,
+                      timeout_s: float = DEFAULT_TIMEOUT_S,
+                      http: httpx.AsyncClient | None = None) -> Embed:
+    """An embedder for the schema filter: ``POST {base_url}/embeddings`` (OpenAI-compatible).
+
+    Pass it as ``ToolLoop(..., embed=...)`` or return it from a ``tooldeck_embedder`` hook.
+
+    :param base_url: e.g. ``https://api.openai.com/v1`` or a local server's ``/v1``.
+    :param model: the embedding model.
+    :param api_key: sent as ``Authorization: Bearer …`` when given.
+    :param timeout_s: per request.
+    :param http: a client to reuse; by default one per request.
+    :raises ValueError: from the embedder, when the answer has not one vector per text.
+    """
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    post = _json_poster(base_url.rstrip("/") + "/embeddings", headers, timeout_s, http)
+
+    async def embed(texts: Sequence[str]) -> list[list[float]]:
+        answer = await post({"model": model, "input": list(texts)})
+        data = answer.get("data")
+        if not isinstance(data, list) or len(data) != len(texts):
+            raise ValueError("the embeddings answer does not hold one vector per text")
+        ordered = sorted(data, key=lambda item: item.get("index", 0))
+        return [[float(x) for x in item["embedding"]] for item in ordered]
+
+    return embed

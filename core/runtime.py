@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
 import pluggy
@@ -25,6 +25,7 @@ from tooldeck.secrets import redact
 
 if TYPE_CHECKING:
     from tooldeck.events import CallEvent
+    from tooldeck.schema_filter import Embed
 
 __all__ = [
     "CORE_PLUGIN",
@@ -192,6 +193,7 @@ class Hooks:
         self._check = impls(pm.hook.tooldeck_check_call)
         self._audit = impls(pm.hook.tooldeck_audit)
         self._call_event = impls(pm.hook.tooldeck_call_event)
+        self._embedder = impls(pm.hook.tooldeck_embedder)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
 
@@ -304,6 +306,21 @@ class Hooks:
             except Exception as exc:
                 print(f"tooldeck: call event hook {impl.plugin!r} failed: "
                       f"{type(exc).__name__}: {exc}", file=sys.stderr)
+
+    def embedder(self, runtime: Runtime) -> Embed | None:
+        """The first embedder a ``tooldeck_embedder`` supplies; failing ones are skipped."""
+        for impl in self._embedder:
+            try:
+                embed = impl.function(*[{"runtime": runtime}[a] for a in impl.argnames])
+                if embed is not None and not callable(embed):
+                    raise TypeError(f"returned {type(embed).__name__}, not a callable")
+            except Exception as exc:
+                print(f"tooldeck: embedder hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            if embed is not None:
+                return cast("Embed", embed)
+        return None
 
     def configure(self, runtime: Runtime) -> None:
         """Run every ``tooldeck_configure``; the first exception propagates."""

@@ -181,7 +181,8 @@ class SchemaFilter:
 
     def __init__(self, config: ToolFilterConfig, embed: Embed | None = None) -> None:
         self.config = config
-        self._embed = embed
+        self.embed = embed
+        """The embedder, or ``None`` for the lexical index."""
         self._documents: tuple[str, ...] | None = None
         self._vectors: dict[str, Vector] = {}
         self._index: LexicalIndex | None = None
@@ -192,11 +193,11 @@ class SchemaFilter:
         documents = tuple(_document(tool) for tool in tools)
         if documents == self._documents:
             return
-        if self._embed is None:
+        if self.embed is None:
             self._index = LexicalIndex(documents)
             vectors: Sequence[Vector] = self._index.vectors
         else:
-            vectors = list(await self._embed(documents))
+            vectors = list(await self.embed(documents))
             if len(vectors) != len(documents):
                 raise ValueError(f"the embedder returned {len(vectors)} vectors for "
                                  f"{len(documents)} tools")
@@ -215,6 +216,6 @@ class SchemaFilter:
         if self._index is not None:
             query_vector: Vector = self._index.embed(query)
         else:
-            assert self._embed is not None
-            (query_vector,) = await self._embed([query])
+            assert self.embed is not None
+            (query_vector,) = await self.embed([query])
         return select(query, tools, self.config, self._vectors, query_vector)
