@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tooldeck.adapters import AdapterError, ProviderCall, adapter_for, parse_arguments
@@ -116,3 +116,45 @@ def test_tool_specs_validate_against_the_sdk_types(dialect: Any, make_deck: Any)
 def test_unknown_adapter_names_the_known_ones() -> None:
     with pytest.raises(ValueError, match="anthropic, openai_chat, openai_responses"):
         adapter_for("gemini")
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(["choices", "message", "tool_calls", "function", "name",
+                                       "arguments", "id", "content", "type", "input", "text",
+                                       "output", "call_id", "role"]), children, max_size=5),
+    max_leaves=12,
+)
+CALLISH = st.fixed_dictionaries({
+    "choices": st.lists(st.fixed_dictionaries({"message": st.fixed_dictionaries({
+        "role": st.just("assistant"), "content": JSON,
+        "tool_calls": st.lists(st.fixed_dictionaries(
+            {"id": JSON, "type": st.just("function"),
+             "function": st.fixed_dictionaries({"name": JSON, "arguments": JSON})}),
+            max_size=3)})}), min_size=1, max_size=1),
+    "content": st.lists(st.fixed_dictionaries(
+        {"type": st.sampled_from(["text", "tool_use", "thinking"]), "id": JSON, "name": JSON,
+         "input": JSON, "text": JSON}), max_size=3),
+    "output": st.lists(st.fixed_dictionaries(
+        {"type": st.sampled_from(["message", "function_call", "reasoning"]), "call_id": JSON,
+         "name": JSON, "arguments": JSON, "content": JSON}), max_size=3),
+})
+
+
+@pytest.mark.parametrize("name", ["openai_chat", "openai_responses", "anthropic"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(response=JSON | CALLISH)
+def test_any_response_is_read_or_refused_never_a_crash(name: str, response: Any) -> None:
+    adapter = adapter_for(name)
+    try:
+        reply = adapter.parse(response, caller_id="c", turn=1)
+    except AdapterError:
+        return
+    json.dumps(list(reply.messages))  # the history stays JSON
+    for pc in reply.calls:
+        assert isinstance(pc.provider_id, str) and pc.provider_id
+        if not isinstance(pc.call.tool_id, str) or not isinstance(pc.call.params, dict):
+            assert shape_error(pc.call) is not None   # the deck refuses it, classified
+    answers = adapter.result_messages([(pc, ok(pc.call)) for pc in reply.calls])
+    json.dumps(answers)
