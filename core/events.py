@@ -7,7 +7,9 @@ gates or confirmation, so a UI can show it at once — and, after the audit reco
 denied, timed out, cancelled…). A UI updates one element per ``call_id``.
 
 They reach plugins through the ``tooldeck_call_event`` hook and programs through
-:meth:`Deck.events() <tooldeck.deck.Deck.events>`, an async iterator.
+:meth:`Deck.events() <tooldeck.deck.Deck.events>`, an async iterator;
+:meth:`CallEvent.as_acp_update` gives an IDE speaking the Agent Client Protocol its
+``tool_call`` / ``tool_call_update`` notifications.
 
 ================  ====================================================================
 kind              tools
@@ -165,6 +167,25 @@ class CallEvent:
                 data[name] = list(value) if isinstance(value, tuple) else value
         data["ts"] = self.ts
         return data
+
+    def as_acp_update(self) -> dict[str, Any]:
+        """The event as an Agent Client Protocol ``session/update`` payload, for IDEs.
+
+        ``in_progress`` becomes a ``tool_call`` update (the IDE creates the entry), a
+        terminal event a ``tool_call_update`` of the same ``toolCallId`` carrying the text as
+        content; put it in ``{"sessionId": …, "update": …}``.
+        """
+        update: dict[str, Any] = {"toolCallId": self.call_id, "status": self.status.value}
+        if self.status.terminal:
+            update = {"sessionUpdate": "tool_call_update", **update,
+                      "content": [{"type": "content",
+                                   "content": {"type": "text", "text": self.content}}]}
+        else:
+            update = {"sessionUpdate": "tool_call", **update, "title": self.title,
+                      "kind": self.kind.value}
+        if self.locations:
+            update["locations"] = [{"path": path} for path in self.locations]
+        return update
 
 
 def _title(call: ToolCall, tool: ToolDef | None) -> str:

@@ -112,6 +112,10 @@ async def test_denial_still_starts_and_ends(deck: Any) -> None:
     assert hooked == streamed
     assert_pair(hooked, call, CallStatus.FAILED)
     assert hooked[1].error_category == "policy_blocked"
+    from acp.schema import ToolCallProgress
+
+    ended = ToolCallProgress.model_validate(hooked[1].as_acp_update())
+    assert (ended.status, ended.tool_call_id) == ("failed", call.call_id)
 
 
 async def test_timeout(deck: Any) -> None:
@@ -215,3 +219,21 @@ async def test_a_cancelled_call_ends_failed(deck: Any) -> None:
     ended = await asyncio.wait_for(stream.__anext__(), 10)
     assert (ended.call_id, ended.status, ended.error_category) == (
         call.call_id, CallStatus.FAILED, "cancelled")
+
+
+async def test_events_as_agent_client_protocol_updates(deck: Any, project: Path) -> None:
+    from acp.schema import SessionNotification, ToolCallProgress, ToolCallStart
+
+    (project / "notes.txt").write_text("hi\n")
+    call = ToolCall("read", {"path": "notes.txt"})
+    _result, hooked, _ = await one_call(deck, call)
+    start, end = (event.as_acp_update() for event in hooked)
+    started = ToolCallStart.model_validate(start)
+    assert (started.tool_call_id, started.kind, started.status, started.title) == (
+        call.call_id, "read", "in_progress", "notes.txt")
+    ended = ToolCallProgress.model_validate(end)
+    assert (ended.tool_call_id, ended.status) == (call.call_id, "completed")
+    assert ended.content is not None and ended.content[0].content.text == hooked[1].content
+    assert ended.locations is not None
+    assert ended.locations[0].path == str((project / "notes.txt").resolve())
+    SessionNotification.model_validate({"sessionId": "s1", "update": end})
