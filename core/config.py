@@ -50,11 +50,14 @@ __all__ = [
     "AuditConfig",
     "ConfigDocument",
     "CoreConfig",
+    "DependencyConfig",
+    "DependencyRule",
     "PathSetting",
     "PluginsConfig",
     "RetryConfig",
     "Settings",
     "StrictModel",
+    "ToolFilterConfig",
     "load_document",
     "parse_document",
     "plugin_lists",
@@ -87,7 +90,9 @@ class StrictModel(BaseModel):
 class AgentConfig(StrictModel):
     """``[agent]``: limits of the agent loop that drives the tools."""
 
-    max_tool_iterations: int = Field(10, ge=1, description="Max tool iterations per turn.")
+    max_tool_iterations: int = Field(
+        10, ge=1, description="Rounds of tool calls per user turn in the tool loop "
+        "(tooldeck.loop.ToolLoop).")
     autonomy: Literal["readonly", "supervised", "full"] = Field(
         "supervised",
         description="readonly: only read-only tools, no side effects and no network; "
@@ -171,6 +176,42 @@ class RetryConfig(StrictModel):
         "after the first attempt began (0 = no limit).")
 
 
+class ToolFilterConfig(StrictModel):
+    """``[agent.tool_filter]``: which tool schemas the tool loop sends with each request.
+
+    Read by :mod:`tooldeck.schema_filter` through :class:`tooldeck.loop.ToolLoop`.
+    """
+
+    enabled: bool = Field(False, description="Send only the tools the filter selects.")
+    always_on: tuple[str, ...] = Field(
+        ("read_overflow",), description="Tools always sent (read_overflow: overflow "
+        "references in results must stay readable).")
+    top_k: int = Field(10, ge=0, description="Tools kept by similarity (0 = all).")
+    min_description_words: int = Field(
+        3, ge=0, description="Tools with a shorter description are always sent.")
+
+
+class DependencyRule(StrictModel):
+    """``[tools.dependencies.rules.<tool>]``: what a tool needs before it is offered."""
+
+    requires: tuple[str, ...] = Field((), description="Tools that must have completed first.")
+    prefers: tuple[str, ...] = Field(
+        (), description="Tools whose completion boosts this one's similarity score.")
+
+
+class DependencyConfig(StrictModel):
+    """``[tools.dependencies]``: tool prerequisites, applied by the schema filter.
+
+    Read by :mod:`tooldeck.dependencies` through :class:`tooldeck.loop.ToolLoop`.
+    """
+
+    enabled: bool = Field(False, description="Gate tools on their requirements.")
+    boost_per_dep: float = Field(0.15, ge=0, le=1, description="Boost per completed prefers.")
+    max_total_boost: float = Field(0.2, ge=0, le=1, description="Cap of a tool's boost.")
+    rules: dict[str, DependencyRule] = Field(default_factory=dict,
+                                             description="Rules by tool id.")
+
+
 CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent": AgentConfig,
     "plugins": PluginsConfig,
@@ -178,6 +219,8 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "tools.audit": AuditConfig,
     "tools.tafc": TafcConfig,
     "tools.retry": RetryConfig,
+    "agent.tool_filter": ToolFilterConfig,
+    "tools.dependencies": DependencyConfig,
 }
 """Sections the core itself owns, with their models."""
 
@@ -196,9 +239,7 @@ UNBUILT_FEATURE_SECTIONS = frozenset(
         "tools.policy",
         "tools.adversarial_policy",
         "tools.utility",
-        "tools.dependencies",
         "tools.compression",
-        "agent.tool_filter",
     }
 )
 """Zeph's sections for features no built-in plugin provides. Present with no enabled owner,
@@ -214,6 +255,8 @@ class CoreConfig:
     audit: AuditConfig
     tafc: TafcConfig
     retry: RetryConfig
+    tool_filter: ToolFilterConfig
+    dependencies: DependencyConfig
 
 
 @attrs.frozen
@@ -550,6 +593,8 @@ def validate_sections(
         audit=_typed(sections["tools.audit"], AuditConfig),
         tafc=_typed(sections["tools.tafc"], TafcConfig),
         retry=_typed(sections["tools.retry"], RetryConfig),
+        tool_filter=_typed(sections["agent.tool_filter"], ToolFilterConfig),
+        dependencies=_typed(sections["tools.dependencies"], DependencyConfig),
     )
     return Settings(
         core=core,

@@ -12,6 +12,9 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
+Lifecycle events (:mod:`tooldeck.events`) frame each call: ``in_progress`` as it arrives,
+``completed`` or ``failed`` once it is audited.
+
 The runtime is captured once at the start of a call, so a reload in the middle of a call
 never mixes two policies. Whatever the model sends, :meth:`Deck.call` returns a result and
 writes exactly one audit record: a step that fails unexpectedly ends the call as
@@ -38,6 +41,7 @@ from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
 from tooldeck.config import ConfigDocument, load_document, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
+from tooldeck.events import EventBus, EventStream, finished_event, started_event
 from tooldeck.generation import FileVersion, PolicyReads, read_version
 from tooldeck.loader import PluginSpec, discover
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
@@ -173,6 +177,7 @@ class Deck:
         self._calls: dict[str | None, int] = {}
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
+        self._events = EventBus()
         self.last_reload_error: str | None = None
         """Why the most recent reload was refused (``None`` after a successful one)."""
 
@@ -232,6 +237,7 @@ class Deck:
         runtime = self._runtime
         runtime.enter()
         started = time.perf_counter()
+        self._events.emit(lambda: started_event(call, _tool_of(runtime, call)), runtime)
         try:
             result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
@@ -248,15 +254,23 @@ class Deck:
             runtime.leave()
         return self._audit(runtime, result, started)
 
-    @staticmethod
-    def _audit(runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
+    def _audit(self, runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
         result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
-        tool_id = result.call.tool_id
-        tool = runtime.tools.get(tool_id) if isinstance(tool_id, str) else None
+        tool = _tool_of(runtime, result.call)
         event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars,
                                 policy=runtime.digest())
         runtime.hooks.audit(event, runtime)
+        self._events.emit(lambda: finished_event(result, tool), runtime)
         return result
+
+    def events(self) -> EventStream:
+        """The lifecycle events of this deck's calls from now on (see :mod:`tooldeck.events`).
+
+        ``async for event in deck.events(): ...`` — each call yields ``in_progress`` then
+        ``completed`` or ``failed``, with one ``call_id``. The stream ends when the deck
+        closes or when it is closed (``await stream.aclose()``, or ``async with``).
+        """
+        return self._events.subscribe()
 
     def call_sync(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
         """Synchronous :meth:`call` for callers without an event loop.
@@ -521,6 +535,7 @@ class Deck:
         await self._runtime.drained()
         await self._runtime.aclose()
         await self._runtime.session.aclose()
+        self._events.close()
 
 
 class _Outcome(enum.Enum):
@@ -582,6 +597,11 @@ def _quota_exhausted(limit: int, caller_id: str | None) -> Decision:
     return Decision(Verdict.DENY,
                     f"tool call quota{whose} exhausted (max_tool_calls_per_session={limit})",
                     gate="core", rule=_QUOTA_RULE)
+
+
+def _tool_of(runtime: Runtime, call: ToolCall) -> ToolDef | None:
+    """The definition of the called tool, when the call names one of the runtime's."""
+    return runtime.tools.get(call.tool_id) if isinstance(call.tool_id, str) else None
 
 
 def _closest_names(tool_id: object, known: list[str]) -> str:

@@ -28,8 +28,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tooldeck.config import Settings
+    from tooldeck.events import CallEvent
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
+    from tooldeck.schema_filter import Embed
     from tooldeck.trust_levels import TrustLevel
 
 
@@ -219,6 +221,37 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
 
     :param event: the event; its ``fields`` are already redacted.
     :param runtime: the runtime that emits it (per-runtime sink state lives in its stash).
+    """
+
+
+@hookspec
+def tooldeck_call_event(event: CallEvent, runtime: Runtime) -> None:
+    """Follow calls as they happen: ``in_progress``, then ``completed`` or ``failed``.
+
+    Every call produces exactly two events with the same ``event.call_id``: ``in_progress``
+    when the deck receives it (before any gate), and a terminal one after its audit record
+    is written. Titles and contents are redacted display texts (see :mod:`tooldeck.events`).
+    Called on the event loop of the call: keep it quick and do not block. Each
+    implementation is isolated: one that raises is reported on stderr and never fails the
+    call or the others.
+
+    :param event: the :class:`~tooldeck.events.CallEvent`.
+    :param runtime: the runtime the call runs on.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_embedder(runtime: Runtime) -> Embed | None:
+    """Supply the embedder the schema filter ranks tools with (``[agent.tool_filter]``).
+
+    The first implementation that returns one wins; with none, the built-in lexical index
+    is used. An embedder is ``async embed(texts) -> vectors`` (one list of floats per text).
+    Called before each filtered request: return the same object for a runtime (keep it in
+    the stash) so the tools' vectors are computed once. An implementation that raises, or
+    returns something that is not callable, is reported on stderr and skipped.
+
+    :param runtime: the current runtime.
+    :returns: an embedder, or ``None`` to let the next implementation decide.
     """
 
 

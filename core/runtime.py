@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
 import pluggy
@@ -23,6 +23,10 @@ from tooldeck.config import Settings
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
 from tooldeck.trust_levels import TrustLevel, most_severe
+
+if TYPE_CHECKING:
+    from tooldeck.events import CallEvent
+    from tooldeck.schema_filter import Embed
 
 __all__ = [
     "CORE_PLUGIN",
@@ -181,14 +185,16 @@ def impls(hook: Any) -> tuple[_Impl, ...]:
 class Hooks:
     """The typed facade business code uses instead of ``pm.hook``.
 
-    ``check_call`` and ``audit`` call each implementation on its own so that one failing
-    gate or sink cannot hide the others.
+    ``check_call``, ``audit`` and ``call_event`` call each implementation on its own so that
+    one failing gate or sink cannot hide the others.
     """
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self._pm = pm
         self._check = impls(pm.hook.tooldeck_check_call)
         self._audit = impls(pm.hook.tooldeck_audit)
+        self._call_event = impls(pm.hook.tooldeck_call_event)
+        self._embedder = impls(pm.hook.tooldeck_embedder)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
         self._trust = impls(pm.hook.tooldeck_trust_level)
@@ -331,6 +337,31 @@ class Hooks:
                     f"tooldeck: audit sink {impl.plugin!r} failed: {type(exc).__name__}: {exc}",
                     file=sys.stderr,
                 )
+
+    def call_event(self, event: CallEvent, runtime: Runtime) -> None:
+        """Hand ``event`` to every implementation; a failing one is reported and skipped."""
+        args = {"event": event, "runtime": runtime}
+        for impl in self._call_event:
+            try:
+                impl.function(*[args[a] for a in impl.argnames])
+            except Exception as exc:
+                print(f"tooldeck: call event hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+
+    def embedder(self, runtime: Runtime) -> Embed | None:
+        """The first embedder a ``tooldeck_embedder`` supplies; failing ones are skipped."""
+        for impl in self._embedder:
+            try:
+                embed = impl.function(*[{"runtime": runtime}[a] for a in impl.argnames])
+                if embed is not None and not callable(embed):
+                    raise TypeError(f"returned {type(embed).__name__}, not a callable")
+            except Exception as exc:
+                print(f"tooldeck: embedder hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            if embed is not None:
+                return cast("Embed", embed)
+        return None
 
     def configure(self, runtime: Runtime) -> None:
         """Run every ``tooldeck_configure``; the first exception propagates."""

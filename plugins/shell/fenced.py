@@ -1,47 +1,15 @@
 """Legacy fenced blocks: ```` ```bash ```` blocks in model text become ``bash`` calls.
 
-=====================  ==================================================================
-rule                   behaviour
-=====================  ==================================================================
-opening                the marker ```` ``` ```` + tag; the next character must not be a
-                       letter, digit, ``_`` or ``-`` (```` ```bashrc ```` is not a bash block,
-                       ```` ```bash  ```` is)
-content                up to the next ```` ``` ````, trimmed
-unterminated           a block without a closing fence ends the extraction
-=====================  ==================================================================
+The extraction rules (```` ```bashrc ```` is not a bash block…) are those of
+:mod:`tooldeck.fenced`; the tool loop (:mod:`tooldeck.loop`) applies them to every fenced tool.
 """
 
 from __future__ import annotations
 
+from tooldeck.fenced import extract_fenced_blocks
 from tooldeck.models import ToolCall
 
 __all__ = ["calls_from_text", "extract_fenced_blocks"]
-
-_FENCE = "```"
-
-
-def extract_fenced_blocks(text: str, tag: str) -> list[str]:
-    """The contents of every ```` ```<tag> ```` block, in order.
-
-    :param text: model output.
-    :param tag: the fence tag, e.g. ``bash``.
-    :returns: each block's content, trimmed.
-    """
-    marker = _FENCE + tag
-    blocks: list[str] = []
-    position = 0
-    while (start := text.find(marker, position)) >= 0:
-        after = start + len(marker)
-        following = text[after : after + 1]
-        if following and (following.isalnum() or following in "_-"):
-            position = after
-            continue
-        end = text.find(_FENCE, after)
-        if end < 0:
-            break
-        blocks.append(text[after:end].strip())
-        position = end + len(_FENCE)
-    return blocks
 
 
 def calls_from_text(

@@ -1,0 +1,374 @@
+"""The tool loop: ask the model, run its tool calls through the deck, repeat until it is done.
+
+The model is any async callable ``client(messages, tools) -> response`` returning the
+provider's response as a dict (:mod:`tooldeck.model_clients` has small httpx ones); an
+:mod:`adapter <tooldeck.adapters>` reads it. No provider SDK is needed.
+
+Each :meth:`ToolLoop.run` is one user turn. Before every request the loop checks the context
+budget; after every reply it runs the reply's calls, one after another in the order the model
+made them, and checks for a doom loop. It stops for one of the :class:`StopReason` values,
+and every stop is audited as a ``loop.stopped`` event through the deck's audit sinks.
+
+=====================  ======================================================================
+rule                   behaviour
+=====================  ======================================================================
+turn, caller           every call carries the loop's caller id and the turn number (one
+                       per model response, counting up across runs of the same loop)
+fenced blocks          a reply without structured calls is searched for fenced blocks of
+                       the tools that declare one (```` ```bash ````, ```` ```scrape ````;
+                       ```` ```bashrc ```` is no bash block); their results go back in one
+                       user message
+iteration cap          at most ``max_tool_iterations`` rounds of calls per run
+                       (``[agent] max_tool_iterations``); the calls of a reply past the cap
+                       are answered "not run" so the history stays well-formed, and the loop
+                       stops with ``iteration_cap``
+doom loop              stop with ``doom_loop`` when ``doom_repeats`` (3) rounds in a row
+                       returned identical outputs, or when the same call (tool and
+                       parameters) has failed ``doom_repeats`` times in the run
+tool selection         with ``[agent.tool_filter] enabled``, each request carries only the
+                       tools the schema filter selects for the run's user message
+                       (:mod:`tooldeck.schema_filter`), gated and boosted by
+                       ``[tools.dependencies]`` when that is enabled
+                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`
+context budget         before each request the conversation and tool schemas are measured
+                       with ``count_tokens`` (default: characters / 4); at ``budget_ratio``
+                       (80 %) of ``context_window`` the ``compress`` callback, if any,
+                       rewrites the history; still over, the loop stops with
+                       ``context_budget``
+=====================  ======================================================================
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tooldeck.adapters import Adapter, AdapterError, ProviderCall
+from tooldeck.audit import runtime_event
+from tooldeck.deck import Confirm, ToolResult
+from tooldeck.dependencies import DependencyGraph
+from tooldeck.errors import ErrorCategory, ToolError
+from tooldeck.fenced import fenced_calls
+from tooldeck.safe_json import json_safe, safe_repr
+from tooldeck.schema_filter import Embed, SchemaFilter
+
+if TYPE_CHECKING:
+    from tooldeck.deck import Deck
+    from tooldeck.models import ToolDef
+    from tooldeck.runtime import Runtime
+
+__all__ = [
+    "BUDGET_RATIO",
+    "DOOM_REPEATS",
+    "Compress",
+    "LoopOutcome",
+    "ModelClient",
+    "StopReason",
+    "TokenCounter",
+    "ToolLoop",
+    "estimate_tokens",
+]
+
+ModelClient = Callable[[list[dict[str, Any]], list[dict[str, Any]]],
+                       Awaitable[Mapping[str, Any]]]
+"""``await client(messages, tools)``: one model request, the provider's response as a dict."""
+
+TokenCounter = Callable[[str], int]
+"""Counts the tokens of a text (the JSON of the conversation and the tool schemas)."""
+
+Compress = Callable[[list[dict[str, Any]]], Awaitable[list[dict[str, Any]]]]
+"""``await compress(messages)``: a shorter conversation (summarised, trimmed…)."""
+
+BUDGET_RATIO = 0.8
+"""The share of the context window at which the loop compresses or stops."""
+
+DOOM_REPEATS = 3
+"""Identical rounds in a row, or failures of one call, that make a doom loop."""
+
+
+def estimate_tokens(text: str) -> int:
+    """The default token counter: one token per four characters, rounded up."""
+    return math.ceil(len(text) / 4)
+
+
+class StopReason(str, enum.Enum):
+    """Why a run of the loop ended; the value is what the audit record says."""
+
+    FINISHED = "finished"
+    """The model replied without a tool call."""
+    ITERATION_CAP = "iteration_cap"
+    """The model asked for another round after ``max_tool_iterations`` rounds."""
+    DOOM_LOOP = "doom_loop"
+    """The same outputs kept coming back, or the same call kept failing."""
+    CONTEXT_BUDGET = "context_budget"
+    """The conversation reached the budget share of the context window (after compressing)."""
+    MODEL_ERROR = "model_error"
+    """The client raised, or its response was not of the adapter's format."""
+
+
+@attrs.frozen
+class LoopOutcome:
+    """How a run ended.
+
+    :param reason: why it stopped.
+    :param messages: the whole conversation, including the replies and results of this run.
+    :param text: the text of the model's last reply.
+    :param iterations: rounds of tool calls run.
+    :param detail: what the stop was about, in words (empty for ``finished``).
+    """
+
+    reason: StopReason
+    messages: list[dict[str, Any]]
+    text: str
+    iterations: int
+    detail: str = ""
+
+
+def _not_run(pc: ProviderCall, why: str) -> ToolResult:
+    return ToolResult(pc.call, error=ToolError(ErrorCategory.CANCELLED, f"not run: {why}"))
+
+
+def _call_key(pc: ProviderCall) -> str:
+    """The identity of a call for doom-loop counting: tool and canonical parameters."""
+    params = json_safe(pc.call.params, max_chars=4096)
+    return json.dumps([safe_repr(pc.call.tool_id), params], sort_keys=True, default=str)
+
+
+def _last_user_text(history: Sequence[Mapping[str, Any]]) -> str:
+    """The text of the latest user message that has text (tool results have none)."""
+    for message in reversed(history):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            parts = [part["text"] for part in content if isinstance(part, Mapping)
+                     and part.get("type") in ("text", "input_text")
+                     and isinstance(part.get("text"), str)]
+            if parts:
+                return "\n".join(parts)
+    return ""
+
+
+class _DoomWatch:
+    """Counts identical rounds in a row and failures of each call."""
+
+    def __init__(self, repeats: int) -> None:
+        self._repeats = repeats
+        self._last: tuple[tuple[str, str], ...] | None = None
+        self._same = 0
+        self._failures: Counter[str] = Counter()
+
+    def observe(self, results: Sequence[tuple[ProviderCall, ToolResult]]) -> str | None:
+        """Record one round; returns why it is a doom loop, or ``None``."""
+        round_ = tuple((safe_repr(pc.call.tool_id), result.text) for pc, result in results)
+        self._same = self._same + 1 if round_ == self._last else 1
+        self._last = round_
+        if self._same >= self._repeats:
+            return f"{self._same} rounds in a row returned identical outputs"
+        for pc, result in results:
+            if result.ok:
+                continue
+            key = _call_key(pc)
+            self._failures[key] += 1
+            if self._failures[key] >= self._repeats:
+                category = result.error.category.label if result.error else "error"
+                return (f"the same call to {safe_repr(pc.call.tool_id)} failed "
+                        f"{self._failures[key]} times ({category})")
+        return None
+
+
+class ToolLoop:
+    """Drive a model and a deck until the model stops calling tools (or a limit hits).
+
+    :param deck: runs and audits every call.
+    :param adapter: the provider format (``adapter_for("openai_chat")``…).
+    :param client: the model: ``await client(messages, tools)``.
+    :param caller_id: set on every call (audited, and the key of the call quota).
+    :param confirm: how calls that a gate asks about are settled (see :meth:`Deck.call`).
+    :param max_iterations: rounds of calls per run; default ``[agent] max_tool_iterations``
+        of the deck's configuration, read at the start of each run.
+    :param context_window: the model's context size in tokens; ``None`` disables the budget.
+    :param budget_ratio: the share of the window at which to compress or stop.
+    :param count_tokens: the token counter (default :func:`estimate_tokens`).
+    :param compress: called with the history when the budget is reached; the loop goes on
+        with what it returns if that is under the budget.
+    :param doom_repeats: see the table above.
+    :param fenced: run fenced blocks found in replies without structured calls; ``False``
+        for hosts that want tools called only through the provider's tool-calling API.
+    :param embed: the embedder of the schema filter; by default the one a plugin supplies
+        (``tooldeck_embedder``), else the lexical index.
+    """
+
+    def __init__(
+        self,
+        deck: Deck,
+        adapter: Adapter,
+        client: ModelClient,
+        *,
+        caller_id: str | None = None,
+        confirm: Confirm | bool | None = None,
+        max_iterations: int | None = None,
+        context_window: int | None = None,
+        budget_ratio: float = BUDGET_RATIO,
+        count_tokens: TokenCounter = estimate_tokens,
+        compress: Compress | None = None,
+        doom_repeats: int = DOOM_REPEATS,
+        fenced: bool = True,
+        embed: Embed | None = None,
+    ) -> None:
+        if max_iterations is not None and max_iterations < 1:
+            raise ValueError("max_iterations must be at least 1")
+        if not 0 < budget_ratio <= 1:
+            raise ValueError("budget_ratio must be in (0, 1]")
+        if doom_repeats < 2:
+            raise ValueError("doom_repeats must be at least 2")
+        self.deck = deck
+        self.adapter = adapter
+        self.client = client
+        self.caller_id = caller_id
+        self.confirm = confirm
+        self.max_iterations = max_iterations
+        self.context_window = context_window
+        self.budget_ratio = budget_ratio
+        self.count_tokens = count_tokens
+        self.compress = compress
+        self.doom_repeats = doom_repeats
+        self.fenced = fenced
+        self.embed = embed
+        self.turn = 0
+        """The number of model responses this loop has read (the last call's ``turn``)."""
+        self.completed: set[str] = set()
+        """Tools that completed successfully in this session, for the dependency graph;
+        clear it to start a new session."""
+        self._filter: SchemaFilter | None = None
+        self._graph: DependencyGraph | None = None
+
+    async def _offered(self, runtime: Runtime, query: str) -> list[ToolDef]:
+        """The tools to send: all the deck offers, or the schema filter's selection."""
+        tools = self.deck.tools()
+        config = runtime.settings.core.tool_filter
+        if not config.enabled:
+            return tools
+        embed = self.embed or runtime.hooks.embedder(runtime)
+        if (self._filter is None or self._filter.config != config
+                or self._filter.embed is not embed):
+            self._filter = SchemaFilter(config, embed)
+        try:
+            result = await self._filter.select(query, tools)
+        except Exception as exc:  # filtering only saves tokens: without it, offer everything
+            print(f"tooldeck: the schema filter failed, sending every tool: "
+                  f"{type(exc).__name__}: {safe_repr(str(exc), 200)}", file=sys.stderr)
+            return tools
+        dependencies = runtime.settings.core.dependencies
+        if dependencies.enabled:
+            if self._graph is None or self._graph.config != dependencies:
+                self._graph = DependencyGraph(dependencies)
+            result = self._graph.apply(result, self.completed, config.always_on)
+        by_id = {tool.id: tool for tool in tools}
+        return [by_id[tool_id] for tool_id in result.tool_ids]
+
+    def _measure(self, history: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
+        text = json.dumps([history, tools], ensure_ascii=False, default=str)
+        return self.count_tokens(text)
+
+    async def _within_budget(
+        self, history: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The history to send, and why the budget stops the run (``None``: go on)."""
+        if self.context_window is None:
+            return history, None
+        limit = self.context_window * self.budget_ratio
+        used = self._measure(history, tools)
+        if used < limit:
+            return history, None
+        if self.compress is not None:
+            history = list(await self.compress(list(history)))
+            used = self._measure(history, tools)
+            if used < limit:
+                return history, None
+        return history, (f"{used} tokens reach {self.budget_ratio:.0%} of the "
+                         f"{self.context_window}-token window")
+
+    async def run(self, messages: Sequence[Mapping[str, Any]]) -> LoopOutcome:
+        """Run one user turn, starting from ``messages`` (the conversation so far).
+
+        :param messages: the history, ending with the user's message, in the adapter's format.
+        :returns: why the run stopped and the whole conversation; the stop is audited.
+        """
+        history = [dict(m) for m in messages]
+        cap = self.max_iterations or self.deck.runtime.settings.core.agent.max_tool_iterations
+        watch = _DoomWatch(self.doom_repeats)
+        iterations, text = 0, ""
+        query = _last_user_text(history)
+        while True:
+            runtime = self.deck.runtime
+            tafc = runtime.settings.core.tafc
+            tools = self.adapter.tool_specs(await self._offered(runtime, query), tafc)
+            history, over = await self._within_budget(history, tools)
+            if over is not None:
+                return self._stop(StopReason.CONTEXT_BUDGET, history, text, iterations, over)
+            try:
+                response = await self.client(history, tools)
+                self.turn += 1
+                reply = self.adapter.parse(response, caller_id=self.caller_id, turn=self.turn)
+            except AdapterError as exc:
+                return self._stop(StopReason.MODEL_ERROR, history, text, iterations,
+                                  f"unreadable response: {exc}")
+            except Exception as exc:  # the client's failure ends the run, audited
+                return self._stop(StopReason.MODEL_ERROR, history, text, iterations,
+                                  f"the model client failed: {type(exc).__name__}: "
+                                  f"{safe_repr(str(exc), 300)}")
+            history.extend(reply.messages)
+            text = reply.text
+            calls = list(reply.calls)
+            fenced = not calls
+            if fenced and self.fenced:
+                calls = [ProviderCall(c) for c in
+                         fenced_calls(text, self.deck.tools(), caller_id=self.caller_id,
+                                      turn=self.turn)]
+            if not calls:
+                return self._stop(StopReason.FINISHED, history, text, iterations, "")
+            if iterations >= cap:
+                why = f"the tool iteration cap ({cap}) was reached"
+                self._answer(history, [(pc, _not_run(pc, why)) for pc in calls], fenced)
+                return self._stop(StopReason.ITERATION_CAP, history, text, iterations,
+                                  f"{why}; {len(calls)} call(s) not run")
+            iterations += 1
+            results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
+                       for pc in calls]
+            self.completed.update(pc.call.tool_id for pc, result in results
+                                  if result.ok and isinstance(pc.call.tool_id, str))
+            self._answer(history, results, fenced)
+            doom = watch.observe(results)
+            if doom is not None:
+                return self._stop(StopReason.DOOM_LOOP, history, text, iterations, doom)
+
+    def _answer(self, history: list[dict[str, Any]],
+                results: Sequence[tuple[ProviderCall, ToolResult]], fenced: bool) -> None:
+        if not fenced:
+            history.extend(self.adapter.result_messages(results))
+            return
+        parts = [f"[{safe_repr(pc.call.tool_id)} result]\n{result.text}"
+                 for pc, result in results]
+        history.append(self.adapter.user_message("\n\n".join(parts)))
+
+    def _stop(self, reason: StopReason, history: list[dict[str, Any]], text: str,
+              iterations: int, detail: str) -> LoopOutcome:
+        runtime = self.deck.runtime
+        fields: dict[str, Any] = {"reason": reason.value, "iterations": iterations,
+                                  "turn": self.turn, "adapter": self.adapter.name}
+        if detail:
+            fields["detail"] = detail
+        if self.caller_id:
+            fields["caller_id"] = self.caller_id
+        runtime.hooks.audit(runtime_event("loop.stopped", fields), runtime)
+        return LoopOutcome(reason, history, text, iterations, detail)
