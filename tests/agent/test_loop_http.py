@@ -6,12 +6,13 @@ validated against the official SDK's request types) and on the audit log.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from tooldeck.adapters import adapter_for
-from tooldeck.loop import StopReason, ToolLoop
+from tooldeck.loop import BUDGET_RATIO, StopReason, ToolLoop
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,6 +26,14 @@ def start(dialect: Any, deck: Any, server: Any, **options: Any) -> ToolLoop:
 
 def opening(dialect: Any) -> list[dict[str, Any]]:
     return [{"role": "user", "content": USER}]
+
+
+def window_for(dialect: Any, deck: Any, room: int) -> int:
+    """A window whose budget share holds the opening and every tool schema, plus ``room``
+    characters (counting one token per character), whatever tools the deck offers."""
+    tools = adapter_for(dialect.name).tool_specs(deck.tools(), deck.runtime.settings.core.tafc)
+    base = len(json.dumps([opening(dialect), tools], ensure_ascii=False, default=str))
+    return int((base + room) / BUDGET_RATIO) + 1
 
 
 def check_sent(dialect: Any, server: Any) -> None:
@@ -169,12 +178,13 @@ async def test_context_budget_stops_before_the_next_request(
     server = model_server(lambda n, body: chat_dialect.tool_reply(
         [(f"c{n}", "bash", {"command": f"echo {big}"})]))
     deck = make_deck()
-    loop = start(chat_dialect, deck, server, context_window=10_000, count_tokens=len)
+    window = window_for(chat_dialect, deck, room=3000)
+    loop = start(chat_dialect, deck, server, context_window=window, count_tokens=len)
     outcome = await loop.run(opening(chat_dialect))
 
     assert outcome.reason is StopReason.CONTEXT_BUDGET
-    assert "80% of the 10000-token window" in outcome.detail
-    # the tool schemas (~6 k characters) fit; with the output (~8 k more) they do not
+    assert f"80% of the {window}-token window" in outcome.detail
+    # the opening and the tool schemas fit; with the 4,000-character output they do not
     assert len(server.requests) == 1
     assert len(audit("tool_call")) == 1
     (stop,) = audit("loop.stopped")
@@ -193,8 +203,9 @@ async def test_compress_callback_keeps_the_loop_going(
         seen.append(len(messages))
         return [messages[0], {"role": "user", "content": "(the tool output was long)"}]
 
-    loop = start(chat_dialect, make_deck(), server, context_window=10_000, count_tokens=len,
-                 compress=compress)
+    deck = make_deck()
+    loop = start(chat_dialect, deck, server, context_window=window_for(chat_dialect, deck, 3000),
+                 count_tokens=len, compress=compress)
     outcome = await loop.run(opening(chat_dialect))
 
     assert outcome.reason is StopReason.FINISHED
