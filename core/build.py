@@ -281,6 +281,7 @@ def build_runtime(
         session=session,
         declared_tools=registries["tooldeck_register_tools"].items,
     )
+    runtime.services  # noqa: B018 - built now: a sandbox key that does not validate is refused
     try:
         runtime.hooks.configure(runtime)
     except Exception as exc:

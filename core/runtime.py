@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 import pluggy
@@ -22,6 +22,9 @@ from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
+
+if TYPE_CHECKING:
+    from tooldeck.services import Services
 
 __all__ = [
     "CORE_PLUGIN",
@@ -346,6 +349,23 @@ class Runtime:
         self._idle: asyncio.Event | None = None
         self._closed = False
         self.calls_started = 0
+        self._services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        """The core services plugins use: the path sandbox, redaction, egress, overflow.
+
+        Built from this runtime's settings on first use (:mod:`tooldeck.services`), whether
+        or not the built-in plugins that use them are enabled.
+
+        :raises tooldeck.errors.ConfigError: a key a service reads does not validate (the
+            build asks for the services first, so a runtime that exists has them).
+        """
+        if self._services is None:
+            from tooldeck.services import Services
+
+            self._services = Services.from_settings(self.settings, self.session)
+        return self._services
 
     def warn(self, message: str) -> None:
         """Add a warning for the operator (``tooldeck config check`` prints them)."""
