@@ -276,6 +276,7 @@ def build_runtime(
         tools=tools,
         executors=executors,
         strategies=registries["tooldeck_register_filters"].items,
+        strategy_owners=registries["tooldeck_register_filters"].owners,
         plugins=infos,
         warnings=warnings,
         session=session,

@@ -328,6 +328,7 @@ class Runtime:
         warnings: Iterable[str],
         session: SessionState | None = None,
         declared_tools: Iterable[str] = (),
+        strategy_owners: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = settings
         self.pm = pm
@@ -338,6 +339,8 @@ class Runtime:
         ``available=False`` or left without an executor (configuration may name them)."""
         self.executors: Mapping[str, Executor] = dict(executors)
         self.strategies: Mapping[str, Any] = dict(strategies)
+        self.strategy_owners: Mapping[str, str] = dict(strategy_owners or {})
+        """The plugin that registered each of :attr:`strategies`, by name."""
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
         self.watch_paths: set[Path] = set()

@@ -18,16 +18,19 @@ Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the c
 is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
 overrides are not applied); when that table is absent or empty the engine takes the defaults
 without building the pydantic settings model, so pydantic is not even imported. Only the rules
-that may match the command are built. A user rule whose strategy type comes from a plugin
-makes the command open the full deck instead, as ``verify`` always does, so third-party
-strategy types work in both.
+that may match the command are built. A configuration that enables a third-party plugin
+(``[plugins] enable``), or a user rule whose strategy type comes from a plugin, makes the
+command open the full deck instead, as ``verify`` always does, so third-party strategy types
+and the rules plugins ship with them work in both.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
@@ -40,20 +43,21 @@ if TYPE_CHECKING:
     from tooldeck.filters.settings import FilterSettings
     from tooldeck.filters.strategy import StrategyRegistry
 
-__all__ = ["FilterCommand", "filter_command", "filter_json", "read_filter_settings"]
+__all__ = [
+    "FilterCommand",
+    "enables_plugins",
+    "filter_command",
+    "filter_json",
+    "read_filter_settings",
+]
 
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 
-def read_filter_settings(explicit: str | None) -> FilterSettings | None:
-    """``[tools.filters]`` of the configuration, without building a deck.
+def _config_data(explicit: str | None) -> tuple[Path, dict[str, Any]] | None:
+    """The configuration file the deck would read, parsed; ``None`` when there is none.
 
-    :param explicit: the ``--config`` argument.
-    :returns: the validated settings (a relative ``filters_path`` made absolute), or ``None``
-        when no configuration file is found or it has no (or an empty) ``[tools.filters]``
-        table: the defaults apply, and pydantic is not imported.
-    :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
-        invalid (the message names the file and the dotted key).
+    :raises tooldeck.errors.ConfigError: a named file is missing, or the file is unreadable.
     """
     from tooldeck.dirs import config_candidates
     from tooldeck.errors import ConfigError
@@ -66,9 +70,43 @@ def read_filter_settings(explicit: str | None) -> FilterSettings | None:
     else:
         return None
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        return path, tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}", path=str(path)) from None
+
+
+def enables_plugins(explicit: str | None) -> bool:
+    """Whether the configuration enables a third-party plugin (which may ship filter rules).
+
+    ``[plugins] enable`` of the file, or ``$TOOLDECK_PLUGINS_ENABLE``, names any plugin.
+
+    :param explicit: the ``--config`` argument.
+    :returns: ``True`` when the one-shot filter must open the deck to know every rule.
+    :raises tooldeck.errors.ConfigError: as :func:`read_filter_settings`.
+    """
+    if os.environ.get("TOOLDECK_PLUGINS_ENABLE", "").strip() not in ("", "[]"):
+        return True
+    found = _config_data(explicit)
+    plugins = found[1].get("plugins") if found is not None else None
+    return isinstance(plugins, dict) and bool(plugins.get("enable"))
+
+
+def read_filter_settings(explicit: str | None) -> FilterSettings | None:
+    """``[tools.filters]`` of the configuration, without building a deck.
+
+    :param explicit: the ``--config`` argument.
+    :returns: the validated settings (a relative ``filters_path`` made absolute), or ``None``
+        when no configuration file is found or it has no (or an empty) ``[tools.filters]``
+        table: the defaults apply, and pydantic is not imported.
+    :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
+        invalid (the message names the file and the dotted key).
+    """
+    from tooldeck.errors import ConfigError
+
+    found = _config_data(explicit)
+    if found is None:
+        return None
+    path, data = found
     table = data.get("tools", {}).get("filters", {}) if isinstance(data.get("tools"), dict) else {}
     if table == {}:
         return None
@@ -191,8 +229,12 @@ class FilterCommand:
         from tooldeck.filters.engine import FilterEngine
 
         settings = read_filter_settings(config)
-        engine = FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
-        if settings is not None and settings.filters_path is not None and engine.load_warnings:
+        # a plugin may ship rules with its strategy types: only the deck knows them all
+        deck_needed = bool(self.extra_plugins) or enables_plugins(config)
+        registry = self._deck_registry(config) if deck_needed else lazy_strategy_registry()
+        engine = FilterEngine.from_settings(settings, registry, command=command)
+        if (not deck_needed and settings is not None and settings.filters_path is not None
+                and engine.load_warnings):
             # maybe a plugin's strategy type: build again with every plugin's types
             engine = FilterEngine.from_settings(
                 settings, self._deck_registry(config), command=command
@@ -212,17 +254,14 @@ class FilterCommand:
             deck.close()
 
     def _verify(self, config: str | None, as_json: bool) -> int:
-        from tooldeck.filters.rules import builtin_rules, load_rules
+        from tooldeck.filters.rules import load_rules
         from tooldeck.filters.verify import verify_rules
 
         settings = read_filter_settings(config)
         registry = self._deck_registry(config)
-        # exactly the rules a deck applies: the built-ins as the user's file extends,
-        # overrides or replaces them
-        if settings is not None and settings.filters_path is not None:
-            loaded = load_rules(settings.filters_path, registry)
-        else:
-            loaded = builtin_rules(registry)
+        # exactly the rules a deck applies: the built-ins and the plugins' rules as the
+        # user's file extends, overrides or replaces them
+        loaded = load_rules(None if settings is None else settings.filters_path, registry)
         rules = list(loaded.rules)
         warnings = list(loaded.warnings)
         failures = verify_rules(rules)

@@ -86,7 +86,7 @@ def strategy_registry(runtime: Runtime) -> tuple[StrategyRegistry, list[str]]:
     warnings: list[str] = []
     for name, strategy_type in runtime.strategies.items():
         if isinstance(strategy_type, type) and issubclass(strategy_type, Strategy):
-            registry.register(strategy_type, owner="plugin")
+            registry.register(strategy_type, owner=runtime.strategy_owners.get(name, "plugin"))
         else:
             warnings.append(f"filters: strategy {name!r} is not a Strategy subclass; ignored")
     known = {info.name for info in runtime.plugins}

@@ -45,6 +45,7 @@ __all__ = [
     "builtin_rules",
     "load_rules",
     "parse_rules",
+    "shipped_rules",
 ]
 
 logger = logging.getLogger("tooldeck.filters")
@@ -264,9 +265,40 @@ def builtin_rules(registry: StrategyRegistry, *, command: str | None = None) -> 
     return parse_rules(text, registry, source="builtin", command=command)
 
 
+def shipped_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:
+    """The built-in rules, then the rules plugins ship with their strategy types.
+
+    A plugin's rules have the source ``plugin <owner>``. A plugin rule named like a rule
+    already loaded is skipped with a warning (a plugin cannot replace a built-in rule; a user's
+    ``filters.toml`` can). A plugin's rules that are not valid TOML are skipped with a warning.
+
+    :param registry: the strategy types, with the owners they were registered by.
+    :param command: only build the rules that may match it (see :func:`parse_rules`).
+    :returns: the rules and the warnings.
+    """
+    loaded = builtin_rules(registry, command=command)
+    rules, warnings = list(loaded.rules), list(loaded.warnings)
+    for owner, text in registry.shipped_rules():
+        source = f"plugin {owner}"
+        try:
+            shipped = parse_rules(text, registry, source=source, command=command)
+        except ConfigError as exc:
+            warnings.append(f"{exc}; the rules of plugin {owner!r} are skipped")
+            continue
+        warnings.extend(shipped.warnings)
+        taken = {rule.name for rule in rules}
+        for rule in shipped.rules:
+            if rule.name in taken:
+                warnings.append(f"{source}: skipping rule {rule.name!r}: a rule of that name "
+                                "is already loaded (rename it)")
+                continue
+            rules.append(rule)
+    return LoadedRules(tuple(rules), tuple(warnings))
+
+
 def _fallback(message: str, registry: StrategyRegistry, command: str | None) -> LoadedRules:
     logger.warning(message)
-    defaults = builtin_rules(registry, command=command)
+    defaults = shipped_rules(registry, command=command)
     return LoadedRules(defaults.rules, (message, *defaults.warnings))
 
 
@@ -303,15 +335,16 @@ def _merged(builtin: LoadedRules, user: LoadedRules, off: frozenset[str]) -> Loa
 def load_rules(
     filters_path: Path | None, registry: StrategyRegistry, *, command: str | None = None
 ) -> LoadedRules:
-    """Load the built-in rules, extended and overridden by the user's ``filters.toml``.
+    """Load the shipped rules, extended and overridden by the user's ``filters.toml``.
 
-    A user rule replaces the built-in rule of the same name; ``enabled = false`` in a rule
-    table that names a built-in rule switches it off; other user rules are added after the
-    built-in ones. ``replace_builtin = true`` at the top of the file keeps only the user's
-    rules (the old behaviour). ``filters_path`` may name the file or the directory holding
-    ``filters.toml``. A missing or unreadable file, or one of 1 MiB or more, gives the
-    built-in rules with a warning; a file that is not valid TOML gives **no** rules (so
-    nothing is filtered) with a warning.
+    The shipped rules are the built-in ones and those plugins ship with their strategy types
+    (:func:`shipped_rules`). A user rule replaces the shipped rule of the same name;
+    ``enabled = false`` in a rule table that names a shipped rule switches it off; other user
+    rules are added after the shipped ones. ``replace_builtin = true`` at the top of the file
+    keeps only the user's rules (the old behaviour). ``filters_path`` may name the file or
+    the directory holding ``filters.toml``. A missing or unreadable file, or one of 1 MiB or
+    more, gives the shipped rules with a warning; a file that is not valid TOML gives **no**
+    rules (so nothing is filtered) with a warning.
 
     :param filters_path: the user's file or directory, or ``None`` for the built-in rules.
     :param registry: the strategy types available to the rules.
@@ -319,10 +352,10 @@ def load_rules(
     :returns: the rules and the warnings.
     """
     if filters_path is None:
-        return builtin_rules(registry, command=command)
+        return shipped_rules(registry, command=command)
     path = filters_path / "filters.toml" if filters_path.is_dir() else filters_path
     if not path.is_file():
-        return builtin_rules(registry, command=command)
+        return shipped_rules(registry, command=command)
     try:
         size = path.stat().st_size
         if size >= MAX_RULES_FILE_BYTES:
@@ -341,7 +374,7 @@ def load_rules(
         user = rules_from_tables(tables, registry, source=str(path), command=command)
         if replace:
             return user
-        return _merged(builtin_rules(registry, command=command), user, off)
+        return _merged(shipped_rules(registry, command=command), user, off)
     except ConfigError as exc:
         message = f"{exc}; no output filters are active"
         logger.warning(message)

@@ -129,6 +129,11 @@ class Strategy(abc.ABC, Generic[ParamsT]):
     name: ClassVar[str]
     """The ``type`` written in a rule's ``strategy`` table."""
 
+    rules: ClassVar[str] = ""
+    """Filter rules shipped with the type: TOML ``[[rules]]`` tables, as in ``filters.toml``
+    (with their inline tests). A deck applies them after the built-in rules; a user's
+    ``filters.toml`` overrides or switches them off by name like any built-in rule."""
+
     Params: ClassVar[type[Any]]
     """The class of the strategy's parameters: an attrs :class:`StrategyParams` subclass whose
     fields carry validators, or a pydantic model (validated with ``model_validate``)."""
@@ -213,6 +218,14 @@ class StrategyRegistry:
                 f" ({other_type.__qualname__}) and by {owner!r} ({strategy_type.__qualname__})"
             )
         self._types[name] = (strategy_type, owner)
+
+    def shipped_rules(self) -> list[tuple[str, str]]:
+        """The rules the registered types ship (:attr:`Strategy.rules`), by registration order.
+
+        :returns: ``(owner, TOML text)`` pairs, one per type that ships rules.
+        """
+        return [(owner, strategy_type.rules) for strategy_type, owner in self._types.values()
+                if strategy_type.rules.strip()]
 
     def unregister(self, name: str) -> None:
         """Remove a strategy type (absent names are ignored).
