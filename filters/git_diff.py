@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
+
+from annotated_types import Ge
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 
 __all__ = ["GitDiff", "GitDiffParams"]
@@ -13,14 +15,14 @@ __all__ = ["GitDiff", "GitDiffParams"]
 _FILE_HEADER = "diff --git a/"
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class GitDiffParams(StrategyParams):
     """Parameters of ``git_diff``.
 
     :param max_diff_lines: diffs longer than this say ``(truncated from N lines)``.
     """
 
-    max_diff_lines: int = attrs.field(default=500, validator=integer(minimum=1))
+    max_diff_lines: Annotated[int, Ge(1)] = 500
 
 
 def _file_name(header: str) -> str:

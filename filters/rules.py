@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 import attrs
+from annotated_types import MinLen
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.matcher import CommandMatcher, MatchKind
-from tooldeck.filters.params import (
-    TableError,
-    boolean,
-    from_table,
-    mapping,
-    nested,
-    nested_list,
-    non_empty_string,
-    optional_integer,
-    optional_string,
-    string,
-)
 from tooldeck.filters.patterns import PatternError
 from tooldeck.filters.strategy import Strategy, StrategyConfigError, StrategyRegistry
+from tooldeck.filters.tables import TableError, build_table, validate_table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -57,7 +48,10 @@ BUILTIN_RULES_RESOURCE = "builtin_rules.toml"
 """The package-data file holding the embedded rules."""
 
 
-@attrs.frozen(kw_only=True)
+_FORBID: dict[str, Any] = {"extra": "forbid"}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MatchSpec:
     """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``.
 
@@ -66,11 +60,13 @@ class MatchSpec:
     :param regex: an RE2 pattern searched in the command.
     """
 
-    exact: str | None = attrs.field(default=None, validator=optional_string)
-    prefix: str | None = attrs.field(default=None, validator=optional_string)
-    regex: str | None = attrs.field(default=None, validator=optional_string)
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
 
-    def __attrs_post_init__(self) -> None:
+    exact: str | None = None
+    prefix: str | None = None
+    regex: str | None = None
+
+    def __post_init__(self) -> None:
         given = [value for value in (self.exact, self.prefix, self.regex) if value is not None]
         if len(given) != 1:
             raise ValueError("match config must have exactly one of: exact, prefix, regex")
@@ -89,7 +85,7 @@ class MatchSpec:
         return CommandMatcher(MatchKind.REGEX, self.regex)
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class RuleTest:
     """One inline test of a rule (``[[rules.tests]]``).
 
@@ -99,15 +95,16 @@ class RuleTest:
     :param command: when given, the rule must also match this command.
     """
 
-    __test__ = False
+    __test__: ClassVar[bool] = False
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
 
-    input: str = attrs.field(validator=string)
-    expected: str = attrs.field(validator=string)
-    exit_code: int | None = attrs.field(default=0, validator=optional_integer)
-    command: str | None = attrs.field(default=None, validator=optional_string)
+    input: str
+    expected: str
+    exit_code: int | None = 0
+    command: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class RuleSpec:
     """One ``[[rules]]`` table as written in TOML; :meth:`from_table` validates one.
 
@@ -119,22 +116,31 @@ class RuleSpec:
     :param tests: the inline tests.
     """
 
-    name: str = attrs.field(validator=non_empty_string)
-    match: MatchSpec = attrs.field(validator=nested(MatchSpec))
-    strategy: Mapping[str, Any] = attrs.field(validator=mapping)
-    enabled: bool = attrs.field(default=True, validator=boolean)
-    tests: list[RuleTest] = attrs.field(factory=list, validator=nested_list(RuleTest))
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
+
+    name: Annotated[str, MinLen(1)]
+    match: MatchSpec
+    strategy: dict[str, Any]
+    enabled: bool = True
+    tests: list[RuleTest] = dataclasses.field(default_factory=list)
 
     @classmethod
-    def from_table(cls, values: object) -> RuleSpec:
+    def from_table(cls, values: object, *, trusted: bool = False) -> RuleSpec:
         """Validate one ``[[rules]]`` table.
 
         :param values: the table as parsed from TOML.
+        :param trusted: a table shipped with tooldeck: built without validating the field
+            types (no pydantic; see :func:`~tooldeck.filters.tables.build_table`).
         :returns: the spec.
         :raises TableError: naming the dotted key of each problem (``match``,
             ``tests.0.expected``, …); unknown keys are an error.
         """
-        return from_table(cls, values)
+        if trusted and isinstance(values, Mapping):
+            try:
+                return build_table(cls, values)
+            except (TypeError, ValueError) as exc:
+                raise TableError([("", str(exc))]) from None
+        return validate_table(cls, values)
 
 
 @attrs.frozen
@@ -181,14 +187,15 @@ def _rule_label(position: int, table: object) -> str:
     return f"#{position + 1}"
 
 
-def _build_rule(table: object, registry: StrategyRegistry, source: str) -> Rule | None:
-    spec = RuleSpec.from_table(table)
+def _build_rule(table: object, registry: StrategyRegistry, source: str,
+                trusted: bool) -> Rule | None:
+    spec = RuleSpec.from_table(table, trusted=trusted)
     if not spec.enabled:
         return None
     return Rule(
         name=spec.name,
         matcher=spec.match.matcher(),
-        strategy=registry.build(spec.strategy),
+        strategy=registry.build(spec.strategy, trusted=trusted),
         tests=tuple(spec.tests),
         source=source,
     )
@@ -209,7 +216,8 @@ def _may_match(table: object, segment: str) -> bool:
 
 
 def parse_rules(
-    text: str, registry: StrategyRegistry, *, source: str = "<string>", command: str | None = None
+    text: str, registry: StrategyRegistry, *, source: str = "<string>",
+    command: str | None = None, trusted: bool = False,
 ) -> LoadedRules:
     """Parse rule TOML; an invalid rule is skipped with a warning naming it.
 
@@ -218,6 +226,7 @@ def parse_rules(
     :param source: the file name, for messages.
     :param command: when given, only the rules that may match this command are validated and
         built (the others are left out, unchecked): a one-shot filter starts faster.
+    :param trusted: the rules ship with tooldeck: built without type validation (no pydantic).
     :returns: the usable rules and the warnings.
     :raises ConfigError: when the document is not valid TOML or ``rules`` is not a list.
     """
@@ -228,11 +237,11 @@ def parse_rules(
     tables = document.get("rules", [])
     if not isinstance(tables, list):
         raise ConfigError(f"{source}: 'rules' must be an array of tables", path=source, key="rules")
-    return rules_from_tables(tables, registry, source=source, command=command)
+    return rules_from_tables(tables, registry, source=source, command=command, trusted=trusted)
 
 
 def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: str,
-                      command: str | None = None) -> LoadedRules:
+                      command: str | None = None, trusted: bool = False) -> LoadedRules:
     """Build rules from parsed ``[[rules]]`` tables; see :func:`parse_rules`."""
     rules: list[Rule] = []
     warnings: list[str] = []
@@ -241,7 +250,7 @@ def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: 
         if segment is not None and not _may_match(table, segment):
             continue
         try:
-            rule = _build_rule(table, registry, source)
+            rule = _build_rule(table, registry, source, trusted)
         except (TableError, StrategyConfigError, PatternError) as exc:
             problem = str(exc)
         else:
@@ -257,12 +266,16 @@ def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: 
 def builtin_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:
     """The embedded rules (``builtin_rules.toml``), compiled against ``registry``.
 
+    With ``command`` (a one-shot engine) they are built without type validation, so pydantic
+    is not imported; without it (a deck, ``filter verify``, the tests) they are validated.
+
     :param registry: the strategy types (the built-in ones at least).
     :param command: only build the rules that may match it (see :func:`parse_rules`).
     :returns: the rules.
     """
     text = resources.files("tooldeck.filters").joinpath(BUILTIN_RULES_RESOURCE).read_text("utf-8")
-    return parse_rules(text, registry, source="builtin", command=command)
+    return parse_rules(text, registry, source="builtin", command=command,
+                       trusted=command is not None)
 
 
 def shipped_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:

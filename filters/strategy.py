@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -10,8 +11,8 @@ import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.params import TableError, from_table
 from tooldeck.filters.sanitize import sanitize_output
+from tooldeck.filters.tables import TableError, build_table, validate_table
 
 __all__ = [
     "Reduction",
@@ -29,15 +30,19 @@ _P = TypeVar("_P", bound="StrategyParams")
 
 
 class StrategyParams:
-    """Base of the built-in strategies' parameters: ``@attrs.frozen(kw_only=True)`` subclasses.
+    """Base of the built-in strategies' parameters: frozen, keyword-only dataclasses.
 
-    Each field carries a validator of :mod:`tooldeck.filters.params`; cross-field checks go in
-    ``__attrs_post_init__`` and raise :class:`ValueError`. A rule's ``strategy`` table becomes
-    an instance with :meth:`from_table`: unknown keys are an error, as are missing required
-    ones. (A third-party strategy may instead use a pydantic model as its ``Params``.)
+    Declare each field's constraints as :mod:`annotated_types` annotations
+    (``max_lines: Annotated[int, Ge(1)]``); pydantic validates them (unknown keys refused),
+    and cross-field checks go in ``__post_init__`` and raise :class:`ValueError`. A rule's
+    ``strategy`` table becomes an instance with :meth:`from_table`. A pydantic model works as
+    ``Params`` too (the style third-party plugins use, like their settings); either way the
+    validation, and its messages (``max_lines: Input should be greater than or equal to 1,
+    got 0``), are pydantic's.
     """
 
     __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
     @classmethod
     def from_table(cls: type[_P], values: Mapping[str, Any]) -> _P:
@@ -48,7 +53,7 @@ class StrategyParams:
         :raises StrategyConfigError: naming the key of each problem.
         """
         try:
-            return from_table(cls, values)
+            return validate_table(cls, values)
         except TableError as exc:
             raise StrategyConfigError(str(exc)) from None
 
@@ -135,8 +140,8 @@ class Strategy(abc.ABC, Generic[ParamsT]):
     ``filters.toml`` overrides or switches them off by name like any built-in rule."""
 
     Params: ClassVar[type[Any]]
-    """The class of the strategy's parameters: an attrs :class:`StrategyParams` subclass whose
-    fields carry validators, or a pydantic model (validated with ``model_validate``)."""
+    """The class of the strategy's parameters: a pydantic model (``extra="forbid"``), or a
+    :class:`StrategyParams` dataclass; both are validated by pydantic."""
 
     def __init__(self, params: ParamsT) -> None:
         self.params = params
@@ -204,12 +209,11 @@ class StrategyRegistry:
         name = strategy_type.name
         params = getattr(strategy_type, "Params", None)
         if not isinstance(params, type) or not (
-            attrs.has(params) or hasattr(params, "model_validate")
+            dataclasses.is_dataclass(params) or hasattr(params, "model_validate")
         ):
             raise StrategyRegistrationError(
                 f"strategy type {name!r} of {owner!r} ({strategy_type.__qualname__}): Params must"
-                " be an attrs class (an @attrs.frozen(kw_only=True) StrategyParams subclass) or"
-                " a pydantic model"
+                " be a pydantic model or a dataclass (a StrategyParams subclass)"
             )
         if name in self._types:
             other_type, other_owner = self._types[name]
@@ -268,10 +272,13 @@ class StrategyRegistry:
             known = ", ".join(self.names()) or "none"
             raise StrategyConfigError(f"unknown strategy type {name!r} (known: {known})") from None
 
-    def build(self, spec: Mapping[str, Any]) -> Strategy[Any]:
+    def build(self, spec: Mapping[str, Any], *, trusted: bool = False) -> Strategy[Any]:
         """Build a strategy from a rule's ``strategy`` table (``type`` plus parameters).
 
         :param spec: the table, e.g. ``{"type": "truncate", "max_lines": 80}``.
+        :param trusted: the table ships with tooldeck (a built-in rule): build the
+            parameters without validating their types (:func:`~tooldeck.filters.tables.
+            build_table`), so pydantic is not imported. Only for tables the tests validate.
         :returns: the ready strategy.
         :raises StrategyConfigError: on a missing/unknown type or invalid parameters.
         """
@@ -280,24 +287,12 @@ class StrategyRegistry:
             raise StrategyConfigError("strategy table needs a string 'type'")
         strategy_type = self.get(type_name)
         raw_params = {key: value for key, value in spec.items() if key != "type"}
+        params_type = strategy_type.Params
         try:
-            return strategy_type(_validated(strategy_type.Params, raw_params))
-        except ValueError as exc:  # TableError, a pydantic error, or e.g. a pattern error
+            if trusted and dataclasses.is_dataclass(params_type):
+                params = build_table(params_type, raw_params)
+            else:
+                params = validate_table(params_type, raw_params)
+            return strategy_type(params)
+        except (TypeError, ValueError) as exc:  # a TableError, or e.g. a pattern error
             raise StrategyConfigError(f"strategy {type_name!r}: {exc}") from None
-
-
-def _validated(params_type: type[Any], values: dict[str, Any]) -> Any:
-    """``values`` validated into ``params_type``, an attrs class or a pydantic model.
-
-    :raises ValueError: naming the key of each problem.
-    """
-    if not hasattr(params_type, "model_validate"):
-        return from_table(params_type, values)
-    import pydantic  # only third-party strategies with a pydantic model pay for it
-
-    try:
-        return params_type.model_validate(values)
-    except pydantic.ValidationError as exc:
-        raise TableError(
-            [(".".join(str(part) for part in error["loc"]), error["msg"]) for error in exc.errors()]
-        ) from None
