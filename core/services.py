@@ -7,17 +7,13 @@ configuration, so it is there and enforced whether or not the built-in plugin th
 At registration time, before a runtime exists, ``Services.from_settings(settings)`` builds the
 same thing from the ``settings`` a hook receives.
 
-==================  ============================================================================
-service             what it does
-==================  ============================================================================
-``paths``           :class:`PathService`: resolve a tool's path and check it for ``read``,
-                    ``write`` or ``delete`` with the file tools' rules (``[tools.file]``)
-``redact``          :func:`tooldeck.secrets.redact`: replace secrets with ``[REDACTED:<rule>]``
-``egress``          :class:`EgressService`: may a URL or a host be contacted
-                    (``[tools.scrape]``'s egress keys)
-``overflow``        :class:`OverflowService`: keep a long text out of the model's context and
-                    read it back by its ``overflow:<id>`` (``[tools.overflow]``)
-==================  ============================================================================
+- ``paths``, :class:`PathService`: resolve a tool's path and check it for ``read``,
+  ``write`` or ``delete`` with the file tools' rules (``[tools.file]``);
+- ``redact``, :func:`tooldeck.secrets.redact`: replace secrets with ``[REDACTED:<rule>]``;
+- ``egress``, :class:`EgressService`: may a URL or a host be contacted (the egress keys of
+  ``[tools.scrape]``);
+- ``overflow``, :class:`OverflowService`: keep a long text out of the model's context and
+  read it back by its ``overflow:<id>`` (``[tools.overflow]``).
 
 docs/services.md is generated from this module's docstrings (``scripts/services_doc.py``).
 """
