@@ -22,3 +22,12 @@ def test_every_public_service_name_is_documented() -> None:
     missing = [name for name in services.__all__
                if name != "OVERFLOW_SECTION" and f"`tooldeck.services.{name}`" not in page]
     assert missing == []
+
+
+def test_every_error_category_is_explained_for_plugin_authors() -> None:
+    from tooldeck.errors import ErrorCategory
+
+    page = (ROOT / "docs" / "plugins.md").read_text("utf-8")
+    table = page[page.index("## Error categories"):]
+    missing = [c.label for c in ErrorCategory if f"| `{c.label}` |" not in table]
+    assert missing == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,20 @@ def test_a_broken_gate_is_listed_while_calls_refuse_to_run(
                          "--config", str(config), cwd=project["root"])
     assert call.returncode == 2, call.stdout + call.stderr
     assert "broken_gate" in call.stderr and call.stdout == ""
+
+
+EXAMPLE_FENCE = re.compile(r"^ *```toml tooldeck-examples\n(.*?)^ *```", re.S | re.M)
+
+
+def test_documented_example_configurations_are_valid(venv: Venv, tmp_path: Path) -> None:
+    from .conftest import EXAMPLES, ROOT
+
+    docs = [ROOT / "docs" / "plugins.md", *(ROOT / "examples" / n / "README.md" for n in EXAMPLES)]
+    blocks = [(doc, textwrap.dedent(block)) for doc in docs
+              for block in EXAMPLE_FENCE.findall(doc.read_text("utf-8"))]
+    assert len(blocks) >= 4, "the docs lost their example configurations"
+    for i, (doc, block) in enumerate(blocks):
+        path = tmp_path / f"example-{i}.toml"
+        path.write_text(block, encoding="utf-8")
+        proc = venv.tooldeck("config", "check", str(path), cwd=tmp_path)
+        assert proc.returncode == 0, f"{doc} block {i}:\n{block}\n{proc.stderr}"
