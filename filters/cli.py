@@ -18,10 +18,10 @@ Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the c
 is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
 overrides are not applied); when that table is absent or empty the engine takes the defaults
 without building the pydantic settings model, so pydantic is not even imported. Only the rules
-that may match the command are built. A configuration that enables a third-party plugin
-(``[plugins] enable``), or a user rule whose strategy type comes from a plugin, makes the
-command open the full deck instead, as ``verify`` always does, so third-party strategy types
-and the rules plugins ship with them work in both.
+that may match the command are built. A configuration that enables or disables plugins
+(``[plugins]``) makes the command use the full deck's engine instead, as ``verify`` always
+does, so third-party strategy types, the rules plugins ship with them and disabled built-in
+types are seen in both. A rule that does not load is reported once per run.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FilterCommand",
-    "enables_plugins",
+    "changes_plugins",
     "filter_command",
     "filter_json",
     "read_filter_settings",
@@ -75,20 +75,23 @@ def _config_data(explicit: str | None) -> tuple[Path, dict[str, Any]] | None:
         raise ConfigError(f"{path}: cannot read configuration: {exc}", path=str(path)) from None
 
 
-def enables_plugins(explicit: str | None) -> bool:
-    """Whether the configuration enables a third-party plugin (which may ship filter rules).
+def changes_plugins(explicit: str | None) -> bool:
+    """Whether the configuration changes the set of plugins the built-in rules assume.
 
-    ``[plugins] enable`` of the file, or ``$TOOLDECK_PLUGINS_ENABLE``, names any plugin.
+    ``[plugins] enable`` or ``disable`` of the file (or ``$TOOLDECK_PLUGINS_ENABLE``,
+    ``$TOOLDECK_PLUGINS_DISABLE``) names any plugin: a third-party plugin may ship rules and
+    types, and a disabled built-in type takes its rules away.
 
     :param explicit: the ``--config`` argument.
     :returns: ``True`` when the one-shot filter must open the deck to know every rule.
     :raises tooldeck.errors.ConfigError: as :func:`read_filter_settings`.
     """
-    if os.environ.get("TOOLDECK_PLUGINS_ENABLE", "").strip() not in ("", "[]"):
-        return True
+    for key in ("ENABLE", "DISABLE"):
+        if os.environ.get(f"TOOLDECK_PLUGINS_{key}", "").strip() not in ("", "[]"):
+            return True
     found = _config_data(explicit)
     plugins = found[1].get("plugins") if found is not None else None
-    return isinstance(plugins, dict) and bool(plugins.get("enable"))
+    return isinstance(plugins, dict) and bool(plugins.get("enable") or plugins.get("disable"))
 
 
 def read_filter_settings(explicit: str | None) -> FilterSettings | None:
@@ -225,23 +228,29 @@ class FilterCommand:
         return EXIT_OK
 
     def _engine(self, config: str | None, command: str) -> FilterEngine:
+        """The engine for ``command``; a rule that does not load is reported once, on stderr.
+
+        The rule loader logs each skipped rule (Python's last-resort handler prints it): the
+        one-shot engine builds once, and the deck's engine once, so nothing is repeated.
+        """
+        if self.extra_plugins or changes_plugins(config):
+            # plugins may add or take away rules and types: only the deck knows them all
+            return self._deck_engine(config)
         from tooldeck.filters.builtin_types import lazy_strategy_registry
         from tooldeck.filters.engine import FilterEngine
 
         settings = read_filter_settings(config)
-        # a plugin may ship rules with its strategy types: only the deck knows them all
-        deck_needed = bool(self.extra_plugins) or enables_plugins(config)
-        registry = self._deck_registry(config) if deck_needed else lazy_strategy_registry()
-        engine = FilterEngine.from_settings(settings, registry, command=command)
-        if (not deck_needed and settings is not None and settings.filters_path is not None
-                and engine.load_warnings):
-            # maybe a plugin's strategy type: build again with every plugin's types
-            engine = FilterEngine.from_settings(
-                settings, self._deck_registry(config), command=command
-            )
-        for warning in engine.load_warnings:
-            print(f"tooldeck filter: {warning}", file=sys.stderr)
-        return engine
+        return FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
+
+    def _deck_engine(self, config: str | None) -> FilterEngine:
+        from tooldeck.deck import Deck
+        from tooldeck.filters.plugin import ENGINE
+
+        deck = Deck.from_config(config, extra_plugins=self.extra_plugins)
+        try:
+            return deck.runtime.stash_get(ENGINE)
+        finally:
+            deck.close()
 
     def _deck_registry(self, config: str | None) -> StrategyRegistry:
         from tooldeck.deck import Deck

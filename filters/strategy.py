@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -189,15 +189,19 @@ class StrategyConfigError(ValueError):
 class StrategyRegistry:
     """Strategy types by name; built-ins and third-party types are registered the same way."""
 
-    def __init__(self, loader: Callable[[str], type[Strategy[Any]] | None] | None = None) -> None:
+    def __init__(self, loader: Callable[[str], type[Strategy[Any]] | None] | None = None,
+                 loadable: Iterable[str] = ()) -> None:
         """Create an empty registry.
 
         :param loader: called with an unknown name before :meth:`get` gives up; a type it
             returns is registered (owner ``builtin``). Lets a one-shot engine import only the
             strategy modules its rules use.
+        :param loadable: the names ``loader`` supplies (listed as known in errors).
         """
         self._types: dict[str, tuple[type[Strategy[Any]], str]] = {}
         self._loader = loader
+        self._loadable = frozenset(loadable)
+        self._missing: dict[str, str] = {}
 
     def register(self, strategy_type: type[Strategy[Any]], *, owner: str = "third-party") -> None:
         """Register a strategy type under its :attr:`Strategy.name`.
@@ -230,6 +234,14 @@ class StrategyRegistry:
         """
         return [(owner, strategy_type.rules) for strategy_type, owner in self._types.values()
                 if strategy_type.rules.strip()]
+
+    def explain_missing(self, name: str, why: str) -> None:
+        """Say why type ``name`` is not registered (its plugin is disabled, say).
+
+        :param name: the strategy type's name.
+        :param why: the explanation, quoted when a rule names the type.
+        """
+        self._missing[name] = why
 
     def unregister(self, name: str) -> None:
         """Remove a strategy type (absent names are ignored).
@@ -269,7 +281,10 @@ class StrategyRegistry:
         try:
             return self._types[name][0]
         except KeyError:
-            known = ", ".join(self.names()) or "none"
+            if name in self._missing:
+                raise StrategyConfigError(
+                    f"strategy type {name!r} is not available: {self._missing[name]}") from None
+            known = ", ".join(sorted({*self.names(), *self._loadable})) or "none"
             raise StrategyConfigError(f"unknown strategy type {name!r} (known: {known})") from None
 
     def build(self, spec: Mapping[str, Any], *, trusted: bool = False) -> Strategy[Any]:

@@ -244,7 +244,8 @@ def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
     engine = deck.runtime.stash_get(ENGINE)
     assert "make" not in [rule.name for rule in engine.rules]  # it uses truncate
     assert any(
-        "'make'" in w and "unknown strategy type 'truncate'" in w for w in deck.runtime.warnings
+        "'make'" in w and "strategy type 'truncate' is not available: its plugin "
+        "'filter_truncate' is disabled" in w for w in deck.runtime.warnings
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,3 +133,35 @@ def test_a_plugin_rule_cannot_take_a_builtin_name() -> None:
     loaded = shipped_rules(registry)
     assert [r.source for r in loaded.rules if r.name == "git-status"] == ["builtin"]
     assert any("plugin clasher" in w and "git-status" in w for w in loaded.warnings)
+
+
+TOOLDECK = shutil.which("tooldeck", path=str(Path(sys.executable).parent)) or "tooldeck"
+
+
+def _filter(tmp_path: Path, config: str, command: str,
+            text: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "tooldeck.toml").write_text(config)
+    return subprocess.run([TOOLDECK, "filter", "--command", command, "--json", "--config",
+                           str(tmp_path / "tooldeck.toml")], input=text, capture_output=True,
+                          text=True, cwd=tmp_path, timeout=60)
+
+
+def test_a_disabled_builtin_type_takes_its_rule_away_with_one_warning_naming_the_plugin(
+    tmp_path: Path,
+) -> None:
+    logs = "\n".join(f"2024-05-01T10:00:{i:02d}Z GET /health 200" for i in range(30))
+    proc = _filter(tmp_path, '[plugins]\ndisable = ["filter_dedup"]\n', "docker logs api", logs)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["rule"] is None  # log-dedup needs the disabled type
+    warnings = [line for line in proc.stderr.splitlines() if "log-dedup" in line]
+    assert len(warnings) == 1, proc.stderr
+    assert "'filter_dedup' is disabled; remove it from [plugins] disable" in warnings[0]
+
+
+def test_an_unknown_type_on_the_fast_path_lists_the_builtin_types_once(tmp_path: Path) -> None:
+    (tmp_path / "filters.toml").write_text(
+        '[[rules]]\nname = "b"\nmatch = { prefix = "x" }\nstrategy = { type = "nope" }\n')
+    proc = _filter(tmp_path, '[tools.filters]\nfilters_path = "filters.toml"\n', "x y", "a\n")
+    warnings = [line for line in proc.stderr.splitlines() if "skipping rule 'b'" in line]
+    assert len(warnings) == 1, proc.stderr
+    assert "(known: dedup, fallback, git_diff" in warnings[0] and "none" not in warnings[0]
