@@ -192,6 +192,10 @@ def test_a_broken_gate_is_listed_while_calls_refuse_to_run(
                          "--config", str(config), cwd=project["root"])
     assert call.returncode == 2, call.stdout + call.stderr
     assert "broken_gate" in call.stderr and call.stdout == ""
+    checked = venv.tooldeck("config", "check", str(config), cwd=project["root"])
+    assert checked.returncode == 2, checked.stdout + checked.stderr
+    assert "broken_gate" in checked.stdout + checked.stderr
+    assert "the gate cannot load its policy" in checked.stdout + checked.stderr
 
 
 EXAMPLE_FENCE = re.compile(r"^ *```toml tooldeck-examples\n(.*?)^ *```", re.S | re.M)
