@@ -7,12 +7,11 @@ import re
 from collections.abc import Callable
 from typing import Annotated
 
-from annotated_types import Ge
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.patterns import compile_pattern, confine_to_line
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["DEFAULT_NORMALIZERS", "Dedup", "DedupParams", "NormalizeRule"]
 

@@ -26,11 +26,10 @@ import dataclasses
 import re
 from typing import Annotated
 
-from annotated_types import Ge
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["Fallback", "FallbackParams", "fold_marker", "omitted_marker"]
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from annotated_types import MinLen
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
@@ -18,6 +16,7 @@ from tooldeck.filters.selection import (
     union,
 )
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import MinLen
 
 __all__ = ["KeepMatching", "KeepMatchingParams"]
 

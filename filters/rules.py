@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
 import attrs
-from annotated_types import MinLen
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.matcher import CommandMatcher, MatchKind
 from tooldeck.filters.patterns import PatternError
 from tooldeck.filters.strategy import Strategy, StrategyConfigError, StrategyRegistry
-from tooldeck.filters.tables import TableError, build_table, validate_table
+from tooldeck.filters.tables import MinLen, TableError, build_table, validate_table
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -5,13 +5,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from annotated_types import MinLen
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import MinLen
 
 __all__ = ["StripNoise", "StripNoiseParams"]
 

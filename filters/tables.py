@@ -2,8 +2,9 @@
 
 A rule's tables (:mod:`tooldeck.filters.rules`) and a strategy's parameters are declared
 once, in pydantic's terms: either a pydantic model, or a frozen standard-library dataclass
-whose constraints are :mod:`annotated_types` annotations (``Annotated[int, Ge(1)]``), which
-pydantic validates natively and which cost nothing to import. Cross-field checks go in
+whose constraints are :mod:`annotated_types` annotations (``Annotated[int, Ge(1)]``, with
+:func:`Ge` and :func:`MinLen` from this module, which build them only when the annotation is
+evaluated), which pydantic validates natively. Cross-field checks go in
 ``__post_init__`` (dataclass) or a model validator and raise :class:`ValueError`.
 
 :func:`validate_table` validates with pydantic, imported on first use. :func:`build_table`
@@ -19,13 +20,40 @@ of: max_lines, suffix)``.
 from __future__ import annotations
 
 import dataclasses
+import re
+import sys
 import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["TableError", "build_table", "table_fields", "validate_table"]
+__all__ = ["Ge", "MinLen", "TableError", "build_table", "table_fields", "validate_table"]
 
 _T = TypeVar("_T")
+
+
+def Ge(value: int) -> Any:
+    """``annotated_types.Ge(value)``, built when pydantic evaluates the annotation.
+
+    Annotations are strings until validation (``from __future__ import annotations``), so a
+    module declaring ``Annotated[int, Ge(1)]`` imports neither pydantic nor annotated_types.
+
+    :param value: the smallest accepted value.
+    :returns: the constraint.
+    """
+    import annotated_types
+
+    return annotated_types.Ge(value)
+
+
+def MinLen(value: int) -> Any:
+    """``annotated_types.MinLen(value)``, built when pydantic evaluates the annotation.
+
+    :param value: the fewest accepted items (or characters).
+    :returns: the constraint.
+    """
+    import annotated_types
+
+    return annotated_types.MinLen(value)
 
 
 class TableError(ValueError):
@@ -141,6 +169,26 @@ def validate_table(cls: type[_T], values: object) -> _T:
     return result
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _nested_classes(cls: type[Any]) -> dict[str, type[Any]]:
+    """The dataclass each field of ``cls`` holds (``X``, ``list[X]``, ``X | None``).
+
+    Read from the annotation text without evaluating it (that would build the constraints).
+    """
+    namespace = vars(sys.modules[cls.__module__])
+    nested: dict[str, type[Any]] = {}
+    for field in dataclasses.fields(cls):
+        text = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+        for name in _NAME.findall(str(text)):
+            candidate = namespace.get(name)
+            if isinstance(candidate, type) and dataclasses.is_dataclass(candidate):
+                nested[field.name] = candidate
+                break
+    return nested
+
+
 def build_table(cls: type[_T], values: Mapping[str, Any]) -> _T:
     """Build ``cls`` from a trusted table without validating field types (no pydantic).
 
@@ -153,10 +201,10 @@ def build_table(cls: type[_T], values: Mapping[str, Any]) -> _T:
     :raises ValueError: a cross-field check failed.
     :raises TypeError: an unknown or missing key.
     """
-    hints = _hints(cls)
+    nested = _nested_classes(cls)
     arguments: dict[str, Any] = {}
     for key, value in values.items():
-        item = _item_class(hints.get(key))
+        item = nested.get(key)
         if item is not None and isinstance(value, Mapping):
             value = build_table(item, value)
         elif item is not None and isinstance(value, list):

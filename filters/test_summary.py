@@ -5,11 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from annotated_types import Ge
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
 
 __all__ = ["TestSummary", "TestSummaryParams", "omission_line"]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from annotated_types import Ge
-
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.selection import as_line_data, truncate_middle
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["Truncate", "TruncateParams"]
 
