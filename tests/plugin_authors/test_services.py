@@ -174,3 +174,20 @@ def test_every_allowed_path_lies_inside_a_root(raw: str) -> None:
         assert check.resolved == root or root in check.resolved.parents
     else:
         assert check.category in ("policy_blocked", "invalid_parameters")
+
+
+def test_environment_overrides_reach_the_sandbox_with_the_files_plugin_disabled(
+    tmp_path: Path,
+) -> None:
+    doc = parse_document('[plugins]\ndisable = ["files"]\n[tools.file]\nallowed_paths = ["/"]\n'
+                         '[tools.audit]\nenabled = false\n', None, "test")
+    deck = Deck.from_config(doc, environ={
+        "TOOLDECK_TOOLS_FILE_ALLOWED_PATHS": f'["{tmp_path}"]'})
+    try:
+        assert deck.runtime.services.paths.roots == (tmp_path.resolve(),)
+        assert deck.runtime.settings.sources["tools.file.allowed_paths"] == (
+            "$TOOLDECK_TOOLS_FILE_ALLOWED_PATHS")
+        with pytest.raises(ToolError, match="inside-root"):
+            deck.runtime.services.paths.resolve("/etc/hostname")
+    finally:
+        deck.close()
