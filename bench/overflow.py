@@ -18,7 +18,7 @@ from pathlib import Path
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck
 from tooldeck.models import ToolCall
-from tooldeck.plugins.overflow.store import OverflowStore
+from tooldeck.overflow_store import OverflowStore
 
 
 def text_of(megabytes: int) -> str:

@@ -278,12 +278,14 @@ def build_runtime(
         tools=tools,
         executors=executors,
         strategies=registries["tooldeck_register_filters"].items,
+        strategy_owners=registries["tooldeck_register_filters"].owners,
         plugins=infos,
         warnings=warnings,
         session=session,
         declared_tools=registries["tooldeck_register_tools"].items,
         section_owners={**dict.fromkeys(CORE_SECTIONS, CORE_PLUGIN), **section_owner},
     )
+    runtime.services  # noqa: B018 - built now: a sandbox key that does not validate is refused
     try:
         runtime.hooks.configure(runtime)
     except Exception as exc:

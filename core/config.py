@@ -557,6 +557,15 @@ def validate_sections(
                  "this section; remove it, or install and enable the plugin that owns it")
             continue
         if model is None:
+            if name in BUILTIN_PLUGIN_SECTIONS:
+                # the core reads some keys of these without their plugin (the path sandbox,
+                # the egress policy, the overflow store): their overrides apply all the same
+                prefix = _env_var(name, "")
+                nested = tuple(_env_var(f"{name}.{child}", "") for child in children)
+                for var in sorted(env):
+                    if var.startswith(prefix) and var != prefix and not var.startswith(nested):
+                        table[var[len(prefix):].lower()] = _parse_env_value(env[var])
+                        sources[f"{name}.{var[len(prefix):].lower()}"] = f"${var}"
             raw[name] = table
             if node is not None and name not in plugin_tables:
                 warnings.append(f"[{name}] is not validated: no enabled plugin owns it")

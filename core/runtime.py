@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from tooldeck.events import CallEvent
     from tooldeck.schema_filter import Embed
 
+if TYPE_CHECKING:
+    from tooldeck.services import Services
+
 __all__ = [
     "CORE_PLUGIN",
     "CallContext",
@@ -398,6 +401,7 @@ class Runtime:
         session: SessionState | None = None,
         declared_tools: Iterable[str] = (),
         section_owners: Mapping[str, str] | None = None,
+        strategy_owners: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = settings
         self.section_owners: Mapping[str, str] = dict(section_owners or {})
@@ -410,6 +414,8 @@ class Runtime:
         ``available=False`` or left without an executor (configuration may name them)."""
         self.executors: Mapping[str, Executor] = dict(executors)
         self.strategies: Mapping[str, Any] = dict(strategies)
+        self.strategy_owners: Mapping[str, str] = dict(strategy_owners or {})
+        """The plugin that registered each of :attr:`strategies`, by name."""
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
         self.watch_paths: set[Path] = set()
@@ -421,6 +427,23 @@ class Runtime:
         self._idle: asyncio.Event | None = None
         self._closed = False
         self.calls_started = 0
+        self._services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        """The core services plugins use: the path sandbox, redaction, egress, overflow.
+
+        Built from this runtime's settings on first use (:mod:`tooldeck.services`), whether
+        or not the built-in plugins that use them are enabled.
+
+        :raises tooldeck.errors.ConfigError: a key a service reads does not validate (the
+            build asks for the services first, so a runtime that exists has them).
+        """
+        if self._services is None:
+            from tooldeck.services import Services
+
+            self._services = Services.from_settings(self.settings, self.session)
+        return self._services
 
     def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
         """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""

@@ -47,4 +47,4 @@ def lazy_strategy_registry() -> StrategyRegistry:
     """
     from tooldeck.filters.strategy import StrategyRegistry
 
-    return StrategyRegistry(loader=builtin_strategy_type)
+    return StrategyRegistry(loader=builtin_strategy_type, loadable=BUILTIN_STRATEGY_HOMES)

@@ -18,16 +18,19 @@ Starting fast matters for the one-shot filter: only ``[tools.filters]`` of the c
 is read and validated (same lookup order as the deck, ``$TOOLDECK_TOOLS_FILTERS_*``
 overrides are not applied); when that table is absent or empty the engine takes the defaults
 without building the pydantic settings model, so pydantic is not even imported. Only the rules
-that may match the command are built. A user rule whose strategy type comes from a plugin
-makes the command open the full deck instead, as ``verify`` always does, so third-party
-strategy types work in both.
+that may match the command are built. A configuration that enables or disables plugins
+(``[plugins]``) makes the command use the full deck's engine instead, as ``verify`` always
+does, so third-party strategy types, the rules plugins ship with them and disabled built-in
+types are seen in both. A rule that does not load is reported once per run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
@@ -40,20 +43,21 @@ if TYPE_CHECKING:
     from tooldeck.filters.settings import FilterSettings
     from tooldeck.filters.strategy import StrategyRegistry
 
-__all__ = ["FilterCommand", "filter_command", "filter_json", "read_filter_settings"]
+__all__ = [
+    "FilterCommand",
+    "changes_plugins",
+    "filter_command",
+    "filter_json",
+    "read_filter_settings",
+]
 
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 
-def read_filter_settings(explicit: str | None) -> FilterSettings | None:
-    """``[tools.filters]`` of the configuration, without building a deck.
+def _config_data(explicit: str | None) -> tuple[Path, dict[str, Any]] | None:
+    """The configuration file the deck would read, parsed; ``None`` when there is none.
 
-    :param explicit: the ``--config`` argument.
-    :returns: the validated settings (a relative ``filters_path`` made absolute), or ``None``
-        when no configuration file is found or it has no (or an empty) ``[tools.filters]``
-        table: the defaults apply, and pydantic is not imported.
-    :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
-        invalid (the message names the file and the dotted key).
+    :raises tooldeck.errors.ConfigError: a named file is missing, or the file is unreadable.
     """
     from tooldeck.dirs import config_candidates
     from tooldeck.errors import ConfigError
@@ -66,9 +70,46 @@ def read_filter_settings(explicit: str | None) -> FilterSettings | None:
     else:
         return None
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        return path, tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}", path=str(path)) from None
+
+
+def changes_plugins(explicit: str | None) -> bool:
+    """Whether the configuration changes the set of plugins the built-in rules assume.
+
+    ``[plugins] enable`` or ``disable`` of the file (or ``$TOOLDECK_PLUGINS_ENABLE``,
+    ``$TOOLDECK_PLUGINS_DISABLE``) names any plugin: a third-party plugin may ship rules and
+    types, and a disabled built-in type takes its rules away.
+
+    :param explicit: the ``--config`` argument.
+    :returns: ``True`` when the one-shot filter must open the deck to know every rule.
+    :raises tooldeck.errors.ConfigError: as :func:`read_filter_settings`.
+    """
+    for key in ("ENABLE", "DISABLE"):
+        if os.environ.get(f"TOOLDECK_PLUGINS_{key}", "").strip() not in ("", "[]"):
+            return True
+    found = _config_data(explicit)
+    plugins = found[1].get("plugins") if found is not None else None
+    return isinstance(plugins, dict) and bool(plugins.get("enable") or plugins.get("disable"))
+
+
+def read_filter_settings(explicit: str | None) -> FilterSettings | None:
+    """``[tools.filters]`` of the configuration, without building a deck.
+
+    :param explicit: the ``--config`` argument.
+    :returns: the validated settings (a relative ``filters_path`` made absolute), or ``None``
+        when no configuration file is found or it has no (or an empty) ``[tools.filters]``
+        table: the defaults apply, and pydantic is not imported.
+    :raises tooldeck.errors.ConfigError: a named file is missing, or the file or the table is
+        invalid (the message names the file and the dotted key).
+    """
+    from tooldeck.errors import ConfigError
+
+    found = _config_data(explicit)
+    if found is None:
+        return None
+    path, data = found
     table = data.get("tools", {}).get("filters", {}) if isinstance(data.get("tools"), dict) else {}
     if table == {}:
         return None
@@ -187,19 +228,29 @@ class FilterCommand:
         return EXIT_OK
 
     def _engine(self, config: str | None, command: str) -> FilterEngine:
+        """The engine for ``command``; a rule that does not load is reported once, on stderr.
+
+        The rule loader logs each skipped rule (Python's last-resort handler prints it): the
+        one-shot engine builds once, and the deck's engine once, so nothing is repeated.
+        """
+        if self.extra_plugins or changes_plugins(config):
+            # plugins may add or take away rules and types: only the deck knows them all
+            return self._deck_engine(config)
         from tooldeck.filters.builtin_types import lazy_strategy_registry
         from tooldeck.filters.engine import FilterEngine
 
         settings = read_filter_settings(config)
-        engine = FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
-        if settings is not None and settings.filters_path is not None and engine.load_warnings:
-            # maybe a plugin's strategy type: build again with every plugin's types
-            engine = FilterEngine.from_settings(
-                settings, self._deck_registry(config), command=command
-            )
-        for warning in engine.load_warnings:
-            print(f"tooldeck filter: {warning}", file=sys.stderr)
-        return engine
+        return FilterEngine.from_settings(settings, lazy_strategy_registry(), command=command)
+
+    def _deck_engine(self, config: str | None) -> FilterEngine:
+        from tooldeck.deck import Deck
+        from tooldeck.filters.plugin import ENGINE
+
+        deck = Deck.from_config(config, extra_plugins=self.extra_plugins)
+        try:
+            return deck.runtime.stash_get(ENGINE)
+        finally:
+            deck.close()
 
     def _deck_registry(self, config: str | None) -> StrategyRegistry:
         from tooldeck.deck import Deck
@@ -212,17 +263,14 @@ class FilterCommand:
             deck.close()
 
     def _verify(self, config: str | None, as_json: bool) -> int:
-        from tooldeck.filters.rules import builtin_rules, load_rules
+        from tooldeck.filters.rules import load_rules
         from tooldeck.filters.verify import verify_rules
 
         settings = read_filter_settings(config)
         registry = self._deck_registry(config)
-        # exactly the rules a deck applies: the built-ins as the user's file extends,
-        # overrides or replaces them
-        if settings is not None and settings.filters_path is not None:
-            loaded = load_rules(settings.filters_path, registry)
-        else:
-            loaded = builtin_rules(registry)
+        # exactly the rules a deck applies: the built-ins and the plugins' rules as the
+        # user's file extends, overrides or replaces them
+        loaded = load_rules(None if settings is None else settings.filters_path, registry)
         rules = list(loaded.rules)
         warnings = list(loaded.warnings)
         failures = verify_rules(rules)

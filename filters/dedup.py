@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
-
-import attrs
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
-from tooldeck.filters.params import TableError, integer, nested_list, string
 from tooldeck.filters.patterns import compile_pattern, confine_to_line
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["DEFAULT_NORMALIZERS", "Dedup", "DedupParams", "NormalizeRule"]
 
 
-def _literal_replacement(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    """Validate a literal replacement: no group reference (``$$`` is a dollar), one line."""
-    string(instance, attribute, value)
-    problem = None
-    if re.search(r"(?<!\$)\$(?!\$)", value.replace("$$", "")):
-        problem = (
-            f"{value!r} contains an unescaped '$' (group references are not supported;"
-            " write '$$' for a literal dollar)"
-        )
-    elif "\n" in value or "\\" in value:
-        problem = f"{value!r} must not contain a newline or backslash"
-    if problem is not None:
-        raise TableError([(attribute.name, problem)])
-
-
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class NormalizeRule(StrategyParams):
     """One normalisation: every match of ``pattern`` becomes ``replacement``.
 
@@ -39,8 +24,21 @@ class NormalizeRule(StrategyParams):
     :param replacement: literal text; ``$`` must be escaped as ``$$`` (no group references).
     """
 
-    pattern: str = attrs.field(validator=string)
-    replacement: str = attrs.field(validator=_literal_replacement)
+    pattern: str
+    replacement: str
+
+    def __post_init__(self) -> None:
+        """A literal replacement: no group reference (``$$`` is a dollar), one line."""
+        value = self.replacement
+        if not isinstance(value, str):
+            return  # a type error, reported by the validation
+        if re.search(r"(?<!\$)\$(?!\$)", value.replace("$$", "")):
+            raise ValueError(
+                f"replacement {value!r} contains an unescaped '$' (group references are not"
+                " supported; write '$$' for a literal dollar)"
+            )
+        if "\n" in value or "\\" in value:
+            raise ValueError(f"replacement {value!r} must not contain a newline or backslash")
 
 
 DEFAULT_NORMALIZERS: tuple[NormalizeRule, ...] = (
@@ -58,7 +56,7 @@ DEFAULT_NORMALIZERS: tuple[NormalizeRule, ...] = (
 """The default normalisations: ISO timestamps, lowercase UUIDs, IPv4 addresses, ports/pids."""
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class DedupParams(StrategyParams):
     """Parameters of ``dedup``.
 
@@ -66,10 +64,10 @@ class DedupParams(StrategyParams):
     :param max_unique_patterns: groups tracked; later new patterns are counted, not shown.
     """
 
-    normalize_patterns: list[NormalizeRule] = attrs.field(
-        factory=lambda: list(DEFAULT_NORMALIZERS), validator=nested_list(NormalizeRule)
+    normalize_patterns: list[NormalizeRule] = dataclasses.field(
+        default_factory=lambda: list(DEFAULT_NORMALIZERS)
     )
-    max_unique_patterns: int = attrs.field(default=10000, validator=integer(minimum=1))
+    max_unique_patterns: Annotated[int, Ge(1)] = 10000
 
 
 class _Substitution:

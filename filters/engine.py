@@ -254,7 +254,7 @@ class FilterEngine:
             return cls(
                 loaded.rules, settings, load_warnings=loaded.warnings, generic_fallback=False
             )
-        fallback = registry.build({"type": "fallback"})
+        fallback = registry.build({"type": "fallback"}, trusted=True)  # no parameters to check
         return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback)
 
     def matching_rules(self, command: str | None) -> list[Rule]:

@@ -22,14 +22,14 @@ fallback only shortens what is still long. Confidence: Fallback.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-
-import attrs
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_line_numbers
-from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["Fallback", "FallbackParams", "fold_marker", "omitted_marker"]
 
@@ -38,7 +38,7 @@ _HUNK = re.compile(r"^(?:diff --git |@@ -\d)")
 _EXAMPLE_CHARS = 72
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class FallbackParams(StrategyParams):
     """Parameters of ``fallback``.
 
@@ -49,13 +49,13 @@ class FallbackParams(StrategyParams):
     :param min_run: the shortest run of same-shape lines that is folded.
     """
 
-    min_lines: int = attrs.field(default=20, validator=integer(minimum=1))
-    max_lines: int = attrs.field(default=60, validator=integer(minimum=2))
-    head: int = attrs.field(default=20, validator=integer(minimum=1))
-    tail: int = attrs.field(default=20, validator=integer(minimum=1))
-    min_run: int = attrs.field(default=4, validator=integer(minimum=3))
+    min_lines: Annotated[int, Ge(1)] = 20
+    max_lines: Annotated[int, Ge(2)] = 60
+    head: Annotated[int, Ge(1)] = 20
+    tail: Annotated[int, Ge(1)] = 20
+    min_run: Annotated[int, Ge(3)] = 4
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         if self.head + self.tail > self.max_lines:
             raise ValueError(
                 f"head ({self.head}) + tail ({self.tail}) must not exceed"

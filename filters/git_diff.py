@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["GitDiff", "GitDiffParams"]
 
 _FILE_HEADER = "diff --git a/"
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class GitDiffParams(StrategyParams):
     """Parameters of ``git_diff``.
 
     :param max_diff_lines: diffs longer than this say ``(truncated from N lines)``.
     """
 
-    max_diff_lines: int = attrs.field(default=500, validator=integer(minimum=1))
+    max_diff_lines: Annotated[int, Ge(1)] = 500
 
 
 def _file_name(header: str) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.params import integer
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["GitStatus", "GitStatusParams", "status_code"]
 
@@ -33,14 +34,14 @@ def status_code(line: str) -> tuple[str, str] | None:
     return None
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class GitStatusParams(StrategyParams):
     """Parameters of ``git_status``.
 
     :param list_files: also list the files (``KIND  path``) when at most this many changed.
     """
 
-    list_files: int = attrs.field(default=0, validator=integer(minimum=0))
+    list_files: Annotated[int, Ge(0)] = 0
 
 
 class GitStatus(Strategy[GitStatusParams]):

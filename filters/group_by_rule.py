@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.params import optional_string, string
 from tooldeck.filters.patterns import LineMatcher, Regex, compile_pattern
 from tooldeck.filters.selection import as_line_data
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
@@ -29,7 +28,7 @@ def is_cargo_noise(line: str) -> bool:
     return line.lstrip().startswith(CARGO_NOISE_PREFIXES)
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class GroupByRuleParams(StrategyParams):
     """Parameters of ``group_by_rule``.
 
@@ -40,9 +39,9 @@ class GroupByRuleParams(StrategyParams):
         takes the rule of an earlier diagnostic with the same message, else the message itself.
     """
 
-    location_pattern: str = attrs.field(validator=string)
-    rule_pattern: str = attrs.field(validator=string)
-    message_pattern: str | None = attrs.field(default=None, validator=optional_string)
+    location_pattern: str
+    rule_pattern: str
+    message_pattern: str | None = None
 
 
 def _first_group(regex: Regex, line: str) -> str | None:

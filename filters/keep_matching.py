@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.params import string_list
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.selection import (
     as_line_data,
@@ -16,18 +16,19 @@ from tooldeck.filters.selection import (
     union,
 )
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import MinLen
 
 __all__ = ["KeepMatching", "KeepMatchingParams"]
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class KeepMatchingParams(StrategyParams):
     """Parameters of ``keep_matching``.
 
     :param patterns: RE2 patterns; a line matching any of them is kept (at least one).
     """
 
-    patterns: list[str] = attrs.field(validator=string_list(min_length=1))
+    patterns: Annotated[list[str], MinLen(1)]
 
 
 class KeepMatching(Strategy[KeepMatchingParams]):

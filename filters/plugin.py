@@ -86,13 +86,21 @@ def strategy_registry(runtime: Runtime) -> tuple[StrategyRegistry, list[str]]:
     warnings: list[str] = []
     for name, strategy_type in runtime.strategies.items():
         if isinstance(strategy_type, type) and issubclass(strategy_type, Strategy):
-            registry.register(strategy_type, owner="plugin")
+            registry.register(strategy_type, owner=runtime.strategy_owners.get(name, "plugin"))
         else:
             warnings.append(f"filters: strategy {name!r} is not a Strategy subclass; ignored")
-    known = {info.name for info in runtime.plugins}
+    known = {info.name: info for info in runtime.plugins}
     for builtin in BUILTIN_STRATEGY_TYPES:
-        if builtin.name not in runtime.strategies and plugin_name(builtin.name) not in known:
+        if builtin.name in runtime.strategies:
+            continue
+        info = known.get(plugin_name(builtin.name))
+        if info is None:
             registry.register(builtin, owner="builtin")
+        elif info.state != "enabled":
+            action = ("remove it from [plugins] disable" if info.state == "disabled"
+                      else f"fix it: {info.why}")
+            registry.explain_missing(builtin.name, f"its plugin {info.name!r} is {info.state}; "
+                                     f"{action}")
     return registry, warnings
 
 

@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 import attrs
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters.command import command_segment
 from tooldeck.filters.matcher import CommandMatcher, MatchKind
-from tooldeck.filters.params import (
-    TableError,
-    boolean,
-    from_table,
-    mapping,
-    nested,
-    nested_list,
-    non_empty_string,
-    optional_integer,
-    optional_string,
-    string,
-)
 from tooldeck.filters.patterns import PatternError
 from tooldeck.filters.strategy import Strategy, StrategyConfigError, StrategyRegistry
+from tooldeck.filters.tables import MinLen, TableError, build_table, validate_table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,6 +35,7 @@ __all__ = [
     "builtin_rules",
     "load_rules",
     "parse_rules",
+    "shipped_rules",
 ]
 
 logger = logging.getLogger("tooldeck.filters")
@@ -56,7 +47,10 @@ BUILTIN_RULES_RESOURCE = "builtin_rules.toml"
 """The package-data file holding the embedded rules."""
 
 
-@attrs.frozen(kw_only=True)
+_FORBID: dict[str, Any] = {"extra": "forbid"}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class MatchSpec:
     """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``.
 
@@ -65,11 +59,13 @@ class MatchSpec:
     :param regex: an RE2 pattern searched in the command.
     """
 
-    exact: str | None = attrs.field(default=None, validator=optional_string)
-    prefix: str | None = attrs.field(default=None, validator=optional_string)
-    regex: str | None = attrs.field(default=None, validator=optional_string)
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
 
-    def __attrs_post_init__(self) -> None:
+    exact: str | None = None
+    prefix: str | None = None
+    regex: str | None = None
+
+    def __post_init__(self) -> None:
         given = [value for value in (self.exact, self.prefix, self.regex) if value is not None]
         if len(given) != 1:
             raise ValueError("match config must have exactly one of: exact, prefix, regex")
@@ -88,7 +84,7 @@ class MatchSpec:
         return CommandMatcher(MatchKind.REGEX, self.regex)
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class RuleTest:
     """One inline test of a rule (``[[rules.tests]]``).
 
@@ -98,15 +94,16 @@ class RuleTest:
     :param command: when given, the rule must also match this command.
     """
 
-    __test__ = False
+    __test__: ClassVar[bool] = False
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
 
-    input: str = attrs.field(validator=string)
-    expected: str = attrs.field(validator=string)
-    exit_code: int | None = attrs.field(default=0, validator=optional_integer)
-    command: str | None = attrs.field(default=None, validator=optional_string)
+    input: str
+    expected: str
+    exit_code: int | None = 0
+    command: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class RuleSpec:
     """One ``[[rules]]`` table as written in TOML; :meth:`from_table` validates one.
 
@@ -118,22 +115,31 @@ class RuleSpec:
     :param tests: the inline tests.
     """
 
-    name: str = attrs.field(validator=non_empty_string)
-    match: MatchSpec = attrs.field(validator=nested(MatchSpec))
-    strategy: Mapping[str, Any] = attrs.field(validator=mapping)
-    enabled: bool = attrs.field(default=True, validator=boolean)
-    tests: list[RuleTest] = attrs.field(factory=list, validator=nested_list(RuleTest))
+    __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
+
+    name: Annotated[str, MinLen(1)]
+    match: MatchSpec
+    strategy: dict[str, Any]
+    enabled: bool = True
+    tests: list[RuleTest] = dataclasses.field(default_factory=list)
 
     @classmethod
-    def from_table(cls, values: object) -> RuleSpec:
+    def from_table(cls, values: object, *, trusted: bool = False) -> RuleSpec:
         """Validate one ``[[rules]]`` table.
 
         :param values: the table as parsed from TOML.
+        :param trusted: a table shipped with tooldeck: built without validating the field
+            types (no pydantic; see :func:`~tooldeck.filters.tables.build_table`).
         :returns: the spec.
         :raises TableError: naming the dotted key of each problem (``match``,
             ``tests.0.expected``, …); unknown keys are an error.
         """
-        return from_table(cls, values)
+        if trusted and isinstance(values, Mapping):
+            try:
+                return build_table(cls, values)
+            except (TypeError, ValueError) as exc:
+                raise TableError([("", str(exc))]) from None
+        return validate_table(cls, values)
 
 
 @attrs.frozen
@@ -180,14 +186,15 @@ def _rule_label(position: int, table: object) -> str:
     return f"#{position + 1}"
 
 
-def _build_rule(table: object, registry: StrategyRegistry, source: str) -> Rule | None:
-    spec = RuleSpec.from_table(table)
+def _build_rule(table: object, registry: StrategyRegistry, source: str,
+                trusted: bool) -> Rule | None:
+    spec = RuleSpec.from_table(table, trusted=trusted)
     if not spec.enabled:
         return None
     return Rule(
         name=spec.name,
         matcher=spec.match.matcher(),
-        strategy=registry.build(spec.strategy),
+        strategy=registry.build(spec.strategy, trusted=trusted),
         tests=tuple(spec.tests),
         source=source,
     )
@@ -208,7 +215,8 @@ def _may_match(table: object, segment: str) -> bool:
 
 
 def parse_rules(
-    text: str, registry: StrategyRegistry, *, source: str = "<string>", command: str | None = None
+    text: str, registry: StrategyRegistry, *, source: str = "<string>",
+    command: str | None = None, trusted: bool = False,
 ) -> LoadedRules:
     """Parse rule TOML; an invalid rule is skipped with a warning naming it.
 
@@ -217,6 +225,7 @@ def parse_rules(
     :param source: the file name, for messages.
     :param command: when given, only the rules that may match this command are validated and
         built (the others are left out, unchecked): a one-shot filter starts faster.
+    :param trusted: the rules ship with tooldeck: built without type validation (no pydantic).
     :returns: the usable rules and the warnings.
     :raises ConfigError: when the document is not valid TOML or ``rules`` is not a list.
     """
@@ -227,11 +236,11 @@ def parse_rules(
     tables = document.get("rules", [])
     if not isinstance(tables, list):
         raise ConfigError(f"{source}: 'rules' must be an array of tables", path=source, key="rules")
-    return rules_from_tables(tables, registry, source=source, command=command)
+    return rules_from_tables(tables, registry, source=source, command=command, trusted=trusted)
 
 
 def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: str,
-                      command: str | None = None) -> LoadedRules:
+                      command: str | None = None, trusted: bool = False) -> LoadedRules:
     """Build rules from parsed ``[[rules]]`` tables; see :func:`parse_rules`."""
     rules: list[Rule] = []
     warnings: list[str] = []
@@ -240,7 +249,7 @@ def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: 
         if segment is not None and not _may_match(table, segment):
             continue
         try:
-            rule = _build_rule(table, registry, source)
+            rule = _build_rule(table, registry, source, trusted)
         except (TableError, StrategyConfigError, PatternError) as exc:
             problem = str(exc)
         else:
@@ -256,17 +265,52 @@ def rules_from_tables(tables: list[Any], registry: StrategyRegistry, *, source: 
 def builtin_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:
     """The embedded rules (``builtin_rules.toml``), compiled against ``registry``.
 
+    With ``command`` (a one-shot engine) they are built without type validation, so pydantic
+    is not imported; without it (a deck, ``filter verify``, the tests) they are validated.
+
     :param registry: the strategy types (the built-in ones at least).
     :param command: only build the rules that may match it (see :func:`parse_rules`).
     :returns: the rules.
     """
     text = resources.files("tooldeck.filters").joinpath(BUILTIN_RULES_RESOURCE).read_text("utf-8")
-    return parse_rules(text, registry, source="builtin", command=command)
+    return parse_rules(text, registry, source="builtin", command=command,
+                       trusted=command is not None)
+
+
+def shipped_rules(registry: StrategyRegistry, *, command: str | None = None) -> LoadedRules:
+    """The built-in rules, then the rules plugins ship with their strategy types.
+
+    A plugin's rules have the source ``plugin <owner>``. A plugin rule named like a rule
+    already loaded is skipped with a warning (a plugin cannot replace a built-in rule; a user's
+    ``filters.toml`` can). A plugin's rules that are not valid TOML are skipped with a warning.
+
+    :param registry: the strategy types, with the owners they were registered by.
+    :param command: only build the rules that may match it (see :func:`parse_rules`).
+    :returns: the rules and the warnings.
+    """
+    loaded = builtin_rules(registry, command=command)
+    rules, warnings = list(loaded.rules), list(loaded.warnings)
+    for owner, text in registry.shipped_rules():
+        source = f"plugin {owner}"
+        try:
+            shipped = parse_rules(text, registry, source=source, command=command)
+        except ConfigError as exc:
+            warnings.append(f"{exc}; the rules of plugin {owner!r} are skipped")
+            continue
+        warnings.extend(shipped.warnings)
+        taken = {rule.name for rule in rules}
+        for rule in shipped.rules:
+            if rule.name in taken:
+                warnings.append(f"{source}: skipping rule {rule.name!r}: a rule of that name "
+                                "is already loaded (rename it)")
+                continue
+            rules.append(rule)
+    return LoadedRules(tuple(rules), tuple(warnings))
 
 
 def _fallback(message: str, registry: StrategyRegistry, command: str | None) -> LoadedRules:
     logger.warning(message)
-    defaults = builtin_rules(registry, command=command)
+    defaults = shipped_rules(registry, command=command)
     return LoadedRules(defaults.rules, (message, *defaults.warnings))
 
 
@@ -303,15 +347,16 @@ def _merged(builtin: LoadedRules, user: LoadedRules, off: frozenset[str]) -> Loa
 def load_rules(
     filters_path: Path | None, registry: StrategyRegistry, *, command: str | None = None
 ) -> LoadedRules:
-    """Load the built-in rules, extended and overridden by the user's ``filters.toml``.
+    """Load the shipped rules, extended and overridden by the user's ``filters.toml``.
 
-    A user rule replaces the built-in rule of the same name; ``enabled = false`` in a rule
-    table that names a built-in rule switches it off; other user rules are added after the
-    built-in ones. ``replace_builtin = true`` at the top of the file keeps only the user's
-    rules (the old behaviour). ``filters_path`` may name the file or the directory holding
-    ``filters.toml``. A missing or unreadable file, or one of 1 MiB or more, gives the
-    built-in rules with a warning; a file that is not valid TOML gives **no** rules (so
-    nothing is filtered) with a warning.
+    The shipped rules are the built-in ones and those plugins ship with their strategy types
+    (:func:`shipped_rules`). A user rule replaces the shipped rule of the same name;
+    ``enabled = false`` in a rule table that names a shipped rule switches it off; other user
+    rules are added after the shipped ones. ``replace_builtin = true`` at the top of the file
+    keeps only the user's rules (the old behaviour). ``filters_path`` may name the file or
+    the directory holding ``filters.toml``. A missing or unreadable file, or one of 1 MiB or
+    more, gives the shipped rules with a warning; a file that is not valid TOML gives **no**
+    rules (so nothing is filtered) with a warning.
 
     :param filters_path: the user's file or directory, or ``None`` for the built-in rules.
     :param registry: the strategy types available to the rules.
@@ -319,10 +364,10 @@ def load_rules(
     :returns: the rules and the warnings.
     """
     if filters_path is None:
-        return builtin_rules(registry, command=command)
+        return shipped_rules(registry, command=command)
     path = filters_path / "filters.toml" if filters_path.is_dir() else filters_path
     if not path.is_file():
-        return builtin_rules(registry, command=command)
+        return shipped_rules(registry, command=command)
     try:
         size = path.stat().st_size
         if size >= MAX_RULES_FILE_BYTES:
@@ -341,7 +386,7 @@ def load_rules(
         user = rules_from_tables(tables, registry, source=str(path), command=command)
         if replace:
             return user
-        return _merged(builtin_rules(registry, command=command), user, off)
+        return _merged(shipped_rules(registry, command=command), user, off)
     except ConfigError as exc:
         message = f"{exc}; no output filters are active"
         logger.warning(message)

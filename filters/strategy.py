@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.params import TableError, from_table
 from tooldeck.filters.sanitize import sanitize_output
+from tooldeck.filters.tables import TableError, build_table, validate_table
 
 __all__ = [
     "Reduction",
@@ -29,15 +30,19 @@ _P = TypeVar("_P", bound="StrategyParams")
 
 
 class StrategyParams:
-    """Base of the built-in strategies' parameters: ``@attrs.frozen(kw_only=True)`` subclasses.
+    """Base of the built-in strategies' parameters: frozen, keyword-only dataclasses.
 
-    Each field carries a validator of :mod:`tooldeck.filters.params`; cross-field checks go in
-    ``__attrs_post_init__`` and raise :class:`ValueError`. A rule's ``strategy`` table becomes
-    an instance with :meth:`from_table`: unknown keys are an error, as are missing required
-    ones. (A third-party strategy may instead use a pydantic model as its ``Params``.)
+    Declare each field's constraints as :mod:`annotated_types` annotations
+    (``max_lines: Annotated[int, Ge(1)]``); pydantic validates them (unknown keys refused),
+    and cross-field checks go in ``__post_init__`` and raise :class:`ValueError`. A rule's
+    ``strategy`` table becomes an instance with :meth:`from_table`. A pydantic model works as
+    ``Params`` too (the style third-party plugins use, like their settings); either way the
+    validation, and its messages (``max_lines: Input should be greater than or equal to 1,
+    got 0``), are pydantic's.
     """
 
     __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
     @classmethod
     def from_table(cls: type[_P], values: Mapping[str, Any]) -> _P:
@@ -48,7 +53,7 @@ class StrategyParams:
         :raises StrategyConfigError: naming the key of each problem.
         """
         try:
-            return from_table(cls, values)
+            return validate_table(cls, values)
         except TableError as exc:
             raise StrategyConfigError(str(exc)) from None
 
@@ -129,9 +134,14 @@ class Strategy(abc.ABC, Generic[ParamsT]):
     name: ClassVar[str]
     """The ``type`` written in a rule's ``strategy`` table."""
 
+    rules: ClassVar[str] = ""
+    """Filter rules shipped with the type: TOML ``[[rules]]`` tables, as in ``filters.toml``
+    (with their inline tests). A deck applies them after the built-in rules; a user's
+    ``filters.toml`` overrides or switches them off by name like any built-in rule."""
+
     Params: ClassVar[type[Any]]
-    """The class of the strategy's parameters: an attrs :class:`StrategyParams` subclass whose
-    fields carry validators, or a pydantic model (validated with ``model_validate``)."""
+    """The class of the strategy's parameters: a pydantic model (``extra="forbid"``), or a
+    :class:`StrategyParams` dataclass; both are validated by pydantic."""
 
     def __init__(self, params: ParamsT) -> None:
         self.params = params
@@ -179,15 +189,19 @@ class StrategyConfigError(ValueError):
 class StrategyRegistry:
     """Strategy types by name; built-ins and third-party types are registered the same way."""
 
-    def __init__(self, loader: Callable[[str], type[Strategy[Any]] | None] | None = None) -> None:
+    def __init__(self, loader: Callable[[str], type[Strategy[Any]] | None] | None = None,
+                 loadable: Iterable[str] = ()) -> None:
         """Create an empty registry.
 
         :param loader: called with an unknown name before :meth:`get` gives up; a type it
             returns is registered (owner ``builtin``). Lets a one-shot engine import only the
             strategy modules its rules use.
+        :param loadable: the names ``loader`` supplies (listed as known in errors).
         """
         self._types: dict[str, tuple[type[Strategy[Any]], str]] = {}
         self._loader = loader
+        self._loadable = frozenset(loadable)
+        self._missing: dict[str, str] = {}
 
     def register(self, strategy_type: type[Strategy[Any]], *, owner: str = "third-party") -> None:
         """Register a strategy type under its :attr:`Strategy.name`.
@@ -199,12 +213,11 @@ class StrategyRegistry:
         name = strategy_type.name
         params = getattr(strategy_type, "Params", None)
         if not isinstance(params, type) or not (
-            attrs.has(params) or hasattr(params, "model_validate")
+            dataclasses.is_dataclass(params) or hasattr(params, "model_validate")
         ):
             raise StrategyRegistrationError(
                 f"strategy type {name!r} of {owner!r} ({strategy_type.__qualname__}): Params must"
-                " be an attrs class (an @attrs.frozen(kw_only=True) StrategyParams subclass) or"
-                " a pydantic model"
+                " be a pydantic model or a dataclass (a StrategyParams subclass)"
             )
         if name in self._types:
             other_type, other_owner = self._types[name]
@@ -213,6 +226,22 @@ class StrategyRegistry:
                 f" ({other_type.__qualname__}) and by {owner!r} ({strategy_type.__qualname__})"
             )
         self._types[name] = (strategy_type, owner)
+
+    def shipped_rules(self) -> list[tuple[str, str]]:
+        """The rules the registered types ship (:attr:`Strategy.rules`), by registration order.
+
+        :returns: ``(owner, TOML text)`` pairs, one per type that ships rules.
+        """
+        return [(owner, strategy_type.rules) for strategy_type, owner in self._types.values()
+                if strategy_type.rules.strip()]
+
+    def explain_missing(self, name: str, why: str) -> None:
+        """Say why type ``name`` is not registered (its plugin is disabled, say).
+
+        :param name: the strategy type's name.
+        :param why: the explanation, quoted when a rule names the type.
+        """
+        self._missing[name] = why
 
     def unregister(self, name: str) -> None:
         """Remove a strategy type (absent names are ignored).
@@ -252,13 +281,19 @@ class StrategyRegistry:
         try:
             return self._types[name][0]
         except KeyError:
-            known = ", ".join(self.names()) or "none"
+            if name in self._missing:
+                raise StrategyConfigError(
+                    f"strategy type {name!r} is not available: {self._missing[name]}") from None
+            known = ", ".join(sorted({*self.names(), *self._loadable})) or "none"
             raise StrategyConfigError(f"unknown strategy type {name!r} (known: {known})") from None
 
-    def build(self, spec: Mapping[str, Any]) -> Strategy[Any]:
+    def build(self, spec: Mapping[str, Any], *, trusted: bool = False) -> Strategy[Any]:
         """Build a strategy from a rule's ``strategy`` table (``type`` plus parameters).
 
         :param spec: the table, e.g. ``{"type": "truncate", "max_lines": 80}``.
+        :param trusted: the table ships with tooldeck (a built-in rule): build the
+            parameters without validating their types (:func:`~tooldeck.filters.tables.
+            build_table`), so pydantic is not imported. Only for tables the tests validate.
         :returns: the ready strategy.
         :raises StrategyConfigError: on a missing/unknown type or invalid parameters.
         """
@@ -267,24 +302,12 @@ class StrategyRegistry:
             raise StrategyConfigError("strategy table needs a string 'type'")
         strategy_type = self.get(type_name)
         raw_params = {key: value for key, value in spec.items() if key != "type"}
+        params_type = strategy_type.Params
         try:
-            return strategy_type(_validated(strategy_type.Params, raw_params))
-        except ValueError as exc:  # TableError, a pydantic error, or e.g. a pattern error
+            if trusted and dataclasses.is_dataclass(params_type):
+                params = build_table(params_type, raw_params)
+            else:
+                params = validate_table(params_type, raw_params)
+            return strategy_type(params)
+        except (TypeError, ValueError) as exc:  # a TableError, or e.g. a pattern error
             raise StrategyConfigError(f"strategy {type_name!r}: {exc}") from None
-
-
-def _validated(params_type: type[Any], values: dict[str, Any]) -> Any:
-    """``values`` validated into ``params_type``, an attrs class or a pydantic model.
-
-    :raises ValueError: naming the key of each problem.
-    """
-    if not hasattr(params_type, "model_validate"):
-        return from_table(params_type, values)
-    import pydantic  # only third-party strategies with a pydantic model pay for it
-
-    try:
-        return params_type.model_validate(values)
-    except pydantic.ValidationError as exc:
-        raise TableError(
-            [(".".join(str(part) for part in error["loc"]), error["msg"]) for error in exc.errors()]
-        ) from None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.params import integer, optional_string, string_list
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.selection import (
     as_line_data,
@@ -19,11 +19,12 @@ from tooldeck.filters.selection import (
     union,
 )
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge, MinLen
 
 __all__ = ["StripAnnotated", "StripAnnotatedParams"]
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class StripAnnotatedParams(StrategyParams):
     """Parameters of ``strip_annotated``.
 
@@ -34,11 +35,11 @@ class StripAnnotatedParams(StrategyParams):
     :param keep_tail: lines kept from the end when truncating.
     """
 
-    patterns: list[str] = attrs.field(validator=string_list(min_length=1))
-    summary_pattern: str | None = attrs.field(default=None, validator=optional_string)
-    long_output_threshold: int = attrs.field(default=30, validator=integer(minimum=0))
-    keep_head: int = attrs.field(default=10, validator=integer(minimum=0))
-    keep_tail: int = attrs.field(default=5, validator=integer(minimum=0))
+    patterns: Annotated[list[str], MinLen(1)]
+    summary_pattern: str | None = None
+    long_output_threshold: Annotated[int, Ge(0)] = 30
+    keep_head: Annotated[int, Ge(0)] = 10
+    keep_tail: Annotated[int, Ge(0)] = 5
 
 
 class StripAnnotated(Strategy[StripAnnotatedParams]):

@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.params import string_list
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import MinLen
 
 __all__ = ["StripNoise", "StripNoiseParams"]
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class StripNoiseParams(StrategyParams):
     """Parameters of ``strip_noise``.
 
     :param patterns: RE2 patterns; a line matching any of them is noise (at least one).
     """
 
-    patterns: list[str] = attrs.field(validator=string_list(min_length=1))
+    patterns: Annotated[list[str], MinLen(1)]
 
 
 class StripNoise(Strategy[StripNoiseParams]):

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
-
-import attrs
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
-from tooldeck.filters.params import integer
 from tooldeck.filters.rulers import compact_ruler
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
 
 __all__ = ["TestSummary", "TestSummaryParams", "compact_pytest_block", "omission_line"]
@@ -20,7 +20,7 @@ _BLOCK_BREAKS = frozenset(
 )
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class TestSummaryParams(StrategyParams):
     """Parameters of ``test_summary``.
 
@@ -30,8 +30,8 @@ class TestSummaryParams(StrategyParams):
 
     __test__ = False
 
-    max_failures: int = attrs.field(default=10, validator=integer(minimum=0))
-    truncate_stack_trace: int = attrs.field(default=50, validator=integer(minimum=1))
+    max_failures: Annotated[int, Ge(0)] = 10
+    truncate_stack_trace: Annotated[int, Ge(1)] = 50
 
 
 def omission_line(counts: list[tuple[int, str]]) -> str | None:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import attrs
+import dataclasses
+from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.params import integer
 from tooldeck.filters.selection import as_line_data, truncate_middle
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.tables import Ge
 
 __all__ = ["Truncate", "TruncateParams"]
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class TruncateParams(StrategyParams):
     """Parameters of ``truncate``.
 
@@ -21,11 +22,11 @@ class TruncateParams(StrategyParams):
     :param tail: lines kept from the end.
     """
 
-    max_lines: int = attrs.field(validator=integer(minimum=1))
-    head: int = attrs.field(default=20, validator=integer(minimum=0))
-    tail: int = attrs.field(default=20, validator=integer(minimum=0))
+    max_lines: Annotated[int, Ge(1)]
+    head: Annotated[int, Ge(0)] = 20
+    tail: Annotated[int, Ge(0)] = 20
 
-    def __attrs_post_init__(self) -> None:
+    def __post_init__(self) -> None:
         if self.head + self.tail > self.max_lines:
             raise ValueError(
                 f"head ({self.head}) + tail ({self.tail}) must not exceed"

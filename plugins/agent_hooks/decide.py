@@ -27,29 +27,14 @@ from tooldeck.plugins.agent_hooks.agents import (
 
 __all__ = ["answer", "answer_event", "cold_answer", "judge"]
 
-FILE_SECTION = "tools.file"
-"""The file plugin's settings section; it builds the path sandbox its executor applies."""
-
 _FILE_OPS = {"read": "read", "find_path": "read", "grep": "read", "write": "write",
              "edit": "write"}
 
 
 def _sandbox_denial(runtime: Any, tool: str, params: dict[str, Any]) -> str | None:
-    """The file plugin's sandbox verdict on the call's path, when that plugin is enabled.
-
-    Its settings section builds the sandbox (``[tools.file]``'s ``sandbox()``), so no plugin
-    module is imported here.
-    """
-    from tooldeck.errors import ToolError
-
-    section = runtime.settings.sections.get(FILE_SECTION)
-    if section is None:
-        return None
-    try:
-        section.sandbox().resolve(params["path"], op=_FILE_OPS[tool])
-    except ToolError as exc:
-        return str(exc.message)
-    return None
+    """The core path service's verdict on the call's path (the file tools' sandbox)."""
+    check = runtime.services.paths.check(params["path"], _FILE_OPS[tool])
+    return None if check.verdict == "allow" else str(check.reason)
 
 
 def judge(runtime: Any, tool_id: str, params: dict[str, Any]) -> tuple[str, str]:

@@ -11,7 +11,11 @@ __all__ = ["check_path_command"]
 
 
 class CheckPath:
-    """Resolve a path as the file tools would and say whether it is allowed."""
+    """Resolve a path as the file tools would and say whether it is allowed.
+
+    It asks the core's path service (:class:`tooldeck.services.PathService`), the one the
+    file tools and plugins use, so it judges exactly the path ``read`` would open.
+    """
 
     help = "judge a path against the file sandbox (nothing is touched)"
 
@@ -25,28 +29,23 @@ class CheckPath:
     def run(self, args: argparse.Namespace) -> int:
         """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict."""
         from tooldeck.cli.common import open_deck
-        from tooldeck.errors import ConfigError, ToolError
-        from tooldeck.paths import PathSandbox
-        from tooldeck.plugins.files.settings import FileSettings
+        from tooldeck.errors import ConfigError
+        from tooldeck.services import PathService
 
         try:
             settings = open_deck(getattr(args, "config", None)).runtime.settings
-            file_settings = settings.get(FileSettings)
-            roots = args.root if args.root else file_settings.allowed_paths
-            sandbox = PathSandbox(roots, deny_read=file_settings.deny_read,
-                                  allow_read=file_settings.allow_read)
+            paths = PathService.from_settings(settings, roots=args.root)
         except ConfigError as exc:
             print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
             return 2
-        op = cast(Literal["read", "write", "delete"], args.op)
-        report: dict[str, Any]
-        try:
-            resolved = sandbox.resolve(args.path, op=op)
-            report = {"verdict": "allow", "resolved": str(resolved),
-                      "reason": f"{op} allowed inside {sandbox.root_of(resolved)}"}
-        except ToolError as exc:
-            report = {"verdict": "deny", "resolved": None, "reason": exc.message,
-                      "category": exc.category.label}
+        check = paths.check(args.path, cast(Literal["read", "write", "delete"], args.op))
+        report: dict[str, Any] = {
+            "verdict": check.verdict,
+            "resolved": None if check.resolved is None else str(check.resolved),
+            "reason": check.reason,
+        }
+        if check.category is not None:
+            report["category"] = check.category
         if getattr(args, "json", False):
             print(json.dumps(report, indent=2))
         else:

@@ -18,6 +18,7 @@ from tooldeck.plugins.files.results import FileOpResult
 from tooldeck.plugins.files.settings import FileSettings
 from tooldeck.plugins.files.tools import EXECUTOR
 from tooldeck.runtime import CallContext
+from tooldeck.services import PathService
 
 __all__ = ["FileExecutor"]
 
@@ -25,13 +26,17 @@ Operation = Callable[..., FileOpResult]
 
 
 class FileExecutor:
-    """Runs the ten file tools inside one :class:`~tooldeck.paths.PathSandbox`."""
+    """Runs the ten file tools inside the sandbox of the core's path service.
+
+    :param settings: the validated ``[tools.file]``.
+    :param paths: the path service (``PathService.from_settings``), as plugins get it.
+    """
 
     name = EXECUTOR
 
-    def __init__(self, settings: FileSettings) -> None:
+    def __init__(self, settings: FileSettings, paths: PathService) -> None:
         self.settings = settings
-        self.sandbox: PathSandbox = settings.sandbox()
+        self.sandbox: PathSandbox = paths.sandbox
         limits = {"max_read_bytes": settings.max_read_bytes}
         self._operations: dict[str, tuple[Operation, dict[str, Any]]] = {
             "read": (read_write.read_file, limits),

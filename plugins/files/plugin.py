@@ -9,6 +9,7 @@ from tooldeck.config import Settings
 from tooldeck.plugins.files.executor import FileExecutor
 from tooldeck.plugins.files.settings import FileSettings
 from tooldeck.plugins.files.tools import tool_defs
+from tooldeck.services import PathService
 
 SECTION = "tools.file"
 
@@ -21,8 +22,8 @@ def tooldeck_register_settings(register: Any) -> None:
 
 @hookimpl
 def tooldeck_register_executors(register: Any, settings: Settings) -> None:
-    """One executor per runtime, holding the sandbox built from ``[tools.file]``."""
-    register(FileExecutor(settings.get(FileSettings)))
+    """One executor per runtime, holding the core's path service for ``[tools.file]``."""
+    register(FileExecutor(settings.get(FileSettings), PathService.from_settings(settings)))
 
 
 @hookimpl

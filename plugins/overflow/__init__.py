@@ -4,11 +4,12 @@
 module             job
 =================  ===========================================================================
 ``settings``       ``[tools.overflow]``, validated
-``store``          the SQLite store: one file per user (0600, WAL), rows scoped to a session
-``scope``          which store and scope a call uses (the deck's, or the call's caller id)
 ``shorten``        head + tail of an output with an ``overflow:<id>`` notice between
 ``tool``           the ``read_overflow`` tool and its executor
 =================  ===========================================================================
+
+The store itself is the core's overflow service (``runtime.services.overflow``,
+:class:`tooldeck.services.OverflowService`), which plugins use too.
 
 After every other output transform (filters, redaction) has run:
 
@@ -31,14 +32,11 @@ from typing import Any
 import attrs
 
 from tooldeck import hookimpl
-from tooldeck.config import Settings
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
-from tooldeck.plugins.overflow.scope import store_for
 from tooldeck.plugins.overflow.settings import SECTION, OverflowSettings
 from tooldeck.plugins.overflow.shorten import head_and_tail
 from tooldeck.plugins.overflow.tool import READ_OVERFLOW, OverflowExecutor
 from tooldeck.runtime import Runtime
-from tooldeck.secrets import redact
 
 
 @hookimpl
@@ -54,9 +52,9 @@ def tooldeck_register_tools(register: Callable[..., None]) -> None:
 
 
 @hookimpl
-def tooldeck_register_executors(register: Callable[..., None], settings: Settings) -> None:
+def tooldeck_register_executors(register: Callable[..., None]) -> None:
     """Register the executor that serves ``read_overflow``."""
-    register(OverflowExecutor(store_for(settings.get(OverflowSettings))))
+    register(OverflowExecutor())
 
 
 def _unfiltered(output: ToolOutput) -> str:
@@ -84,8 +82,7 @@ def tooldeck_transform_output(
     if not (too_long or filtered):
         return None
     try:
-        store, scope = store_for(settings)(call, runtime)
-        reference = store.put(scope, tool.id, redact(full))
+        reference = runtime.services.overflow.put(full, tool=tool.id, caller_id=call.caller_id)
     except Exception as exc:  # a full disk must not lose the output
         print(f"tooldeck: overflow store failed, output passed on whole: {exc!r}",
               file=sys.stderr)

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import Field
 
-from tooldeck.config import StrictModel
+from tooldeck.services import OVERFLOW_SECTION, OverflowStoreSettings
 
 __all__ = ["SECTION", "OverflowSettings"]
 
-SECTION = "tools.overflow"
+SECTION = OVERFLOW_SECTION
 
 
-class OverflowSettings(StrictModel):
-    """``[tools.overflow]``: the overflow store behind ``read_overflow``."""
+class OverflowSettings(OverflowStoreSettings):
+    """``[tools.overflow]``: the overflow store behind ``read_overflow``.
+
+    The store keys (``retention_days``, ``max_overflow_bytes``, ``path``) are the core's
+    (:class:`tooldeck.services.OverflowStoreSettings`): the plugin stores through the core's
+    overflow service, like any plugin.
+    """
 
     enabled: bool = Field(True, description="Store long and filtered outputs for read_overflow.")
     threshold: int = Field(
@@ -26,22 +29,3 @@ class OverflowSettings(StrictModel):
         True, description="Also store the unfiltered output whenever a filter shortened it, "
         "so the lines a filter omitted stay retrievable.",
     )
-    retention_days: int = Field(7, ge=0, description="Entries older than this are deleted; "
-                                "0 keeps them until the byte cap needs the room.")
-    max_overflow_bytes: int = Field(
-        10 * 1024 * 1024, ge=0,
-        description="Bytes kept per session; the oldest entries go first (0 = unlimited).",
-    )
-    path: str | None = Field(
-        None, description="The SQLite database (default: overflow.sqlite3 in the user data "
-        "directory); a relative path is taken from the config file's directory.",
-    )
-
-    def database(self, config_dir: Path | None) -> Path:
-        """Where the database lives, a relative ``path`` taken from ``config_dir``."""
-        if self.path is None:
-            from tooldeck.dirs import data_dir
-
-            return data_dir() / "overflow.sqlite3"
-        path = Path(self.path).expanduser()
-        return path if path.is_absolute() or config_dir is None else config_dir / path

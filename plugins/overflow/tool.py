@@ -11,7 +11,6 @@ from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
 
 if TYPE_CHECKING:
-    from tooldeck.plugins.overflow.scope import StoreFor
     from tooldeck.runtime import CallContext
 
 __all__ = ["EXECUTOR", "READ_OVERFLOW", "OverflowExecutor", "ReadOverflowParams"]
@@ -42,15 +41,9 @@ READ_OVERFLOW = ToolDef(
 
 
 class OverflowExecutor:
-    """Serve pages of stored outputs to the session that stored them.
-
-    :param store_for: finds the store and the caller's scope for a call.
-    """
+    """Serve pages of stored outputs to the session that stored them (the core's service)."""
 
     name = EXECUTOR
-
-    def __init__(self, store_for: StoreFor) -> None:
-        self._store_for = store_for
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Return lines ``offset`` … ``offset + limit - 1`` of the stored output.
@@ -60,8 +53,7 @@ class OverflowExecutor:
         """
         params = ctx.params
         assert isinstance(params, ReadOverflowParams)
-        store, scope = self._store_for(call, ctx.runtime)
-        content = store.get(scope, params.id)
+        content = ctx.runtime.services.overflow.get(params.id, caller_id=call.caller_id)
         if content is None:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS,
                             f"overflow entry not found: {params.id!r}")

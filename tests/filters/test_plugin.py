@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import subprocess
 from pathlib import Path
 
-import attrs
 import pytest
 
 from tooldeck.errors import ConfigError
 from tooldeck.filters import FilterConfidence, Reduction, Strategy, StrategyParams
 from tooldeck.filters.engine import FilterEngine
-from tooldeck.filters.params import string
 from tooldeck.filters.plugin import ENGINE
 from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
 from tooldeck.models import ToolCall
@@ -126,11 +125,11 @@ def test_unknown_settings_keys_are_rejected(tmp_path: Path) -> None:
         open_deck(tmp_path, "[tools.filters]\non_falure = 'filter'\n", tool=ExecToolPlugin())
 
 
-@attrs.frozen(kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ShoutParams(StrategyParams):
     """Parameters of the third-party test strategy."""
 
-    suffix: str = attrs.field(default="!", validator=string)
+    suffix: str = "!"
 
 
 class Shout(Strategy[ShoutParams]):
@@ -245,7 +244,8 @@ def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
     engine = deck.runtime.stash_get(ENGINE)
     assert "make" not in [rule.name for rule in engine.rules]  # it uses truncate
     assert any(
-        "'make'" in w and "unknown strategy type 'truncate'" in w for w in deck.runtime.warnings
+        "'make'" in w and "strategy type 'truncate' is not available: its plugin "
+        "'filter_truncate' is disabled" in w for w in deck.runtime.warnings
     )
 
 

@@ -21,7 +21,7 @@ from tooldeck.config import embedded_default_text
 from tooldeck.deck import Deck, ToolResult
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
-from tooldeck.plugins.overflow.store import OverflowStore, parse_id
+from tooldeck.overflow_store import OverflowStore, parse_id
 from tooldeck.runtime import CallContext
 
 LINE = 100  # bytes per generated line
@@ -204,7 +204,7 @@ def test_ids_are_validated() -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from tooldeck.plugins.overflow.store import OverflowStore
+from tooldeck.overflow_store import OverflowStore
 store = OverflowStore(Path(sys.argv[1]), retention_days=0, max_bytes=0)
 print(store.put("s", "t", "committed"), flush=True)
 while True:

@@ -1,0 +1,1 @@
+"""Example tooldeck filter plugin: the dedupe_adjacent strategy type and its journalctl rule."""

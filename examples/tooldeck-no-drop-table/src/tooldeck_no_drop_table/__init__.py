@@ -1,0 +1,1 @@
+"""Example tooldeck gate plugin: deny calls whose parameters contain DROP TABLE."""

@@ -1,0 +1,1 @@
+"""Example tooldeck executor plugin: read-only SQLite queries inside the path sandbox."""
