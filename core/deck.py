@@ -45,6 +45,7 @@ from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
 from tooldeck.trust import PROJECT_ORIGIN, project_document
+from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
 __all__ = ["SETTLE_S", "Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
@@ -214,6 +215,18 @@ class Deck:
         runtime = self._runtime
         hidden = runtime.hooks.hidden_tools(runtime)
         return [runtime.tools[t] for t in sorted(runtime.tools) if t not in hidden]
+
+    def note_user_message(self, text: str, caller_id: str | None = None) -> None:
+        """Hand over a message the user wrote, so gates know what the user asked for.
+
+        The URLs in it are remembered for ``caller_id`` for the life of the deck; URL
+        grounding (``[tools.verifiers.url_grounding]``) lets ``fetch`` reach only those. Pass
+        the user's own words only, never tool output or model text: that is the point.
+
+        :param text: the user's message.
+        :param caller_id: the caller whose calls it grounds (the ``caller_id`` of the calls).
+        """
+        self._runtime.session.setdefault(USER_URLS, UserUrls).add(extract_urls(text), caller_id)
 
     # ------------------------------------------------------------------------ calling
 
