@@ -7,7 +7,8 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
-             ─► route (tooldeck_select_executor) ─► executor ─► ToolOutput
+             ─► route (tooldeck_select_executor)
+             ─► probe (tooldeck_probe_call; a deny is policy_blocked) ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
@@ -351,6 +352,11 @@ class Deck:
             # while other calls used up the quota
             exhausted = _quota_exhausted(limit, call.caller_id)
             return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
+        risk = "elevated" if decision.verdict is Verdict.ASK else "low"
+        probed = runtime.hooks.probe_call(call, tool, runtime, risk)
+        if probed is not None:
+            return ToolResult(call, error=ToolError(ErrorCategory.POLICY_BLOCKED, probed.reason),
+                              decision=probed, approved_by=approved_by)
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by)

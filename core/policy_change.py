@@ -32,6 +32,11 @@ key                                   stricter when
                                       rules derived from ``[tools.shell]``)
 ``tools.policy.enabled``              it becomes ``true`` (absent = ``false``)
 ``tools.policy.default_effect``       it becomes ``"deny"`` (absent = ``"deny"``)
+``tools.verifiers.enabled``,          it becomes ``true`` (absent = ``true``, except
+``tools.verifiers.<v>.enabled``       ``url_grounding``: ``false``)
+``tools.verifiers.<v>.extra_patterns``,
+``….blocked_paths``,
+``….blocked_env_vars``                every old entry is kept (absent = none)
 ``tools.policy.rules``                every old ``deny`` rule is kept and every new
                                       ``allow`` rule was there before: deny wins, so an
                                       added deny or a dropped allow can only deny more
@@ -174,6 +179,15 @@ _CONFIG: dict[str, Rule] = {
     "tools.policy.enabled": _absent_is(False, _true_is_stricter),
     "tools.policy.default_effect": _absent_is("deny", lambda old, new: new == "deny"),
     "tools.policy.rules": _deny_kept_allow_not_added,
+    "tools.verifiers.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.destructive.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.injection.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.firewall.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.url_grounding.enabled": _absent_is(False, _true_is_stricter),
+    "tools.verifiers.destructive.extra_patterns": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.injection.extra_patterns": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.firewall.blocked_paths": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.firewall.blocked_env_vars": _absent_is([], _keeps_every_entry),
 }
 
 _POLICY: dict[str, Rule] = {

@@ -330,3 +330,22 @@ async def test_a_failing_verifier_blocks(make_deck: Callable[..., Deck],
 def test_bad_extra_pattern_is_a_config_error(make_deck: Callable[..., Deck]) -> None:
     with pytest.raises(ConfigError, match=r"injection\.extra_patterns\[0\].*RE2"):
         make_deck('[tools.verifiers.injection]\nextra_patterns = ["(a)\\\\1"]\n')
+
+
+@pytest.mark.parametrize(("old", "new", "tightens"), [
+    ("[tools.verifiers]\nenabled = false\n", "", True),
+    ("", "[tools.verifiers]\nenabled = false\n", False),
+    ("", "[tools.verifiers.url_grounding]\nenabled = true\n", True),
+    ("[tools.verifiers.url_grounding]\nenabled = true\n", "", False),
+    ("", "[tools.verifiers.firewall]\nblocked_paths = [\"*.db\"]\n", True),
+    ("[tools.verifiers.firewall]\nblocked_paths = [\"*.db\"]\n", "", False),
+    ("", "[tools.verifiers.destructive]\nallowed_paths = [\"/\"]\n", False),
+])
+def test_reload_classification(old: str, new: str, tightens: bool) -> None:
+    from tooldeck.generation import FileVersion
+    from tooldeck.policy_change import classify
+
+    path = Path("/etc/tooldeck.toml")
+    change = classify({path: FileVersion(path, old.encode(), "config")},
+                      {path: FileVersion(path, new.encode(), "config")})
+    assert change.tightens is tightens
