@@ -37,6 +37,8 @@ key                                   stricter when
 ``tools.verifiers.<v>.extra_patterns``,
 ``….blocked_paths``,
 ``….blocked_env_vars``                every old entry is kept (absent = none)
+``tools.scopes.tasks.<scope>``        every new pattern was there before (a scope only
+                                      loses tools)
 ``tools.policy.rules``                every old ``deny`` rule is kept and every new
                                       ``allow`` rule was there before: deny wins, so an
                                       added deny or a dropped allow can only deny more
@@ -102,6 +104,10 @@ def _true_is_stricter(old: Any, new: Any) -> bool:
 
 def _keeps_every_entry(old: Any, new: Any) -> bool:
     return isinstance(old, list) and isinstance(new, list) and all(o in new for o in old)
+
+
+def _only_drops_entries(old: Any, new: Any) -> bool:
+    return isinstance(old, list) and isinstance(new, list) and all(n in old for n in new)
 
 
 def _lower_limit(old: Any, new: Any) -> bool:
@@ -179,6 +185,7 @@ _CONFIG: dict[str, Rule] = {
     "tools.policy.enabled": _absent_is(False, _true_is_stricter),
     "tools.policy.default_effect": _absent_is("deny", lambda old, new: new == "deny"),
     "tools.policy.rules": _deny_kept_allow_not_added,
+    "tools.scopes.tasks.*": _only_drops_entries,
     "tools.verifiers.enabled": _absent_is(True, _true_is_stricter),
     "tools.verifiers.destructive.enabled": _absent_is(True, _true_is_stricter),
     "tools.verifiers.injection.enabled": _absent_is(True, _true_is_stricter),
