@@ -70,5 +70,7 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     except ConfigError as exc:
         label = settings.document.label
         raise ConfigError(f"{label}: {exc}", path=label, key=exc.key) from None
+    exempt = frozenset(config.exempt_tools)
+    skips = {name: exempt for name in ("destructive", "injection", "firewall")}
     if verifiers:
-        register(VerifierGate(verifiers))
+        register(VerifierGate(verifiers, skips))

@@ -4,7 +4,8 @@
 step                   what
 =====================  ====================================================================
 which calls            tools named in ``shell_tools`` (``bash``, ``shell``, ``terminal``;
-                       any case); the command is ``command`` (a list is joined by spaces)
+                       any case), also as an MCP tool (``mcp_box__shell``); the command is
+                       ``command`` (a list is joined by spaces)
 normalise              NFKC, lowercase, quotes and backslashes dropped, whitespace runs made
                        one space (``rm  -rf "/"`` is ``rm -rf /``)
 unwrap                 up to 8 layers of ``env``, ``KEY=VAL``, ``exec``, ``bash -c`` /
@@ -86,7 +87,8 @@ class DestructiveCommandVerifier:
 
     def verify(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> Outcome:
         """Block a destructive command unless every path it names is allowed."""
-        if tool.id.lower() not in self.shell_tools:
+        name = tool.id.lower()
+        if name not in self.shell_tools and name.rpartition("__")[2] not in self.shell_tools:
             return Outcome.allow()
         text = normalize_command(command_text(call.params.get("command")))
         pattern = next((p for p in self.patterns if p in text), None)

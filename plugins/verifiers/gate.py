@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tooldeck import hookimpl
 from tooldeck.audit import runtime_event
@@ -23,18 +23,23 @@ class VerifierGate:
     blocks, naming itself (fail closed).
 
     :param verifiers: the enabled verifiers, in the order they run.
+    :param exempt: verifier name -> tool ids it skips.
     """
 
     name = "pre_execution"
 
-    def __init__(self, verifiers: Sequence[Verifier]) -> None:
+    def __init__(self, verifiers: Sequence[Verifier],
+                 exempt: Mapping[str, frozenset[str]] | None = None) -> None:
         self.verifiers = tuple(verifiers)
+        self.exempt = dict(exempt or {})
 
     @hookimpl
     def tooldeck_check_call(self, call: ToolCall, tool: ToolDef,
                             runtime: Runtime) -> Decision | None:
         """Deny on the first block; audit warnings; otherwise abstain."""
         for verifier in self.verifiers:
+            if tool.id in self.exempt.get(verifier.name, ()):
+                continue
             try:
                 outcome = verifier.verify(call, tool, runtime)
             except Exception as exc:

@@ -11,15 +11,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 
+from tooldeck import hookimpl
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
-from tooldeck.models import Decision, ToolCall, Verdict
+from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.plugins.verifiers.firewall import FirewallVerifier
 from tooldeck.plugins.verifiers.injection import private_host
+from tooldeck.runtime import CallContext
 
-OPEN = '[tools.shell]\nallowed_paths = ["/"]\n'
+OPEN_SHELL = '[tools.shell]\nallowed_paths = ["/"]\n'
+# tooldeck's own tools are exempt by default (their own gates judge them); these tests use
+# them as stand-ins for any tool, so the exemption is lifted.
+OPEN = OPEN_SHELL + "[tools.verifiers]\nexempt_tools = []\n"
 
 
 def vote(deck: Deck, tool: str, params: dict[str, Any], caller: str | None = None
@@ -284,6 +290,46 @@ async def test_default_config_leaves_ordinary_work_alone(
     assert vote(deck, tool, params) is None
 
 
+class _Params(pydantic.BaseModel):
+    path: str = ""
+    command: str = ""
+
+
+class _Foreign:
+    """Stands in for tools no tooldeck gate understands (an MCP server's)."""
+
+    name = "foreign"
+
+    @hookimpl
+    def tooldeck_register_tools(self, register: Any) -> None:
+        for tool in ("mcp_fs__read_file", "mcp_box__shell"):
+            register(ToolDef(id=tool, description="", params=_Params, executor="foreign"))
+
+    @hookimpl
+    def tooldeck_register_executors(self, register: Any) -> None:
+        register(self)
+
+    async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
+        return ToolOutput(tool_name=call.tool_id, summary="ran")
+
+
+@pytest.mark.parametrize(("tool", "params", "verifier"), [
+    ("mcp_fs__read_file", {"path": "~/.ssh/id_rsa"}, "FirewallVerifier"),
+    ("mcp_fs__read_file", {"path": "x' OR '1'='1"}, "InjectionPatternVerifier"),
+    ("mcp_fs__read_file", {"path": "/etc/\udcff"}, "verifier 'injection' failed"),
+    ("mcp_box__shell", {"command": "sudo rm -rf / --no-preserve-root"},
+     "DestructiveCommandVerifier"),
+])
+async def test_default_config_checks_foreign_tools(
+    make_deck: Callable[..., Deck], tool: str, params: dict[str, Any], verifier: str
+) -> None:
+    """By default the verifiers watch the tools no dedicated gate judges, and fail closed."""
+    deck = make_deck(extra_plugins={"foreign": _Foreign()})
+    reason = blocked(deck, tool, params)
+    assert reason is not None and verifier in reason
+    assert blocked(deck, "bash", {"command": "git commit -m 'never rm -rf /'"}) is None
+
+
 async def test_ordinary_commands_run_under_the_default_config(
     make_deck: Callable[..., Deck], project: Path
 ) -> None:
@@ -299,12 +345,14 @@ async def test_ordinary_commands_run_under_the_default_config(
 # --------------------------------------------------------------------------- switches
 
 @pytest.mark.parametrize("body", [
-    '[plugins]\ndisable = ["verifiers"]\n',
-    "[tools.verifiers]\nenabled = false\n",
-    "[tools.verifiers.destructive]\nenabled = false\n",
+    OPEN + '[plugins]\ndisable = ["verifiers"]\n',
+    OPEN_SHELL + "[tools.verifiers]\nenabled = false\nexempt_tools = []\n",
+    OPEN + "[tools.verifiers.destructive]\nenabled = false\n",
+    OPEN_SHELL,
 ])
 async def test_switches(shared_deck: Callable[..., Deck], body: str) -> None:
-    deck = shared_deck(OPEN + body)
+    """Disabled, master switch off, this verifier off, or bash exempt (the default)."""
+    deck = shared_deck(body)
     assert blocked(deck, "bash", {"command": "rm -rf /"}) is None
 
 
