@@ -46,14 +46,16 @@ class PolicyGate:
         self.default_effect = default_effect
         self.source = source
         self._needs_trust = any(r.trust is not None for r in self.rules)
+        self._needs_paths = any(r.path_globs for r in self.rules)
+        self._needs_strings = any(r.args_regex is not None for r in self.rules)
 
     def facts(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> Facts:
         """Gather what the rules are judged on for ``call``."""
         params = call.params
         return Facts(
             tool=tool,
-            paths=call_paths(params),
-            strings=tuple(string_values(dict(params))),
+            paths=call_paths(params) if self._needs_paths else (),
+            strings=tuple(string_values(dict(params))) if self._needs_strings else (),
             trust=runtime.trust_level(call, tool) if self._needs_trust else None,
             environ=frozenset(os.environ),
         )

@@ -4,7 +4,8 @@
 condition              fires when
 =====================  ======================================================================
 ``tool``               the glob matches the tool name; both are trimmed and lowercased, and
-                       ``bash`` / ``sh`` are spelt ``shell`` on both sides
+                       ``bash`` / ``sh`` are spelt ``shell`` on both sides (the called
+                       name also as written: ``bash*`` still matches ``bash``)
 ``paths``              deny: any path or URL the call names matches any glob; allow: the call
                        names at least one and every one matches some glob
 ``env``                every listed variable is set in the process environment
@@ -95,7 +96,8 @@ class CompiledPolicyRule:
 
     def matches_tool(self, tool: ToolDef) -> bool:
         """True when the tool glob and the capabilities condition hold for ``tool``."""
-        if not self.tool_glob.search(normalize_tool(tool.id)):
+        names = {normalize_tool(tool.id), tool.id.strip().lower()}
+        if not any(self.tool_glob.search(name) for name in names):
             return False
         wanted = set(self.rule.capabilities)
         if not wanted:

@@ -222,3 +222,24 @@ async def test_an_edited_policy_file_is_reloaded(make_deck: Callable[..., Deck],
     assert await deck.reload()
     denied = await deck.call(ToolCall("read", {"path": "notes.txt"}))
     assert denied.error is not None and denied.error.category is ErrorCategory.POLICY_BLOCKED
+
+
+async def test_turning_the_enforcer_on_by_an_atomic_save_applies_at_once(
+    make_deck: Callable[..., Deck], project: Path
+) -> None:
+    """Enabling is a tightening: a rename-over save is swapped in without waiting."""
+    (project / "a.txt").write_text("x\n")
+
+    async def never() -> None:
+        raise AssertionError("a tightening must not wait for the settle interval")
+
+    deck = make_deck("", settle_wait=never)
+    assert (await deck.call(ToolCall("read", {"path": "a.txt"}))).ok
+    config = project / "tooldeck.toml"
+    new = project / "tooldeck.toml.new"
+    new.write_text(config.read_text() + '[tools.policy]\nenabled = true\n[[tools.policy.rules]]\n'
+                   'effect = "deny"\ntool = "read"\n')
+    os.replace(new, config)
+    assert await deck.reload()
+    denied = await deck.call(ToolCall("read", {"path": "a.txt"}))
+    assert denied.error is not None and denied.error.message == "Tool call denied by policy"

@@ -216,3 +216,10 @@ def test_path_globs_ignore_case() -> None:
 def test_invalid_glob_names_the_rule() -> None:
     with pytest.raises(ConfigError, match=r"p: rules\[0\]\.paths: invalid glob '/\[a'"):
         compile_policy([PolicyRule(effect="deny", tool="*", paths=["/[a"])], "p", "rules")
+
+
+@pytest.mark.parametrize("called", ["bash", "bash_status"])
+def test_a_glob_over_the_raw_name_still_matches_the_aliased_tool(called: str) -> None:
+    """``bash*`` must not miss ``bash`` because bash is spelt shell for rules."""
+    got = decide([{"effect": "deny", "tool": "bash*"}], called, {}, default="allow")
+    assert got.effect == "deny"

@@ -397,3 +397,16 @@ def test_reload_classification(old: str, new: str, tightens: bool) -> None:
     change = classify({path: FileVersion(path, old.encode(), "config")},
                       {path: FileVersion(path, new.encode(), "config")})
     assert change.tightens is tightens
+
+
+async def test_verifier_settings_are_hot_reloaded(make_deck: Callable[..., Deck],
+                                                  project: Path) -> None:
+    async def no_wait() -> None:
+        return None
+
+    deck = make_deck(OPEN, settle_wait=no_wait)
+    assert blocked(deck, "read", {"path": "../x"}) is not None
+    config = project / "tooldeck.toml"
+    config.write_text(config.read_text() + "[tools.verifiers.firewall]\nenabled = false\n")
+    assert await deck.reload()
+    assert blocked(deck, "read", {"path": "../x"}) is None
