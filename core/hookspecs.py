@@ -147,7 +147,9 @@ def tooldeck_probe_call(call: ToolCall, turn: int | None, risk: str, tool: ToolD
     stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason,
     and the executor never starts (nor does the call count against the quota). An
     implementation that raises, returns an ``ask`` (nobody is left to ask) or anything but a
-    :class:`~tooldeck.models.Decision` denies, naming itself (fail closed).
+    :class:`~tooldeck.models.Decision` denies, naming itself (fail closed). A plugin that
+    implements this hook can stop calls, so it is a gate: list it in the entry-point group
+    ``tooldeck.gates``, so that it failing to load refuses the configuration.
 
     :param call: the call, parameters validated.
     :param turn: the agent turn of the call (``call.turn``), ``None`` when unknown.

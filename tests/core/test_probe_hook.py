@@ -9,7 +9,7 @@ import pytest
 
 from tooldeck import hookimpl
 from tooldeck.deck import Deck
-from tooldeck.errors import ErrorCategory
+from tooldeck.errors import ConfigError, ErrorCategory
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 
 
@@ -108,3 +108,18 @@ def test_the_first_deny_stops_the_other_probes(make_deck: Callable[..., Deck],
     deck, _ = deck_with(make_deck, tool_plugin, fixed_gate, Verdict.ALLOW, first, second)
     assert not deck.call_sync(ToolCall("echo", {"command": "hi"})).ok
     assert len(first.seen) + len(second.seen) == 1
+
+
+class _BrokenProbe(Probe):
+    @hookimpl
+    def tooldeck_register_settings(self, register: Any) -> None:
+        raise RuntimeError("cannot load the sandbox image")
+
+
+def test_a_probe_plugin_that_breaks_refuses_the_configuration(
+    make_deck: Callable[..., Deck], tool_plugin: Callable[..., Any]
+) -> None:
+    """A probe can stop calls: losing it silently would let them run, so it fails closed."""
+    with pytest.raises(ConfigError, match=r"plugin 'probe' failed while registering \(rule: "
+                                          "gates fail closed\\): RuntimeError: cannot load"):
+        make_deck("", {"p": tool_plugin("echo"), "probe": _BrokenProbe(None)})
