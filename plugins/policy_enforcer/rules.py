@@ -41,7 +41,7 @@ from tooldeck.plugins.policy_enforcer.settings import (
 from tooldeck.trust_levels import TrustLevel, parse_trust_level
 
 __all__ = ["CompiledPolicyRule", "Facts", "Judgement", "compile_policy", "judge",
-           "normalize_tool"]
+           "normalize_tool", "tool_names"]
 
 _ALIASES = {"bash": "shell", "sh": "shell"}
 
@@ -54,6 +54,12 @@ def normalize_tool(name: str) -> str:
     """
     name = name.strip().lower()
     return _ALIASES.get(name, name)
+
+
+def tool_names(tool_id: str) -> tuple[str, ...]:
+    """The names a tool glob is tried on: normalised, and as called (lowercased)."""
+    normal, raw = normalize_tool(tool_id), tool_id.strip().lower()
+    return (normal,) if normal == raw else (normal, raw)
 
 
 @attrs.frozen
@@ -72,6 +78,19 @@ class Facts:
     strings: tuple[str, ...]
     trust: TrustLevel | None
     environ: frozenset[str]
+    names: tuple[str, ...] = attrs.field()
+    _glob_hits: dict[str, bool] = attrs.field(factory=dict, eq=False, repr=False)
+
+    @names.default
+    def _names(self) -> tuple[str, ...]:
+        return tool_names(self.tool.id)
+
+    def tool_glob_matches(self, pattern: str, glob: Any) -> bool:
+        """Whether tool glob ``pattern`` matches this tool (worked out once per pattern)."""
+        hit = self._glob_hits.get(pattern)
+        if hit is None:
+            hit = self._glob_hits[pattern] = any(glob.search(n) for n in self.names)
+        return hit
 
 
 @attrs.frozen
@@ -89,20 +108,30 @@ class CompiledPolicyRule:
     args_regex: Any = attrs.field(repr=False)
     trust: TrustLevel | None = None
 
-    @property
-    def deny(self) -> bool:
-        """True for a deny rule."""
+    deny: bool = attrs.field(init=False)
+    """True for a deny rule."""
+
+    @deny.default
+    def _deny(self) -> bool:
         return self.rule.effect == "deny"
 
-    def matches_tool(self, tool: ToolDef) -> bool:
-        """True when the tool glob and the capabilities condition hold for ``tool``."""
-        names = {normalize_tool(tool.id), tool.id.strip().lower()}
-        if not any(self.tool_glob.search(name) for name in names):
+    def matches_tool(self, tool: ToolDef, facts: Facts | None = None) -> bool:
+        """True when the tool glob and the capabilities condition hold for ``tool``.
+
+        :param tool: the tool.
+        :param facts: the call's facts, whose memo of tool-glob results is used when given.
+        """
+        if facts is not None:
+            named = facts.tool_glob_matches(self.rule.tool, self.tool_glob)
+        else:
+            named = any(self.tool_glob.search(n) for n in tool_names(tool.id))
+        if not named:
             return False
-        wanted = set(self.rule.capabilities)
+        wanted = self.rule.capabilities
         if not wanted:
             return True
-        return bool(wanted & tool.capabilities) if self.deny else wanted <= tool.capabilities
+        have = tool.capabilities
+        return any(c in have for c in wanted) if self.deny else all(c in have for c in wanted)
 
     @property
     def static(self) -> bool:
@@ -113,7 +142,7 @@ class CompiledPolicyRule:
     def fires(self, facts: Facts) -> str | None:
         """The trace of why the rule fires on ``facts``, or ``None`` when it does not."""
         r = self.rule
-        if not self.matches_tool(facts.tool):
+        if not self.matches_tool(facts.tool, facts):
             return None
         why = [f"tool={facts.tool.id} matched {r.tool}"]
         if r.env:
