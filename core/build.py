@@ -33,7 +33,8 @@ from tooldeck.runtime import (
 
 __all__ = ["build_runtime"]
 
-_GATE_HOOKS = frozenset({"tooldeck_check_call", "tooldeck_register_gates"})
+_GATE_HOOKS = frozenset({"tooldeck_check_call", "tooldeck_probe_call", "tooldeck_register_gates"})
+"""Hooks whose implementer can stop calls: such a plugin is a gate and fails closed."""
 
 
 class _Registry:

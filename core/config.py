@@ -227,7 +227,8 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
 BUILTIN_PLUGIN_SECTIONS = frozenset(
     {"tools.shell", "tools.file", "tools.scrape", "tools.permissions", "tools.filters",
      "tools.overflow", "tools.risk_chain", "tools.memory", "tools.scheduler", "tools.telemetry",
-     "tools.result_cache", "tools.egress", "tools.trust", "tools.anomaly", "mcp"}
+     "tools.result_cache", "tools.egress", "tools.trust", "tools.anomaly", "tools.policy",
+     "tools.verifiers", "tools.scopes", "mcp"}
 )
 """Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
 with a warning (disabling a plugin must not make its settings an error)."""
@@ -236,7 +237,6 @@ UNBUILT_FEATURE_SECTIONS = frozenset(
     {
         "tools.sandbox",
         "tools.diagnostics",
-        "tools.policy",
         "tools.adversarial_policy",
         "tools.utility",
         "tools.compression",

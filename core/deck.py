@@ -8,7 +8,7 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? confirmation callback (confirmation_required / cancelled)
              ─► route (tooldeck_select_executor) ─► wrap (tooldeck_wrap_executor)
-             ─► executor ─► ToolOutput
+             ─► probe (tooldeck_probe_call; a deny is policy_blocked) ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
@@ -50,6 +50,7 @@ from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
 from tooldeck.trust import PROJECT_ORIGIN, project_document
+from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
 __all__ = ["SETTLE_S", "Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
 
@@ -221,6 +222,18 @@ class Deck:
         hidden = runtime.hooks.hidden_tools(runtime)
         return [runtime.tools[t] for t in sorted(runtime.tools) if t not in hidden]
 
+    def note_user_message(self, text: str, caller_id: str | None = None) -> None:
+        """Hand over a message the user wrote, so gates know what the user asked for.
+
+        The URLs in it are remembered for ``caller_id`` for the life of the deck; URL
+        grounding (``[tools.verifiers.url_grounding]``) lets ``fetch`` reach only those. Pass
+        the user's own words only, never tool output or model text: that is the point.
+
+        :param text: the user's message.
+        :param caller_id: the caller whose calls it grounds (the ``caller_id`` of the calls).
+        """
+        self._runtime.session.setdefault(USER_URLS, UserUrls).add(extract_urls(text), caller_id)
+
     # ------------------------------------------------------------------------ calling
 
     async def call(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
@@ -359,9 +372,15 @@ class Deck:
             # while other calls used up the quota
             exhausted = _quota_exhausted(limit, call.caller_id)
             return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
+        risk = "elevated" if decision.verdict is Verdict.ASK else "low"
+        probed = runtime.hooks.probe_call(call, tool, runtime, risk)
+        if probed is not None:
+            return ToolResult(call, error=ToolError(ErrorCategory.POLICY_BLOCKED, probed.reason),
+                              decision=probed, approved_by=approved_by)
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by)
+
         async def once() -> ToolOutput:
             return await executor.execute(call, ctx)
 

@@ -161,6 +161,32 @@ def tooldeck_check_call(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Deci
 
 
 @hookspec
+def tooldeck_probe_call(call: ToolCall, turn: int | None, risk: str, tool: ToolDef,
+                        runtime: Runtime) -> Decision | None:
+    """Look at a call one last time, just before its executor runs, and allow, skip or deny.
+
+    Runs after the gates voted and any ``ask`` was confirmed, so a probe sees only calls that
+    are about to run (a shadow run in a sandbox, a dry-run comparison, a last check that
+    needs what the gates decided). Every implementation is asked, in turn; the first deny
+    stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason,
+    and the executor never starts (nor does the call count against the quota). An
+    implementation that raises, returns an ``ask`` (nobody is left to ask) or anything but a
+    :class:`~tooldeck.models.Decision` denies, naming itself (fail closed). A plugin that
+    implements this hook can stop calls, so it is a gate: list it in the entry-point group
+    ``tooldeck.gates``, so that it failing to load refuses the configuration.
+
+    :param call: the call, parameters validated.
+    :param turn: the agent turn of the call (``call.turn``), ``None`` when unknown.
+    :param risk: ``"low"`` when the gates allowed the call outright, ``"elevated"`` when it
+        runs because someone confirmed an ``ask``.
+    :param tool: the called tool's definition.
+    :param runtime: the runtime the call runs on.
+    :returns: ``Decision(Verdict.DENY, reason)`` to stop the call; an ``allow`` decision or
+        ``None`` (skip) to let it run.
+    """
+
+
+@hookspec
 def tooldeck_trust_level(call: ToolCall, tool: ToolDef, runtime: Runtime) -> TrustLevel | None:
     """Say how far a call is trusted, from its tool's source or its caller.
 

@@ -30,6 +30,25 @@ key                                   stricter when
                                       shadow a later ``deny`` and is not listed (absent =
                                       no rules, except ``bash``, whose absence means the
                                       rules derived from ``[tools.shell]``)
+``tools.policy.enabled``              it becomes ``true`` (absent = ``false``)
+``tools.policy.default_effect``       it becomes ``"deny"`` (absent = ``"deny"``)
+``tools.verifiers.enabled``,          it becomes ``true`` (absent = ``true``, except
+``tools.verifiers.<v>.enabled``       ``url_grounding``: ``false``)
+``tools.verifiers.<v>.extra_patterns``,
+``….blocked_paths``,
+``….blocked_env_vars``                every old entry is kept (absent = none)
+``tools.scopes.tasks.<scope>``        every new pattern was there before (a scope only
+                                      loses tools)
+``tools.policy.rules``                every old ``deny`` rule is kept and every new
+                                      ``allow`` rule was there before: deny wins, so an
+                                      added deny or a dropped allow can only deny more
+                                      (absent = none)
+====================================  ==================================================
+
+Policy file of ``[tools.policy] policy_file`` (``kind = "policy"``):
+
+====================================  ==================================================
+``rules``                             as ``tools.policy.rules`` above
 ====================================  ==================================================
 
 Shell overlay (``kind = "overlay"``; overlays only add, so absent = nothing):
@@ -79,8 +98,16 @@ def _false_is_stricter(old: Any, new: Any) -> bool:
     return new is False or old is new is True
 
 
+def _true_is_stricter(old: Any, new: Any) -> bool:
+    return new is True
+
+
 def _keeps_every_entry(old: Any, new: Any) -> bool:
     return isinstance(old, list) and isinstance(new, list) and all(o in new for o in old)
+
+
+def _only_drops_entries(old: Any, new: Any) -> bool:
+    return isinstance(old, list) and isinstance(new, list) and all(n in old for n in new)
 
 
 def _lower_limit(old: Any, new: Any) -> bool:
@@ -126,6 +153,21 @@ def _deny_inserted(old: Any, new: Any) -> bool:
     return fits(0, 0)
 
 
+def _deny_kept_allow_not_added(old: Any, new: Any) -> bool:
+    """Policy rules: every old deny rule is in ``new``, every new allow rule was in ``old``."""
+    old = [] if old is _ABSENT else old
+    new = [] if new is _ABSENT else new
+    if not isinstance(old, list) or not isinstance(new, list):
+        return False
+
+    def effect(rule: Any) -> Any:
+        return rule.get("effect") if isinstance(rule, Mapping) else None
+
+    kept = all(rule in new for rule in old if effect(rule) == "deny")
+    no_new_allow = all(rule in old for rule in new if effect(rule) != "deny")
+    return kept and no_new_allow
+
+
 def _bash_rules(old: Any, new: Any) -> bool:
     return old is not _ABSENT and new is not _ABSENT and _deny_inserted(old, new)
 
@@ -140,6 +182,23 @@ _CONFIG: dict[str, Rule] = {
     "tools.file.deny_read": _absent_is([], _keeps_every_entry),
     "tools.permissions.bash": _bash_rules,
     "tools.permissions.*": _deny_inserted,
+    "tools.policy.enabled": _absent_is(False, _true_is_stricter),
+    "tools.policy.default_effect": _absent_is("deny", lambda old, new: new == "deny"),
+    "tools.policy.rules": _deny_kept_allow_not_added,
+    "tools.scopes.tasks.*": _only_drops_entries,
+    "tools.verifiers.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.destructive.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.injection.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.firewall.enabled": _absent_is(True, _true_is_stricter),
+    "tools.verifiers.url_grounding.enabled": _absent_is(False, _true_is_stricter),
+    "tools.verifiers.destructive.extra_patterns": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.injection.extra_patterns": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.firewall.blocked_paths": _absent_is([], _keeps_every_entry),
+    "tools.verifiers.firewall.blocked_env_vars": _absent_is([], _keeps_every_entry),
+}
+
+_POLICY: dict[str, Rule] = {
+    "rules": _deny_kept_allow_not_added,
 }
 
 _OVERLAY: dict[str, Rule] = {
@@ -149,7 +208,8 @@ _OVERLAY: dict[str, Rule] = {
     "tools.permissions.bash": _absent_is([], _keeps_every_entry),
 }
 
-_TABLES: dict[str, dict[str, Rule]] = {"config": _CONFIG, "overlay": _OVERLAY}
+_TABLES: dict[str, dict[str, Rule]] = {"config": _CONFIG, "overlay": _OVERLAY,
+                                       "policy": _POLICY}
 
 
 @attrs.frozen

@@ -202,6 +202,7 @@ class Hooks:
         self._route = impls(pm.hook.tooldeck_select_executor)
         self._trust = impls(pm.hook.tooldeck_trust_level)
         self._wrap = impls(pm.hook.tooldeck_wrap_executor)
+        self._probe = impls(pm.hook.tooldeck_probe_call)
 
     @property
     def gate_names(self) -> tuple[str, ...]:
@@ -229,6 +230,30 @@ class Hooks:
                 )
             votes.append(vote)
         return votes
+
+    def probe_call(self, call: ToolCall, tool: ToolDef, runtime: Runtime,
+                   risk: str) -> Decision | None:
+        """The first deny of ``tooldeck_probe_call``, or ``None`` when the call may run.
+
+        An implementation that raises, answers ``ask`` or answers something other than a
+        :class:`~tooldeck.models.Decision` or ``None`` denies, naming itself.
+        """
+        args = {"call": call, "turn": call.turn, "risk": risk, "tool": tool, "runtime": runtime}
+        for impl in self._probe:
+            try:
+                answer = impl.function(*[args[a] for a in impl.argnames])
+                if answer is None:
+                    continue
+                if not isinstance(answer, Decision):
+                    raise TypeError(f"returned {type(answer).__name__}, not a Decision or None")
+                if answer.verdict is Verdict.ASK:
+                    raise TypeError("answered ask, but nobody is left to ask")
+            except Exception as exc:
+                return Decision(Verdict.DENY, f"probe {impl.plugin!r} failed: "
+                                f"{type(exc).__name__}: {exc}", gate=impl.plugin)
+            if answer.verdict is Verdict.DENY:
+                return answer if answer.gate else attrs.evolve(answer, gate=impl.plugin)
+        return None
 
     def trust_level(self, call: ToolCall, tool: ToolDef, runtime: Runtime) -> TrustLevel:
         """The most severe answer of ``tooldeck_trust_level``; ``trusted`` when none answers.

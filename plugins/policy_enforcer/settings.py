@@ -1,0 +1,58 @@
+"""``[tools.policy]``: the declarative policy enforcer's configuration, validated."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tooldeck.config import PathSetting, StrictModel
+
+__all__ = ["MAX_ARGS_MATCH_BYTES", "MAX_RULES", "SECTION", "PolicyRule", "PolicySettings"]
+
+SECTION = "tools.policy"
+
+MAX_RULES = 256
+"""The most rules one policy may hold (inline or in its file)."""
+
+MAX_ARGS_MATCH_BYTES = 1024
+"""The longest ``args_match`` regular expression, in UTF-8 bytes."""
+
+Effect = Literal["allow", "deny"]
+Trust = Literal["trusted", "verified", "quarantined", "blocked"]
+
+
+class PolicyRule(StrictModel):
+    """One rule: an effect and the conditions that must all hold for it to fire."""
+
+    effect: Effect = Field(description="allow or deny; any matching deny wins.")
+    tool: str = Field(min_length=1, max_length=256,
+                      description="Glob on the tool name (trimmed, lowercased; bash and sh "
+                      "are spelt shell).")
+    paths: tuple[str, ...] = Field(
+        (), description="Globs on the paths and URLs the call names; a deny rule fires when "
+        "any of them matches, an allow rule only when every one does.")
+    env: tuple[str, ...] = Field(
+        (), description="Environment variable names that must all be set for the rule to fire.")
+    trust_level: Trust | None = Field(
+        None, description="allow: fires for callers at most this untrusted; deny: fires for "
+        "callers at least this untrusted.")
+    args_match: str | None = Field(
+        None, min_length=1, description="RE2 regular expression searched in every string "
+        "parameter value (nested ones too).")
+    capabilities: tuple[str, ...] = Field(
+        (), description="Tool capabilities: a deny rule fires when the tool declares any of "
+        "them, an allow rule only when it declares all of them.")
+
+
+class PolicySettings(StrictModel):
+    """``[tools.policy]``: deny-wins rules judged on every call while enabled."""
+
+    enabled: bool = Field(False, description="Judge every call by these rules.")
+    default_effect: Effect = Field(
+        "deny", description="What a call no rule matches gets (deny: only what a rule allows "
+        "runs).")
+    rules: tuple[PolicyRule, ...] = Field((), description="The rules (at most 256).")
+    policy_file: PathSetting | None = Field(
+        None, description="A TOML file with a rules array that replaces the inline rules; "
+        "relative to the configuration file's directory, and it must lie below it.")
