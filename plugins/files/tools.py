@@ -19,6 +19,12 @@ MAX_RESULTS = 10_000
 """The largest ``max_results`` of ``grep`` and ``find_path``."""
 
 
+_INCLUDE_IGNORED = (
+    "Also show what .gitignore/.ignore exclude and tool directories such as .venv, "
+    "node_modules, __pycache__, target."
+)
+
+
 class _Params(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
@@ -54,6 +60,7 @@ class FindPathParams(_Params):
     path: str = Field(".", description="Directory to search from.")
     max_results: int = Field(DEFAULT_FIND_RESULTS, ge=1, le=MAX_RESULTS,
                              description="Most paths to return.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
 class GrepParams(_Params):
@@ -64,6 +71,7 @@ class GrepParams(_Params):
     case_sensitive: bool = Field(True, description="Match case exactly.")
     max_results: int | None = Field(None, ge=1, le=MAX_RESULTS,
                                     description="Most matching lines to return.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
 class PathParams(_Params):
@@ -76,6 +84,7 @@ class ListParams(_Params):
     """Parameters of ``list_directory``."""
 
     path: str = Field(".", description="Directory to list.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
 class DeleteParams(_Params):
