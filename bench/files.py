@@ -110,7 +110,7 @@ def build_project(root: Path) -> int:
                 path = root / top / f"dep{d:03d}" / f"m{f:02d}.{ext}"
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text("")
-    (root / ".gitignore").write_text("*.log\nbuild/\n!keep.log\n")
+    (root / ".gitignore").write_text(".venv/\nnode_modules/\n*.log\nbuild/\n!keep.log\n")
     (root / "src" / ".gitignore").write_text("generated_*.py\n")
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return 2000

@@ -1,7 +1,8 @@
-"""Built-in plugin ``files``: ten file tools in a symlink-safe sandbox.
+"""Built-in plugin ``files``: eleven file tools in a symlink-safe sandbox.
 
 ``read``, ``write``, ``edit``, ``find_path``, ``grep``, ``list_directory``,
-``create_directory``, ``delete_path``, ``move_path`` and ``copy_path``. Each operation takes a
+``create_directory``, ``delete_path``, ``move_path``, ``copy_path`` and
+``set_working_directory``. Each operation takes a
 :class:`tooldeck.paths.PathSandbox` and typed parameters and returns a
 :class:`~tooldeck.plugins.files.results.FileOpResult` or raises
 :class:`~tooldeck.errors.ToolError`; :mod:`.plugin` exposes them as tools.

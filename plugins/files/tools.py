@@ -1,4 +1,4 @@
-"""The ten file tools as the model sees them: parameter models and definitions."""
+"""The file tools as the model sees them: parameter models and definitions."""
 
 from __future__ import annotations
 
@@ -87,6 +87,12 @@ class ListParams(_Params):
     include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
+class WorkingDirectoryParams(_Params):
+    """Parameters of ``set_working_directory``."""
+
+    path: str = Field(description="The new working directory (relative: to the current one).")
+
+
 class DeleteParams(_Params):
     """Parameters of ``delete_path``."""
 
@@ -123,6 +129,10 @@ FILE_TOOLS: tuple[tuple[str, str, type[pydantic.BaseModel], frozenset[str], str]
      frozenset({"write"}), "destination"),
     ("copy_path", "Copy a file or directory (symbolic links inside are skipped).",
      TransferParams, frozenset({"write"}), "destination"),
+    ("set_working_directory",
+     "Change the working directory of your later calls (relative paths of the file tools, "
+     "where bash commands run). Use this: `cd` inside a bash command does not persist.",
+     WorkingDirectoryParams, frozenset({"read"}), "path"),
 )
 """Each tool: id, description, params model, capabilities, the parameter permission rules see.
 
@@ -132,7 +142,7 @@ what a rule guards; reading the source is the sandbox's business.
 
 
 def tool_defs() -> list[ToolDef]:
-    """The ten tool definitions, routed to the ``files`` executor."""
+    """The file tool definitions, routed to the ``files`` executor."""
     return [
         ToolDef(id=tool_id, description=description, params=params, executor=EXECUTOR,
                 capabilities=caps, input_param=input_param)
