@@ -183,7 +183,7 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
 
 BUILTIN_PLUGIN_SECTIONS = frozenset(
     {"tools.shell", "tools.file", "tools.scrape", "tools.permissions", "tools.filters",
-     "tools.overflow", "tools.risk_chain"}
+     "tools.overflow", "tools.risk_chain", "tools.diagnostics"}
 )
 """Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
 with a warning (disabling a plugin must not make its settings an error)."""
@@ -191,7 +191,6 @@ with a warning (disabling a plugin must not make its settings an error)."""
 UNBUILT_FEATURE_SECTIONS = frozenset(
     {
         "tools.sandbox",
-        "tools.diagnostics",
         "tools.egress",
         "tools.policy",
         "tools.adversarial_policy",

@@ -60,7 +60,7 @@ def test_the_catalog_follows_autonomy(autonomy: str, expected: set[str]) -> None
 
     deck = Deck.from_config(parse_document(
         '[[tools.permissions.write]]\npattern = "*"\naction = "deny"\n', None, "t"),
-        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell", "overflow"]',
+        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell", "overflow", "diagnostics"]',
                  "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
                  "TOOLDECK_AGENT_AUTONOMY": autonomy})
     assert {t.id for t in deck.tools()} == expected
