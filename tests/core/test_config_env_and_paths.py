@@ -51,9 +51,11 @@ def test_relative_audit_path_is_taken_from_the_config_directory(
 
 
 @pytest.mark.parametrize(("autonomy", "expected"), [
-    ("readonly", {"find_path", "grep", "list_directory", "read", "set_working_directory"}),
+    ("readonly", {"find_path", "grep", "list_directory", "read", "search_code",
+                  "set_working_directory"}),
     ("full", {"copy_path", "create_directory", "delete_path", "edit", "find_path", "grep",
-              "list_directory", "move_path", "read", "set_working_directory", "write"}),
+              "list_directory", "move_path", "read", "search_code", "set_working_directory",
+              "write"}),
 ])
 def test_the_catalog_follows_autonomy(autonomy: str, expected: set[str]) -> None:
     from tooldeck.deck import Deck
