@@ -37,6 +37,9 @@ from tooldeck.plugins.files.walk import walk_tree
 
 __all__ = ["CodeMatch", "render", "search_code"]
 
+_MAX_FALLBACK = 10_000
+"""Grep-fallback hits kept while searching (they are used only when nothing else is found)."""
+
 TREE_SITTER, REFERENCES, GREP = ("tree-sitter", 0.98), ("tree-sitter refs", 0.90), \
     ("grep fallback", 0.45)
 
@@ -106,6 +109,13 @@ def _grep(data: bytes, needle: str) -> Iterator[tuple[int, str]]:
             yield number, " ".join(line.split())[:200]
 
 
+def _mentions(data: bytes, needle: str) -> bool:
+    """Whether the file's text contains the lower-cased needle, in any case."""
+    if needle.isascii():
+        return needle.encode() in data.lower()
+    return needle in data.decode("utf-8", "replace").lower()
+
+
 def _compile_pattern(file_pattern: str | None) -> Glob | None:
     if not file_pattern:
         return None
@@ -151,27 +161,25 @@ def search_code(sandbox: PathSandbox, *, query: str | None, symbol: str | None,
     pattern = _compile_pattern(file_pattern)
     limit = max(1, min(50, max_results))
     guard = HardlinkGuard(sandbox)
-    files = list(_files(sandbox, pattern, max_file_bytes, guard))
+    text = symbol or query or ""
+    needle = text.lower()
     found: list[CodeMatch] = []
-    if symbol is not None:
-        needle = symbol.lower().encode()
-        for path, data in files:
-            language = EXTENSIONS.get(os.path.splitext(path)[1].lower())
-            if language is None or needle not in data.lower():
-                continue
-            shown = _shown(sandbox, path)
+    fallback: list[CodeMatch] = []
+    for path, data in _files(sandbox, pattern, max_file_bytes, guard):
+        if not _mentions(data, needle):
+            continue  # neither a definition nor a grep hit can be in this file
+        shown = _shown(sandbox, path)
+        language = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        if symbol is not None and language is not None:
             for hit in structural_hits(data, language, symbol, references=include_references):
                 label, score = REFERENCES if hit.reference else TREE_SITTER
                 found.append(CodeMatch(path, shown, hit.line_start, hit.line_end, hit.snippet,
                                        label, score))
-    if not found:
-        text = symbol or query or ""
-        label, score = GREP
-        for path, data in files:
-            for number, line in _grep(data, text):
-                found.append(CodeMatch(path, _shown(sandbox, path), number, number, line, label,
-                                       score))
-    return _merge(found, limit)
+        if not found and len(fallback) < _MAX_FALLBACK:
+            label, score = GREP
+            fallback += [CodeMatch(path, shown, number, number, line, label, score)
+                         for number, line in _grep(data, text)]
+    return _merge(found or fallback, limit)
 
 
 def render(matches: list[CodeMatch]) -> str:
