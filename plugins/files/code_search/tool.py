@@ -29,7 +29,8 @@ class SearchCodeParams(pydantic.BaseModel):
     file_pattern: str | None = Field(None, description="Only files matching this glob, "
                                      "e.g. **/*.py or src/**.")
     include_references: bool = Field(False, description="Also list uses of the symbol.")
-    max_results: int = Field(10, description="Most results (1 to 50).")
+    max_results: int = Field(10, ge=0, le=10_000,
+                             description="Most results (clamped to 1..50, as Zeph does).")
 
 
 SEARCH_CODE = ToolDef(
