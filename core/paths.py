@@ -465,6 +465,17 @@ class PathSandbox:
         self._deny = _compile_rules(deny_read, "deny_read")
         self._allow = _compile_rules(allow_read, "allow_read")
 
+    def with_cwd(self, cwd: str) -> PathSandbox:
+        """The same sandbox with relative paths joined to another directory.
+
+        :param cwd: an absolute directory (it is not checked against the roots here).
+        :returns: a copy sharing the roots and read rules.
+        """
+        other = object.__new__(PathSandbox)
+        other._cwd = _absolute(cwd, self._cwd)
+        other._roots, other._deny, other._allow = self._roots, self._deny, self._allow
+        return other
+
     @property
     def roots(self) -> tuple[Path, ...]:
         """The canonical sandbox roots, longest first."""

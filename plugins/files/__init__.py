@@ -1,12 +1,17 @@
-"""Built-in plugin ``files``: ten file tools in a symlink-safe sandbox.
+"""Built-in plugin ``files``: eleven file tools in a symlink-safe sandbox.
 
 ``read``, ``write``, ``edit``, ``find_path``, ``grep``, ``list_directory``,
-``create_directory``, ``delete_path``, ``move_path`` and ``copy_path``. Each operation takes a
+``create_directory``, ``delete_path``, ``move_path``, ``copy_path`` and
+``set_working_directory``. Each operation takes a
 :class:`tooldeck.paths.PathSandbox` and typed parameters and returns a
 :class:`~tooldeck.plugins.files.results.FileOpResult` or raises
 :class:`~tooldeck.errors.ToolError`; :mod:`.plugin` exposes them as tools.
+
+:mod:`.code_search` is the separate ``search_code`` plugin (entry point
+``tooldeck.plugins.files:code_search``), kept here for the file tools' walk and reads.
 """
 
+from tooldeck.plugins.files import code_search
 from tooldeck.plugins.files.plugin import (
     tooldeck_register_executors,
     tooldeck_register_settings,
@@ -14,6 +19,7 @@ from tooldeck.plugins.files.plugin import (
 )
 
 __all__ = [
+    "code_search",
     "tooldeck_register_executors",
     "tooldeck_register_settings",
     "tooldeck_register_tools",

@@ -17,8 +17,10 @@ from tooldeck.plugins.files import copy_ops, edit, read_write, search, tree_ops
 from tooldeck.plugins.files.results import FileOpResult
 from tooldeck.plugins.files.settings import FileSettings
 from tooldeck.plugins.files.tools import EXECUTOR
-from tooldeck.runtime import CallContext
+from tooldeck.plugins.files.workdir import set_working_directory
+from tooldeck.runtime import CallContext, Runtime
 from tooldeck.services import PathService
+from tooldeck.workdir import WORKING_DIRECTORIES, WorkingDirectories, working_directory
 
 __all__ = ["FileExecutor"]
 
@@ -26,7 +28,11 @@ Operation = Callable[..., FileOpResult]
 
 
 class FileExecutor:
-    """Runs the ten file tools inside the sandbox of the core's path service.
+    """Runs the file tools inside the sandbox of the core's path service.
+
+    Relative paths start at the caller's working directory when it set one with
+    ``set_working_directory`` (kept per deck and caller), else where the path service's
+    rule puts them.
 
     :param settings: the validated ``[tools.file]``.
     :param paths: the path service (``PathService.from_settings``), as plugins get it.
@@ -57,15 +63,27 @@ class FileExecutor:
             tool_id == "delete_path" and bool(params.get("recursive"))
         )
 
+    def _sandbox_for(self, runtime: Runtime, caller_id: str | None) -> PathSandbox:
+        """The sandbox at the caller's working directory (see :mod:`tooldeck.workdir`)."""
+        cwd = working_directory(runtime, caller_id)
+        return self.sandbox if cwd is None else self.sandbox.with_cwd(cwd)
+
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run ``call`` with its validated parameters; errors are raised as ToolError."""
-        operation, extra = self._operations[call.tool_id]
+        sandbox = self._sandbox_for(ctx.runtime, call.caller_id)
         params = ctx.params.model_dump()
+        if call.tool_id == "set_working_directory":
+            directories = ctx.runtime.session.setdefault(WORKING_DIRECTORIES,
+                                                         WorkingDirectories)
+            result = set_working_directory(sandbox, directories, call.caller_id, **params)
+            return ToolOutput(tool_name=call.tool_id, summary=result.summary,
+                              locations=result.locations)
+        operation, extra = self._operations[call.tool_id]
         if call.tool_id == "grep" and params.get("max_results") is None:
             params["max_results"] = self.settings.grep_max_results
         if self._walks(call.tool_id, params):
-            result = await asyncio.to_thread(operation, self.sandbox, **params, **extra)
+            result = await asyncio.to_thread(operation, sandbox, **params, **extra)
         else:
-            result = operation(self.sandbox, **params, **extra)
+            result = operation(sandbox, **params, **extra)
         return ToolOutput(tool_name=call.tool_id, summary=result.summary, diff=result.diff,
                           locations=result.locations, read_paths=result.read_paths)

@@ -1,4 +1,4 @@
-"""Hooks of the built-in ``files`` plugin: settings, the ten tools, their executor."""
+"""Hooks of the built-in ``files`` plugin: settings, the eleven tools, their executor."""
 
 from __future__ import annotations
 
@@ -28,6 +28,6 @@ def tooldeck_register_executors(register: Any, settings: Settings) -> None:
 
 @hookimpl
 def tooldeck_register_tools(register: Any) -> None:
-    """The ten file tools."""
+    """The eleven file tools."""
     for tool in tool_defs():
         register(tool)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from tooldeck.errors import ToolError
 from tooldeck.paths import Glob, PathSandbox, canonicalize, is_within
 from tooldeck.plugins.files.hardlinks import HardlinkGuard, HardlinkRefused
+from tooldeck.plugins.files.ignore import TOOL_DIRS, ignore_chain_for
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES, require_positive
 from tooldeck.plugins.files.line_matcher import LineMatcher
 from tooldeck.plugins.files.results import FileOpResult, named_paths
@@ -22,12 +23,11 @@ from tooldeck.plugins.files.safe_io import (
     read_regular,
 )
 from tooldeck.plugins.files.text import is_binary, split_lines
-from tooldeck.plugins.files.walk import walk_tree
+from tooldeck.plugins.files.walk import WalkEntry, walk_tree
 
 __all__ = [
     "DEFAULT_FIND_RESULTS",
     "DEFAULT_GREP_RESULTS",
-    "GREP_SKIPPED_DIRS",
     "find_path",
     "grep",
 ]
@@ -38,8 +38,6 @@ DEFAULT_FIND_RESULTS = 200
 DEFAULT_GREP_RESULTS = 100
 """How many matching lines ``grep`` shows by default."""
 
-GREP_SKIPPED_DIRS = frozenset({".git", "node_modules", "target", ".hg"})
-"""Directories ``grep`` never enters (it also skips every entry whose name starts with ``.``)."""
 
 
 # --------------------------------------------------------------------------- find_path
@@ -77,7 +75,22 @@ class _Reads:
         return tuple(dict.fromkeys(self.paths)) if self.known else None
 
 
-def _glob_matches(sandbox: PathSandbox, glob: Glob, reads: _Reads) -> Iterator[str]:
+def _project_walk(sandbox: PathSandbox, fd: int, start: str, *, include_ignored: bool,
+                  reads: _Reads, skip_hidden: bool = False) -> Iterator[WalkEntry]:
+    """Walk a directory as its developers see it (unless ``include_ignored``).
+
+    Tool directories and what the ignore files exclude are neither listed nor entered. The
+    ignore files consulted, and the directories above the start that were looked in, go to
+    ``reads``: editing a ``.gitignore`` changes what the walk shows.
+    """
+    if include_ignored:
+        return walk_tree(fd, start, skip_hidden=skip_hidden)
+    chain = ignore_chain_for(sandbox, fd, start, consulted=reads.paths)
+    return walk_tree(fd, start, skip_hidden=skip_hidden, skip_dirs=TOOL_DIRS, ignore=chain)
+
+
+def _glob_matches(sandbox: PathSandbox, glob: Glob, include_ignored: bool,
+                  reads: _Reads) -> Iterator[str]:
     """Every visible path below the glob's walk starts that the glob matches, in walk order.
 
     Every walk start and directory walked goes to ``reads``; a symlink met makes them
@@ -87,7 +100,8 @@ def _glob_matches(sandbox: PathSandbox, glob: Glob, reads: _Reads) -> Iterator[s
         reads.paths.append(start)
         try:
             with open_directory(sandbox, start) as fd:
-                for entry in walk_tree(fd, start):
+                for entry in _project_walk(sandbox, fd, start, include_ignored=include_ignored,
+                                           reads=reads):
                     if entry.kind is EntryKind.DIR:
                         reads.paths.append(entry.path)
                     elif entry.kind is EntryKind.SYMLINK:
@@ -99,32 +113,37 @@ def _glob_matches(sandbox: PathSandbox, glob: Glob, reads: _Reads) -> Iterator[s
 
 
 def find_path(
-    sandbox: PathSandbox, path: str, pattern: str, max_results: int = DEFAULT_FIND_RESULTS
+    sandbox: PathSandbox, path: str, pattern: str, max_results: int = DEFAULT_FIND_RESULTS,
+    include_ignored: bool = False,
 ) -> FileOpResult:
     """List paths matching a glob (``*`` within a name, ``**`` across directories).
 
     A relative pattern is relative to ``path``; an absolute one is used as written. Only the
     sandbox is walked, and a match is listed only when its canonical path is inside a root and
-    readable under the read sandbox.
+    readable under the read sandbox. Tool directories and ignored entries are not walked
+    unless ``include_ignored`` (see :mod:`~tooldeck.plugins.files.ignore`).
 
     :param sandbox: the path sandbox.
     :param path: the directory a relative pattern starts from.
     :param pattern: the glob.
     :param max_results: how many paths to list at most (>= 1).
-    :returns: one path per line, or ``No files matching: {pattern}``.
+    :param include_ignored: walk ignored entries and tool directories too.
+    :returns: one path per line, or ``No files matching: {pattern}``; when the limit cut the
+        list, a last line ``{shown} of {total} paths; narrow the pattern``.
     :raises ToolError: ``invalid_parameters`` for a bad glob or limit.
     """
     require_positive("max_results", max_results)
     glob = sandbox.glob(pattern, base=path)
     reads = _Reads(glob.lexical_base, glob.base)
-    found = list(itertools.islice(_glob_matches(sandbox, glob, reads), max_results + 1))
+    matches = _glob_matches(sandbox, glob, include_ignored, reads)
+    found = list(itertools.islice(matches, max_results))
     if not found:
         return FileOpResult(summary=f"No files matching: {pattern}", read_paths=reads.result())
-    summary = "\n".join(found[:max_results])
-    if len(found) > max_results:
-        summary += f"\n... and more results (showing first {max_results})"
-    return FileOpResult(summary=summary, locations=tuple(found[:max_results]),
-                        read_paths=reads.result())
+    summary = "\n".join(found)
+    more = sum(1 for _ in matches)  # walks to the end, so the read paths are complete
+    if more:
+        summary += f"\n{max_results:,} of {max_results + more:,} paths; narrow the pattern"
+    return FileOpResult(summary=summary, locations=tuple(found), read_paths=reads.result())
 
 
 # --------------------------------------------------------------------------- grep
@@ -198,10 +217,12 @@ class _GrepRun:
                             read_paths=self.reads.result())
 
 
-def _grep_tree(sandbox: PathSandbox, run: _GrepRun, canonical: str) -> None:
+def _grep_tree(sandbox: PathSandbox, run: _GrepRun, canonical: str,
+               include_ignored: bool) -> None:
     """Search every readable regular file below a canonical directory."""
     with open_directory(sandbox, canonical) as fd:
-        for entry in walk_tree(fd, canonical, skip_hidden=True, skip_dirs=GREP_SKIPPED_DIRS):
+        for entry in _project_walk(sandbox, fd, canonical, include_ignored=include_ignored,
+                                   reads=run.reads, skip_hidden=True):
             if entry.kind is EntryKind.DIR:
                 run.reads.paths.append(entry.path)
             if entry.kind is not EntryKind.FILE or not sandbox.read_allowed(entry.path):
@@ -217,13 +238,15 @@ def grep(
     path: str = ".",
     case_sensitive: bool = True,
     max_results: int = DEFAULT_GREP_RESULTS,
+    include_ignored: bool = False,
     *,
     max_file_bytes: int = DEFAULT_MAX_READ_BYTES,
 ) -> FileOpResult:
     """Search file contents with an RE2 regex; each hit is ``{path}:{line}: {text}``.
 
-    The walk skips dot-entries and ``.git``, ``node_modules``, ``target``, ``.hg``; it never
-    follows symlinks; binary, non-UTF-8 and read-denied files are skipped silently, and so are
+    The walk skips dot-entries, tool directories and ignored entries (the last two unless
+    ``include_ignored``; a file named as ``path`` is searched either way); it never follows
+    symlinks; binary, non-UTF-8 and read-denied files are skipped silently, and so are
     hard links the hard-link rules refuse (a named file is refused with the rule's message).
 
     :param sandbox: the path sandbox (read rules apply to the start path and to every file).
@@ -231,6 +254,7 @@ def grep(
     :param path: a directory to search recursively, or one file.
     :param case_sensitive: match case exactly.
     :param max_results: how many matching lines to show at most (>= 1).
+    :param include_ignored: search ignored files and tool directories too.
     :param max_file_bytes: skip (and count) files larger than this.
     :returns: the hits, or ``No matches for: {pattern}``, plus notes when capped or skipping.
     :raises ToolError: ``invalid_parameters`` for a bad pattern or limit; ``policy_blocked``
@@ -243,7 +267,7 @@ def grep(
     run = _GrepRun(matcher, max_results, max_file_bytes, HardlinkGuard(sandbox), reads)
     with os_errors_as_tool_errors(canonical):
         if os.path.isdir(canonical):
-            _grep_tree(sandbox, run, canonical)
+            _grep_tree(sandbox, run, canonical, include_ignored)
         else:
             lstat_path(sandbox, canonical)
             with open_parent(sandbox, canonical) as (fd, name):

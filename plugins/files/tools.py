@@ -1,4 +1,4 @@
-"""The ten file tools as the model sees them: parameter models and definitions."""
+"""The file tools as the model sees them: parameter models and definitions."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ MAX_LINES = 1_000_000_000
 
 MAX_RESULTS = 10_000
 """The largest ``max_results`` of ``grep`` and ``find_path``."""
+
+
+_INCLUDE_IGNORED = (
+    "Also show what .gitignore/.ignore exclude and tool directories such as .venv, "
+    "node_modules, __pycache__, target."
+)
 
 
 class _Params(pydantic.BaseModel):
@@ -54,6 +60,7 @@ class FindPathParams(_Params):
     path: str = Field(".", description="Directory to search from.")
     max_results: int = Field(DEFAULT_FIND_RESULTS, ge=1, le=MAX_RESULTS,
                              description="Most paths to return.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
 class GrepParams(_Params):
@@ -64,6 +71,7 @@ class GrepParams(_Params):
     case_sensitive: bool = Field(True, description="Match case exactly.")
     max_results: int | None = Field(None, ge=1, le=MAX_RESULTS,
                                     description="Most matching lines to return.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
 
 
 class PathParams(_Params):
@@ -76,6 +84,13 @@ class ListParams(_Params):
     """Parameters of ``list_directory``."""
 
     path: str = Field(".", description="Directory to list.")
+    include_ignored: bool = Field(False, description=_INCLUDE_IGNORED)
+
+
+class WorkingDirectoryParams(_Params):
+    """Parameters of ``set_working_directory``."""
+
+    path: str = Field(description="The new working directory (relative: to the current one).")
 
 
 class DeleteParams(_Params):
@@ -114,6 +129,10 @@ FILE_TOOLS: tuple[tuple[str, str, type[pydantic.BaseModel], frozenset[str], str]
      frozenset({"write"}), "destination"),
     ("copy_path", "Copy a file or directory (symbolic links inside are skipped).",
      TransferParams, frozenset({"write"}), "destination"),
+    ("set_working_directory",
+     "Change the working directory of your later calls (relative paths of the file tools, "
+     "where bash commands run). Use this: `cd` inside a bash command does not persist.",
+     WorkingDirectoryParams, frozenset({"read"}), "path"),
 )
 """Each tool: id, description, params model, capabilities, the parameter permission rules see.
 
@@ -123,7 +142,7 @@ what a rule guards; reading the source is the sandbox's business.
 
 
 def tool_defs() -> list[ToolDef]:
-    """The ten tool definitions, routed to the ``files`` executor."""
+    """The file tool definitions, routed to the ``files`` executor."""
     return [
         ToolDef(id=tool_id, description=description, params=params, executor=EXECUTOR,
                 capabilities=caps, input_param=input_param)

@@ -22,6 +22,7 @@ import stat
 
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.paths import PathSandbox, is_within
+from tooldeck.plugins.files.ignore import TOOL_DIRS, ignore_chain_for
 from tooldeck.plugins.files.results import FileOpResult, named_paths
 from tooldeck.plugins.files.safe_io import (
     EntryKind,
@@ -47,29 +48,54 @@ _LABELS = {EntryKind.DIR: "[dir]  ", EntryKind.SYMLINK: "[symlink] "}
 _GROUP_ORDER = {EntryKind.DIR: 0, EntryKind.FILE: 1, EntryKind.OTHER: 1, EntryKind.SYMLINK: 2}
 
 
-def list_directory(sandbox: PathSandbox, path: str) -> FileOpResult:
+def _shown_entries(sandbox: PathSandbox, fd: int, canonical: str,
+                   entries: list[tuple[str, EntryKind]],
+                   consulted: list[str]) -> list[tuple[str, EntryKind]]:
+    """The entries that are neither tool directories nor ignored by the ignore files.
+
+    The ignore files read (and the directories above looked in) are added to ``consulted``.
+    """
+    rules = ignore_chain_for(sandbox, fd, canonical, consulted=consulted)
+    base = canonical.rstrip("/")
+    return [
+        (name, kind) for name, kind in entries
+        if not (kind is EntryKind.DIR and name in TOOL_DIRS)
+        and not rules.ignored(f"{base}/{name}", kind is EntryKind.DIR)
+    ]
+
+
+def list_directory(sandbox: PathSandbox, path: str, include_ignored: bool = False) -> FileOpResult:
     """List a directory: ``[dir]  name`` lines, then ``[file] name``, then ``[symlink] name``.
 
     Entries are classified with lstat (symlinks are never followed); each group is sorted.
+    Tool directories and ignored entries are left out unless ``include_ignored``, and a last
+    line says how many were.
 
     :param sandbox: the path sandbox (read rules apply to the directory).
     :param path: the directory.
+    :param include_ignored: list ignored entries and tool directories too.
     :returns: the listing, or ``Empty directory: {path}``.
     :raises ToolError: ``{path} is not a directory``, a sandbox violation or an I/O failure.
     """
     canonical = sandbox.resolve_str(path, op="read")
+    consulted: list[str] = []
     with os_errors_as_tool_errors(canonical):
         try:
             with open_directory(sandbox, canonical) as fd:
                 entries = list_entries(fd)
+                shown = entries if include_ignored else _shown_entries(
+                    sandbox, fd, canonical, entries, consulted)
         except NotADirectoryError as exc:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE, f"{path} is not a directory") from exc
-    read_paths = named_paths(sandbox.absolute(path), canonical)
+    read_paths = (*named_paths(sandbox.absolute(path), canonical), *consulted)
     if not entries:
         return FileOpResult(summary=f"Empty directory: {path}", locations=(canonical,),
                             read_paths=read_paths)
-    ordered = sorted(entries, key=lambda item: (_GROUP_ORDER[item[1]], item[0]))
+    ordered = sorted(shown, key=lambda item: (_GROUP_ORDER[item[1]], item[0]))
     lines = [f"{_LABELS.get(kind, '[file] ')}{name}" for name, kind in ordered]
+    hidden = len(entries) - len(shown)
+    if hidden:
+        lines.append(f"[{hidden} ignored entries not listed; include_ignored=true lists them]")
     return FileOpResult(summary="\n".join(lines), locations=(canonical,), read_paths=read_paths)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from tooldeck.plugins.files.ignore import IgnoreChain
 from tooldeck.plugins.files.safe_io import DIR_FLAGS, EntryKind, list_entries
 
 __all__ = ["WalkEntry", "walk_tree"]
@@ -34,6 +35,7 @@ def walk_tree(
     *,
     skip_hidden: bool = False,
     skip_dirs: frozenset[str] = frozenset(),
+    ignore: IgnoreChain | None = None,
 ) -> Iterator[WalkEntry]:
     """Walk everything below an open directory, sorted by name, directories before their content.
 
@@ -45,15 +47,17 @@ def walk_tree(
     :param path: the start directory's path, prefixed to every reported path.
     :param skip_hidden: skip entries whose name starts with ``.``.
     :param skip_dirs: directory names not to report nor enter.
+    :param ignore: the ignore rules in force in the start directory; an ignored entry is
+        neither reported nor entered, and each entered directory's ignore files are added.
     :returns: an iterator of entries.
     """
     base = path.rstrip("/")
-    stack: list[tuple[str, int, Iterator[tuple[str, EntryKind]]]] = [
-        (base, dir_fd, iter(list_entries(dir_fd)))
+    stack: list[tuple[str, int, Iterator[tuple[str, EntryKind]], IgnoreChain | None]] = [
+        (base, dir_fd, iter(list_entries(dir_fd)), ignore)
     ]
     try:
         while stack:
-            parent, fd, entries = stack[-1]
+            parent, fd, entries, rules = stack[-1]
             item = next(entries, None)
             if item is None:
                 stack.pop()
@@ -66,6 +70,8 @@ def walk_tree(
             if kind is EntryKind.DIR and name in skip_dirs:
                 continue
             child = f"{parent}/{name}"
+            if rules is not None and rules.ignored(child, kind is EntryKind.DIR):
+                continue
             yield WalkEntry(child, name, kind, fd)
             if kind is not EntryKind.DIR:
                 continue
@@ -78,8 +84,9 @@ def walk_tree(
             except OSError:
                 os.close(child_fd)
                 continue
-            stack.append((child, child_fd, iter(listing)))
+            inner = rules.enter(child_fd, child) if rules is not None else None
+            stack.append((child, child_fd, iter(listing), inner))
     finally:
-        for _, fd, _ in stack:
+        for _, fd, _, _ in stack:
             if fd != dir_fd:
                 os.close(fd)

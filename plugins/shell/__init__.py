@@ -113,11 +113,22 @@ def _gate(runtime: Runtime) -> ShellGate:
 
 @hookimpl
 def tooldeck_configure(runtime: Runtime) -> None:
-    """Stash the policy for the executor; have the core watch ``policy_dir`` and overlays."""
+    """Stash the policy for the executor; have the core watch ``policy_dir`` and overlays.
+
+    The scrubbing rules are published for other plugins' child processes
+    (:mod:`tooldeck.child_env`).
+    """
+    from tooldeck.child_env import CHILD_ENVIRONMENT, Scrubber
+    from tooldeck.plugins.shell.env import EnvironmentScrubber
     from tooldeck.plugins.shell.executor import POLICY
 
     policy = _gate(runtime).policy
     runtime.stash_set(POLICY, policy)
+    shell = policy.settings
+    scrubber: Scrubber = EnvironmentScrubber(
+        prefixes=shell.env_blocklist, markers=shell.env_secret_markers,
+        allow=shell.env_allowlist)
+    runtime.stash_set(CHILD_ENVIRONMENT, scrubber)
     if policy.policy_dir is not None:
         runtime.add_watch_path(policy.policy_dir)
     for overlay in policy.overlays:

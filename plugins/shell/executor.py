@@ -39,6 +39,7 @@ from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams, 
 from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError, take_snapshot
 from tooldeck.runtime import CallContext, StashKey
 from tooldeck.shell_analysis import analyze
+from tooldeck.workdir import working_directory
 
 __all__ = ["BACKGROUND", "CHECKPOINTS", "POLICY", "ShellExecutor", "rollback_note"]
 
@@ -85,7 +86,7 @@ class ShellExecutor:
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run one call; see the module docstring."""
-        policy = ctx.runtime.stash_get(POLICY)
+        policy = ctx.runtime.stash_get(POLICY).at(working_directory(ctx.runtime, call.caller_id))
         session = ctx.runtime.session
         params = ctx.params
         if isinstance(params, BashStatusParams):

@@ -95,6 +95,7 @@ from tooldeck.permission_rules import first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
+from tooldeck.runtime import Runtime
 from tooldeck.shell_analysis import (
     ClassContext,
     CommandAnalysis,
@@ -119,6 +120,7 @@ from tooldeck.shell_analysis.outside_reads import (
     program_paths,
     read_only_paths,
 )
+from tooldeck.workdir import working_directory
 
 __all__ = ["GATE", "ShellGate", "judge", "segment_views"]
 
@@ -173,6 +175,11 @@ def rule_sandbox_cwd(policy: ShellPolicy) -> Decision | None:
     if policy.cwd is not None:
         return None
     roots = ", ".join(str(r) for r in policy.sandbox.roots)
+    chosen = str(policy.sandbox.cwd)
+    if os.path.isdir(chosen) and not policy.sandbox.contains(chosen):
+        return _vote(Verdict.DENY, "sandbox-cwd", f"the working directory {chosen} set with "
+                     f"set_working_directory is outside the shell's roots ({roots})",
+                     policy.source)
     return _vote(Verdict.DENY, "sandbox-cwd",
                  f"no sandbox root is an existing directory ({roots})", policy.source)
 
@@ -462,11 +469,17 @@ class ShellGate:
         self.policy = policy
 
     @hookimpl
-    def tooldeck_check_call(self, call: ToolCall, tool: ToolDef) -> Decision | None:
-        """Judge a ``bash`` call's command; ``None`` (abstain) for every other tool."""
+    def tooldeck_check_call(self, call: ToolCall, tool: ToolDef,
+                            runtime: Runtime) -> Decision | None:
+        """Judge a ``bash`` call's command; ``None`` (abstain) for every other tool.
+
+        The command is judged where it will run: the caller's working directory when it set
+        one (:mod:`tooldeck.workdir`).
+        """
         if tool.id != "bash":
             return None
         command = call.params.get("command")
         if not isinstance(command, str):
             return _vote(Verdict.DENY, "command", "the command is not a string")
-        return judge(command, self.policy)[0]
+        policy = self.policy.at(working_directory(runtime, call.caller_id))
+        return judge(command, policy)[0]

@@ -73,6 +73,21 @@ class ShellPolicy:
     autonomy: str
     source: str
 
+    def at(self, directory: str | None) -> ShellPolicy:
+        """The policy for commands run in a caller's chosen working directory.
+
+        :param directory: the directory ``set_working_directory`` recorded, or ``None``.
+        :returns: this policy when ``directory`` is ``None``; else a copy whose sandboxes join
+            relative paths to it and whose ``cwd`` is it — or ``None`` (every call denied by
+            rule ``sandbox-cwd``) when it is not a directory inside the shell's roots.
+        """
+        if directory is None:
+            return self
+        inside = self.sandbox.contains(directory) and os.path.isdir(directory)
+        return attrs.evolve(self, sandbox=self.sandbox.with_cwd(directory),
+                            link_sandbox=self.link_sandbox.with_cwd(directory),
+                            cwd=directory if inside else None)
+
 
 def _policy_dir(settings: ShellSettings, config_path: Path | None) -> Path | None:
     if settings.policy_dir is None:

@@ -106,7 +106,8 @@ def test_third_party_plugin_is_listed_but_not_enabled(in_tmp: Path,
 
 def test_tools_openai_and_anthropic_shapes(in_tmp: Path, echo_env: dict[str, str]) -> None:
     write_config(in_tmp, '[plugins]\nenable = ["echo"]\n'
-                         'disable = ["files", "web", "shell", "overflow", "memory", "scheduler"]\n')
+                         'disable = ["files", "web", "shell", "overflow", "memory", "scheduler",'
+                         ' "diagnostics"]\n')
     openai = json.loads(run("tools", "--format", "openai", cwd=in_tmp, env=echo_env).stdout)
     assert openai == [{"type": "function", "function": {
         "name": "echo", "description": "Echo the text back.",

@@ -51,16 +51,19 @@ def test_relative_audit_path_is_taken_from_the_config_directory(
 
 
 @pytest.mark.parametrize(("autonomy", "expected"), [
-    ("readonly", {"find_path", "grep", "list_directory", "read", "memory_search"}),
+    ("readonly", {"find_path", "grep", "list_directory", "read", "search_code",
+                  "set_working_directory", "memory_search"}),
     ("full", {"copy_path", "create_directory", "delete_path", "edit", "find_path", "grep",
-              "list_directory", "move_path", "read", "write", "memory_save", "memory_search"}),
+              "list_directory", "move_path", "read", "search_code", "set_working_directory",
+              "write", "memory_save", "memory_search"}),
 ])
 def test_the_catalog_follows_autonomy(autonomy: str, expected: set[str]) -> None:
     from tooldeck.deck import Deck
 
     deck = Deck.from_config(parse_document(
         '[[tools.permissions.write]]\npattern = "*"\naction = "deny"\n', None, "t"),
-        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell", "overflow", "scheduler"]',
+        environ={"TOOLDECK_PLUGINS_DISABLE": '["web", "shell", "overflow", "scheduler",'
+                                             ' "diagnostics"]',
                  "TOOLDECK_TOOLS_AUDIT_ENABLED": "false",
                  "TOOLDECK_AGENT_AUTONOMY": autonomy})
     assert {t.id for t in deck.tools()} == expected

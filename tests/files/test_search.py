@@ -143,7 +143,7 @@ def test_find_path_truncates_with_note(env: Env) -> None:
         f"{env.root}/f0.txt",
         f"{env.root}/f1.txt",
         f"{env.root}/f2.txt",
-        "... and more results (showing first 3)",
+        "3 of 5 paths; narrow the pattern",
     ]
 
 

@@ -31,7 +31,7 @@ def shell_rule(deck: Deck, command: str) -> str | None:
     runtime = deck.runtime
     gate = next(p for p in runtime.pm.get_plugins() if isinstance(p, ShellGate))
     call = ToolCall("bash", {"command": command, "background": False})
-    return gate.tooldeck_check_call(call, runtime.tools["bash"]).rule
+    return gate.tooldeck_check_call(call, runtime.tools["bash"], runtime).rule
 
 
 class Setup:

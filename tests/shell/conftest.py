@@ -129,7 +129,7 @@ def shell_vote(deck: Deck, command: str) -> Any:
     runtime = deck.runtime
     gate = next(p for p in runtime.pm.get_plugins() if isinstance(p, ShellGate))
     call = ToolCall("bash", {"command": command, "background": False})
-    return gate.tooldeck_check_call(call, runtime.tools["bash"])
+    return gate.tooldeck_check_call(call, runtime.tools["bash"], runtime)
 
 
 @pytest.fixture

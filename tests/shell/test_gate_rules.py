@@ -98,7 +98,7 @@ async def test_other_tools_are_not_judged(make_deck: Any) -> None:
 
     gate = next(p for p in runtime.pm.get_plugins() if isinstance(p, ShellGate))
     call = ToolCall("bash_status", {"run_id": "x"})
-    assert gate.tooldeck_check_call(call, runtime.tools["bash_status"]) is None
+    assert gate.tooldeck_check_call(call, runtime.tools["bash_status"], runtime) is None
 
 
 async def test_decision_names_gate_rule_and_source(make_deck: Any, helpers: Any) -> None:

@@ -111,7 +111,7 @@ def _shell_rule(deck: Deck, command: str) -> str | None:
     runtime = deck.runtime
     gate = next(p for p in runtime.pm.get_plugins() if isinstance(p, ShellGate))
     call = ToolCall("bash", {"command": command, "background": False})
-    decision = gate.tooldeck_check_call(call, runtime.tools["bash"])
+    decision = gate.tooldeck_check_call(call, runtime.tools["bash"], runtime)
     return None if decision is None else decision.rule
 
 
