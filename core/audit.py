@@ -24,15 +24,13 @@ import json
 import sys
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import AuditEvent, ToolDef
+from tooldeck.results import ToolResult
 from tooldeck.safe_json import json_safe, safe_repr
 from tooldeck.secrets import redact
-
-if TYPE_CHECKING:
-    from tooldeck.deck import ToolResult
 
 __all__ = ["RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
 

@@ -33,7 +33,7 @@ import attrs
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
 
-from tooldeck.dirs import config_candidates, data_dir
+from tooldeck.dirs import data_dir
 from tooldeck.errors import ConfigError
 from tooldeck.generation import PolicyReads
 
@@ -55,7 +55,6 @@ __all__ = [
     "RetryConfig",
     "Settings",
     "StrictModel",
-    "load_document",
     "parse_document",
     "plugin_lists",
     "validate_sections",
@@ -290,26 +289,6 @@ def read_document(path: Path, origin: str) -> ConfigDocument:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=str(path)) from None
     return parse_document(text, path, origin)
-
-
-def load_document(explicit: str | os.PathLike[str] | None = None) -> ConfigDocument:
-    """Find and parse the configuration, following the lookup order of :mod:`tooldeck.dirs`.
-
-    :param explicit: a path given with ``--config``; it must exist.
-    :returns: the first file found, or the embedded default when there is none.
-    :raises ConfigError: a named file is missing or a found file is invalid.
-    """
-    for path, origin in config_candidates(explicit):
-        if path.is_file():
-            doc = read_document(path, origin)
-            if origin == "./tooldeck.toml":
-                from tooldeck.trust import project_document
-
-                return project_document(doc)
-            return doc
-        if origin in ("--config", "$TOOLDECK_CONFIG"):
-            raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
-    return parse_document(embedded_default_text(), None, "embedded default")
 
 
 # --------------------------------------------------------------------------- validation

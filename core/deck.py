@@ -35,12 +35,14 @@ import pydantic
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
-from tooldeck.config import ConfigDocument, load_document, parse_document
+from tooldeck.config import ConfigDocument, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.generation import FileVersion, PolicyReads, read_version
 from tooldeck.loader import PluginSpec, discover
+from tooldeck.lookup import load_document
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.policy_change import PolicyChange, classify
+from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
@@ -70,39 +72,6 @@ _TAFC_PREFIX = "_tafc_think"
 _TYPE_ERRORS = ("_type", "_parsing")
 _MAX_PROBLEMS = 10
 _MAX_LOC_CHARS = 64
-
-
-@attrs.frozen
-class ToolResult:
-    """How a call ended: an output or an error, with the decision that governed it.
-
-    :param call: the call (TAFC fields stripped).
-    :param output: the tool's output on success.
-    :param error: the classified error on failure.
-    :param decision: the combined gate decision, when the call got that far.
-    :param duration_ms: time spent in the pipeline.
-    :param approved_by: who confirmed an ``ask``, when someone did.
-    """
-
-    call: ToolCall
-    output: ToolOutput | None = None
-    error: ToolError | None = None
-    decision: Decision | None = None
-    duration_ms: float = 0.0
-    approved_by: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """True when the tool ran and returned an output."""
-        return self.error is None
-
-    @property
-    def text(self) -> str:
-        """What the model is given: the output's summary, or the ``[tool_error]`` block."""
-        if self.error is not None:
-            return self.error.feedback()
-        assert self.output is not None
-        return self.output.summary
 
 
 _RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from tooldeck import __version__
 from tooldeck.catalog import FORMATS
-from tooldeck.cli.common import EXIT_CONFIG
 from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, invoked, load_commands
+from tooldeck.cli_api import EXIT_CONFIG
 from tooldeck.errors import ConfigError
 
 __all__ = ["build_parser", "main"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from tooldeck.catalog import render
 from tooldeck.cli import config_cmds, demo
-from tooldeck.cli.common import (
+from tooldeck.cli_api import (
     EXIT_CONFIG,
     EXIT_OK,
     EXIT_TOOL,

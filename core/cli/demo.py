@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tooldeck.catalog import render
-from tooldeck.cli.common import EXIT_OK, result_json
+from tooldeck.cli_api import EXIT_OK, result_json
 from tooldeck.config import embedded_default_text, parse_document
 from tooldeck.deck import Deck
 from tooldeck.models import ToolCall

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any, Literal, cast
 
 __all__ = ["check_path_command"]
@@ -24,7 +23,7 @@ class CheckPath:
 
     def run(self, args: argparse.Namespace) -> int:
         """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict."""
-        from tooldeck.cli.common import open_deck
+        from tooldeck.cli_api import EXIT_OK, config_error, open_deck
         from tooldeck.errors import ConfigError, ToolError
         from tooldeck.paths import PathSandbox
         from tooldeck.plugins.files.settings import FileSettings
@@ -36,8 +35,7 @@ class CheckPath:
             sandbox = PathSandbox(roots, deny_read=file_settings.deny_read,
                                   allow_read=file_settings.allow_read)
         except ConfigError as exc:
-            print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
-            return 2
+            return config_error(exc, bool(getattr(args, "json", False)))
         op = cast(Literal["read", "write", "delete"], args.op)
         report: dict[str, Any]
         try:
@@ -52,7 +50,7 @@ class CheckPath:
         else:
             where = f" → {report['resolved']}" if report["resolved"] else ""
             print(f"{report['verdict']}{where}: {report['reason']}")
-        return 0
+        return EXIT_OK
 
 
 check_path_command = CheckPath()

@@ -24,7 +24,6 @@ from typing import Any
 
 __all__ = ["CheckBash", "RunCommand", "check_bash", "run_command"]
 
-EXIT_OK, EXIT_TOOL, EXIT_CONFIG = 0, 1, 2
 
 
 class _DeckCommand:
@@ -41,14 +40,6 @@ class _DeckCommand:
         from tooldeck.deck import Deck
 
         return Deck.from_config(getattr(args, "config", None), extra_plugins=self.extra_plugins)
-
-
-def _config_error(exc: Exception, as_json: bool) -> int:
-    from tooldeck.cli.common import emit
-
-    emit({"error": "config", "message": str(exc)} if as_json else None,
-         f"tooldeck: configuration error:\n{exc}", stream=sys.stderr)
-    return EXIT_CONFIG
 
 
 def _extra_wrappers(runtime: Any) -> tuple[str, ...]:
@@ -119,14 +110,14 @@ class CheckBash(_DeckCommand):
 
     def run(self, args: argparse.Namespace) -> int:
         """Print the verdict; exit 0 whatever it is."""
-        from tooldeck.cli.common import emit
+        from tooldeck.cli_api import EXIT_OK, config_error, emit
         from tooldeck.errors import ConfigError
 
         as_json = bool(getattr(args, "json", False))
         try:
             verdict = self.judge(args)
         except ConfigError as exc:
-            return _config_error(exc, as_json)
+            return config_error(exc, as_json)
         rule = f" (rule {verdict['rule']})" if verdict["rule"] else ""
         text = (f"{verdict['verdict']}: {verdict['reason']}\n"
                 f"  gate: {verdict['gate']}{rule}\n"
@@ -156,7 +147,14 @@ class RunCommand(_DeckCommand):
         Text mode prints the filtered, redacted output (``--raw``: the untouched streams).
         ``--json`` never inlines the unfiltered output.
         """
-        from tooldeck.cli.common import emit, result_json, save_raw
+        from tooldeck.cli_api import (
+            EXIT_CONFIG,
+            EXIT_TOOL,
+            config_error,
+            emit,
+            result_json,
+            save_raw,
+        )
         from tooldeck.errors import ConfigError
         from tooldeck.models import ToolCall
 
@@ -171,7 +169,7 @@ class RunCommand(_DeckCommand):
         try:
             deck = self._open(args)
         except ConfigError as exc:
-            return _config_error(exc, as_json)
+            return config_error(exc, as_json)
         confirm: Any = True if args.yes else (_ask_tty if sys.stdin.isatty() else None)
 
         async def call() -> Any:

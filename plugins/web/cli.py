@@ -27,7 +27,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from tooldeck.cli.common import EXIT_OK, emit, open_deck
+from tooldeck.cli_api import EXIT_OK, emit, open_deck
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
 from tooldeck.plugins.web.settings import ScrapeSettings
