@@ -1,6 +1,7 @@
 """Build audit events: one record per finished call, and records for runtime events.
 
-A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's input, or
+A call record has, in this order: ``v`` (:data:`SCHEMA_VERSION`), ``tool``, ``call_id``,
+``command`` (the tool's input, or
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
 ``{"type": "timeout", …}``, ``{"type": "quota_blocked", "reason": …}`` or
@@ -8,7 +9,9 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``"unrestored": ["path: reason", …]`` when a change could not be undone),
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
-``truncated``, ``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
+``truncated``, ``caller_id``, ``turn``, ``decision`` (``verdict`` and the provenance of
+:meth:`tooldeck.models.Decision.provenance`: ``gate``, ``source``, then ``rule``,
+``pattern``, ``line``, ``segment`` when known),
 ``approved_by`` and ``policy`` (the digest of the policy generation that decided the call:
 the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
 reach a record: the pipeline strips them first.
@@ -32,7 +35,14 @@ from tooldeck.results import ToolResult
 from tooldeck.safe_json import json_safe, safe_repr
 from tooldeck.secrets import redact
 
-__all__ = ["RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
+__all__ = [
+    "RECORD_BUDGET", "SCHEMA_VERSION", "call_event", "cut", "runtime_event", "safe_call_event",
+]
+
+SCHEMA_VERSION = 2
+"""The ``v`` of every call record. Records without ``v`` are version 1: a decision had only
+``gate``, ``rule`` (a permission rule's pattern) and ``source``, and no ``line``, ``pattern``
+or ``segment``."""
 
 RECORD_BUDGET = 16
 """A call record's whole size is capped at this many times ``max_value_chars``."""
@@ -82,6 +92,7 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
     :param policy: the digest of the policy generation that decided the call.
     """
     fields: dict[str, Any] = {
+        "v": SCHEMA_VERSION,
         "tool": result.call.tool_id,
         "call_id": result.call.call_id,
         "command": _command(result, tool, limit),
@@ -131,6 +142,7 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
         print(f"tooldeck: building the audit record of {safe_repr(result.call.tool_id)} failed: "
               f"{type(exc).__name__}", file=sys.stderr)
         fields: dict[str, Any] = {
+            "v": SCHEMA_VERSION,
             "tool": result.call.tool_id,
             "call_id": result.call.call_id,
             "command": "",

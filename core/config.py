@@ -249,6 +249,11 @@ class ConfigDocument:
         return self.path.parent if self.path is not None else None
 
     @property
+    def provenance(self) -> str:
+        """A decision's ``source`` for a rule of this document: the file, or ``default``."""
+        return str(self.path) if self.path is not None else "default"
+
+    @property
     def label(self) -> str:
         """The name used in error messages: the file path, or ``<embedded default>``."""
         return str(self.path) if self.path is not None else "<embedded default>"
@@ -434,6 +439,20 @@ class Settings:
     def section(self, name: str) -> BaseModel:
         """The validated section ``name`` (dotted), e.g. ``settings.section("tools.shell")``."""
         return self.sections[name]
+
+    def origin(self, key: str) -> str:
+        """Where the value of ``key`` (dotted) came from, as a decision's ``source``.
+
+        :param key: e.g. ``agent.autonomy``.
+        :returns: the file, ``env`` (a ``TOOLDECK_*`` override) or ``default`` (not set, or
+            set by the embedded default configuration).
+        """
+        where = self.sources.get(key)
+        if where is None:
+            return "default"
+        if where.startswith("$"):
+            return "env"
+        return self.document.provenance
 
     def table(self, name: str) -> Mapping[str, Any]:
         """The raw table of section ``name`` (empty when absent); for reading a neighbour's keys."""

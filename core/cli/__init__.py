@@ -87,6 +87,12 @@ def build_parser(
     tail = audit_sub.add_parser("tail", parents=[common], help="print the last records")
     tail.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
 
+    replay = sub.add_parser(
+        "replay", parents=[common],
+        help="re-judge an audit log's calls under a policy (--config) and print the decisions "
+             "that change; nothing runs; exit 1 when any call would be loosened")
+    replay.add_argument("audit", metavar="AUDIT.jsonl", help="the audit log to replay")
+
     sub.add_parser("watch", parents=[common],
                    help="run a deck in the foreground, hot-reloading its policy")
     sub.add_parser("demo", parents=[common],

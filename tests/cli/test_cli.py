@@ -134,7 +134,7 @@ def test_call_allowed_denied_and_asked(in_tmp: Path, echo_env: dict[str, str]) -
     assert denied.returncode == 1
     body = json.loads(denied.stdout)
     assert body["category"] == "policy_blocked"
-    assert body["decision"]["rule"] == "*secret*"
+    assert body["decision"]["pattern"] == "*secret*"
     assert body["decision"]["source"].endswith("tooldeck.toml")
 
     asked = run("call", "echo", "--params", '{"text": "other"}', cwd=in_tmp, env=echo_env)
