@@ -197,15 +197,6 @@ def test_audit_tail(in_tmp: Path, echo_env: dict[str, str]) -> None:
     assert text.count("success") == 3
 
 
-def test_demo_runs_on_the_embedded_default(in_tmp: Path) -> None:
-    proc = run("demo", cwd=in_tmp)
-    assert proc.returncode == 0, proc.stderr
-    assert "embedded default configuration" in proc.stdout
-    assert list(in_tmp.iterdir()) == [], "the demo works in its own temporary directory"
-    report = json.loads(run("demo", "--json", cwd=in_tmp).stdout)
-    assert {p["name"] for p in report["plugins"]} >= {"core", "audit", "permissions"}
-
-
 @pytest.mark.parametrize(("answer", "code", "expected"), [
     ("y\n", 0, "other\n"), ("n\n", 1, "category: cancelled"), ("\n", 1, "category: cancelled"),
 ])
