@@ -48,8 +48,10 @@ __all__ = [
     "UNBUILT_FEATURE_SECTIONS",
     "AgentConfig",
     "AuditConfig",
+    "CallExample",
     "ConfigDocument",
     "CoreConfig",
+    "ExamplesConfig",
     "PathSetting",
     "PluginsConfig",
     "RetryConfig",
@@ -170,6 +172,26 @@ class RetryConfig(StrictModel):
         "after the first attempt began (0 = no limit).")
 
 
+class CallExample(StrictModel):
+    """One ``[[examples.calls]]`` table: a call and the decision the policy must make on it."""
+
+    tool: str = Field(min_length=1, max_length=64, description="The tool called.")
+    input: str = Field(
+        max_length=4096,
+        description="The tool's input: the command, path or URL (JSON parameters for a tool "
+        "without one), as an audit record's ``command``.")
+    expect: Literal["allow", "ask", "deny"] = Field(description="The verdict required.")
+    rule: str | None = Field(
+        None, min_length=1, description="When set, the rule id that must decide "
+        "(``tools.permissions.bash[2]``, ``blocklist``, ``overlay-rule`` …).")
+
+
+class ExamplesConfig(StrictModel):
+    """``[examples]``: calls the whole policy is checked against on load and every reload."""
+
+    calls: tuple[CallExample, ...] = ()
+
+
 CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent": AgentConfig,
     "plugins": PluginsConfig,
@@ -177,6 +199,7 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "tools.audit": AuditConfig,
     "tools.tafc": TafcConfig,
     "tools.retry": RetryConfig,
+    "examples": ExamplesConfig,
 }
 """Sections the core itself owns, with their models."""
 

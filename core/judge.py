@@ -8,15 +8,18 @@ Nothing here executes a tool, routes a call or writes an audit record.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import pydantic
 
-from tooldeck.models import Decision, ToolCall, Verdict
+from tooldeck.models import INPUT_KEYS, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.runtime import Runtime
 
-__all__ = ["combine_decisions", "judge_call", "judge_recorded", "tools_disabled"]
+__all__ = [
+    "combine_decisions", "judge_call", "judge_recorded", "recorded_params", "tools_disabled",
+]
 
 _RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
 _TAFC_PREFIX = "_tafc_think"
@@ -91,3 +94,29 @@ def judge_recorded(runtime: Runtime, tool_id: str, params: Mapping[str, Any], *,
         return tools_disabled(runtime)
     call = ToolCall(tool_id, dict(params), caller_id=caller_id, turn=turn)
     return combine_decisions(runtime.hooks.check_call(call, tool, runtime))
+
+
+def recorded_params(tool: ToolDef, command: str) -> dict[str, Any]:
+    """The parameters a recorded ``command`` stands for, for ``tool``.
+
+    :param tool: the tool in the new policy.
+    :param command: the record's ``command``.
+    :returns: ``{input: command}`` for a tool with an input parameter, else the JSON object
+        the record holds (empty when it holds none); defaults are filled in when the
+        parameters validate.
+    """
+    fields = tool.params.model_fields
+    key = tool.input_param or next((k for k in INPUT_KEYS if k in fields), None)
+    params: dict[str, Any]
+    if key is not None:
+        params = {key: command}
+    else:
+        try:
+            loaded = json.loads(command)
+        except ValueError:
+            loaded = None
+        params = loaded if isinstance(loaded, dict) else {}
+    try:
+        return tool.params.model_validate(params).model_dump()
+    except pydantic.ValidationError:
+        return params

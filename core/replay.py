@@ -23,15 +23,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
-import pydantic
 
 from tooldeck.audit import SCHEMA_VERSION
 from tooldeck.errors import ConfigError
-from tooldeck.judge import judge_recorded
-from tooldeck.models import INPUT_KEYS, Decision, ToolDef, Verdict
+from tooldeck.judge import judge_recorded, recorded_params
+from tooldeck.models import Decision, Verdict
 from tooldeck.runtime import Runtime
 
-__all__ = ["Change", "ReplayReport", "recorded_params", "replay"]
+__all__ = ["Change", "ReplayReport", "replay"]
 
 _RANK = {"allow": 0, "ask": 1, "deny": 2}
 _NOT_GATED = ("quota_blocked",)
@@ -90,32 +89,6 @@ class ReplayReport:
     def loosened(self) -> int:
         """How many calls the new policy would let through more easily."""
         return sum(change.loosened for change in self.changes)
-
-
-def recorded_params(tool: ToolDef, command: str) -> dict[str, Any]:
-    """The parameters a recorded ``command`` stands for, for ``tool``.
-
-    :param tool: the tool in the new policy.
-    :param command: the record's ``command``.
-    :returns: ``{input: command}`` for a tool with an input parameter, else the JSON object
-        the record holds (empty when it holds none); defaults are filled in when the
-        parameters validate.
-    """
-    fields = tool.params.model_fields
-    key = tool.input_param or next((k for k in INPUT_KEYS if k in fields), None)
-    params: dict[str, Any]
-    if key is not None:
-        params = {key: command}
-    else:
-        try:
-            loaded = json.loads(command)
-        except ValueError:
-            loaded = None
-        params = loaded if isinstance(loaded, dict) else {}
-    try:
-        return tool.params.model_validate(params).model_dump()
-    except pydantic.ValidationError:
-        return params
 
 
 def _decision_json(decision: Decision, policy: str) -> dict[str, Any]:

@@ -87,6 +87,15 @@ def build_parser(
     tail = audit_sub.add_parser("tail", parents=[common], help="print the last records")
     tail.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
 
+    policy = sub.add_parser("policy", parents=[common], help="test a policy")
+    policy_sub = policy.add_subparsers(dest="policy_command", metavar="ACTION", required=True)
+    policy_test = policy_sub.add_parser(
+        "test", parents=[common],
+        help="load a policy and run its inline examples (rules' match/not_match, "
+             "[[examples.calls]]); nothing runs")
+    policy_test.add_argument("file", nargs="?", help="the policy (default: --config, or the "
+                             "lookup order)")
+
     replay = sub.add_parser(
         "replay", parents=[common],
         help="re-judge an audit log's calls under a policy (--config) and print the decisions "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tooldeck.cli import main
 from tooldeck.cli.demo import _SECRET
 
 pytestmark = pytest.mark.timeout(120)
@@ -47,17 +48,17 @@ def test_the_demo_tells_the_story_in_under_60_lines(in_tmp: Path) -> None:
     assert list(in_tmp.iterdir()) == [], "the demo works in its own temporary directory"
 
 
-def test_the_demo_as_json(in_tmp: Path) -> None:
-    proc = demo(in_tmp, "--json")
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+def test_the_demo_as_json(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--json"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads(out)
     assert {p["name"] for p in report["plugins"]} >= {"core", "audit", "permissions",
                                                       "demo_tickets"}
     steps = {step["title"]: step["result"] for step in report["steps"]}
     assert steps["before overlay"]["ok"] and not steps["after overlay"]["ok"]
     assert steps["after overlay"]["decision"]["rule"] == "overlay-rule"
     assert steps["deny"]["decision"]["verdict"] == "deny"
-    assert _SECRET not in proc.stdout
+    assert _SECRET not in out
     calls = [record for record in report["audit"] if record["kind"] == "tool_call"]
     assert len(calls) == len(report["steps"]) and all(record["v"] == 2 for record in calls)
     assert [r["kind"] for r in report["audit"]].count("policy.reloaded") == 1

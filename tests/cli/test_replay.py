@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from tooldeck.cli import main
 from tooldeck.deck import Deck
 from tooldeck.models import ToolCall
 
@@ -185,9 +186,11 @@ def test_a_loosened_policy_fails_and_names_both_rules(recorded: dict[str, Any]) 
     assert "20 changed (20 loosened, 0 tightened)" in lines[-1]
 
 
-def test_the_same_policy_changes_nothing(recorded: dict[str, Any]) -> None:
-    proc = replay(recorded, config(recorded["tmp"], "same.toml", BASE), "--json")
-    assert proc.returncode == 0 and json.loads(proc.stdout)["changes"] == []
+def test_the_same_policy_changes_nothing(recorded: dict[str, Any],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    policy = config(recorded["tmp"], "same.toml", BASE)
+    assert main(["replay", str(recorded["log"]), "--config", str(policy), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changes"] == []
 
 
 def test_records_of_an_older_schema_still_replay(recorded: dict[str, Any]) -> None:
@@ -207,9 +210,11 @@ def test_records_of_an_older_schema_still_replay(recorded: dict[str, Any]) -> No
                                                                                   "loosened")
 
 
-def test_a_newer_schema_is_refused(recorded: dict[str, Any]) -> None:
+def test_a_newer_schema_is_refused(recorded: dict[str, Any],
+                                   capsys: pytest.CaptureFixture[str]) -> None:
     newer = recorded["tmp"] / "newer.jsonl"
     record = json.loads(recorded["log"].read_text().splitlines()[0])
     newer.write_text(json.dumps({**record, "v": 99}) + "\n")
-    proc = replay({**recorded, "log": newer}, config(recorded["tmp"], "b.toml", BASE))
-    assert proc.returncode == 2 and "newer" in proc.stderr
+    policy = config(recorded["tmp"], "b.toml", BASE)
+    assert main(["replay", str(newer), "--config", str(policy)]) == 2
+    assert "newer" in capsys.readouterr().err
