@@ -22,14 +22,20 @@ class CheckPath:
         parser.add_argument("--op", choices=("read", "write", "delete"), default="read")
 
     def run(self, args: argparse.Namespace) -> int:
-        """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict."""
+        """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict.
+
+        ``--json`` adds ``source`` (where the sandbox roots came from: ``--root``, the file
+        of ``[tools.file] allowed_paths``, ``env`` or ``default``) and ``policy`` (the digest
+        of the policy generation that judged).
+        """
         from tooldeck.cli_api import EXIT_OK, config_error, open_deck
         from tooldeck.errors import ConfigError, ToolError
         from tooldeck.paths import PathSandbox
         from tooldeck.plugins.files.settings import FileSettings
 
         try:
-            settings = open_deck(getattr(args, "config", None)).runtime.settings
+            runtime = open_deck(getattr(args, "config", None)).runtime
+            settings = runtime.settings
             file_settings = settings.get(FileSettings)
             roots = args.root if args.root else file_settings.allowed_paths
             sandbox = PathSandbox(roots, deny_read=file_settings.deny_read,
@@ -45,6 +51,9 @@ class CheckPath:
         except ToolError as exc:
             report = {"verdict": "deny", "resolved": None, "reason": exc.message,
                       "category": exc.category.label}
+        report["source"] = ("--root" if args.root
+                            else settings.origin("tools.file.allowed_paths"))
+        report["policy"] = runtime.digest()
         if getattr(args, "json", False):
             print(json.dumps(report, indent=2))
         else:
