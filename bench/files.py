@@ -7,7 +7,7 @@
 * ``read`` of a 4 KB file vs a plain ``open().read()``, both as the bare operation and as a
   full ``deck.call`` (validation, gates, routing, audit line).
 
-Run: ``/work/venv/bin/python bench/files.py`` (takes well under two minutes).
+Run: ``python bench/files.py`` (takes well under two minutes).
 Targets: grep within 5x of ``grep -rn``; read overhead <= 150 us per call.
 """
 

@@ -12,9 +12,11 @@ block although the command ran; facts lost (lines of the direct output that name
 warning, a test outcome, a count or a ``file:line``, and every line of short outputs, missing
 from what the model got).
 
-    git clone https://github.com/pallets/flask /tmp/p/flask   # and requests, starlette, mux
-    python bench/session.py flask=/tmp/p/flask requests=/tmp/p/requests \
-        mux=/tmp/p/mux starlette=/tmp/p/starlette [--show N]
+    mkdir -p checkouts && cd checkouts
+    git clone https://github.com/pallets/flask     # and psf/requests, encode/starlette,
+    cd ..                                          # gorilla/mux
+    python bench/session.py flask=checkouts/flask requests=checkouts/requests \
+        mux=checkouts/mux starlette=checkouts/starlette [--show N]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 a real deck (``deck.call``: validation, permission gate, executor, audit line), both against
 a plain httpx GET of the same page from the same local server, in one interleaved run.
 
-Run: /work/venv/bin/python bench/web.py [--rounds N]
+Run: python bench/web.py [--rounds N]
 Everything stays on 127.0.0.1: the HTTPS server is local (trustme certificate, trusted by
 the deck through ``[tools.scrape] ca_bundle``) and host names resolve through an injected
 resolver.

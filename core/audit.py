@@ -1,6 +1,7 @@
 """Build audit events: one record per finished call, and records for runtime events.
 
-A call record has, in this order: ``tool``, ``call_id``, ``command`` (the tool's input, or
+A call record has, in this order: ``v`` (:data:`SCHEMA_VERSION`), ``tool``, ``call_id``,
+``command`` (the tool's input, or
 its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "success"}``,
 ``{"type": "blocked", "reason": …}``, ``{"type": "error", "message": …}``,
 ``{"type": "timeout", …}``, ``{"type": "quota_blocked", "reason": …}`` or
@@ -9,7 +10,9 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
 ``truncated``, ``cache`` (``hit``, ``miss`` or ``stale``: see the ``result_cache`` plugin),
-``caller_id``, ``turn``, ``decision`` (verdict, gate, rule, source),
+``caller_id``, ``turn``, ``decision`` (``verdict`` and the provenance of
+:meth:`tooldeck.models.Decision.provenance`: ``gate``, ``source``, then ``rule``,
+``pattern``, ``line``, ``segment`` when known),
 ``approved_by``, ``mcp_server_id`` (the server of a tool whose :attr:`ToolDef.source`
 is ``mcp:<server>``) and ``policy`` (the digest of the policy generation that decided the call:
 the ``new_digest`` of the reload event that put it in place). ``_tafc_think`` fields never
@@ -26,20 +29,26 @@ import json
 import sys
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import AuditEvent, ToolDef
+from tooldeck.results import ToolResult
 from tooldeck.safe_json import json_safe, safe_repr
 from tooldeck.secrets import redact
 
-if TYPE_CHECKING:
-    from tooldeck.deck import ToolResult
-
-__all__ = ["MCP_SOURCE", "RECORD_BUDGET", "call_event", "cut", "runtime_event", "safe_call_event"]
+__all__ = [
+    "MCP_SOURCE", "RECORD_BUDGET", "SCHEMA_VERSION", "call_event", "cut", "runtime_event",
+    "safe_call_event",
+]
 
 MCP_SOURCE = "mcp:"
 """The :attr:`ToolDef.source` prefix of tools served by an MCP server."""
+
+SCHEMA_VERSION = 2
+"""The ``v`` of every call record. Records without ``v`` are version 1: a decision had only
+``gate``, ``rule`` (a permission rule's pattern) and ``source``, and no ``line``, ``pattern``
+or ``segment``."""
 
 RECORD_BUDGET = 16
 """A call record's whole size is capped at this many times ``max_value_chars``."""
@@ -89,6 +98,7 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
     :param policy: the digest of the policy generation that decided the call.
     """
     fields: dict[str, Any] = {
+        "v": SCHEMA_VERSION,
         "tool": result.call.tool_id,
         "call_id": result.call.call_id,
         "command": _command(result, tool, limit),
@@ -142,6 +152,7 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
         print(f"tooldeck: building the audit record of {safe_repr(result.call.tool_id)} failed: "
               f"{type(exc).__name__}", file=sys.stderr)
         fields: dict[str, Any] = {
+            "v": SCHEMA_VERSION,
             "tool": result.call.tool_id,
             "call_id": result.call.call_id,
             "command": "",

@@ -21,6 +21,7 @@ from tooldeck.errors import ConfigError, PluginError
 from tooldeck.generation import FileVersion, PolicyReads
 from tooldeck.loader import LoadedPlugin, PluginSpec, discover, load_enabled
 from tooldeck.models import ToolDef
+from tooldeck.policy_examples import check_examples
 from tooldeck.runtime import (
     CORE_PLUGIN,
     DefaultRouting,
@@ -93,7 +94,8 @@ def build_runtime(
     Steps: pick and import plugins; register them on a fresh plugin manager beside the
     essential core plugin; collect settings models and validate every section; collect
     executors, tools, filter strategies and gates (name collisions are errors naming both
-    plugins); check each tool's executor exists; run ``tooldeck_configure``.
+    plugins); check each tool's executor exists; run ``tooldeck_configure``; judge the
+    ``[[examples.calls]]`` (:mod:`tooldeck.policy_examples`).
 
     :param doc: the configuration.
     :param installed: installed plugins (default: :func:`tooldeck.loader.discover`).
@@ -289,6 +291,7 @@ def build_runtime(
     runtime.services  # noqa: B018 - built now: a sandbox key that does not validate is refused
     try:
         runtime.hooks.configure(runtime)
+        check_examples(runtime)
     except Exception as exc:
         runtime.hooks.unconfigure(runtime)
         if isinstance(exc, ConfigError):

@@ -33,7 +33,7 @@ import attrs
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
 
-from tooldeck.dirs import config_candidates, data_dir
+from tooldeck.dirs import data_dir
 from tooldeck.errors import ConfigError
 from tooldeck.generation import PolicyReads
 
@@ -48,17 +48,18 @@ __all__ = [
     "UNBUILT_FEATURE_SECTIONS",
     "AgentConfig",
     "AuditConfig",
+    "CallExample",
     "ConfigDocument",
     "CoreConfig",
     "DependencyConfig",
     "DependencyRule",
+    "ExamplesConfig",
     "PathSetting",
     "PluginsConfig",
     "RetryConfig",
     "Settings",
     "StrictModel",
     "ToolFilterConfig",
-    "load_document",
     "parse_document",
     "plugin_lists",
     "validate_sections",
@@ -212,6 +213,26 @@ class DependencyConfig(StrictModel):
                                              description="Rules by tool id.")
 
 
+class CallExample(StrictModel):
+    """One ``[[examples.calls]]`` table: a call and the decision the policy must make on it."""
+
+    tool: str = Field(min_length=1, max_length=64, description="The tool called.")
+    input: str = Field(
+        max_length=4096,
+        description="The tool's input: the command, path or URL (JSON parameters for a tool "
+        "without one), as an audit record's ``command``.")
+    expect: Literal["allow", "ask", "deny"] = Field(description="The verdict required.")
+    rule: str | None = Field(
+        None, min_length=1, description="When set, the rule id that must decide "
+        "(``tools.permissions.bash[2]``, ``blocklist``, ``overlay-rule`` …).")
+
+
+class ExamplesConfig(StrictModel):
+    """``[examples]``: calls the whole policy is checked against on load and every reload."""
+
+    calls: tuple[CallExample, ...] = ()
+
+
 CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent": AgentConfig,
     "plugins": PluginsConfig,
@@ -221,6 +242,7 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "tools.retry": RetryConfig,
     "agent.tool_filter": ToolFilterConfig,
     "tools.dependencies": DependencyConfig,
+    "examples": ExamplesConfig,
 }
 """Sections the core itself owns, with their models."""
 
@@ -290,6 +312,11 @@ class ConfigDocument:
         return self.path.parent if self.path is not None else None
 
     @property
+    def provenance(self) -> str:
+        """A decision's ``source`` for a rule of this document: the file, or ``default``."""
+        return str(self.path) if self.path is not None else "default"
+
+    @property
     def label(self) -> str:
         """The name used in error messages: the file path, or ``<embedded default>``."""
         return str(self.path) if self.path is not None else "<embedded default>"
@@ -330,26 +357,6 @@ def read_document(path: Path, origin: str) -> ConfigDocument:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}", path=str(path)) from None
     return parse_document(text, path, origin)
-
-
-def load_document(explicit: str | os.PathLike[str] | None = None) -> ConfigDocument:
-    """Find and parse the configuration, following the lookup order of :mod:`tooldeck.dirs`.
-
-    :param explicit: a path given with ``--config``; it must exist.
-    :returns: the first file found, or the embedded default when there is none.
-    :raises ConfigError: a named file is missing or a found file is invalid.
-    """
-    for path, origin in config_candidates(explicit):
-        if path.is_file():
-            doc = read_document(path, origin)
-            if origin == "./tooldeck.toml":
-                from tooldeck.trust import project_document
-
-                return project_document(doc)
-            return doc
-        if origin in ("--config", "$TOOLDECK_CONFIG"):
-            raise ConfigError(f"{path}: config file not found (given by {origin})", path=str(path))
-    return parse_document(embedded_default_text(), None, "embedded default")
 
 
 # --------------------------------------------------------------------------- validation
@@ -495,6 +502,20 @@ class Settings:
     def section(self, name: str) -> BaseModel:
         """The validated section ``name`` (dotted), e.g. ``settings.section("tools.shell")``."""
         return self.sections[name]
+
+    def origin(self, key: str) -> str:
+        """Where the value of ``key`` (dotted) came from, as a decision's ``source``.
+
+        :param key: e.g. ``agent.autonomy``.
+        :returns: the file, ``env`` (a ``TOOLDECK_*`` override) or ``default`` (not set, or
+            set by the embedded default configuration).
+        """
+        where = self.sources.get(key)
+        if where is None:
+            return "default"
+        if where.startswith("$"):
+            return "env"
+        return self.document.provenance
 
     def table(self, name: str) -> Mapping[str, Any]:
         """The raw table of section ``name`` (empty when absent); for reading a neighbour's keys."""

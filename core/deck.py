@@ -39,13 +39,16 @@ import pydantic
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
-from tooldeck.config import ConfigDocument, load_document, parse_document
+from tooldeck.config import ConfigDocument, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
 from tooldeck.events import EventBus, EventStream, finished_event, started_event
 from tooldeck.generation import FileVersion, PolicyReads, read_version
+from tooldeck.judge import combine_decisions, tools_disabled
 from tooldeck.loader import PluginSpec, discover
+from tooldeck.lookup import load_document
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.policy_change import PolicyChange, classify
+from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
@@ -76,56 +79,6 @@ _TAFC_PREFIX = "_tafc_think"
 _TYPE_ERRORS = ("_type", "_parsing")
 _MAX_PROBLEMS = 10
 _MAX_LOC_CHARS = 64
-
-
-@attrs.frozen
-class ToolResult:
-    """How a call ended: an output or an error, with the decision that governed it.
-
-    :param call: the call (TAFC fields stripped).
-    :param output: the tool's output on success.
-    :param error: the classified error on failure.
-    :param decision: the combined gate decision, when the call got that far.
-    :param duration_ms: time spent in the pipeline.
-    :param approved_by: who confirmed an ``ask``, when someone did.
-    """
-
-    call: ToolCall
-    output: ToolOutput | None = None
-    error: ToolError | None = None
-    decision: Decision | None = None
-    duration_ms: float = 0.0
-    approved_by: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """True when the tool ran and returned an output."""
-        return self.error is None
-
-    @property
-    def text(self) -> str:
-        """What the model is given: the output's summary, or the ``[tool_error]`` block."""
-        if self.error is not None:
-            return self.error.feedback()
-        assert self.output is not None
-        return self.output.summary
-
-
-_RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
-
-
-def combine_decisions(votes: list[Decision]) -> Decision:
-    """Combine gate votes: deny > ask > allow; the first vote of the winning kind explains it.
-
-    With no votes at all the result is ``ask`` (fail closed: nobody vouched for the call).
-    """
-    if not votes:
-        return Decision(Verdict.ASK, "no gate allowed this call", gate="core")
-    best = votes[0]
-    for vote in votes[1:]:
-        if _RANK[vote.verdict] > _RANK[best.verdict]:
-            best = vote
-    return best
 
 
 def strip_tafc(params: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -335,10 +288,10 @@ class Deck:
 
         limit = tools_config.max_tool_calls_per_session
         if not tools_config.enabled:
-            decision = Decision(Verdict.DENY, "tools are disabled ([tools] enabled = false)",
-                                gate="core", rule="tools.enabled")
+            decision = tools_disabled(runtime)
         elif limit is not None and self._calls.get(call.caller_id, 0) >= limit:
-            decision = _quota_exhausted(limit, call.caller_id)
+            decision = _quota_exhausted(limit, call.caller_id,
+                                        runtime.settings.origin(_QUOTA_RULE))
         else:
             decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
         if decision.verdict is Verdict.DENY:
@@ -370,7 +323,8 @@ class Deck:
         if limit is not None and used >= limit:
             # checked again with no await before the count: a confirmation may have waited
             # while other calls used up the quota
-            exhausted = _quota_exhausted(limit, call.caller_id)
+            exhausted = _quota_exhausted(limit, call.caller_id,
+                                         runtime.settings.origin(_QUOTA_RULE))
             return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)
@@ -611,11 +565,11 @@ def _parse_config(version: FileVersion, origin: str) -> ConfigDocument:
 _QUOTA_RULE = "tools.max_tool_calls_per_session"
 
 
-def _quota_exhausted(limit: int, caller_id: str | None) -> Decision:
+def _quota_exhausted(limit: int, caller_id: str | None, source: str) -> Decision:
     whose = f" of caller {caller_id!r}" if caller_id else ""
     return Decision(Verdict.DENY,
                     f"tool call quota{whose} exhausted (max_tool_calls_per_session={limit})",
-                    gate="core", rule=_QUOTA_RULE)
+                    gate="core", rule=_QUOTA_RULE, source=source)
 
 
 def _tool_of(runtime: Runtime, call: ToolCall) -> ToolDef | None:

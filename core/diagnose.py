@@ -14,9 +14,10 @@ from collections.abc import Mapping
 import pluggy
 
 from tooldeck import __version__, hookspecs
-from tooldeck.config import ConfigDocument, load_document, parse_document, plugin_lists
+from tooldeck.config import ConfigDocument, parse_document, plugin_lists
 from tooldeck.errors import ConfigError
 from tooldeck.loader import discover, load_enabled
+from tooldeck.lookup import load_document
 from tooldeck.runtime import CORE_PLUGIN, PluginInfo
 
 __all__ = ["broken_lines", "diagnose_config", "diagnose_plugins"]

@@ -17,6 +17,8 @@ import attrs
 import pydantic
 
 __all__ = [
+    "BUILTIN",
+    "INPUT_KEYS",
     "AuditEvent",
     "Decision",
     "FilterStats",
@@ -27,6 +29,9 @@ __all__ = [
     "Verdict",
     "new_call_id",
 ]
+
+BUILTIN = "builtin"
+"""The provenance ``source`` of a decision made by a gate's own code, not by a configured rule."""
 
 _TOOL_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
 _FENCED = re.compile(r"^fenced:[A-Za-z][A-Za-z0-9_-]*$")
@@ -112,7 +117,8 @@ class ToolDef:
         return self.params.model_json_schema()
 
 
-_INPUT_KEYS = ("command", "path", "file_path", "url", "uri", "query", "source")
+INPUT_KEYS = ("command", "path", "file_path", "url", "uri", "query", "source")
+"""The parameters tried, in order, as a call's input when its tool names none."""
 
 
 @attrs.frozen
@@ -140,7 +146,7 @@ class ToolCall:
         """
         if not isinstance(self.params, Mapping):  # malformed: the pipeline refuses the call
             return ""
-        keys = (tool.input_param,) if tool and tool.input_param else _INPUT_KEYS
+        keys = (tool.input_param,) if tool and tool.input_param else INPUT_KEYS
         for key in keys:
             value = self.params.get(key)
             if isinstance(value, str):
@@ -163,8 +169,14 @@ class Decision:
     :param verdict: allow, ask or deny.
     :param reason: why, in words an operator understands.
     :param gate: the gate (plugin) that decided.
-    :param rule: the rule that fired (a pattern, a rule name), when there is one.
-    :param source: the file the rule came from, when there is one.
+    :param rule: the id of the rule that fired (``tools.permissions.bash[2]``, a shell rule
+        name such as ``segment-rule``), when there is one.
+    :param source: where the rule came from: a file, or ``env`` (an environment override) or
+        ``default`` (the embedded default configuration); ``None`` means the gate's own code
+        (recorded as ``builtin``).
+    :param pattern: the rule's pattern (a glob, a blocked command), when it has one.
+    :param line: the line of the rule in ``source``, when known.
+    :param segment: for a shell command, the segment (or command position) that decided.
     """
 
     verdict: Verdict = attrs.field(converter=Verdict)
@@ -172,14 +184,21 @@ class Decision:
     gate: str = ""
     rule: str | None = None
     source: str | None = None
+    pattern: str | None = None
+    line: int | None = None
+    segment: str | None = None
 
-    def provenance(self) -> dict[str, str]:
-        """The non-empty gate/rule/source fields, for audit records and JSON output."""
-        out = {"gate": self.gate}
-        if self.rule is not None:
-            out["rule"] = self.rule
-        if self.source is not None:
-            out["source"] = self.source
+    def provenance(self) -> dict[str, str | int]:
+        """Where the decision came from, for audit records and ``check`` answers.
+
+        :returns: ``gate`` and ``source`` (``builtin`` when the gate's code decided), then
+            ``rule``, ``pattern``, ``line`` and ``segment`` when they have a value.
+        """
+        out: dict[str, str | int] = {"gate": self.gate, "source": self.source or BUILTIN}
+        for name in ("rule", "pattern", "line", "segment"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
         return out
 
 

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tooldeck.errors import ConfigError
 from tooldeck.models import Verdict
+from tooldeck.toml_lines import array_table_lines
 
 __all__ = [
     "MAX_PATTERN",
@@ -93,12 +94,26 @@ def glob_to_regex(pattern: str) -> str:
 
 @attrs.frozen
 class CompiledRule:
-    """A rule ready to match: its glob compiled to a linear-time matcher."""
+    """A rule ready to match: its glob compiled to a linear-time matcher.
+
+    :param pattern: the glob as written.
+    :param verdict: its action.
+    :param matcher: the compiled matcher.
+    :param index: its position in its tool's list.
+    :param key: its id, the dotted key with the index (``tools.permissions.bash[2]``).
+    :param line: the line of its ``[[…]]`` header in its file, when known
+        (:mod:`tooldeck.toml_lines`).
+    :param source: where it came from (a file, ``env``, ``default``, ``builtin``), when the
+        gate that holds it records that per rule.
+    """
 
     pattern: str
     verdict: Verdict
     matcher: Any
     index: int
+    key: str = ""
+    line: int | None = None
+    source: str | None = None
 
     def matches(self, text: str) -> bool:
         """True when the glob matches the whole ``text`` (case-insensitively)."""
@@ -151,16 +166,24 @@ def compile_glob(pattern: str, options: Any) -> Any:
 
 
 def compile_rules(
-    tool: str, rules: Sequence[PermissionRule], source: str, *, section: str = "tools.permissions"
+    tool: str, rules: Sequence[PermissionRule], source: str, *,
+    section: str = "tools.permissions", text: str | None = None,
 ) -> list[CompiledRule]:
     """Compile and self-test one tool's rules.
 
+    :param tool: the tool id (the last part of the rules' key).
+    :param rules: the rules, in order.
+    :param source: the file they came from, for messages.
+    :param section: the dotted table holding the tool's list.
+    :param text: the file's TOML text: each rule then records the line of its header.
     :raises ConfigError: an invalid glob, or an inline example that fails; the message names
         the file, the tool, the rule and the example.
     """
     compiled: list[CompiledRule] = []
     options = re2.Options()
     options.max_mem = 1 << 20
+    lines = (array_table_lines(text, (*section.split("."), tool), len(rules))
+             if text is not None else ())
     for i, rule in enumerate(rules):
         key = f"{section}.{tool}[{i}]"
         try:
@@ -168,7 +191,8 @@ def compile_rules(
         except (ValueError, re2.error) as exc:
             raise ConfigError(f"{source}: {key}: invalid pattern {rule.pattern!r}: {exc}",
                               path=source, key=key) from None
-        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), matcher, i))
+        compiled.append(CompiledRule(rule.pattern, Verdict(rule.action), matcher, i, key,
+                                     lines[i] if lines else None))
     for i, rule in enumerate(rules):
         key = f"{section}.{tool}[{i}]"
         for example in rule.match:

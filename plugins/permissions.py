@@ -38,15 +38,16 @@ known tool ids             a rule list for a tool id no running plugin defines r
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+import attrs
 from pydantic import Field, RootModel
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings, embedded_default_text
 from tooldeck.errors import ConfigError
-from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
+from tooldeck.models import BUILTIN, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.permission_rules import (
     CompiledRule,
     PermissionRule,
@@ -107,17 +108,43 @@ def legacy_bash_rules(
     )
 
 
+def _legacy_provenance(rules: list[CompiledRule], settings: Settings) -> list[CompiledRule]:
+    """Name each legacy rule by the ``[tools.shell]`` entry it came from, and where that was.
+
+    The rules are those of :func:`legacy_bash_rules`, in its order: blocked commands, confirm
+    patterns (Zeph's defaults when none are set), then the final ``*`` allow.
+    """
+    table = settings.table("tools.shell")
+    blocked = len(table.get("blocked_commands") or ())
+    confirm_set = table.get("confirm_patterns") is not None
+    named: list[CompiledRule] = []
+    for rule in rules[:-1]:
+        key = "blocked_commands" if rule.index < blocked else "confirm_patterns"
+        index = rule.index if rule.index < blocked else rule.index - blocked
+        source = (settings.origin(f"tools.shell.{key}") if key == "blocked_commands"
+                  or confirm_set else BUILTIN)
+        named.append(attrs.evolve(rule, key=f"tools.shell.{key}[{index}]", line=None,
+                                  source=source))
+    named.append(attrs.evolve(rules[-1], key="legacy-allow", line=None, source=BUILTIN))
+    return named
+
+
 class PermissionGate:
     """The compiled policy of one runtime; votes on every call."""
 
     name = "rules"
 
     def __init__(self, rules: Mapping[str, list[CompiledRule]], autonomy: str, source: str,
-                 readonly_network: bool = False):
+                 readonly_network: bool = False, autonomy_source: str = "default"):
         self.rules = rules
         self.autonomy = autonomy
         self.source = source
         self.readonly_network = readonly_network
+        self.autonomy_source = autonomy_source
+
+    def _autonomy(self, verdict: Verdict, reason: str) -> Decision:
+        return Decision(verdict, reason, "permissions", "agent.autonomy", self.autonomy_source,
+                        pattern=self.autonomy)
 
     def _network_under_readonly(self, tool: ToolDef) -> bool:
         return self.readonly_network and tool.network_read
@@ -131,42 +158,40 @@ class PermissionGate:
     def tooldeck_check_call(self, call: ToolCall, tool: ToolDef) -> Decision:
         """Decide by autonomy level, then by the tool's first matching rule."""
         if self.autonomy == "full":
-            return Decision(Verdict.ALLOW, "autonomy is full", "permissions", "autonomy")
+            return self._autonomy(Verdict.ALLOW, "autonomy is full")
         if self.autonomy == "readonly":
             if self._network_under_readonly(tool):
                 return self._supervised(call, tool)
             if tool.network_read:
-                return Decision(Verdict.DENY,
-                                f"{tool.id} uses the network (autonomy is readonly; "
-                                "[agent] readonly_network = true lets it run)",
-                                "permissions", "autonomy")
+                return self._autonomy(Verdict.DENY,
+                                      f"{tool.id} uses the network (autonomy is readonly; "
+                                      "[agent] readonly_network = true lets it run)")
             if not tool.read_only:
-                return Decision(Verdict.DENY,
-                                f"{tool.id} is not read-only (autonomy is readonly)",
-                                "permissions", "autonomy")
+                return self._autonomy(Verdict.DENY,
+                                      f"{tool.id} is not read-only (autonomy is readonly)")
             # readonly is stricter than supervised: it never lifts a matching deny rule
             denied = first_match(self.rules.get(tool.id, ()), call.input_text(tool))
             if denied is not None and denied.verdict is Verdict.DENY:
                 return self._by_rule(tool, denied)
-            return Decision(Verdict.ALLOW, f"{tool.id} is read-only", "permissions",
-                            "autonomy")
+            return self._autonomy(Verdict.ALLOW, f"{tool.id} is read-only")
         return self._supervised(call, tool)
 
     def _supervised(self, call: ToolCall, tool: ToolDef) -> Decision:
         rules = self.rules.get(tool.id)
         if rules is None:
             return Decision(Verdict.ASK, f"no permission rules for {tool.id}", "permissions",
-                            None, self.source)
+                            "no-rules")
         text = call.input_text(tool)
         rule = first_match(rules, text)
         if rule is None:
             return Decision(Verdict.ASK, f"no permission rule of {tool.id} matches",
-                            "permissions", None, self.source)
+                            "permissions", "no-match", rules[0].source or self.source)
         return self._by_rule(tool, rule)
 
     def _by_rule(self, tool: ToolDef, rule: CompiledRule) -> Decision:
         return Decision(rule.verdict, f"{tool.id} rule {rule.pattern!r} → {rule.verdict.value}",
-                        "permissions", rule.pattern, self.source)
+                        "permissions", rule.key, rule.source or self.source,
+                        pattern=rule.pattern, line=rule.line)
 
     @hookimpl
     def tooldeck_tool_hidden(self, tool: ToolDef) -> bool:
@@ -188,14 +213,17 @@ def tooldeck_register_settings(register: Any) -> None:
 @hookimpl
 def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     """Compile the rules (checking inline examples) into this runtime's gate."""
-    source = settings.document.label
+    doc = settings.document
+    source = doc.label
     configured = settings.get(PermissionSettings).root
-    by_tool: dict[str, Sequence[PermissionRule]] = dict(configured)
-    if "bash" not in by_tool:
-        by_tool["bash"] = legacy_bash_rules(settings.table("tools.shell"), source)
-    compiled = {tool: compile_rules(tool, rules, source) for tool, rules in by_tool.items()}
+    compiled = {tool: compile_rules(tool, rules, source, text=doc.text)
+                for tool, rules in configured.items()}
+    if "bash" not in compiled:
+        legacy = legacy_bash_rules(settings.table("tools.shell"), source)
+        compiled["bash"] = _legacy_provenance(compile_rules("bash", legacy, source), settings)
     agent = settings.core.agent
-    register(PermissionGate(compiled, agent.autonomy, source, agent.readonly_network))
+    register(PermissionGate(compiled, agent.autonomy, doc.provenance, agent.readonly_network,
+                            settings.origin("agent.autonomy")))
 
 
 def closest_tool(tool_id: str, known: Iterable[str]) -> tuple[str | None, bool]:

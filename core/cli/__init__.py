@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from tooldeck import __version__
 from tooldeck.catalog import FORMATS
-from tooldeck.cli.common import EXIT_CONFIG
 from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, invoked, load_commands
+from tooldeck.cli_api import EXIT_CONFIG
 from tooldeck.errors import ConfigError
 
 __all__ = ["build_parser", "main"]
@@ -86,6 +86,21 @@ def build_parser(
     audit_sub = audit.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
     tail = audit_sub.add_parser("tail", parents=[common], help="print the last records")
     tail.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
+
+    policy = sub.add_parser("policy", parents=[common], help="test a policy")
+    policy_sub = policy.add_subparsers(dest="policy_command", metavar="ACTION", required=True)
+    policy_test = policy_sub.add_parser(
+        "test", parents=[common],
+        help="load a policy and run its inline examples (rules' match/not_match, "
+             "[[examples.calls]]); nothing runs")
+    policy_test.add_argument("file", nargs="?", help="the policy (default: --config, or the "
+                             "lookup order)")
+
+    replay = sub.add_parser(
+        "replay", parents=[common],
+        help="re-judge an audit log's calls under a policy (--config) and print the decisions "
+             "that change; nothing runs; exit 1 when any call would be loosened")
+    replay.add_argument("audit", metavar="AUDIT.jsonl", help="the audit log to replay")
 
     sub.add_parser("watch", parents=[common],
                    help="run a deck in the foreground, hot-reloading its policy")

@@ -1,4 +1,4 @@
-"""The core's own subcommands: plugins, tools, call, config, audit, watch, demo."""
+"""The core's own subcommands, the ones not published through entry points."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 from typing import Any
 
 from tooldeck.catalog import render
-from tooldeck.cli import config_cmds, demo
-from tooldeck.cli.common import (
+from tooldeck.cli import config_cmds, demo, policy_cmd, replay_cmd
+from tooldeck.cli_api import (
     EXIT_CONFIG,
     EXIT_OK,
     EXIT_TOOL,
@@ -42,6 +42,10 @@ def run(args: argparse.Namespace, config: str | None, as_json: bool) -> int:
         return config_cmds.run(args, config, as_json)
     if args.command == "audit":
         return config_cmds.audit_tail(config, args.n, as_json)
+    if args.command == "policy":
+        return policy_cmd.run(args.file, config, as_json)
+    if args.command == "replay":
+        return replay_cmd.run(args.audit, config, as_json)
     if args.command == "watch":
         return _watch(open_deck(config), as_json)
     if args.command == "demo":

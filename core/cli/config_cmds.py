@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import RootModel
 
 from tooldeck.build import build_runtime
-from tooldeck.cli.common import EXIT_CONFIG, EXIT_OK, emit, open_deck
+from tooldeck.cli_api import EXIT_CONFIG, EXIT_OK, emit, open_deck
 from tooldeck.config import Settings, read_document
 from tooldeck.errors import ConfigError
 from tooldeck.runtime import CORE_PLUGIN, Runtime

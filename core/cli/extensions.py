@@ -8,7 +8,9 @@ published as entry points instead:
 - group ``tooldeck.checks``: kinds of ``tooldeck check KIND`` (``bash``, ``path``, ``url``).
 
 Each entry point names an object with a ``help`` string, ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit code). Only tooldeck's own distribution may add subcommands:
+``run(args) -> int`` (the exit code): a :class:`tooldeck.cli_api.Command`. Such a command
+uses :mod:`tooldeck.cli_api`, the documented extension API; this package is private to the
+core. Only tooldeck's own distribution may add subcommands:
 an installed third-party package must not run code at every CLI start-up without the
 operator enabling it, and plugin enablement lives in the configuration the command has not
 read yet. Keep command modules light to import; import heavy things inside ``run``.
@@ -22,26 +24,14 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+
+from tooldeck.cli_api import Command
 
 __all__ = ["CHECKS_GROUP", "COMMANDS_GROUP", "Command", "invoked", "load_commands"]
 
 COMMANDS_GROUP = "tooldeck.commands"
 CHECKS_GROUP = "tooldeck.checks"
 _OWN_DIST = "tooldeck"
-
-
-@runtime_checkable
-class Command(Protocol):
-    """A subcommand contributed through an entry point."""
-
-    help: str
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Declare the subcommand's own arguments."""
-
-    def run(self, args: argparse.Namespace) -> int:
-        """Run it and return the exit code (0 ok, 1 tool error, 2 usage or config error)."""
 
 
 class _Unavailable:

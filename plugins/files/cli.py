@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any, Literal, cast
 
 __all__ = ["check_path_command"]
@@ -27,17 +26,22 @@ class CheckPath:
         parser.add_argument("--op", choices=("read", "write", "delete"), default="read")
 
     def run(self, args: argparse.Namespace) -> int:
-        """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict."""
-        from tooldeck.cli.common import open_deck
+        """Print ``verdict``, ``resolved`` and ``reason``; exit 0 whatever the verdict.
+
+        ``--json`` adds ``source`` (where the sandbox roots came from: ``--root``, the file
+        of ``[tools.file] allowed_paths``, ``env`` or ``default``) and ``policy`` (the digest
+        of the policy generation that judged).
+        """
+        from tooldeck.cli_api import EXIT_OK, config_error, open_deck
         from tooldeck.errors import ConfigError
         from tooldeck.services import PathService
 
         try:
-            settings = open_deck(getattr(args, "config", None)).runtime.settings
+            runtime = open_deck(getattr(args, "config", None)).runtime
+            settings = runtime.settings
             paths = PathService.from_settings(settings, roots=args.root)
         except ConfigError as exc:
-            print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
-            return 2
+            return config_error(exc, bool(getattr(args, "json", False)))
         check = paths.check(args.path, cast(Literal["read", "write", "delete"], args.op))
         report: dict[str, Any] = {
             "verdict": check.verdict,
@@ -46,12 +50,15 @@ class CheckPath:
         }
         if check.category is not None:
             report["category"] = check.category
+        report["source"] = ("--root" if args.root
+                            else settings.origin("tools.file.allowed_paths"))
+        report["policy"] = runtime.digest()
         if getattr(args, "json", False):
             print(json.dumps(report, indent=2))
         else:
             where = f" → {report['resolved']}" if report["resolved"] else ""
             print(f"{report['verdict']}{where}: {report['reason']}")
-        return 0
+        return EXIT_OK
 
 
 check_path_command = CheckPath()

@@ -53,7 +53,7 @@ class Stats:
 
     def run(self, args: argparse.Namespace) -> int:
         """Print the totals; exit 2 on a configuration error."""
-        from tooldeck.cli.common import open_deck
+        from tooldeck.cli_api import open_deck
         from tooldeck.errors import ConfigError
 
         try:

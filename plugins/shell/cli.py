@@ -1,12 +1,14 @@
 """``tooldeck check bash "<command>"`` and ``tooldeck run [--yes] -- CMD [ARGS…]``.
 
 ``check bash`` runs nothing: it builds the deck from the configuration and asks its gates
-exactly as a call would (the same ``tooldeck.deck.combine_decisions`` over every gate's
-vote, after the same parameter validation and the ``[tools] enabled`` switch), then prints
-the verdict, the gate, the rule, and the command words the analyzer saw. It exits 0 whatever
-the verdict (2 on a configuration error). JSON keys: ``verdict``, ``reason``, ``gate``,
-``rule``, ``source``, ``segments`` (every command word the analyzer resolved, wrappers
-included, in order: ``env sudo id`` gives ``env``, ``sudo``, ``id``), ``opaque``.
+exactly as a call would (:func:`tooldeck.judge.judge_call`: the same parameter validation,
+the ``[tools] enabled`` switch and every gate's vote combined), then prints the verdict, its
+provenance and the command words the analyzer saw. It exits 0 whatever the verdict (2 on a
+configuration error). JSON keys: ``verdict``, ``reason``, ``gate``, ``rule``, ``source``
+(a file, ``env``, ``default`` or ``builtin``), then ``pattern``, ``line`` and ``segment``
+when known, ``policy`` (the digest of the policy generation that judged), ``segments``
+(every command word the analyzer resolved, wrappers included, in order: ``env sudo id``
+gives ``env``, ``sudo``, ``id``) and ``opaque``.
 
 ``run`` executes ``shlex.join(CMD ARGS…)`` through the whole pipeline (gates, confirmation,
 executor, audit); stdout and stderr are printed to the matching streams and the exit code is
@@ -24,7 +26,6 @@ from typing import Any
 
 __all__ = ["CheckBash", "RunCommand", "check_bash", "run_command"]
 
-EXIT_OK, EXIT_TOOL, EXIT_CONFIG = 0, 1, 2
 
 
 class _DeckCommand:
@@ -41,14 +42,6 @@ class _DeckCommand:
         from tooldeck.deck import Deck
 
         return Deck.from_config(getattr(args, "config", None), extra_plugins=self.extra_plugins)
-
-
-def _config_error(exc: Exception, as_json: bool) -> int:
-    from tooldeck.cli.common import emit
-
-    emit({"error": "config", "message": str(exc)} if as_json else None,
-         f"tooldeck: configuration error:\n{exc}", stream=sys.stderr)
-    return EXIT_CONFIG
 
 
 def _extra_wrappers(runtime: Any) -> tuple[str, ...]:
@@ -84,34 +77,24 @@ class CheckBash(_DeckCommand):
         ``asyncio.run``.
 
         :param args: parsed arguments (``shell_command``, ``config``).
-        :returns: verdict, reason, gate, rule, source, segments, opaque.
+        :returns: verdict, reason, provenance, policy, segments, opaque.
         :raises tooldeck.errors.ConfigError: the configuration cannot be used.
         """
-        from tooldeck.deck import combine_decisions
-        from tooldeck.models import Decision, ToolCall, Verdict
+        from tooldeck.judge import judge_call
         from tooldeck.shell_analysis import analyze
 
         deck = self._open(args)
         runtime = deck.runtime
         command: str = args.shell_command
-        tool = runtime.tools.get("bash")
-        if tool is None:
-            decision = Decision(Verdict.DENY, "the bash tool is not available", "core")
-        elif not runtime.settings.core.tools.enabled:
-            decision = Decision(Verdict.DENY, "tools are disabled ([tools] enabled = false)",
-                                "core", "tools.enabled")
-        else:
-            params = tool.params.model_validate({"command": command}).model_dump()
-            call = ToolCall("bash", params, caller_id="cli")
-            decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
+        decision = judge_call(runtime, "bash", {"command": command}, caller_id="cli")
         analysis = analyze(command, extra_wrappers=_extra_wrappers(runtime))
         asyncio.run(deck.aclose())
         return {
             "verdict": decision.verdict.value,
             "reason": decision.reason,
-            "gate": decision.gate,
             "rule": decision.rule,
-            "source": decision.source,
+            **decision.provenance(),
+            "policy": runtime.digest(),
             "segments": [name for segment in analysis.segments
                          for name in (*segment.wrappers, segment.command) if name],
             "opaque": analysis.opaque,
@@ -119,14 +102,14 @@ class CheckBash(_DeckCommand):
 
     def run(self, args: argparse.Namespace) -> int:
         """Print the verdict; exit 0 whatever it is."""
-        from tooldeck.cli.common import emit
+        from tooldeck.cli_api import EXIT_OK, config_error, emit
         from tooldeck.errors import ConfigError
 
         as_json = bool(getattr(args, "json", False))
         try:
             verdict = self.judge(args)
         except ConfigError as exc:
-            return _config_error(exc, as_json)
+            return config_error(exc, as_json)
         rule = f" (rule {verdict['rule']})" if verdict["rule"] else ""
         text = (f"{verdict['verdict']}: {verdict['reason']}\n"
                 f"  gate: {verdict['gate']}{rule}\n"
@@ -156,7 +139,14 @@ class RunCommand(_DeckCommand):
         Text mode prints the filtered, redacted output (``--raw``: the untouched streams).
         ``--json`` never inlines the unfiltered output.
         """
-        from tooldeck.cli.common import emit, result_json, save_raw
+        from tooldeck.cli_api import (
+            EXIT_CONFIG,
+            EXIT_TOOL,
+            config_error,
+            emit,
+            result_json,
+            save_raw,
+        )
         from tooldeck.errors import ConfigError
         from tooldeck.models import ToolCall
 
@@ -171,7 +161,7 @@ class RunCommand(_DeckCommand):
         try:
             deck = self._open(args)
         except ConfigError as exc:
-            return _config_error(exc, as_json)
+            return config_error(exc, as_json)
         confirm: Any = True if args.yes else (_ask_tty if sys.stdin.isatty() else None)
 
         async def call() -> Any:

@@ -91,7 +91,7 @@ from tooldeck import hookimpl
 from tooldeck.errors import ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.paths import lexical_normalize
-from tooldeck.permission_rules import first_match
+from tooldeck.permission_rules import CompiledRule, first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
 from tooldeck.plugins.shell.suggestions import suggest
@@ -130,8 +130,11 @@ GATE = "shell"
 _RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
 
 
-def _vote(verdict: Verdict, rule: str, reason: str, source: str | None = None) -> Decision:
-    return Decision(verdict, f"shell rule '{rule}': {reason}", GATE, rule, source)
+def _vote(verdict: Verdict, rule: str, reason: str, source: str | None = None, *,
+          pattern: str | None = None, line: int | None = None,
+          segment: str | None = None) -> Decision:
+    return Decision(verdict, f"shell rule '{rule}': {reason}", GATE, rule, source,
+                    pattern=pattern, line=line, segment=segment)
 
 
 def segment_views(analysis: CommandAnalysis) -> list[list[str]]:
@@ -167,7 +170,8 @@ def rule_floor(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | Non
     if match is None:
         return None
     source = policy.block_sources.get(match.pattern, BUILT_IN)
-    return _vote(Verdict.DENY, match.rule, match.message, source)
+    return _vote(Verdict.DENY, match.rule, match.message, source, pattern=match.pattern,
+                 segment=match.segment.text)
 
 
 def rule_sandbox_cwd(policy: ShellPolicy) -> Decision | None:
@@ -306,7 +310,8 @@ def _overlay_hits(texts: Iterable[str], policy: ShellPolicy, verdict: Verdict) -
             if rule.verdict is verdict and rule.matches(text):
                 return _vote(verdict, "overlay-rule",
                              f"overlay rule {rule.pattern!r} ({rule.verdict.value}) matches "
-                             f"{text!r}", source)
+                             f"{text!r}", source, pattern=rule.pattern, line=rule.line,
+                             segment=text)
     return None
 
 
@@ -322,14 +327,15 @@ def rule_overlay(command: str, views: Sequence[Sequence[str]], policy: ShellPoli
     return _overlay_hits(_all_texts(command, views), policy, verdict)
 
 
-def _segment_verdict(texts: Sequence[str], policy: ShellPolicy) -> tuple[Verdict, str, str]:
+def _segment_verdict(texts: Sequence[str],
+                     policy: ShellPolicy) -> tuple[Verdict, str, CompiledRule | None]:
     rules = policy.base_rules or ()
-    worst: tuple[Verdict, str, str] = (Verdict.ALLOW, "", "")
+    worst: tuple[Verdict, str, CompiledRule | None] = (Verdict.ALLOW, "", None)
     for text in texts:
         rule = first_match(rules, text)
         verdict = Verdict.ASK if rule is None else rule.verdict
         if _RANK[verdict] > _RANK[worst[0]]:
-            worst = (verdict, text, "no rule" if rule is None else repr(rule.pattern))
+            worst = (verdict, text, rule)
     return worst
 
 
@@ -343,10 +349,14 @@ def rule_segments(views: Sequence[Sequence[str]], policy: ShellPolicy,
     if policy.base_rules is None:
         return None
     for texts in views:
-        found, text, by = _segment_verdict(texts, policy)
+        found, text, rule = _segment_verdict(texts, policy)
         if found is verdict:
+            by = "no rule" if rule is None else repr(rule.pattern)
             return _vote(verdict, "segment-rule",
-                         f"segment {text!r} is decided by {by} → {found.value}", policy.source)
+                         f"segment {text!r} is decided by {by} → {found.value}",
+                         policy.source if rule is not None else None,
+                         pattern=None if rule is None else rule.pattern,
+                         line=None if rule is None else rule.line, segment=text)
     return None
 
 
@@ -380,7 +390,8 @@ def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -
     if pattern is None:
         return None
     source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)
-    return _vote(Verdict.ASK, "confirm", f"confirm pattern {pattern!r} matched", source)
+    return _vote(Verdict.ASK, "confirm", f"confirm pattern {pattern!r} matched", source,
+                 pattern=pattern)
 
 
 def class_finding(analysis: CommandAnalysis, policy: ShellPolicy) -> Finding | None:

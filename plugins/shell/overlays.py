@@ -89,7 +89,7 @@ def _string_list(path: Path, value: Any, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _rules(path: Path, value: Any) -> tuple[CompiledRule, ...]:
+def _rules(path: Path, value: Any, text: str) -> tuple[CompiledRule, ...]:
     key = "tools.permissions.bash"
     if not isinstance(value, list):
         raise _loosening(path, key, "expected an array of tables")
@@ -102,7 +102,7 @@ def _rules(path: Path, value: Any) -> tuple[CompiledRule, ...]:
         if rule.action == "allow":
             raise _loosening(path, f"{key}[{index}]", "an allow rule would loosen the policy")
         rules.append(rule)
-    return tuple(compile_rules("bash", rules, str(path)))
+    return tuple(compile_rules("bash", rules, str(path), text=text))
 
 
 def _read_utf8(path: Path) -> str:
@@ -118,7 +118,8 @@ def read_overlay(path: Path, read: Callable[[Path], str] = _read_utf8) -> Overla
     :raises ConfigError: unreadable, not TOML, or a key that is not tightening (named).
     """
     try:
-        data = tomllib.loads(read(path))
+        text = read(path)
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read policy overlay: {exc}", path=str(path)) from None
     _only_keys(path, data, "", ("tools",))
@@ -139,7 +140,7 @@ def read_overlay(path: Path, read: Callable[[Path], str] = _read_utf8) -> Overla
         blocked_commands=lists.get("blocked_commands", ()),
         confirm_patterns=lists.get("confirm_patterns", ()),
         network_off="allow_network" in shell,
-        rules=_rules(path, permissions["bash"]) if "bash" in permissions else (),
+        rules=_rules(path, permissions["bash"], text) if "bash" in permissions else (),
     )
 
 

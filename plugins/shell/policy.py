@@ -16,6 +16,7 @@ import pydantic
 
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
+from tooldeck.models import BUILTIN
 from tooldeck.paths import Glob, PathSandbox, compile_glob, is_within, lexical_normalize
 from tooldeck.permission_rules import CompiledRule, PermissionRule, compile_rules
 from tooldeck.plugins.shell.overlays import Overlay, load_overlays
@@ -24,7 +25,7 @@ from tooldeck.shell_analysis import DEFAULT_BLOCKED, DEFAULT_CONFIRM_PATTERNS, e
 
 __all__ = ["BUILT_IN", "ShellPolicy", "build_policy"]
 
-BUILT_IN = "built-in"
+BUILT_IN = BUILTIN
 """The source named for the built-in blocklist and the default confirm patterns."""
 
 
@@ -52,7 +53,8 @@ class ShellPolicy:
     :param policy_dir: the overlay directory, when one is configured.
     :param overlays: the overlays merged in.
     :param autonomy: ``[agent] autonomy``.
-    :param source: the main configuration file's label.
+    :param source: the main configuration file, as a decision names it (``default`` for the
+        embedded default).
     """
 
     settings: ShellSettings
@@ -98,7 +100,7 @@ def _policy_dir(settings: ShellSettings, config_path: Path | None) -> Path | Non
     return lexical_normalize(path)
 
 
-def _base_rules(raw: object, source: str) -> tuple[CompiledRule, ...] | None:
+def _base_rules(raw: object, source: str, text: str) -> tuple[CompiledRule, ...] | None:
     if raw is None:
         return None
     if not isinstance(raw, list):
@@ -109,7 +111,7 @@ def _base_rules(raw: object, source: str) -> tuple[CompiledRule, ...] | None:
     except pydantic.ValidationError as exc:
         raise ConfigError(f"{source}: tools.permissions.bash: {exc}", path=source,
                           key="tools.permissions.bash") from None
-    return tuple(compile_rules("bash", rules, source))
+    return tuple(compile_rules("bash", rules, source, text=text))
 
 
 def _scope(patterns: tuple[str, ...], source: str) -> tuple[Glob, ...]:
@@ -161,7 +163,9 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
     blocked = (*shell.blocked_commands, *(c for o in overlays for c in o.blocked_commands))
     allow_network = shell.allow_network and not any(o.network_off for o in overlays)
     blocklist = effective_blocklist(blocked, shell.allowed_commands, allow_network=allow_network)
-    block_sources = _sources(shell.blocked_commands, source, overlays, "blocked_commands", ())
+    block_sources = _sources(shell.blocked_commands,
+                             settings.origin("tools.shell.blocked_commands"), overlays,
+                             "blocked_commands", ())
     for pattern in DEFAULT_BLOCKED:
         block_sources.setdefault(pattern, BUILT_IN)
     confirm = tuple(dict.fromkeys(
@@ -178,9 +182,10 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
         blocklist=blocklist,
         block_sources=block_sources,
         confirm_patterns=confirm,
-        confirm_sources=_sources(shell.confirm_patterns, source, overlays, "confirm_patterns",
-                                 DEFAULT_CONFIRM_PATTERNS),
-        base_rules=_base_rules(settings.table("tools.permissions").get("bash"), source),
+        confirm_sources=_sources(shell.confirm_patterns,
+                                 settings.origin("tools.shell.confirm_patterns"), overlays,
+                                 "confirm_patterns", DEFAULT_CONFIRM_PATTERNS),
+        base_rules=_base_rules(settings.table("tools.permissions").get("bash"), source, doc.text),
         overlay_rules=tuple((r, str(o.path)) for o in overlays for r in o.rules),
         sandbox=sandbox,
         link_sandbox=link_sandbox,
@@ -191,5 +196,5 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
         policy_dir=policy_dir,
         overlays=overlays,
         autonomy=settings.core.agent.autonomy,
-        source=source,
+        source=doc.provenance,
     )

@@ -74,7 +74,7 @@ class TrustCommand:
 
     def run(self, args: argparse.Namespace) -> int:
         """Open the deck of the configuration, then list, set or reset."""
-        from tooldeck.cli.common import open_deck
+        from tooldeck.cli_api import open_deck
         from tooldeck.trust_levels import parse_trust_level
         from tooldeck.trust_state import Subject, TrustStateError
 
@@ -110,7 +110,7 @@ def _row_json(row: Any) -> dict[str, Any]:
 
 
 def _list(deck: Any, as_json: bool) -> int:
-    from tooldeck.cli.common import emit
+    from tooldeck.cli_api import emit
     from tooldeck.plugins.trust_gate.api import trust_overrides
     from tooldeck.plugins.trust_gate.settings import TrustSettings
     from tooldeck.safe_json import safe_repr
@@ -139,7 +139,7 @@ def _list(deck: Any, as_json: bool) -> int:
 
 
 def _set(deck: Any, subject: Any, parsed: Any, reason: str, as_json: bool) -> int:
-    from tooldeck.cli.common import emit
+    from tooldeck.cli_api import emit
     from tooldeck.plugins.trust_gate.api import set_trust
 
     previous = set_trust(deck, subject, parsed, by=_who(), reason=reason)
@@ -151,7 +151,7 @@ def _set(deck: Any, subject: Any, parsed: Any, reason: str, as_json: bool) -> in
 
 
 def _reset(deck: Any, subject: Any, as_json: bool) -> int:
-    from tooldeck.cli.common import emit
+    from tooldeck.cli_api import emit
     from tooldeck.plugins.trust_gate.api import reset_trust
 
     previous = reset_trust(deck, subject, by=_who())

@@ -18,6 +18,10 @@ key             value
 ``addresses``   the addresses a fetch would connect to, when known (the host is an IP
                 literal, or ``--resolve`` resolved it and every address was admitted);
                 ``null`` otherwise — the key is never omitted
+``source``      where the deciding rule came from: the file (or ``env``, ``default``) of
+                ``denied_domains`` / ``allowed_domains`` for the list rules, else
+                ``builtin`` (the guard's own rules)
+``policy``      the digest of the policy generation that judged
 ==============  ==========================================================================
 """
 
@@ -27,7 +31,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from tooldeck.cli.common import EXIT_OK, emit, open_deck
+from tooldeck.cli_api import EXIT_OK, emit, open_deck
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
 from tooldeck.plugins.web.settings import ScrapeSettings
@@ -92,22 +96,39 @@ class CheckUrlCommand:
         :raises tooldeck.errors.ConfigError: the configuration cannot be used, or disables
             the web plugin; the CLI reports it with exit status 2.
         """
-        verdict = asyncio.run(self._judge(args.url, getattr(args, "config", None),
-                                          bool(args.resolve)))
+        verdict, provenance = asyncio.run(self._judge(args.url, getattr(args, "config", None),
+                                                      bool(args.resolve)))
         as_json = bool(getattr(args, "json", False))
-        emit(verdict_json(verdict) if as_json else None, _verdict_text(verdict))
+        emit({**verdict_json(verdict), **provenance} if as_json else None,
+             _verdict_text(verdict))
         return EXIT_OK
 
-    async def _judge(self, url: str, config: str | None, resolve: bool) -> UrlVerdict:
+    async def _judge(self, url: str, config: str | None,
+                     resolve: bool) -> tuple[UrlVerdict, dict[str, str]]:
         from tooldeck.plugins.web.check import check_url_async  # imports the HTTP stack
 
         deck = open_deck(config)
         try:
-            settings = _scrape_settings(deck.runtime.settings)
-            return await check_url_async(url, settings, resolve=resolve,
-                                         resolver=self._resolver)
+            runtime = deck.runtime
+            settings = _scrape_settings(runtime.settings)
+            verdict = await check_url_async(url, settings, resolve=resolve,
+                                            resolver=self._resolver)
+            return verdict, {"source": _source(verdict, runtime.settings, settings),
+                             "policy": runtime.digest()}
         finally:
             await deck.aclose()
+
+
+_LIST_RULES = {"denylist": "denied_domains", "allowlist": "allowed_domains",
+               "bare-ip-with-allowlist": "allowed_domains"}
+
+
+def _source(verdict: UrlVerdict, settings: Settings, scrape: ScrapeSettings) -> str:
+    """Where the rule that decided came from: a domain list's origin, or ``builtin``."""
+    key = _LIST_RULES.get(verdict.rule or "")
+    if key is None and verdict.verdict == "allow" and scrape.allowed_domains:
+        key = "allowed_domains"
+    return settings.origin(f"tools.scrape.{key}") if key is not None else "builtin"
 
 
 def _scrape_settings(settings: Settings) -> ScrapeSettings:

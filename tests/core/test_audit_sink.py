@@ -105,7 +105,7 @@ def test_success_record(
     result = deck.call_sync(call, confirm=True)
     (record,) = audit_records(deck)
     assert list(record) == [
-        "ts", "kind", "tool", "call_id", "command", "result", "duration_ms",
+        "ts", "kind", "v", "tool", "call_id", "command", "result", "duration_ms",
         "caller_id", "decision", "approved_by", "policy",
     ]
     assert record["kind"] == "tool_call"
@@ -116,8 +116,10 @@ def test_success_record(
     assert isinstance(record["duration_ms"], float) and record["duration_ms"] >= 0
     assert record["caller_id"] == "session-7"
     assert record["decision"] == {
-        "verdict": "ask", "gate": "permissions", "rule": "deploy *",
-        "source": str(deck.runtime.settings.document.path),
+        "verdict": "ask", "gate": "permissions", "rule": "tools.permissions.echo[0]",
+        "pattern": "deploy *", "source": str(deck.runtime.settings.document.path),
+        "line": deck.runtime.settings.document.text.splitlines().index(
+            "[[tools.permissions.echo]]") + 1,
     }
     assert record["approved_by"] == "pre-approved"
     assert record["policy"] == deck.runtime.digest()
@@ -136,7 +138,7 @@ def test_blocked_record(
     assert record["result"] == {"type": "blocked", "reason": "echo rule '*rm*' → deny"}
     assert record["error_category"] == "policy_blocked"
     assert record["decision"]["verdict"] == "deny"
-    assert record["decision"]["rule"] == "*rm*"
+    assert record["decision"]["pattern"] == "*rm*"
     assert "approved_by" not in record and "caller_id" not in record
 
 
@@ -328,7 +330,11 @@ def test_a_refused_reload_is_audited_without_the_secret_it_quotes(
 
 
 def test_decision_provenance_fields() -> None:
-    assert Decision(Verdict.ALLOW, "r", "g").provenance() == {"gate": "g"}
+    assert Decision(Verdict.ALLOW, "r", "g").provenance() == {"gate": "g", "source": "builtin"}
     assert Decision(Verdict.DENY, "r", "g", "p", "f").provenance() == {
         "gate": "g", "rule": "p", "source": "f",
     }
+    full = Decision(Verdict.DENY, "r", "shell", "segment-rule", "f.toml", pattern="rm *",
+                    line=7, segment="rm -rf x")
+    assert full.provenance() == {"gate": "shell", "source": "f.toml", "rule": "segment-rule",
+                                 "pattern": "rm *", "line": 7, "segment": "rm -rf x"}

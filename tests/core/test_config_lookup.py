@@ -11,12 +11,12 @@ import pytest
 from tooldeck.build import build_runtime
 from tooldeck.config import (
     embedded_default_text,
-    load_document,
     parse_document,
     validate_sections,
 )
 from tooldeck.errors import ConfigError
 from tooldeck.loader import PluginSpec
+from tooldeck.lookup import load_document
 
 
 def write(path: Path, text: str) -> Path:

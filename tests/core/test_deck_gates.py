@@ -96,7 +96,8 @@ def test_nobody_voting_means_ask(
     plugin = tool_plugin("echo")
     gates = {"quiet": fixed_gate(None)} if abstain else {}
     result = run(make_deck(NO_PERMISSIONS, {"p": plugin, **gates}), {"command": "hi"})
-    assert result.decision == Decision(Q, "no gate allowed this call", gate="core")
+    assert result.decision == Decision(Q, "no gate allowed this call", gate="core",
+                                       rule="no-vote")
     assert category(result) is C.CONFIRMATION_REQUIRED
     assert plugin.executor.calls == []
 

@@ -73,7 +73,7 @@ def test_rule_table(
 def test_decision_names_the_rule_that_fired(bash_deck: Callable[[str], Deck]) -> None:
     deck = bash_deck(rules("bash", ("*git*", "allow"), ("*rm -rf*", "deny")))
     decision = decide(deck, "rm -rf build")
-    assert decision.rule == "*rm -rf*"
+    assert (decision.rule, decision.pattern) == ("tools.permissions.bash[1]", "*rm -rf*")
     assert decision.reason == "bash rule '*rm -rf*' → deny"
     result = deck.call_sync(ToolCall("bash", {"command": "rm -rf build"}), confirm=True)
     assert result.error is not None
@@ -82,7 +82,7 @@ def test_decision_names_the_rule_that_fired(bash_deck: Callable[[str], Deck]) ->
 
 def test_a_tool_without_rules_asks(bash_deck: Callable[[str], Deck]) -> None:
     decision = decide(bash_deck(rules("bash", ("*", "allow"))), "ship it", tool="deploy")
-    assert (decision.verdict, decision.rule) == (Q, None)
+    assert (decision.verdict, decision.rule, decision.source) == (Q, "no-rules", None)
     assert decision.reason == "no permission rules for deploy"
 
 
@@ -203,7 +203,7 @@ def test_readonly_autonomy(
                      {"t": tool_plugin("probe", capabilities=capabilities)})
     decision = decide(deck, "look", tool="probe")
     assert decision.verdict is verdict
-    assert decision.rule == "autonomy"
+    assert decision.rule == "agent.autonomy"
 
 
 @pytest.mark.parametrize(("rule", "verdict"), [("allow", A), ("ask", Verdict.ASK),
@@ -231,7 +231,7 @@ def test_readonly_autonomy_keeps_deny_rules_of_read_only_tools(
     )
     assert decide(deck, "/home/me/notes.txt", tool="read").verdict is A
     denied = decide(deck, "/home/me/.ssh/id_ed25519", tool="read")
-    assert (denied.verdict, denied.rule) == (D, "*/.ssh/*")
+    assert (denied.verdict, denied.pattern) == (D, "*/.ssh/*")
 
 
 def test_full_autonomy_allows_everything(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tooldeck.config import load_document
 from tooldeck.deck import Deck
+from tooldeck.lookup import load_document
 from tooldeck.trust import trust
 
 LOOSEN = '[agent]\nautonomy = "full"\n'

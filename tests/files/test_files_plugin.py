@@ -162,8 +162,9 @@ def test_check_path_cli(root: Path) -> None:
     assert report["verdict"] == "deny" and report["resolved"] is None
     assert "inside-root" in report["reason"]
     inside = json.loads(check_path("notes.txt", "--root", str(root), "--json", cwd=root).stdout)
+    assert isinstance(inside.pop("policy"), str)
     assert inside == {"verdict": "allow", "resolved": str(root / "notes.txt"),
-                      "reason": f"read allowed inside {root}"}
+                      "reason": f"read allowed inside {root}", "source": "--root"}
     delete_root = json.loads(check_path(str(root), "--root", str(root), "--op", "delete",
                                         "--json", cwd=root).stdout)
     assert delete_root["verdict"] == "deny"

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from tooldeck.cli import main
-from tooldeck.config import embedded_default_text, load_document
+from tooldeck.config import embedded_default_text
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
+from tooldeck.lookup import load_document
 from tooldeck.models import ToolCall
 from tooldeck.plugins.permissions import PermissionSettings, closest_tool
 

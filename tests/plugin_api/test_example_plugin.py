@@ -246,7 +246,7 @@ def test_enabled_and_allowed_greets(venv: Venv, workdir: Path) -> None:
     result = json.loads(as_json.stdout)
     assert (result["ok"], result["text"], result["category"]) == (True, "Hello, Ada!", None)
     assert result["decision"]["verdict"] == "allow"
-    assert (result["decision"]["gate"], result["decision"]["rule"]) == ("permissions", "*")
+    assert (result["decision"]["gate"], result["decision"]["pattern"]) == ("permissions", "*")
 
 
 def test_settings_section_reaches_the_executor(venv: Venv, workdir: Path) -> None:

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from tooldeck.config import load_document
 from tooldeck.deck import Deck, combine_decisions
 from tooldeck.errors import ConfigError, ErrorCategory
+from tooldeck.lookup import load_document
 from tooldeck.models import Decision, ToolCall, Verdict
 
 # The egress gate would deny most of these commands on its own (``ssh host``: a single-label

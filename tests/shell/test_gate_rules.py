@@ -108,7 +108,7 @@ async def test_decision_names_gate_rule_and_source(make_deck: Any, helpers: Any)
     assert vote.source == str(deck.runtime.settings.document.path)
     assert vote.reason.startswith("shell rule 'blocklist': ")
     builtin = helpers.shell_vote(deck, "sudo id")
-    assert builtin.source == "built-in"
+    assert builtin.source == "builtin"
 
 
 async def test_extra_wrappers(make_deck: Any, helpers: Any) -> None:

@@ -166,7 +166,7 @@ def test_link_out_of_the_root_is_denied(verdict: Any, command: str) -> None:
 
 @pytest.mark.parametrize("command", ORDINARY)
 def test_ordinary_link_is_allowed(verdict: Any, command: str) -> None:
-    assert verdict(command) == ("allow", "*", "permissions")
+    assert verdict(command) == ("allow", "tools.permissions.bash[0]", "permissions")
 
 
 def test_symlink_target_is_judged_from_the_links_directory(verdict: Any) -> None:

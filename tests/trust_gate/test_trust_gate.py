@@ -21,7 +21,7 @@ from tests.trust_gate.conftest import (
     trust_vote,
 )
 from tooldeck.cli import main
-from tooldeck.config import load_document
+from tooldeck.lookup import load_document
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError, ErrorCategory
 from tooldeck.models import ToolCall, Verdict

@@ -61,17 +61,29 @@ def test_entry_point_object_is_a_command() -> None:
 
 
 def test_allowed_ip_literal_shows_its_address(check: Check) -> None:
-    assert check("https://127.0.0.2:8443/x") == (0, {
+    code, out = check("https://127.0.0.2:8443/x")
+    assert isinstance(out.pop("policy"), str)
+    assert (code, out) == (0, {
         "verdict": "allow", "reason": "IP literal passes every rule", "rule": None,
-        "url": "https://127.0.0.2:8443/x", "addresses": ["127.0.0.2"],
+        "url": "https://127.0.0.2:8443/x", "addresses": ["127.0.0.2"], "source": "builtin",
     })
+
+
+def test_a_domain_list_denial_names_the_file_it_came_from(check: Check, tmp_path: Path) -> None:
+    config = tmp_path / "lists.toml"
+    config.write_text('[tools.scrape]\ndenied_domains = ["*.evil.com"]\n')
+    out = check("https://a.evil.com/", config=config)[1]
+    assert (out["verdict"], out["rule"], out["source"]) == ("deny", "denylist", str(config))
 
 
 def test_host_name_without_resolve_has_no_addresses(check: Check) -> None:
     code, out = check("https://example.com/a?b=c")
     assert code == 0
+    policy = out.pop("policy")
     assert out == {"verdict": "allow", "reason": "passes every static rule (not resolved)",
-                   "rule": None, "url": "https://example.com/a?b=c", "addresses": None}
+                   "rule": None, "url": "https://example.com/a?b=c", "addresses": None,
+                   "source": "builtin"}
+    assert isinstance(policy, str) and len(policy) == 16
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,7 @@ async def test_fetch_returns_the_page_as_text(make_deck: MakeDeck, site: Site,
     record = audit_records(tmp_path)[-1]
     assert (record["tool"], record["command"], record["result"]) == ("fetch", url,
                                                                        {"type": "success"})
-    assert record["decision"]["rule"] == "https://*"
+    assert record["decision"]["pattern"] == "https://*"
 
 
 async def test_web_scrape_returns_the_selected_values(make_deck: MakeDeck, site: Site) -> None:

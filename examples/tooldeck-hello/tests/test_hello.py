@@ -56,4 +56,4 @@ def test_each_call_is_audited(make_deck: DeckFactory, audit_log: AuditReader) ->
     assert record["tool"] == "hello"
     assert record["command"] == "Ada"
     assert record["result"] == {"type": "success"}
-    assert record["decision"]["rule"] == "*"
+    assert record["decision"]["pattern"] == "*"

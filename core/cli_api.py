@@ -1,23 +1,52 @@
-"""Pieces shared by the CLI commands: exit codes, output, opening a deck (all light to import)."""
+"""The CLI extension API: what a ``tooldeck.commands`` or ``tooldeck.checks`` command may use.
+
+A plugin adds a subcommand by publishing, in one of those entry-point groups, an object that
+satisfies :class:`Command` (see :mod:`tooldeck.cli` for how the groups are loaded). This
+module is everything such a command needs from the core's command line, and the only part
+of it a plugin may import: exit codes, printing text or JSON, opening a deck the way every
+command does, a call result as JSON, keeping a call's raw output. ``tooldeck.cli`` itself is
+the core's private implementation; an import-linter contract (``pyproject.toml``) forbids
+plugins and filters from importing it.
+
+Everything here is light to import: the deck and its machinery are imported inside the
+functions that need them.
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tooldeck.deck import Deck, ToolResult
 
 __all__ = [
-    "EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "emit", "open_deck", "result_json", "save_raw",
+    "EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "Command", "config_error", "emit", "open_deck",
+    "result_json", "save_raw",
 ]
 
 EXIT_OK = 0
 EXIT_TOOL = 1
 EXIT_CONFIG = 2
+"""Exit codes: 0 success, 1 a tool error (or a verdict a command reports as failure), 2 a
+usage or configuration error."""
+
+
+@runtime_checkable
+class Command(Protocol):
+    """A subcommand contributed through an entry point."""
+
+    help: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Declare the subcommand's own arguments."""
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Run it and return the exit code (0 ok, 1 tool error, 2 usage or config error)."""
 
 
 def emit(data: Any, text: str, *, stream: IO[str] | None = None) -> None:
@@ -27,6 +56,17 @@ def emit(data: Any, text: str, *, stream: IO[str] | None = None) -> None:
         print(json.dumps(data, indent=2, ensure_ascii=False, default=str), file=out)
     else:
         print(text, file=out)
+
+
+def config_error(exc: Exception, as_json: bool) -> int:
+    """Report a configuration error the way every command does; returns :data:`EXIT_CONFIG`.
+
+    :param exc: the error (its text names the file and key).
+    :param as_json: print ``{"error": "config", "message": …}`` as JSON instead of the text.
+    """
+    emit({"error": "config", "message": str(exc)} if as_json else None,
+         f"tooldeck: configuration error:\n{exc}", stream=sys.stderr)
+    return EXIT_CONFIG
 
 
 def open_deck(config: str | None) -> Deck:
