@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from tooldeck.runtime import StashKey
+from tooldeck.state import StashKey
 
 if TYPE_CHECKING:
     from tooldeck.runtime import Runtime

@@ -203,7 +203,8 @@ class Deck:
         runtime = self._runtime
         runtime.enter()
         started = time.perf_counter()
-        self._events.emit(lambda: started_event(call, _tool_of(runtime, call)), runtime)
+        self._events.emit(lambda: started_event(call, _tool_of(runtime, call)),
+                          lambda event: runtime.hooks.call_event(event, runtime))
         try:
             result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
@@ -226,7 +227,8 @@ class Deck:
         event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars,
                                 policy=runtime.digest())
         runtime.hooks.audit(event, runtime)
-        self._events.emit(lambda: finished_event(result, tool), runtime)
+        self._events.emit(lambda: finished_event(result, tool),
+                          lambda event: runtime.hooks.call_event(event, runtime))
         return result
 
     def events(self) -> EventStream:

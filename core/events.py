@@ -43,9 +43,8 @@ from tooldeck.safe_json import safe_repr
 from tooldeck.secrets import redact
 
 if TYPE_CHECKING:
-    from tooldeck.deck import ToolResult
     from tooldeck.models import ToolCall, ToolDef
-    from tooldeck.runtime import Runtime
+    from tooldeck.results import ToolResult
 
 __all__ = [
     "MAX_CONTENT_CHARS",
@@ -301,14 +300,16 @@ class EventBus:
         if stream in self._streams:
             self._streams.remove(stream)
 
-    def emit(self, build: Callable[[], CallEvent], runtime: Runtime) -> None:
+    def emit(self, build: Callable[[], CallEvent],
+             deliver: Callable[[CallEvent], None]) -> None:
         """Build an event and hand it to the hook's implementations, then to the streams.
 
         Never raises: an event that cannot be built (a defect) is reported on stderr and
         skipped, and the hook facade isolates each implementation.
 
         :param build: makes the event (:func:`started_event`, :func:`finished_event`).
-        :param runtime: the runtime of the call.
+        :param deliver: hands the event to the hook's implementations (the deck passes its
+            runtime's ``hooks.call_event``).
         """
         try:
             event = build()
@@ -316,7 +317,7 @@ class EventBus:
             print(f"tooldeck: building a call event failed: {type(exc).__name__}",
                   file=sys.stderr)
             return
-        runtime.hooks.call_event(event, runtime)
+        deliver(event)
         for stream in self._streams:
             stream._offer(event)
 

@@ -42,9 +42,9 @@ from tooldeck.egress import (
 )
 from tooldeck.errors import ConfigError, ToolError
 from tooldeck.paths import Operation, PathSandbox
-from tooldeck.runtime import SessionState, StashKey
 from tooldeck.sandbox import sandbox_from_settings
 from tooldeck.secrets import redact
+from tooldeck.state import SessionState, StashKey
 
 if TYPE_CHECKING:
     from tooldeck.overflow_store import OverflowStore

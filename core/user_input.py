@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tooldeck.runtime import SessionState, StashKey
+from tooldeck.state import SessionState, StashKey
 
 __all__ = ["MAX_URLS", "USER_URLS", "UserUrls", "extract_urls", "user_urls"]
 

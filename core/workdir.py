@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tooldeck.runtime import StashKey
+from tooldeck.state import StashKey
 
 if TYPE_CHECKING:
     from tooldeck.runtime import Runtime

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tooldeck.egress.resolve import Resolver, system_resolver
-from tooldeck.runtime import StashKey
+from tooldeck.state import StashKey
 
 if TYPE_CHECKING:
-    from tooldeck.runtime import SessionState
+    from tooldeck.state import SessionState
 
 __all__ = ["RESOLVER", "ResolverSlot", "deck_resolver", "use_resolver"]
 

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from tooldeck.config import PathSetting, StrictModel
 from tooldeck.paths import PathSandbox
+from tooldeck.sandbox import SandboxSettings, sandbox_for
 
 __all__ = ["SECTION", "DiagnosticsSettings"]
 
@@ -24,11 +25,9 @@ class DiagnosticsSettings(StrictModel):
     )
 
     def sandbox(self) -> PathSandbox:
-        """The path sandbox of ``allowed_paths``.
+        """The path sandbox of ``allowed_paths``, by the core's one relative-path rule.
 
-        Relative paths join the working directory, or the first root when it is outside them.
+        Relative paths join the working directory, or the first root when it is outside them
+        (:func:`tooldeck.sandbox.sandbox_for`, as the file tools and ``check path`` do).
         """
-        sandbox = PathSandbox(self.allowed_paths)
-        if sandbox.contains(sandbox.cwd) or not self.allowed_paths:
-            return sandbox
-        return PathSandbox(self.allowed_paths, cwd=self.allowed_paths[0])
+        return sandbox_for(SandboxSettings(allowed_paths=self.allowed_paths))

@@ -21,9 +21,9 @@ from tests.trust_gate.conftest import (
     trust_vote,
 )
 from tooldeck.cli import main
-from tooldeck.lookup import load_document
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError, ErrorCategory
+from tooldeck.lookup import load_document
 from tooldeck.models import ToolCall, Verdict
 from tooldeck.plugins.trust_gate.api import reset_trust, set_trust, trust_overrides
 from tooldeck.trust_levels import TrustLevel

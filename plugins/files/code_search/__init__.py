@@ -29,10 +29,13 @@ def tooldeck_register_tools(register: Any, settings: Settings) -> None:
 
 @hookimpl
 def tooldeck_register_executors(register: Any, settings: Settings) -> None:
-    """One executor per runtime, on ``[tools.file]``'s sandbox."""
+    """One executor per runtime, on the core path service's sandbox (``[tools.file]``)."""
     from tooldeck.plugins.files.code_search.tool import SearchCodeExecutor
     from tooldeck.plugins.files.settings import FileSettings
 
     files = settings.sections.get(_FILES_SECTION)
     if isinstance(files, FileSettings):
-        register(SearchCodeExecutor(files.sandbox(), files.max_read_bytes))
+        from tooldeck.services import PathService
+
+        register(SearchCodeExecutor(PathService.from_settings(settings).sandbox,
+                                    files.max_read_bytes))
