@@ -268,7 +268,7 @@ def tooldeck_call_event(event: CallEvent, runtime: Runtime) -> None:
 
 @hookspec(firstresult=True)
 def tooldeck_embedder(runtime: Runtime) -> Embed | None:
-    """Supply the embedder the schema filter ranks tools with (``[agent.tool_filter]``).
+    """Supply the embedder the schema filter ranks tools with, and ``memory_search`` notes.
 
     The first implementation that returns one wins; with none, the built-in lexical index
     is used. An embedder is ``async embed(texts) -> vectors`` (one list of floats per text).

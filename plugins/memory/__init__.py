@@ -6,6 +6,7 @@ module        job
 ``settings``  ``[tools.memory]``, validated
 ``store``     the SQLite store: one file per user (0600, WAL), FTS5 ranking, rows per scope
 ``tools``     ``memory_save`` / ``memory_search`` and their executor
+``semantic``  ranking by meaning when a plugin supplies an embedder (``tooldeck_embedder``)
 ============  ===============================================================================
 
 A call's notes live in its caller's scope (``caller_id``), or in the user's ``default`` scope

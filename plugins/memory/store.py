@@ -128,6 +128,14 @@ class MemoryStore:
                 (terms, scope, limit)).fetchall()
         return [Note(int(i), float(c), tuple(t.split()), str(body)) for i, c, t, body in rows]
 
+    def recent(self, scope: str, limit: int) -> list[Note]:
+        """The newest ``limit`` notes of ``scope``, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, tags, content FROM notes WHERE scope = ? "
+                "ORDER BY id DESC LIMIT ?", (scope, limit)).fetchall()
+        return [Note(int(i), float(c), tuple(t.split()), str(body)) for i, c, t, body in rows]
+
     def count(self, scope: str) -> int:
         """How many notes ``scope`` holds."""
         with self._lock:

@@ -11,6 +11,7 @@ from pydantic import Field
 
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
+from tooldeck.plugins.memory.semantic import VECTORS, VectorCache, semantic_search
 from tooldeck.plugins.memory.store import MemoryStore, Note
 from tooldeck.secrets import redact
 
@@ -114,7 +115,7 @@ class MemoryExecutor:
         if isinstance(params, MemorySaveParams):
             return self._save(call, store, params)
         assert isinstance(params, MemorySearchParams)
-        return self._search(call, store, params)
+        return await self._search(call, store, params, ctx)
 
     def _save(self, call: ToolCall, store: MemoryStore, params: MemorySaveParams) -> ToolOutput:
         limit = self._settings.max_note_chars
@@ -127,14 +128,23 @@ class MemoryExecutor:
                            keep=self._settings.max_notes)
         return ToolOutput(call.tool_id, f"saved note #{ident}", {"id": ident})
 
-    def _search(
-        self, call: ToolCall, store: MemoryStore, params: MemorySearchParams
+    @staticmethod
+    def _vectors(runtime: Runtime) -> VectorCache:
+        return runtime.session.setdefault(VECTORS, VectorCache)
+
+    async def _search(
+        self, call: ToolCall, store: MemoryStore, params: MemorySearchParams, ctx: CallContext
     ) -> ToolOutput:
         most = self._settings.max_results
         if params.limit > most:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS,
                             f"limit {params.limit} is over the maximum of {most}")
-        notes = store.search(scope_of(call), params.query, params.limit)
+        embed = ctx.runtime.hooks.embedder(ctx.runtime)
+        if embed is None:
+            notes = store.search(scope_of(call), params.query, params.limit)
+        else:
+            notes = await semantic_search(embed, store, scope_of(call), params.query,
+                                          params.limit, self._vectors(ctx.runtime))
         if not notes:
             return ToolOutput(call.tool_id, "no notes match", {"notes": []})
         raw = {"notes": [{"id": n.id, "created": n.created, "tags": list(n.tags),

@@ -7,11 +7,13 @@ import os
 import stat
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tooldeck import hookimpl
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck, ToolResult
 from tooldeck.errors import ErrorCategory
@@ -142,3 +144,59 @@ def test_no_query_can_fail_or_escape_its_scope(tmp_path_factory: pytest.TempPath
                                     for t in terms.split(" OR "))
     finally:
         store.close()
+
+
+class _Concepts:
+    """A plugin embedder mapping words to concepts, so synonyms share a vector axis."""
+
+    AXES = {"car": 0, "automobile": 0, "vehicle": 0, "deploy": 1, "release": 1, "ship": 1,
+            "database": 2, "postgres": 2}
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.texts: list[str] = []
+
+    async def embed(self, texts: Any) -> list[list[float]]:
+        if self.fail:
+            raise RuntimeError("embedding service down")
+        self.texts += list(texts)
+        vectors = []
+        for text in texts:
+            vector = [0.0, 0.0, 0.0]
+            for word in text.lower().replace(".", " ").split():
+                if word in self.AXES:
+                    vector[self.AXES[word]] += 1.0
+            vectors.append(vector)
+        return vectors
+
+    @hookimpl
+    def tooldeck_embedder(self) -> Any:
+        return self.embed
+
+
+async def test_an_embedder_plugin_makes_the_search_semantic(tmp_path: Path) -> None:
+    concepts = _Concepts()
+    text = (f"[tools.memory]\npath = {json.dumps(str(tmp_path / 'memory.sqlite3'))}\n{ALLOW}")
+    deck = Deck.from_config(parse_document(text, tmp_path / "tooldeck.toml", "test"),
+                            extra_plugins={"concepts": concepts})
+    try:
+        await save(deck, "we ship every friday after the tests pass")
+        await save(deck, "the automobile fleet data lives in postgres")
+        found = await search(deck, "when do we release")  # no word in common with the note
+        assert found.split("\n")[0].endswith("we ship every friday after the tests pass")
+        assert "automobile" not in found  # no shared concept: not listed
+        await search(deck, "release again")
+        assert concepts.texts.count("we ship every friday after the tests pass") == 1  # cached
+    finally:
+        await deck.aclose()
+
+
+async def test_a_failing_embedder_falls_back_to_words(tmp_path: Path) -> None:
+    text = (f"[tools.memory]\npath = {json.dumps(str(tmp_path / 'memory.sqlite3'))}\n{ALLOW}")
+    deck = Deck.from_config(parse_document(text, tmp_path / "tooldeck.toml", "test"),
+                            extra_plugins={"concepts": _Concepts(fail=True)})
+    try:
+        await save(deck, "the staging cluster runs on arm64")
+        assert "arm64" in await search(deck, "staging")
+    finally:
+        await deck.aclose()
