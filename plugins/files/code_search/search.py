@@ -42,6 +42,8 @@ _MAX_FALLBACK = 10_000
 
 TREE_SITTER, REFERENCES, GREP = ("tree-sitter", 0.98), ("tree-sitter refs", 0.90), \
     ("grep fallback", 0.45)
+SEMANTIC = "semantic"
+"""The source label of results the semantic layer ranked (their score is the similarity)."""
 
 
 @attrs.frozen
@@ -127,7 +129,8 @@ def _compile_pattern(file_pattern: str | None) -> Glob | None:
                         f"invalid file_pattern: {message}") from None
 
 
-def _merge(found: list[CodeMatch], limit: int) -> list[CodeMatch]:
+def merge(found: list[CodeMatch], limit: int) -> list[CodeMatch]:
+    """One result per location (the best scored), best first, at most ``limit``."""
     best: dict[tuple[str, int, int], CodeMatch] = {}
     for match in found:
         key = (match.path, match.line_start, match.line_end)
@@ -143,7 +146,8 @@ def search_code(sandbox: PathSandbox, *, query: str | None, symbol: str | None,
     """Find code by symbol (structurally) or by text (the grep fallback).
 
     :param sandbox: the file sandbox, at the caller's working directory.
-    :param query: free text; searched by the grep fallback (no semantic backend is built in).
+    :param query: free text; searched by the grep fallback here (the executor adds the
+        semantic layer when a plugin supplies an embedder).
     :param symbol: a name or part of one; definitions are found structurally.
     :param file_pattern: a glob the files must match (a relative one matches at any depth).
     :param include_references: also find uses of ``symbol``.
@@ -179,7 +183,34 @@ def search_code(sandbox: PathSandbox, *, query: str | None, symbol: str | None,
             label, score = GREP
             fallback += [CodeMatch(path, shown, number, number, line, label, score)
                          for number, line in _grep(data, text)]
-    return _merge(found or fallback, limit)
+    return merge(found or fallback, limit)
+
+
+def definitions(sandbox: PathSandbox, *, file_pattern: str | None, max_file_bytes: int,
+                limit: int) -> list[CodeMatch]:
+    """Every definition tree-sitter finds in the sandbox, at most ``limit``, in walk order.
+
+    The candidates the semantic layer ranks; their ``score`` is 0 until it does.
+
+    :param sandbox: the file sandbox, at the caller's working directory.
+    :param file_pattern: a glob the files must match.
+    :param max_file_bytes: larger files are skipped.
+    :param limit: the most definitions gathered.
+    :returns: the definitions, labelled :data:`SEMANTIC`.
+    """
+    pattern = _compile_pattern(file_pattern)
+    found: list[CodeMatch] = []
+    for path, data in _files(sandbox, pattern, max_file_bytes, HardlinkGuard(sandbox)):
+        language = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        if language is None:
+            continue
+        shown = _shown(sandbox, path)
+        for hit in structural_hits(data, language, "", references=False):
+            found.append(CodeMatch(path, shown, hit.line_start, hit.line_end, hit.snippet,
+                                   SEMANTIC, 0.0))
+            if len(found) >= limit:
+                return found
+    return found
 
 
 def render(matches: list[CodeMatch]) -> str:

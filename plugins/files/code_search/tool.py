@@ -9,7 +9,8 @@ from pydantic import Field
 
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
 from tooldeck.paths import PathSandbox
-from tooldeck.plugins.files.code_search.search import render, search_code
+from tooldeck.plugins.files.code_search.search import definitions, merge, render, search_code
+from tooldeck.plugins.files.code_search.semantic import CANDIDATES, VECTORS, VectorCache, rank
 from tooldeck.runtime import CallContext
 from tooldeck.workdir import working_directory
 
@@ -23,7 +24,8 @@ class SearchCodeParams(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
-    query: str | None = Field(None, description="Text to look for when no symbol is known.")
+    query: str | None = Field(None, description="Text to look for when no symbol is known "
+                              "(also by meaning, when an embedder is configured).")
     symbol: str | None = Field(None, description="A name or part of one (any case): finds "
                                "its definitions in Python, JS/TS, Rust, Go, Java, C/C++, Bash.")
     file_pattern: str | None = Field(None, description="Only files matching this glob, "
@@ -68,6 +70,14 @@ class SearchCodeExecutor:
             search_code, sandbox, query=params.query, symbol=params.symbol,
             file_pattern=params.file_pattern, include_references=params.include_references,
             max_results=params.max_results, max_file_bytes=self.max_file_bytes)
+        embed = ctx.runtime.hooks.embedder(ctx.runtime) if params.query else None
+        if embed is not None and params.query:
+            candidates = await asyncio.to_thread(
+                definitions, sandbox, file_pattern=params.file_pattern,
+                max_file_bytes=self.max_file_bytes, limit=CANDIDATES)
+            cache = ctx.runtime.session.setdefault(VECTORS, VectorCache)
+            semantic = await rank(embed, params.query.strip(), candidates, cache)
+            matches = merge([*matches, *semantic], max(1, min(50, params.max_results)))
         raw = {"results": [
             {"file": m.shown, "line_start": m.line_start, "line_end": m.line_end,
              "snippet": m.snippet, "source": m.source, "score": m.score} for m in matches]}
