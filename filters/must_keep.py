@@ -57,7 +57,7 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
         r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
         r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
-        r"|deletions?\(?|to add|to change|to destroy|workers?)\b",
+        r"|deletions?\(?|to add|to change|to destroy|workers?|durations?)\b",
     ),
     ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
     (
@@ -77,6 +77,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("line reference", r"(?i)\bline \d+:"),
     # identifier lines of structured listings
     ("package change", r"^\s*(?:[+~-]|[├└]─+) @?[\w./-]+(?:==|@| )v?\d"),
+    # top-level packages of a dependency tree (npm ls, pnpm list): what the project depends on
+    ("dependency root", r"^[├└]─[─┬] @?[\w./-]+@v?\d"),
+    ("package totals", r"^Packages: [+-]\d+"),
     ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
     ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
 )

@@ -25,7 +25,8 @@ class TestSummaryParams(StrategyParams):
     """Parameters of ``test_summary``.
 
     :param max_failures: failure blocks shown in full; later ones are counted.
-    :param truncate_stack_trace: lines kept per failure block.
+    :param truncate_stack_trace: lines kept per failure block (its first quarter and its
+        last three quarters: a traceback ends with what failed).
     """
 
     __test__ = False
@@ -129,6 +130,22 @@ def compact_pytest_block(block: list[str]) -> tuple[list[str], int]:
     return kept, dropped
 
 
+def _head_and_tail(block: list[str], limit: int) -> list[str]:
+    """A failure block cut to ``limit`` lines in its middle, never at its end.
+
+    A traceback ends with what failed (the exception and its message, the assertion's
+    location), and a long one is long in the middle (frames of the test runner and of
+    libraries): the first quarter of the budget and the last three quarters are kept, with
+    ``... (N more lines)`` between.
+    """
+    if len(block) <= limit:
+        return block
+    head = max(1, limit // 4)
+    tail = limit - head
+    return [*block[:head], f"... ({len(block) - limit} more lines)",
+            *(block[-tail:] if tail else [])]
+
+
 def _is_ruler(line: str) -> bool:
     return compact_ruler(line) != line
 
@@ -193,9 +210,7 @@ class TestSummary(Strategy[TestSummaryParams]):
             for block in map(_trimmed, scan.blocks[: self.params.max_failures]):
                 block, dropped = compact_pytest_block(block)
                 context += dropped
-                out += block[:limit]
-                if len(block) > limit:
-                    out.append(f"... ({len(block) - limit} more lines)")
+                out += _head_and_tail(block, limit)
                 out.append("")
             hidden = len(scan.blocks) - self.params.max_failures
             if hidden > 0:
