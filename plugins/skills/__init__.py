@@ -109,9 +109,7 @@ class SkillsPlugin:
             return
         runtime.stash_set(CATALOG, catalog)
         for directory in catalog.directories:
-            runtime.add_watch_path(directory)
-        for skill in catalog.skills.values():
-            runtime.add_watch_path(skill.path.parent)
+            runtime.add_watch_path(directory, any_file=True)
         for line in catalog.warnings:
             runtime.warn(line)
         reported = runtime.session.setdefault(_REPORTED, set)

@@ -59,7 +59,8 @@ class Catalog:
     :param withheld: names of skills held back by screening.
     :param flagged: every screening finding.
     :param warnings: for the operator.
-    :param directories: the skills directories that exist (watched for changes).
+    :param directories: the skills directories that exist and their folders (watched for
+        changes).
     """
 
     skills: dict[str, Skill] = attrs.field(factory=dict)
@@ -101,13 +102,11 @@ def _label(path: Path, config_dir: Path | None) -> str:
     return str(path)
 
 
-def _skill_files(directory: Path) -> Iterable[tuple[str, Path]]:
+def _folders(directory: Path) -> list[Path]:
     try:
-        entries = sorted(directory.iterdir())
+        return sorted(entry for entry in directory.iterdir() if entry.is_dir())
     except OSError:
         return []
-    return [(entry.name, entry / SKILL_FILE) for entry in entries
-            if entry.is_dir() and (entry / SKILL_FILE).is_file()]
 
 
 def find_skills(directories: Iterable[Path], config_dir: Path | None, read_text: ReadText,
@@ -131,7 +130,11 @@ def find_skills(directories: Iterable[Path], config_dir: Path | None, read_text:
         if not directory.is_dir():
             continue
         found_dirs.append(directory)
-        for name, path in _skill_files(directory):
+        for folder in _folders(directory):
+            found_dirs.append(folder)  # watched, so a SKILL.md written later is seen
+            name, path = folder.name, folder / SKILL_FILE
+            if not path.is_file():
+                continue
             label = _label(path, config_dir)
             try:
                 skill = parse_skill(name, label, path, read_text(path))
