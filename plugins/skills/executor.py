@@ -10,7 +10,9 @@ validate               against the underlying tool's parameters; a mismatch is
 judge                  the rendered underlying call is put to every gate
                        (``runtime.hooks.check_call``, combined deny > ask > allow); anything
                        but ``allow`` refuses the call, ``policy_blocked``, naming the gate
-                       and its rule: nobody is there to confirm an inner ``ask``
+                       and its rule: nobody is there to confirm an inner ``ask``; the
+                       verdict is audited as ``skills.inner_call`` (the skill tool, the
+                       underlying tool, its input, the verdict and the deciding gate)
 run                    the underlying tool's executor, with the validated parameters; the
                        output is returned under the skill tool's id
 =====================  ===================================================================
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING
 import attrs
 import pydantic
 
+from tooldeck.audit import runtime_event
 from tooldeck.deck import combine_decisions
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolOutput, Verdict
@@ -114,6 +117,10 @@ class SkillsExecutor:
         inner_call = ToolCall(tool_id=inner.id, params=model.model_dump(),
                               caller_id=call.caller_id, turn=call.turn)
         decision = combine_decisions(runtime.hooks.check_call(inner_call, inner, runtime))
+        runtime.hooks.audit(runtime_event("skills.inner_call", {
+            "call_id": call.call_id, "tool": spec.id, "inner_tool": inner.id,
+            "input": inner_call.input_text(inner), "verdict": decision.verdict.value,
+            **decision.provenance()}), runtime)
         if decision.verdict is not Verdict.ALLOW:
             rule = f", rule {decision.rule}" if decision.rule else ""
             raise ToolError(ErrorCategory.POLICY_BLOCKED,

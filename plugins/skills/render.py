@@ -12,10 +12,16 @@ command-quoted         in a parameter named ``command`` (at any depth) every sub
 bare-placeholder       in a command template a placeholder must stand where a quoted word
                        may: not inside ``'...'``, ``"..."`` or backticks, not after ``$``
                        or ``\``, not in a comment, not after a here-document (``<<``),
-                       and a string arg not inside ``[[ ]]`` or ``(( ))`` (bash evaluates
-                       words there as arithmetic); a template breaking this is refused
-                       when the skill is loaded
+                       and a string arg not inside ``[[ ]]``, ``(( ))``, ``$(( ))``,
+                       ``$[ ]`` or an array subscript ``name[ ]`` (bash evaluates words
+                       there as arithmetic); a template breaking this is refused when the
+                       skill is loaded
 no-nul                 a value with a NUL character is refused (no shell word can hold it)
+no-subscript-code      a value for a command holding ``[`` and a command substitution
+                       (``$(`` or a backtick) is refused: bash evaluates a quoted word as an
+                       arithmetic expression in many places (``let``, ``declare -i``,
+                       ``printf -v``, ``read``, ``[ -v ]``, array subscripts), and a
+                       subscript there runs its command substitutions
 typed-whole            a parameter whose whole text is one placeholder gets the typed
                        value (an integer stays an integer)
 verbatim               elsewhere values are substituted as text
@@ -83,7 +89,7 @@ def _scan_states(template: str) -> list[str]:
         states.append(state if char not in "$\\" else "plain")
         if char in "'\"`":
             quote = char
-        elif char == "$" and template.startswith("$((", i):
+        elif char == "$" and template.startswith(("$((", "$["), i):
             arith += 1
             escaped = True
         elif char == "$" and template[i + 1:i + 2] in ("'", '"'):
@@ -96,7 +102,11 @@ def _scan_states(template: str) -> list[str]:
             heredoc = True
         elif template.startswith(("[[", "(("), i):
             arith += 1
+        elif char == "[" and (prev.isalnum() or prev == "_"):
+            arith += 1  # an array subscript: name[...]
         elif template.startswith(("]]", "))"), i) and arith:
+            arith -= 1
+        elif char == "]" and arith:
             arith -= 1
     return states
 
@@ -104,7 +114,8 @@ def _scan_states(template: str) -> list[str]:
 _WHERE = {
     "'": "inside '...' quotes", '"': 'inside "..." quotes', "`": "inside backticks",
     "escaped": "right after '$' or '\\'", "comment": "in a comment",
-    "heredoc": "after a here-document '<<'", "arith": "inside [[ ]] or (( ))",
+    "heredoc": "after a here-document '<<'",
+    "arith": "inside [[ ]], (( )), $[ ] or a subscript name[ ] (arithmetic)",
 }
 
 
@@ -139,7 +150,12 @@ def _fill(text: str, values: Mapping[str, Any], quote: bool) -> Any:
         if name not in values:
             return match.group(0)
         word = _word(values[name])
-        return shlex.quote(word) if quote else word
+        if not quote:
+            return word
+        if "[" in word and ("$(" in word or "`" in word):
+            raise ValueError(f"{name}: a value holding '[' and a command substitution ('$(' or "
+                             "'`') is refused: bash could run it as an array subscript")
+        return shlex.quote(word)
 
     return PLACEHOLDER.sub(one, text)
 
@@ -160,7 +176,8 @@ def render_params(params: Mapping[str, Any], values: Mapping[str, Any]) -> dict[
     :param params: the skill tool's parameter template (the front matter's ``params``).
     :param values: the call's validated arg values, by name.
     :returns: a new mapping; ``params`` is not changed.
-    :raises ValueError: a value holds a NUL character (rule ``no-nul``).
+    :raises ValueError: a value holds a NUL character (rule ``no-nul``), or a command's value
+        could run as an array subscript (rule ``no-subscript-code``).
     """
     for name, value in values.items():
         if isinstance(value, str) and "\x00" in value:

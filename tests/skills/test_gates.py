@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.skills.conftest import (
@@ -91,6 +92,10 @@ async def test_the_inner_call_is_denied_by_the_shell_policy_though_the_skill_too
     assert result.error is not None and result.error.category is ErrorCategory.POLICY_BLOCKED
     assert "its bash call is not allowed (deny by gate shell" in result.error.message
     assert not (tmp_path / "marker").exists()
+    records = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    inner = [r for r in records if r["kind"] == "skills.inner_call"]
+    assert [(r["tool"], r["inner_tool"], r["input"], r["verdict"], r["gate"]) for r in inner] == [
+        ("skill_greet__say", "bash", "touch marker", "deny", "shell")]
 
 
 async def test_an_inner_call_that_would_ask_is_refused(

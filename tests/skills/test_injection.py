@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -56,10 +57,15 @@ texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(a=texts, b=texts)
-def test_any_values_arrive_as_exactly_two_words(a: str, b: str, tmp_path: Path) -> None:
-    command = render_params(TEMPLATE, {"a": a, "b": b})["command"]
-    assert _words(command, tmp_path) == ["start", a, b, "end"]
-    assert list(tmp_path.iterdir()) == []
+def test_any_values_arrive_as_exactly_two_words(a: str, b: str) -> None:
+    try:
+        command = render_params(TEMPLATE, {"a": a, "b": b})["command"]
+    except ValueError:
+        assert any("[" in v and ("$(" in v or "`" in v) for v in (a, b))
+        return
+    with tempfile.TemporaryDirectory() as scratch:  # one per example: hypothesis replays
+        assert _words(command, Path(scratch)) == ["start", a, b, "end"]
+        assert list(Path(scratch).iterdir()) == []
 
 
 def test_a_nul_character_is_refused() -> None:
@@ -91,3 +97,44 @@ async def test_through_the_deck_an_injection_is_printed_not_run(
         assert result.output is not None
         assert result.output.summary.split("\0")[:2] == ["hello", attack]
     assert not (tmp_path / "pwned").exists()
+
+
+ARITHMETIC = [  # places where bash evaluates a quoted word as arithmetic, subscripts included
+    "let {a}", "declare -i x={a}", "printf -v {a} x", "read -r {a} <<< x", "[ -v {a} ]",
+    "arr=(1 2); echo ${{arr[{a}]}}", "echo $[ {a} ]", "declare {a}=1", "typeset -n r={a}; echo $r",
+    "x=(); x[{a}]=1",
+]
+pieces = st.lists(st.sampled_from([
+    "a[", "]", "$(touch pwned)", "`touch pwned`", "$( touch pwned )", "${x:-", "}", "$[",
+    "b[", "x[0]+", " ", "0", "'", '"', "\\", "$'\\x60'", "<(touch pwned)",
+]), max_size=8).map("".join)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(template=st.sampled_from(ARITHMETIC), value=pieces)
+def test_a_value_never_runs_as_an_arithmetic_subscript(template: str, value: str) -> None:
+    template = template.replace("${{", "${").replace("]}}", "]}")
+    if command_template_problem(template, {"a": "string"}) is not None:
+        return  # refused when the skill is read: rule bare-placeholder
+    try:
+        command = render_params({"command": template}, {"a": value})["command"]
+    except ValueError:
+        return  # refused: rule no-subscript-code
+    with tempfile.TemporaryDirectory() as scratch:  # one per example: hypothesis replays
+        subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=30)
+        assert not (Path(scratch) / "pwned").exists(), command
+
+
+def test_a_subscript_with_a_command_substitution_is_refused() -> None:
+    with pytest.raises(ValueError, match="array subscript"):
+        render_params({"command": "let {a}"}, {"a": "a[$(touch pwned)]"})
+    assert render_params({"path": "{a}"}, {"a": "a[$(x)]"}) == {"path": "a[$(x)]"}  # no shell
+
+
+@pytest.mark.parametrize("template", ["x[{a}]=1", "echo ${arr[{a}]}", "echo $[ {a} ]",
+                                      "echo $(( {a} ))", "(( {a} ))", "[[ {a} -eq 1 ]]"])
+def test_a_string_placeholder_in_an_arithmetic_place_is_refused(template: str) -> None:
+    problem = command_template_problem(template, {"a": "string"})
+    assert problem is not None and "arithmetic" in problem
+    assert command_template_problem(template, {"a": "integer"}) is None

@@ -77,7 +77,7 @@ def test_a_malformed_skill_with_tools_refuses_the_configuration_naming_file_and_
     ("command: printf", "command: >-\n        echo hi # {who}\n        #", "is in a comment"),
     ("hello {who}", "cat <<EOF {who}", "placeholder {who} is after a here-document"),
     ("hello {who}", "hello `{who}`", "placeholder {who} is inside backticks"),
-    ("hello {who}", "[[ -n {who} ]]", "placeholder {who} is inside [[ ]] or (( ))"),
+    ("hello {who}", "[[ -n {who} ]]", "placeholder {who} is inside [[ ]], (( ))"),
     ("    tool: bash", "    tool: skill_x__y", "tools[0].tool: 'skill_x__y' is a skill tool"),
     ("allowed-tools: [bash]", "allowed-tools: [bash]\nversion: 2",
      "front matter: version: unknown field"),
