@@ -68,8 +68,13 @@ def _scan_states(template: str) -> list[str]:
     comment = heredoc = False
     arith = 0
     escaped = False
+    pair = False  # the character is the second of a two-character token
     for i, char in enumerate(template):
         prev = template[i - 1] if i else ""
+        if pair:
+            states.append(states[-1])
+            pair = False
+            continue
         if escaped:
             states.append("escaped")
             escaped = False
@@ -102,10 +107,12 @@ def _scan_states(template: str) -> list[str]:
             heredoc = True
         elif template.startswith(("[[", "(("), i):
             arith += 1
+            pair = True
         elif char == "[" and (prev.isalnum() or prev == "_"):
             arith += 1  # an array subscript: name[...]
         elif template.startswith(("]]", "))"), i) and arith:
             arith -= 1
+            pair = True
         elif char == "]" and arith:
             arith -= 1
     return states
