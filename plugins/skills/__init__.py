@@ -112,6 +112,11 @@ class SkillsPlugin:
             runtime.add_watch_path(directory, any_file=True)
         for line in catalog.warnings:
             runtime.warn(line)
+        for skill in catalog.skills.values():
+            for tool in skill.tools:
+                if tool.tool not in runtime.tools:
+                    runtime.warn(f"{skill.label}: tool {tool.id!r} runs {tool.tool!r}, which "
+                                 "this deck does not offer: its calls fail until it does")
         reported = runtime.session.setdefault(_REPORTED, set)
         for flag in catalog.flagged:
             _report_flag(runtime, flag, reported)

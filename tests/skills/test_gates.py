@@ -134,3 +134,11 @@ async def test_the_inner_call_runs_with_typed_validated_parameters(
     wrong = await deck.call(ToolCall("skill_notes__head", {"lines": "2; rm"}))
     assert wrong.error is not None
     assert wrong.error.category is ErrorCategory.TYPE_MISMATCH
+
+
+def test_a_skill_tool_over_a_tool_the_deck_lacks_is_reported(
+        tmp_path: Path, make_deck: MakeDeck) -> None:
+    write_skill(tmp_path, "greet", SAY.replace("tool: bash", "tool: teleport"))
+    deck = make_deck()
+    assert ("skills/greet/SKILL.md: tool 'skill_greet__say' runs 'teleport', which this deck "
+            "does not offer: its calls fail until it does") in deck.runtime.warnings
