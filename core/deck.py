@@ -492,7 +492,9 @@ class Deck:
         """Reload whenever a watched directory changes; runs until cancelled.
 
         Editors save by writing a temporary file and renaming it over the original, so the
-        directory is watched, not the file. Only changes to ``.toml`` files count.
+        directory is watched, not the file. Only changes to ``.toml`` files count, and
+        changes to any file in a directory a plugin asked to watch with ``any_file=True``
+        (skills folders).
 
         :param on_reload: called with the outcome of each reload that applied (``True``) or
             refused (``False``) a candidate; not for a zero-byte file (a save in progress).
@@ -500,7 +502,11 @@ class Deck:
         """
         from tooldeck.reload import watch_directories
 
-        async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms):
+        def any_file_in() -> set[Path]:
+            return {p.resolve() for p in self._runtime.watch_any_file}
+
+        async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms,
+                                                any_file_in=any_file_in):
             outcome = await self._reload()
             if on_reload is not None and outcome is not _Outcome.SKIPPED:
                 on_reload(outcome is _Outcome.APPLIED)

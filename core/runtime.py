@@ -393,6 +393,8 @@ class Runtime:
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
         self.watch_paths: set[Path] = set()
+        self.watch_any_file: set[Path] = set()
+        """Watched directories where a change to any file counts, not only to ``.toml``."""
         self.policy_files: set[Path] = set()
         self._stash: dict[StashKey[Any], Any] = {}
         self.session = session if session is not None else SessionState()
@@ -443,9 +445,18 @@ class Runtime:
 
     # -- files that feed the policy -------------------------------------------------------
 
-    def add_watch_path(self, path: Path) -> None:
-        """Ask the hot-reload watcher to also watch directory ``path`` (e.g. a policy_dir)."""
+    def add_watch_path(self, path: Path, *, any_file: bool = False) -> None:
+        """Ask the hot-reload watcher to also watch directory ``path`` (e.g. a policy_dir).
+
+        :param path: the directory (not recursive: its files, and entries made in it).
+        :param any_file: a change to any file in it triggers a reload, not only to a
+            ``.toml`` file (skills folders hold ``SKILL.md`` files).
+
+        .. versionadded:: 0.1 ``any_file``
+        """
         self.watch_paths.add(Path(path))
+        if any_file:
+            self.watch_any_file.add(Path(path))
 
     def add_policy_file(self, path: Path) -> None:
         """Record that ``path`` fed this runtime's policy.

@@ -22,8 +22,8 @@ one pool per runtime   a reload starts the new runtime's servers; the old ones s
                        old runtime retires (its calls done); ``deck.aclose()`` stops all
 trust                  :mod:`.gate`: quarantined (the default) and blocked servers' tools are
                        denied and hidden; verified and trusted ones go to the other gates
-screening              :mod:`.screen` / :mod:`.tools`: a tool whose description or schema
-                       carries instructions for the model is withheld unless
+screening              :mod:`tooldeck.screening` / :mod:`.tools`: a tool whose description
+                       or schema carries instructions for the model is withheld unless
                        ``allow_flagged_tools`` names it; reported once per deck on stderr
                        and audited as ``mcp.tool_flagged``
 crashes                :mod:`.connection`: calls to a server that went down fail with

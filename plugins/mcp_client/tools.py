@@ -8,8 +8,9 @@ naming                 a server's tool ``t`` is ``mcp_<server>__<t>`` in the dec
                        with a warning
 allow / deny           a tool is offered when a glob of ``allow_tools`` matches its name and
                        none of ``deny_tools`` does (``fnmatch``, case-sensitive)
-screening              a tool whose description or schema trips :mod:`.screen` is withheld
-                       unless ``allow_flagged_tools`` names it (fail closed)
+screening              a tool whose description or schema trips
+                       :mod:`tooldeck.screening` is withheld unless ``allow_flagged_tools``
+                       names it (fail closed)
 source and trust       every tool carries ``source = "mcp:<server>"`` and the server's
                        ``trust``; its description starts with ``[MCP server '<server>']``
 schema                 the server's input schema, unchanged; a schema that is not valid
@@ -33,8 +34,8 @@ import pydantic
 from tooldeck.audit import MCP_SOURCE
 from tooldeck.models import ToolDef
 from tooldeck.plugins.mcp_client.params import params_model
-from tooldeck.plugins.mcp_client.screen import screen_tool
 from tooldeck.plugins.mcp_client.settings import ServerConfig
+from tooldeck.screening import screen_tool
 
 __all__ = [
     "EXECUTOR",

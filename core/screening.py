@@ -1,10 +1,10 @@
-r"""Screen an MCP tool's description and input schema for instructions aimed at the model.
+r"""Screen text the model will read for instructions planted in it (tool poisoning).
 
-A server's tool descriptions reach the model verbatim, so a hostile or compromised server can
-write instructions there ("tool poisoning"). Every text the model would read (the
-description, and every ``description`` and ``title`` in the input schema) is checked against
-the rules below; a tool with any finding is *flagged*, and the plugin withholds it unless the
-operator allows it by name (``allow_flagged_tools``).
+Text that reaches the model verbatim from outside tooldeck -- an MCP server's tool
+descriptions and input schemas, a skill's description and instructions -- can carry
+instructions for the model. Plugins that offer such text check it here; text with any
+finding is *flagged*, and the plugin withholds it unless the operator allows it by name
+(``allow_flagged_tools`` for MCP servers, ``allow_flagged`` for skills).
 
 =====================  ===================================================================
 rule                   flags text that
