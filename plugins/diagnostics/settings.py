@@ -30,4 +30,5 @@ class DiagnosticsSettings(StrictModel):
         Relative paths join the working directory, or the first root when it is outside them
         (:func:`tooldeck.sandbox.sandbox_for`, as the file tools and ``check path`` do).
         """
-        return sandbox_for(SandboxSettings(allowed_paths=self.allowed_paths))
+        return sandbox_for(SandboxSettings(allowed_paths=self.allowed_paths, deny_read=(),
+                                           allow_read=()))
