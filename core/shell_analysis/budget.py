@@ -15,6 +15,7 @@ input (a 10 000-stage pipeline) stays cheap too.
 | size           | before parsing    | 100 000 characters        | opaque (ask)                  |
 | operators      | before parsing    | 600 in one statement (1)  | opaque (ask)                  |
 | time           | parsing, walking  | 40 ms of CPU per analysis | opaque (ask)                  |
+|                |                   | (garbage collection aside)|                               |
 | syntax nodes   | walking           | 10 000                    | opaque (ask)                  |
 | segments       | walking           | 1 000                     | opaque (ask)                  |
 
@@ -33,7 +34,9 @@ A script of at most 512 bytes is parsed without either guard (its worst case is 
 
 from __future__ import annotations
 
+import gc
 import re
+import threading
 import time
 
 import tree_sitter
@@ -147,14 +150,47 @@ def densest_run(source: bytes) -> int:
     return densest
 
 
+class _CollectorTime(threading.local):
+    """CPU time this thread spent in the garbage collector, and when the current pass began."""
+
+    spent = 0.0
+    started: float | None = None
+
+
+_COLLECTOR = _CollectorTime()
+
+
+def _collector_clock(phase: str, _info: dict[str, int]) -> None:
+    """``gc.callbacks`` entry: add each collection's CPU time to this thread's total."""
+    if phase == "start":
+        _COLLECTOR.started = time.thread_time()
+    elif _COLLECTOR.started is not None:
+        _COLLECTOR.spent += time.thread_time() - _COLLECTOR.started
+        _COLLECTOR.started = None
+
+
+gc.callbacks.append(_collector_clock)
+
+
+def _analysis_time() -> float:
+    """The CPU time of this thread outside the garbage collector.
+
+    A collection of a large heap can take tens of milliseconds, and it runs in whichever
+    thread happens to allocate: counted against an analysis, it would turn an ordinary
+    command into an opaque one at random.
+    """
+    return time.thread_time() - _COLLECTOR.spent
+
+
 class Budget:
     """What one analysis may still spend; shared by the top-level script and nested ones.
 
-    :param seconds: CPU seconds for parsing and walking together.
+    :param seconds: CPU seconds for parsing and walking together, not counting time spent in
+        the garbage collector.
     """
 
     def __init__(self, seconds: float = MAX_SECONDS) -> None:
-        self.deadline = time.thread_time() + seconds
+        self.deadline = _analysis_time() + seconds
         self.seconds = seconds
         self.nodes = 0
         self.checkpoint = _CHECK_EVERY
@@ -167,7 +203,7 @@ class Budget:
         return False
 
     def _in_time(self) -> bool:
-        if time.thread_time() <= self.deadline:
+        if _analysis_time() <= self.deadline:
             return True
         return self._exhaust(f"more than {self.seconds * 1000:.0f} ms of analysis")
 

@@ -128,3 +128,30 @@ def test_a_nul_byte_in_nested_code_is_opaque() -> None:
     analysis = analyze("bash -c $'echo a\\x00b'")
     assert analysis.refusal is None
     assert decide("bash -c $'echo a\\x00b'").decision != "allow"
+
+
+def test_a_garbage_collection_during_an_analysis_is_not_charged_to_it() -> None:
+    """A 60 ms collection inside an analysis left the command opaque at random (found as a
+    flaky hypothesis test under load); the deadline counts the analysis's own work only."""
+    import gc
+
+    burned: list[bool] = []
+
+    def slow_collection(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start" and not burned:
+            burned.append(True)
+            started = time.thread_time()
+            while time.thread_time() - started < 0.06:
+                pass
+
+    command = "bash -c " + "'" + "; ".join(f"echo {i} && ls dir{i}" for i in range(60)) + "'"
+    thresholds = gc.get_threshold()
+    gc.callbacks.append(slow_collection)
+    gc.set_threshold(1)
+    try:
+        analysis = analyze(command)
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.callbacks.remove(slow_collection)
+    assert burned, "no collection ran during the analysis"
+    assert not analysis.opaque, analysis.opaque_reasons
