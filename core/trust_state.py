@@ -179,12 +179,15 @@ class TrustState:
         self._identity: tuple[int, int] = (0, 0)
         self._version: int | None = None
         self._cache: dict[Subject, Override] = {}
+        self._closed = False
         with self._lock:
-            self._open()
+            if os.path.lexists(self.path):  # else created by the first write: judging that
+                self._open()                # only reads (tooldeck replay) writes nothing
 
     # -- opening -----------------------------------------------------------------------
 
     def _open(self) -> None:
+        self._version = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
@@ -224,10 +227,17 @@ class TrustState:
         self._identity = (st.st_dev, st.st_ino)
         self._version = None
 
-    def _connection(self) -> sqlite3.Connection:
-        """The open connection, after checking the file is still the one it opened."""
-        if self._db is None:
+    def _connection(self, *, create: bool = False) -> sqlite3.Connection | None:
+        """The open connection, after checking the file is still the one it opened.
+
+        ``None`` while no file was ever there (nobody set a level yet), unless ``create``.
+        """
+        if self._closed:
             raise TrustStateError(f"the trust state {self.path} is closed")
+        if self._db is None:
+            if not create and not os.path.lexists(self.path):
+                return None
+            self._open()
         try:
             st = os.stat(self.path)
         except OSError:
@@ -242,6 +252,9 @@ class TrustState:
 
     def _refresh(self) -> None:
         db = self._connection()
+        if db is None:
+            self._cache, self._version = {}, None
+            return
         try:
             version = db.execute("PRAGMA data_version").fetchone()[0]
             if version == self._version:
@@ -280,7 +293,8 @@ class TrustState:
         _check_name(subject)
         key = (subject.kind, _encode(subject.name))
         with self._lock:
-            db = self._connection()
+            db = self._connection(create=True)
+            assert db is not None
             try:
                 db.execute("BEGIN IMMEDIATE")
                 try:
@@ -331,6 +345,7 @@ class TrustState:
     def close(self) -> None:
         """Close the connection (further use raises :class:`TrustStateError`)."""
         with self._lock:
+            self._closed = True
             if self._db is not None:
                 self._db.close()
                 self._db = None

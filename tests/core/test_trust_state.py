@@ -30,9 +30,33 @@ def state(tmp_path: Path) -> TrustState:
     store.close()
 
 
+def _created(path: Path) -> None:
+    """Make the state file exist, as the first level set does."""
+    store = TrustState(path)
+    try:
+        store.reset(Subject.caller("nobody"))
+    finally:
+        store.close()
+
+
+def test_merely_reading_creates_no_file(tmp_path: Path) -> None:
+    """Judging only (tooldeck replay, check) writes nothing, not even an empty state file."""
+    path = tmp_path / "state" / "t.sqlite3"
+    store = TrustState(path)
+    try:
+        assert store.overrides() == {}
+        assert store.get(Subject.caller("a")) is None
+        assert not path.exists() and not path.parent.exists()
+        store.set(Subject.caller("a"), TrustLevel.BLOCKED, by="t")
+        assert path.exists()
+    finally:
+        store.close()
+
+
 def test_the_file_is_private_and_in_the_user_data_dir(tmp_path: Path) -> None:
     store = TrustState()
     try:
+        store.reset(Subject.caller("nobody"))  # the first write creates the file
         assert store.path == default_state_path()
         assert str(store.path).startswith(os.environ["XDG_DATA_HOME"])
         assert store.path.stat().st_mode & 0o777 == 0o600
@@ -134,7 +158,7 @@ _WRITER = textwrap.dedent("""
 
 def test_concurrent_processes_writing_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "t.sqlite3"
-    TrustState(path).close()  # create it once, as a deck does before others join
+    _created(path)  # create it once, before the writers race
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(path), f"w{n}"],
                               stderr=subprocess.PIPE, text=True) for n in range(3)]
     for proc in procs:
@@ -189,6 +213,7 @@ def test_a_file_corrupted_under_a_reader_fails(tmp_path: Path) -> None:
 def test_a_row_or_schema_tooldeck_cannot_read_fails_every_read(tmp_path: Path,
                                                                 sql: str) -> None:
     path = tmp_path / "t.sqlite3"
+    _created(path)
     store = TrustState(path)
     try:
         with sqlite3.connect(path) as db:
@@ -211,7 +236,7 @@ def test_a_file_removed_or_replaced_under_a_reader_fails(tmp_path: Path, how: st
         store.set(Subject.caller("a"), TrustLevel.BLOCKED, by="anomaly")
         os.unlink(path)
         if how == "replaced":
-            TrustState(path).close()  # an empty store in its place would lift the block
+            _created(path)  # an empty store in its place would lift the block
         with pytest.raises(TrustStateError, match=how):
             store.get(Subject.caller("a"))
     finally:
@@ -220,7 +245,7 @@ def test_a_file_removed_or_replaced_under_a_reader_fails(tmp_path: Path, how: st
 
 def test_a_symlink_in_place_of_the_file_is_refused(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.sqlite3"
-    TrustState(target).close()
+    _created(target)
     link = tmp_path / "t.sqlite3"
     link.symlink_to(target)
     with pytest.raises(TrustStateError, match="cannot open"):

@@ -262,9 +262,7 @@ def test_the_embedded_default_is_valid_and_trusts_builtins(project: Path) -> Non
     try:
         runtime = deck.runtime
         assert "trust_gate.gate" in runtime.hooks.gate_names
-        assert not default_state_path().exists(), "nothing is written before a call needs it"
         assert runtime.trust_level(ToolCall("bash"), runtime.tools["bash"]) is TrustLevel.TRUSTED
-        assert default_state_path().stat().st_mode & 0o777 == 0o600
-        assert default_state_path().parent.stat().st_mode & 0o777 == 0o700
+        assert not default_state_path().exists(), "judging writes nothing; a level set does"
     finally:
         deck.close()
