@@ -64,7 +64,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "tooldeck.toml"
         config.write_text(embedded_default_text() + f'\n[tools.audit]\npath = "{tmp}/a.jsonl"\n'
-                          "[tools.verifiers]\nexempt_tools = []\n"
+                          "[tools.verifiers]\ncheck_own_tools = true\n"
                           "[tools.verifiers.url_grounding]\nenabled = true\n")
         deck = Deck.from_config(parse_document(config.read_text(), config, "bench"))
         runtime = deck.runtime

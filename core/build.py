@@ -282,6 +282,7 @@ def build_runtime(
         executors=executors,
         strategies=registries["tooldeck_register_filters"].items,
         strategy_owners=registries["tooldeck_register_filters"].owners,
+        tool_owners=registries["tooldeck_register_tools"].owners,
         plugins=infos,
         warnings=warnings,
         session=session,

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
+from tooldeck.loader import BUILTIN_DIST
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
 from tooldeck.state import SessionState, StashKey
@@ -376,6 +377,7 @@ class Runtime:
         declared_tools: Iterable[str] = (),
         section_owners: Mapping[str, str] | None = None,
         strategy_owners: Mapping[str, str] | None = None,
+        tool_owners: Mapping[str, str] | None = None,
     ) -> None:
         self.settings = settings
         self.section_owners: Mapping[str, str] = dict(section_owners or {})
@@ -390,6 +392,8 @@ class Runtime:
         self.strategies: Mapping[str, Any] = dict(strategies)
         self.strategy_owners: Mapping[str, str] = dict(strategy_owners or {})
         """The plugin that registered each of :attr:`strategies`, by name."""
+        self.tool_owners: Mapping[str, str] = dict(tool_owners or {})
+        """The plugin that registered each tool (offered or declared), by tool id."""
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
         self.watch_paths: set[Path] = set()
@@ -424,6 +428,19 @@ class Runtime:
     def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
         """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""
         return self.hooks.trust_level(call, tool, self)
+
+    def is_own_tool(self, tool: ToolDef) -> bool:
+        """Whether tooldeck itself defines ``tool``.
+
+        True when a plugin of tooldeck's own distribution registered it and it comes from no
+        outside source (an MCP server's and a skill's tools do not count). Gates that judge
+        tooldeck's own tools with dedicated logic (the shell gate, the path sandbox, the SSRF
+        guard) let generic checks skip these.
+        """
+        if tool.source is not None:
+            return False
+        owner = self.tool_owners.get(tool.id)
+        return any(info.name == owner and info.dist == BUILTIN_DIST for info in self.plugins)
 
     def warn(self, message: str) -> None:
         """Add a warning for the operator (``tooldeck config check`` prints them)."""

@@ -73,4 +73,4 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     exempt = frozenset(config.exempt_tools)
     skips = {name: exempt for name in ("destructive", "injection", "firewall")}
     if verifiers:
-        register(VerifierGate(verifiers, skips))
+        register(VerifierGate(verifiers, skips, skip_own_tools=not config.check_own_tools))

@@ -24,21 +24,29 @@ class VerifierGate:
 
     :param verifiers: the enabled verifiers, in the order they run.
     :param exempt: verifier name -> tool ids it skips.
+    :param skip_own_tools: the destructive, injection and firewall verifiers skip tooldeck's
+        own tools (:meth:`tooldeck.runtime.Runtime.is_own_tool`).
     """
 
     name = "pre_execution"
+    _SKIP_OWN = frozenset({"destructive", "injection", "firewall"})
 
     def __init__(self, verifiers: Sequence[Verifier],
-                 exempt: Mapping[str, frozenset[str]] | None = None) -> None:
+                 exempt: Mapping[str, frozenset[str]] | None = None, *,
+                 skip_own_tools: bool = False) -> None:
         self.verifiers = tuple(verifiers)
         self.exempt = dict(exempt or {})
+        self.skip_own_tools = skip_own_tools
 
     @hookimpl
     def tooldeck_check_call(self, call: ToolCall, tool: ToolDef,
                             runtime: Runtime) -> Decision | None:
         """Deny on the first block; audit warnings; otherwise abstain."""
+        own = self.skip_own_tools and runtime.is_own_tool(tool)
         for verifier in self.verifiers:
             if tool.id in self.exempt.get(verifier.name, ()):
+                continue
+            if own and verifier.name in self._SKIP_OWN:
                 continue
             try:
                 outcome = verifier.verify(call, tool, runtime)

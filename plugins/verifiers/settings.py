@@ -7,7 +7,6 @@ from pydantic import Field
 from tooldeck.config import PathSetting, StrictModel
 
 __all__ = [
-    "GATED_TOOLS",
     "SECTION",
     "DestructiveSettings",
     "FirewallSettings",
@@ -18,15 +17,6 @@ __all__ = [
 
 SECTION = "tools.verifiers"
 
-GATED_TOOLS = (
-    "bash", "bash_status", "shell_checkpoints", "shell_undo", "shell_redo",
-    "read", "write", "edit", "list_directory", "find_path", "grep", "create_directory",
-    "copy_path", "move_path", "delete_path", "fetch", "web_scrape", "read_overflow",
-)
-"""tooldeck's own tools: each is judged by a gate that understands it (the shell gate on a
-parse tree, the path sandbox on canonical paths, the SSRF guard on resolved addresses), where
-the verifiers' substring checks only add false positives (a commit message that mentions
-``rm -rf /``, ``ln -s ../lib``)."""
 
 
 class DestructiveSettings(StrictModel):
@@ -88,9 +78,15 @@ class VerifierSettings(StrictModel):
 
     enabled: bool = Field(True, description="Master switch: false turns every verifier off.")
     exempt_tools: tuple[str, ...] = Field(
-        GATED_TOOLS, description="Tools the destructive, injection and firewall verifiers "
-        "skip: by default tooldeck's own, which dedicated gates judge; [] checks every tool "
-        "(Zeph's behaviour). URL grounding ignores it.")
+        (), description="More tools the destructive, injection and firewall verifiers skip. "
+        "URL grounding ignores it.")
+    check_own_tools: bool = Field(
+        False, description="Also check tooldeck's own tools (Zeph's behaviour). By default "
+        "they are skipped: each is judged by a gate that understands it (the shell gate on a "
+        "parse tree, the path sandbox on canonical paths, the SSRF guard on resolved "
+        "addresses), where substring checks only add false positives (a commit message that "
+        "mentions rm -rf /). An MCP server's, a skill's or a third-party plugin's tools are "
+        "always checked.")
     destructive: DestructiveSettings = DestructiveSettings.model_validate({})
     injection: InjectionSettings = InjectionSettings.model_validate({})
     url_grounding: UrlGroundingSettings = UrlGroundingSettings.model_validate({})

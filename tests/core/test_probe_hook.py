@@ -64,7 +64,8 @@ def test_a_deny_is_a_tool_error_and_nothing_runs(
     assert result.error.message == "shadow run wrote outside the sandbox"
     assert executor.calls == []
     record = audit_records(deck)[-1]
-    assert record["decision"] == {"verdict": "deny", "gate": "probe0", "rule": "shadow"}
+    assert record["decision"] == {"verdict": "deny", "gate": "probe0", "rule": "shadow",
+                                  "source": "builtin"}  # decided by code, not a file
     probe.answer = None
     assert deck.call_sync(ToolCall("echo", {"command": "again"})).ok  # quota not used up
 

@@ -25,7 +25,7 @@ from tooldeck.runtime import CallContext
 OPEN_SHELL = '[tools.shell]\nallowed_paths = ["/"]\n'
 # tooldeck's own tools are exempt by default (their own gates judge them); these tests use
 # them as stand-ins for any tool, so the exemption is lifted.
-OPEN = OPEN_SHELL + "[tools.verifiers]\nexempt_tools = []\n"
+OPEN = OPEN_SHELL + "[tools.verifiers]\ncheck_own_tools = true\n"
 
 
 def vote(deck: Deck, tool: str, params: dict[str, Any], caller: str | None = None
@@ -346,7 +346,7 @@ async def test_ordinary_commands_run_under_the_default_config(
 
 @pytest.mark.parametrize("body", [
     OPEN + '[plugins]\ndisable = ["verifiers"]\n',
-    OPEN_SHELL + "[tools.verifiers]\nenabled = false\nexempt_tools = []\n",
+    OPEN_SHELL + "[tools.verifiers]\nenabled = false\ncheck_own_tools = true\n",
     OPEN + "[tools.verifiers.destructive]\nenabled = false\n",
     OPEN_SHELL,
 ])
@@ -410,3 +410,17 @@ async def test_verifier_settings_are_hot_reloaded(make_deck: Callable[..., Deck]
     config.write_text(config.read_text() + "[tools.verifiers.firewall]\nenabled = false\n")
     assert await deck.reload()
     assert blocked(deck, "read", {"path": "../x"}) is None
+
+
+async def test_every_tool_of_tooldeck_s_own_plugins_is_left_to_its_own_gates(
+    make_deck: Callable[..., Deck]
+) -> None:
+    """Decided by who registered the tool, not by a list that new tools outgrow
+    (set_working_directory '..' was blocked as traversal when it was not on the list)."""
+    deck = make_deck(extra_plugins={"foreign": _Foreign()})
+    runtime = deck.runtime
+    own = [t for t in runtime.tools.values() if runtime.is_own_tool(t)]
+    assert {"bash", "read", "set_working_directory", "memory_save"} <= {t.id for t in own}
+    assert not runtime.is_own_tool(runtime.tools["mcp_fs__read_file"])
+    assert blocked(deck, "set_working_directory", {"path": ".."}) is None
+    assert blocked(deck, "mcp_fs__read_file", {"path": "../../../etc/passwd"}) is not None
