@@ -173,7 +173,9 @@ async def test_mcp_namespace(make_deck: Callable[..., Deck]) -> None:
     deck = make_deck('[tools.scopes]\ndefault_scope = "gh"\n[tools.scopes.tasks]\n'
                      'gh = ["mcp:github/search", "builtin:read"]\n'
                      '[[tools.permissions.mcp_github__search]]\npattern = "*"\naction = "allow"\n'
-                     '[[tools.permissions.mcp_github__push]]\npattern = "*"\naction = "allow"\n',
+                     '[[tools.permissions.mcp_github__push]]\npattern = "*"\naction = "allow"\n'
+                     # MCP tools are quarantined until the operator trusts their server
+                     '[tools.trust.sources]\n"mcp:github" = "verified"\n',
                      extra_plugins={"fake_mcp": _Mcp()})
     assert (await deck.call(ToolCall("mcp_github__search", {"q": "x"}))).ok
     assert not (await deck.call(ToolCall("mcp_github__push", {"q": "x"}))).ok

@@ -108,7 +108,7 @@ async def test_a_blocked_command_from_the_environment_says_env(
 
         gate = next(p for p in deck.runtime.pm.get_plugins() if isinstance(p, ShellGate))
         vote = gate.tooldeck_check_call(ToolCall("bash", {"command": "terraform apply"}),
-                                        deck.runtime.tools["bash"])
+                                        deck.runtime.tools["bash"], deck.runtime)
         assert (vote.rule, vote.source, vote.pattern) == ("blocklist", "env", "terraform")
     finally:
         await deck.aclose()
