@@ -131,6 +131,8 @@ class ToolCall:
     :param caller_id: who is calling (a session, a skill, a user); carried into the audit.
     :param turn: the agent loop's turn (one model response) the call belongs to, counting up;
         gates that look at recent history (the risk chain) age calls out by it.
+    :param model: the model that asked for the call, when known (the message adapters read
+        it from the provider's response); carried into the audit.
     """
 
     tool_id: str
@@ -138,6 +140,7 @@ class ToolCall:
     call_id: str = attrs.field(factory=new_call_id)
     caller_id: str | None = None
     turn: int | None = None
+    model: str | None = None
 
     def input_text(self, tool: ToolDef | None = None) -> str:
         """The string permission rules match against (see :attr:`ToolDef.input_param`).

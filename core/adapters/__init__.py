@@ -41,6 +41,7 @@ __all__ = [
     "ModelReply",
     "ProviderCall",
     "adapter_for",
+    "model_of",
     "parse_arguments",
 ]
 
@@ -100,6 +101,12 @@ class Adapter(Protocol):
     def user_message(self, text: str) -> dict[str, Any]:
         """A plain user message (the loop answers fenced blocks in text with one)."""
         ...
+
+
+def model_of(response: Mapping[str, Any]) -> str | None:
+    """The ``model`` a provider's response names (all three formats carry one), or ``None``."""
+    model = response.get("model")
+    return model if isinstance(model, str) and model else None
 
 
 def parse_arguments(arguments: object) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from tooldeck.adapters import AdapterError, ModelReply, ProviderCall, read_provider_id
+from tooldeck.adapters import AdapterError, ModelReply, ProviderCall, model_of, read_provider_id
 from tooldeck.catalog import tool_schema
 from tooldeck.models import ToolCall
 
@@ -59,7 +59,7 @@ class AnthropicMessages:
             if block.get("type") == "tool_use":
                 name, params = block.get("name"), block.get("input")
                 call = ToolCall(cast(str, name), {} if params is None else params,
-                                caller_id=caller_id, turn=turn)
+                                caller_id=caller_id, turn=turn, model=model_of(response))
                 pid = read_provider_id(block.get("id")) or call.call_id
                 calls.append(ProviderCall(call, pid))
                 blocks.append({"type": "tool_use", "id": pid,

@@ -17,6 +17,7 @@ from tooldeck.adapters import (
     ModelReply,
     ProviderCall,
     echo_arguments,
+    model_of,
     parse_arguments,
     read_provider_id,
 )
@@ -87,7 +88,7 @@ class OpenAIChat:
             function = function if isinstance(function, Mapping) else {}
             name, arguments = function.get("name"), function.get("arguments")
             call = ToolCall(cast(str, name), parse_arguments(arguments), caller_id=caller_id,
-                            turn=turn)
+                            turn=turn, model=model_of(response))
             pid = read_provider_id(entry.get("id")) or call.call_id
             calls.append(ProviderCall(call, pid))
             echoed.append({"id": pid, "type": "function",

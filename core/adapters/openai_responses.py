@@ -16,6 +16,7 @@ from tooldeck.adapters import (
     ModelReply,
     ProviderCall,
     echo_arguments,
+    model_of,
     parse_arguments,
     read_provider_id,
 )
@@ -75,7 +76,7 @@ class OpenAIResponses:
             if item.get("type") == "function_call":
                 name, arguments = item.get("name"), item.get("arguments")
                 call = ToolCall(cast(str, name), parse_arguments(arguments), caller_id=caller_id,
-                                turn=turn)
+                                turn=turn, model=model_of(response))
                 pid = read_provider_id(item.get("call_id")) or call.call_id
                 calls.append(ProviderCall(call, pid))
                 items.append({"type": "function_call", "call_id": pid,

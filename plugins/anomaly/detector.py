@@ -32,6 +32,7 @@ import sys
 from tooldeck import hookimpl
 from tooldeck.audit import cut, runtime_event
 from tooldeck.models import AuditEvent, Decision, ToolCall, Verdict
+from tooldeck.plugins.anomaly.reasoning import QUALITY_FAILURES, is_reasoning_model
 from tooldeck.plugins.anomaly.settings import AnomalySettings
 from tooldeck.plugins.anomaly.watch import Block, Pending, Watch
 from tooldeck.plugins.anomaly.window import Alert, Severity, outcome_of
@@ -146,6 +147,7 @@ class AnomalyDetector:
         """Count a judged call's outcome; warn or block when the rate crosses a threshold."""
         if not self.settings.enabled or event.kind != "tool_call":
             return
+        self._reasoning_amplification(event, runtime)
         watch = runtime.session.setdefault(WATCH, Watch)
         pending = watch.take(str(event.fields.get("call_id")),
                              str(event.fields.get("caller_id") or ""))
@@ -168,6 +170,21 @@ class AnomalyDetector:
             runtime.hooks.audit(runtime_event("anomaly.warning", {
                 "subject": "caller", "name": pending.caller, "message": alert.message,
                 "failures": alert.failures, "total": alert.total}), runtime)
+
+    def _reasoning_amplification(self, event: AuditEvent, runtime: Runtime) -> None:
+        """Audit a reasoning model's own mistake as ``anomaly.reasoning_amplification``.
+
+        Such a call never reaches the gates, so the failure window does not count it.
+        """
+        fields = event.fields
+        model = fields.get("model")
+        if (self.settings.reasoning_model_warning and isinstance(model, str)
+                and fields.get("error_category") in QUALITY_FAILURES
+                and is_reasoning_model(model)):
+            runtime.hooks.audit(runtime_event("anomaly.reasoning_amplification", {
+                "subject": "caller", "name": str(fields.get("caller_id") or ""),
+                "model": model, "call_id": fields.get("call_id"),
+                "category": fields.get("error_category")}), runtime)
 
     def _block(self, caller: str, alert: Alert, runtime: Runtime, watch: Watch) -> None:
         previous: Override | None = None

@@ -24,6 +24,10 @@ class AnomalySettings(StrictModel):
         0.5, gt=0, le=1, description="Failure rate that raises a warning (audited).")
     critical_threshold: float = Field(
         0.8, gt=0, le=1, description="Failure rate that blocks the caller.")
+    reasoning_model_warning: bool = Field(
+        True, description="Audit an anomaly.reasoning_amplification warning when a reasoning "
+        "model's call fails for its own quality (unknown tool, bad or mistyped parameters): "
+        "such models amplify tool misuse (Zeph).")
 
     @model_validator(mode="after")
     def _ordered(self) -> AnomalySettings:

@@ -158,3 +158,21 @@ def test_any_response_is_read_or_refused_never_a_crash(name: str, response: Any)
             assert shape_error(pc.call) is not None   # the deck refuses it, classified
     answers = adapter.result_messages([(pc, ok(pc.call)) for pc in reply.calls])
     json.dumps(answers)
+
+
+@pytest.mark.parametrize(("name", "response"), [
+    ("openai_chat", {"model": "o3-mini", "choices": [{"message": {
+        "role": "assistant", "content": None,
+        "tool_calls": [{"id": "c1", "function": {"name": "read", "arguments": "{}"}}]}}]}),
+    ("openai_responses", {"model": "o3-mini", "output": [
+        {"type": "function_call", "call_id": "c1", "name": "read", "arguments": "{}"}]}),
+    ("anthropic", {"model": "o3-mini", "content": [
+        {"type": "tool_use", "id": "c1", "name": "read", "input": {}}]}),
+])
+def test_the_model_that_asked_is_carried_on_each_call(name: str, response: Any) -> None:
+    """The audit says which model asked (the anomaly detector calls out reasoning models)."""
+    (pc,) = adapter_for(name).parse(response).calls
+    assert pc.call.model == "o3-mini"
+    response.pop("model")
+    (pc,) = adapter_for(name).parse(response).calls
+    assert pc.call.model is None

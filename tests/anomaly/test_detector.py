@@ -187,3 +187,27 @@ async def test_a_block_that_cannot_be_written_holds_for_the_deck(
     assert TrustState().get(Subject.caller("alice")) is None
     denied = await deck.call(job("ok"))
     assert denied.error is not None and denied.error.message == BLOCKED
+
+
+@pytest.mark.parametrize(("model", "reasoning"), [
+    ("o1-preview", True), ("o3-mini", True), ("o4-mini", True), ("QwQ-32B", True),
+    ("deepseek-r1:70b", True), ("deepseek_r1", True), ("claude-3-7-sonnet-thinking", True),
+    ("gpt-4o", False), ("qwen2.5:14b", False), ("claude-sonnet-4", False),
+])
+def test_reasoning_models_are_named_by_zeph_s_rule(model: str, reasoning: bool) -> None:
+    from tooldeck.plugins.anomaly.reasoning import is_reasoning_model
+
+    assert is_reasoning_model(model) is reasoning
+
+
+@pytest.mark.parametrize(("model", "warned"), [("o3-mini", True), ("gpt-4o", False)])
+async def test_a_reasoning_model_s_malformed_call_is_called_out(
+        make_deck: Callable[..., Deck], audit_path: Path, model: str, warned: bool) -> None:
+    deck = make_deck()
+    bad = ToolCall("job", {"value": 3}, caller_id="alice", model=model)  # not a string
+    result = await deck.call(bad)
+    assert result.error is not None and result.error.category.label in (
+        "invalid_parameters", "type_mismatch")
+    amplified = events(audit_path, "anomaly.reasoning_amplification")
+    assert [(e["name"], e["model"]) for e in amplified] == ([("alice", model)] if warned else [])
+    assert [r["model"] for r in events(audit_path, "tool_call")] == [model]

@@ -70,12 +70,13 @@ def test_what_an_audit_record_counts_as(fields: dict, expected: Outcome | None) 
 def test_defaults_are_zephs_thresholds_and_off() -> None:
     settings = AnomalySettings()
     assert (settings.enabled, settings.window_size, settings.error_threshold,
-            settings.critical_threshold) == (False, 10, 0.5, 0.8)
+            settings.critical_threshold, settings.reasoning_model_warning) == (
+        False, 10, 0.5, 0.8, True)
 
 
 @pytest.mark.parametrize("values", [
     {"error_threshold": 0.9, "critical_threshold": 0.8}, {"window_size": 2},
-    {"critical_threshold": 0}, {"error_threshold": 1.5}, {"reasoning_model_warning": True},
+    {"critical_threshold": 0}, {"error_threshold": 1.5}, {"reasoning_model_warning": "sometimes"},
 ])
 def test_bad_settings_are_refused(values: dict) -> None:
     with pytest.raises(ValidationError):
