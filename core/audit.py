@@ -10,7 +10,8 @@ its parameters as JSON, secrets redacted and cut), ``result`` (``{"type": "succe
 ``duration_ms``; then, only when they have a value, ``error_category`` and ``phase`` (where
 the call failed: setup, param_handling, execution), ``exit_code``,
 ``truncated``, ``cache`` (``hit``, ``miss`` or ``stale``: see the ``result_cache`` plugin),
-``caller_id``, ``turn``, ``model`` (which model asked, when known), ``decision`` (``verdict`` and the provenance of
+``caller_id``, ``turn``, ``model`` (which model asked, when known), ``decision``
+(``verdict`` and the provenance of
 :meth:`tooldeck.models.Decision.provenance`: ``gate``, ``source``, then ``rule``,
 ``pattern``, ``line``, ``segment`` when known),
 ``approved_by``, ``mcp_server_id`` (the server of a tool whose :attr:`ToolDef.source`
