@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import ssl
 import threading
 from collections.abc import Mapping
@@ -17,7 +18,10 @@ from typing import Any
 
 import httpx
 
-__all__ = ["JudgeError", "ask_judge", "chat_url"]
+__all__ = ["MAX_ANSWER_BYTES", "JudgeError", "ask_judge", "chat_url"]
+
+MAX_ANSWER_BYTES = 256 * 1024
+"""A longer answer is an error: a one-word verdict needs a few hundred bytes."""
 
 
 class JudgeError(Exception):
@@ -69,13 +73,19 @@ def _content(data: Any) -> str:
 
 async def _post(url: str, payload: Mapping[str, Any], headers: Mapping[str, str],
                 timeout_s: float) -> str:
+    body = bytearray()
     async with httpx.AsyncClient(verify=_verify(url), timeout=timeout_s,
-                                 follow_redirects=False) as client:
-        response = await client.post(url, json=dict(payload), headers=dict(headers))
-    if not response.is_success:
-        raise JudgeError(f"policy LLM error: HTTP {response.status_code}")
+                                 follow_redirects=False) as client, \
+            client.stream("POST", url, json=dict(payload), headers=dict(headers)) as response:
+        if not response.is_success:
+            raise JudgeError(f"policy LLM error: HTTP {response.status_code}")
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > MAX_ANSWER_BYTES:
+                raise JudgeError(f"policy LLM error: the answer exceeds {MAX_ANSWER_BYTES} "
+                                 "bytes")
     try:
-        data = response.json()
+        data = json.loads(bytes(body))
     except ValueError:
         raise JudgeError("policy LLM error: the answer is not JSON") from None
     return _content(data)

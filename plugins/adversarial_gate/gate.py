@@ -8,14 +8,18 @@ answer                 vote
 =====================  ======================================================================
 ``ALLOW``              none: the gate abstains, so the other gates decide (an ``ALLOW`` can
                        never turn another gate's deny or ask into a run, nor a call no gate
-                       allowed into one); audited as ``adversarial_policy.verdict``
-``DENY[: reason]``     deny, ``[adversarial] Tool call denied by policy: <reason>``
-anything else          deny, reason ``unexpected policy LLM response``
-timeout / error        deny ``[adversarial] Tool call denied: policy check failed (<error>)``;
-                       with ``fail_open`` the gate abstains and audits the error instead
+                       allowed into one)
+``DENY[: reason]``     deny, ``[adversarial] Tool call denied by policy``
+anything else          deny, as ``DENY: unexpected policy LLM response``
+timeout / error        deny ``[adversarial] Tool call denied: policy check failed``; with
+                       ``fail_open`` the gate abstains instead
 =====================  ======================================================================
 
-A user's confirmation settles an ``ask``, never a deny, so confirmed calls are judged too.
+Like Zeph, the gate keeps the judge's reason and the error out of the refusal the model
+reads (a model probing the judge learns nothing from it): each judged call gets an
+``adversarial_policy.verdict`` audit event whose ``outcome`` is ``allow``, ``deny:<reason>``
+or ``error:<message>``. A user's confirmation settles an ``ask``, never a deny, so confirmed
+calls are judged too.
 """
 
 from __future__ import annotations
@@ -37,10 +41,16 @@ from tooldeck.plugins.adversarial_gate.prompt import (
 from tooldeck.plugins.adversarial_gate.settings import AdversarialPolicySettings
 from tooldeck.runtime import Runtime
 
-__all__ = ["GATE", "AdversarialGate"]
+__all__ = ["DENIED", "FAILED", "GATE", "AdversarialGate", "api_key_from"]
 
 GATE = "adversarial_policy"
 """The gate's name in decisions and audit events."""
+
+DENIED = "[adversarial] Tool call denied by policy"
+"""The refusal of a call the judge denied."""
+
+FAILED = "[adversarial] Tool call denied: policy check failed"
+"""The refusal of a call the judge could not judge (fail closed)."""
 
 
 class AdversarialGate:
@@ -81,10 +91,10 @@ class AdversarialGate:
     def _decision(self, verdict: Verdict, reason: str, rule: str) -> Decision:
         return Decision(verdict, reason, gate=GATE, rule=rule, source=self.source)
 
-    def _abstain(self, runtime: Runtime, call: ToolCall, outcome: str) -> None:
+    def _audit(self, runtime: Runtime, call: ToolCall, outcome: str, blocked: bool) -> None:
         runtime.hooks.audit(runtime_event(f"{GATE}.verdict", {
             "call_id": call.call_id, "tool": call.tool_id, "caller_id": call.caller_id,
-            "outcome": outcome}), runtime)
+            "outcome": outcome, "blocked": blocked}), runtime)
 
     @hookimpl
     def tooldeck_check_call(
@@ -97,16 +107,15 @@ class AdversarialGate:
             reply = parse_reply(ask_judge(self.url, self.payload(call), self.headers,
                                           self.settings.timeout_ms))
         except JudgeError as exc:
+            self._audit(runtime, call, f"error:{exc}", not self.settings.fail_open)
             if self.settings.fail_open:
-                self._abstain(runtime, call, f"error:{exc}")
                 return None
-            return self._decision(Verdict.DENY, "[adversarial] Tool call denied: policy "
-                                  f"check failed ({exc})", "adversarial-policy.error")
+            return self._decision(Verdict.DENY, FAILED, "adversarial-policy.error")
+        self._audit(runtime, call, "allow" if reply.allowed else f"deny:{reply.reason}",
+                    not reply.allowed)
         if reply.allowed:
-            self._abstain(runtime, call, "allow")
             return None
-        return self._decision(Verdict.DENY, "[adversarial] Tool call denied by policy: "
-                              f"{reply.reason}", "adversarial-policy.deny")
+        return self._decision(Verdict.DENY, DENIED, "adversarial-policy.deny")
 
 
 def api_key_from(settings: AdversarialPolicySettings) -> str | None:
