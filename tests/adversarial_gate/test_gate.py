@@ -49,6 +49,7 @@ async def test_allow_lets_the_other_gates_decide(make_deck: MakeDeck, judge: Jud
     assert body["model"] == "judge-1"
     system, user = body["messages"]
     assert system["role"] == "system" and "security policy enforcement agent" in system["content"]
+    assert b"judge-secret-key" not in request.body
     assert user == {"role": "user", "content":
                     'Tool: probe\nParameters:\n```json\n{\n  "value": "hello"\n}\n```'}
     # the permission rule decided; the judge's ALLOW is its own audit event
@@ -149,6 +150,16 @@ async def test_fail_open_does_not_open_a_deny(make_deck: MakeDeck, judge: Judge)
     deck, stubs = make_deck(gate_config(judge, fail_open=True))
     result = await deck.call(ToolCall("probe", {}))
     assert result.error is not None and stubs.ran == []
+
+
+async def test_fail_open_never_lifts_another_gates_deny(make_deck: MakeDeck,
+                                                        judge: Judge) -> None:
+    judge.script(("status", 503))
+    deck, stubs = make_deck(gate_config(judge, fail_open=True))
+    result = await deck.call(ToolCall("refused", {}), confirm=True)
+    assert result.error is not None and result.error.category is ErrorCategory.POLICY_BLOCKED
+    assert result.decision is not None and result.decision.gate == "permissions"
+    assert stubs.ran == []
 
 
 async def test_a_confirmed_call_is_judged_too(make_deck: MakeDeck, judge: Judge) -> None:

@@ -125,3 +125,11 @@ def test_a_secret_named_value_never_survives(params: dict[str, object], part: st
     text = sanitize_params(params)
     assert marker not in text
     assert len(text) <= MAX_JSON_CHARS - 3 + len("… [truncated]")
+
+
+@given(st.text(max_size=60))
+def test_only_an_allow_word_allows(text: str) -> None:
+    # the adversarial direction: no other answer, however phrased, counts as an ALLOW
+    upper = text.strip().upper()
+    assert parse_reply(text).allowed == (upper == "ALLOW"
+                                         or upper.startswith(("ALLOW ", "ALLOW\n")))
