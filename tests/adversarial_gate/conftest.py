@@ -173,12 +173,12 @@ async def make_deck(tmp_path: Path, audit_path: Path,
     config = tmp_path / "conf" / "tooldeck.toml"
     decks: list[Deck] = []
 
-    def make(body: str) -> tuple[Deck, Stubs]:
+    def make(body: str, **kw: Any) -> tuple[Deck, Stubs]:
         config.parent.mkdir(exist_ok=True)
         config.write_text(f'{embedded_default_text()}\n[tools.audit]\npath = "{audit_path}"\n'
                           f"{body}")
         stubs = Stubs(TOOLS)
-        deck = Deck.from_config(config, extra_plugins={"stubs": stubs})
+        deck = Deck.from_config(config, extra_plugins={"stubs": stubs}, **kw)
         decks.append(deck)
         return deck, stubs
 

@@ -215,6 +215,27 @@ async def test_a_deny_names_the_policy_file(make_deck: MakeDeck, judge: Judge,
     assert result.decision.source == str(policy.resolve())
 
 
+async def test_a_reload_reads_the_edited_policy_file_and_refuses_its_deletion(
+        make_deck: MakeDeck, judge: Judge, tmp_path: Path) -> None:
+    async def no_wait() -> None:  # the settle interval, driven by the test
+        return None
+
+    policy = tmp_path / "conf" / "p.txt"
+    policy.parent.mkdir(exist_ok=True)
+    policy.write_text("no network\n")
+    deck, _ = make_deck(gate_config(judge, policy_file="p.txt"), settle_wait=no_wait)
+    await deck.call(ToolCall("probe", {}))
+    policy.write_text("no network\nno deletes\n")
+    assert await deck.reload()
+    await deck.call(ToolCall("probe", {}))
+    policy.unlink()
+    assert not await deck.reload()  # a deleted policy never loosens the running one
+    await deck.call(ToolCall("probe", {}))
+    systems = [r.json()["messages"][0]["content"] for r in judge.requests]
+    assert "- no deletes" not in systems[0]
+    assert "- no network\n- no deletes" in systems[1] and systems[2] == systems[1]
+
+
 def test_a_missing_key_variable_refuses_the_configuration(make_deck: MakeDeck, judge: Judge,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
