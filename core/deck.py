@@ -618,10 +618,12 @@ class Deck:
                 on_reload(outcome is _Outcome.APPLIED)
 
     async def aclose(self) -> None:
-        """Wait for calls in flight, unconfigure the current runtime, close the session state."""
+        """Wait for calls in flight, unconfigure the runtime, close the session state and store."""
         await self._runtime.drained()
         await self._runtime.aclose()
         await self._runtime.session.aclose()
+        if self._approvals is not None:
+            self._approvals.close()
         self._events.close()
 
 

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tooldeck.approvals import ApprovalError, parse_approval_id
+from tooldeck.approvals import ApprovalError, ApprovalStore, parse_approval_id
 from tooldeck.deck import DEFER, Deck
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import Decision, ToolCall, Verdict
@@ -309,3 +310,53 @@ async def test_a_rule_grant_does_not_cover_a_second_gate_that_also_asks(
         assert deck.approvals.find_grant(call, [asked.decision, other]) is None
     finally:
         await deck.aclose()
+
+
+def test_concurrent_claims_from_separate_connections_let_exactly_one_run(
+        config: Path, tmp_path: Path) -> None:
+    deck = _deck(config)
+    try:
+        asked = deck.call_sync(_echo(tmp_path / "out.txt"), confirm=DEFER)
+        assert asked.approval_id is not None
+        deck.approvals.approve(asked.approval_id, by="alice")
+        path = deck.approvals.path
+    finally:
+        deck.close()
+    stores = [ApprovalStore(path, expiry_secs=60, grant_ttl_secs=60) for _ in range(6)]
+    start = threading.Barrier(len(stores))
+    outcomes: list[str] = []
+
+    def claim(store: ApprovalStore) -> None:
+        start.wait()
+        try:
+            store.claim(asked.approval_id or "")
+            outcomes.append("claimed")
+        except ApprovalError as exc:
+            outcomes.append(str(exc))
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=claim, args=(s,)) for s in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count("claimed") == 1
+    assert all("resumed already" in o for o in outcomes if o != "claimed")
+
+
+def test_a_symlinked_store_is_refused_and_nothing_is_kept(config: Path, tmp_path: Path) -> None:
+    deck = _deck(config)
+    try:
+        target = tmp_path / "elsewhere.sqlite3"
+        target.write_bytes(b"")
+        deck.approvals.path.parent.mkdir(parents=True, exist_ok=True)
+        deck.approvals.path.symlink_to(target)
+        result = deck.call_sync(_echo(tmp_path / "out.txt"), confirm=DEFER)
+        assert result.error is not None
+        assert result.error.category is ErrorCategory.CONFIRMATION_REQUIRED
+        assert result.approval_id is None
+        assert "could not be kept" in result.error.message
+        assert target.read_bytes() == b""
+    finally:
+        deck.close()
