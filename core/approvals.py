@@ -40,7 +40,7 @@ from typing import Any, Literal
 import attrs
 
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
-from tooldeck.safe_json import safe_repr
+from tooldeck.safe_json import safe_repr, safe_text
 from tooldeck.secrets import redact
 
 __all__ = [
@@ -197,7 +197,8 @@ class ApprovalRecord:
     def public(self) -> dict[str, Any]:
         """The record for display and ``--json``: everything but the exact parameters."""
         return {"id": self.id, "status": self.status, "tool": self.tool,
-                "caller_id": self.caller_id, "call_id": self.call_id, "input": self.display,
+                "caller_id": None if self.caller_id is None else safe_text(self.caller_id),
+                "call_id": self.call_id, "input": safe_text(self.display),
                 "decision": dict(self.decision), "created": self.created,
                 "expires": self.expires, "resolved_by": self.resolved_by,
                 "reason": self.reason, "scope": self.scope, "resumed": self.resumed_at is not None}

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -360,3 +361,28 @@ def test_a_symlinked_store_is_refused_and_nothing_is_kept(config: Path, tmp_path
         assert target.read_bytes() == b""
     finally:
         deck.close()
+
+
+_ASK = Decision(Verdict.ASK, "asks", gate="permissions", rule="tools.permissions.bash[0]",
+                source="tooldeck.toml", pattern="echo *", line=1)
+_callers = st.one_of(st.none(), st.text(max_size=8))
+_commands = st.text(max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(granted=st.tuples(_callers, _commands), asked=st.tuples(_callers, _commands))
+def test_a_command_grant_covers_exactly_its_caller_and_parameters(
+        granted: tuple[str | None, str], asked: tuple[str | None, str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        store = ApprovalStore(Path(folder) / "a.sqlite3", expiry_secs=60, grant_ttl_secs=60)
+        try:
+            call = ToolCall("bash", {"command": granted[1]}, caller_id=granted[0])
+            store.approve(store.create(call, None, _ASK), by="alice", scope="command")
+            again = ToolCall("bash", {"command": asked[1]}, caller_id=asked[0])
+            same = (granted[0] or "", granted[1]) == (asked[0] or "", asked[1])
+            assert (store.find_grant(again, [_ASK]) is not None) is same
+            assert store.find_grant(ToolCall("read", {"command": granted[1]},
+                                             caller_id=granted[0]), [_ASK]) is None
+            json.dumps(store.records()[0].public(), ensure_ascii=False).encode("utf-8")
+        finally:
+            store.close()
