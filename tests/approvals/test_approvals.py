@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -386,3 +387,25 @@ def test_a_command_grant_covers_exactly_its_caller_and_parameters(
             json.dumps(store.records()[0].public(), ensure_ascii=False).encode("utf-8")
         finally:
             store.close()
+
+
+async def test_an_approval_answers_only_the_input_it_was_given_for(
+        config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    deck = _deck(config)
+    try:
+        asked = await deck.call(_echo(out), confirm=DEFER)
+        assert asked.approval_id is not None
+        deck.approvals.approve(asked.approval_id, by="alice")
+        # the stored input no longer matches what validation makes of it (a tool whose
+        # parameters changed meanwhile): the approval does not answer the new input
+        with sqlite3.connect(deck.approvals.path) as db:
+            db.execute("UPDATE approvals SET params=? WHERE id=?",
+                       (json.dumps({"command": "echo ran >> out.txt"}), asked.approval_id))
+        result = await deck.resume(asked.approval_id)
+        assert result.error is not None
+        assert result.error.category is ErrorCategory.CONFIRMATION_REQUIRED
+        assert "different input" in result.error.message
+        assert _lines(out) == []
+    finally:
+        await deck.aclose()
