@@ -235,8 +235,8 @@ class Deck:
             why = f": {record.reason}" if record.reason else ""
             refusal = ToolError(ErrorCategory.CANCELLED,
                                 f"{record.tool} was denied by {record.resolved_by}{why}")
-            return await self._call(record.call(), refusal)
-        return await self._call(record.call(), _Resumed(record))
+            return await self._call(record.call(), refusal, record.id)
+        return await self._call(record.call(), _Resumed(record), record.id)
 
     def tools(self) -> list[ToolDef]:
         """The tools the model may see, in id order, without the ones a gate hides."""
@@ -275,7 +275,8 @@ class Deck:
         """
         return await self._call(call, confirm)
 
-    async def _call(self, call: ToolCall, confirm: _Settle) -> ToolResult:
+    async def _call(self, call: ToolCall, confirm: _Settle,
+                    approval_id: str | None = None) -> ToolResult:
         runtime = self._runtime
         runtime.enter()
         started = time.perf_counter()
@@ -298,8 +299,8 @@ class Deck:
                            f"tooldeck failed while handling the call ({type(exc).__name__})")
         finally:
             runtime.leave()
-        if isinstance(confirm, _Resumed):
-            result = attrs.evolve(result, approval_id=confirm.record.id)
+        if approval_id is not None:  # a resumed approval: its result names it
+            result = attrs.evolve(result, approval_id=approval_id)
         return self._audit(runtime, result, started)
 
     def _audit(self, runtime: Runtime, result: ToolResult, started: float) -> ToolResult:

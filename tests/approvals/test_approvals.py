@@ -249,6 +249,7 @@ async def test_a_denied_approval_resumes_as_cancelled_once(config: Path, tmp_pat
         assert result.error is not None
         assert result.error.category is ErrorCategory.CANCELLED
         assert "not today" in result.error.message
+        assert result.approval_id == asked.approval_id
         with pytest.raises(ApprovalError):
             await deck.resume(asked.approval_id)
         assert _lines(out) == []
