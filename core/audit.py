@@ -130,6 +130,8 @@ def call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
                               **result.decision.provenance()}
     if result.approved_by:
         fields["approved_by"] = result.approved_by
+    if result.approval_id:
+        fields["approval_id"] = result.approval_id
     if tool is not None and tool.source is not None and tool.source.startswith(MCP_SOURCE):
         fields["mcp_server_id"] = tool.source[len(MCP_SOURCE):]
     if policy is not None:

@@ -125,6 +125,7 @@ def result_json(result: ToolResult, raw_file: Path | None = None) -> dict[str, A
             **decision.provenance(),
         },
         "approved_by": result.approved_by,
+        "approval_id": result.approval_id,
         "exit_code": exit_code,
         "raw_file": str(raw_file) if raw_file is not None else None,
         "duration_ms": round(result.duration_ms, 3),

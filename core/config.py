@@ -47,6 +47,7 @@ __all__ = [
     "CORE_SECTIONS",
     "UNBUILT_FEATURE_SECTIONS",
     "AgentConfig",
+    "ApprovalsConfig",
     "AuditConfig",
     "CallExample",
     "ConfigDocument",
@@ -148,6 +149,28 @@ class AuditConfig(StrictModel):
         return data_dir() / "audit.jsonl"
 
 
+class ApprovalsConfig(StrictModel):
+    """``[tools.approvals]``: deferred ``ask`` decisions kept as data (see docs/approvals.md)."""
+
+    expiry_secs: int = Field(
+        3600, ge=1, le=30 * 86400,
+        description="A pending approval can be approved, denied or resumed for this long; "
+        "after that it fails closed.")
+    grant_ttl_secs: int = Field(
+        3600, ge=1, le=30 * 86400,
+        description="How long a grant made with scope command or rule lasts.")
+    path: PathSetting | None = Field(
+        None, description="The approval store (relative: to the config file's directory); "
+        "default: approvals.sqlite3 in the user data directory.")
+
+    def resolved_path(self, config_dir: Path | None = None) -> Path:
+        """The store's path, or the platform default (``~`` expanded)."""
+        if self.path:
+            path = Path(self.path).expanduser()
+            return path if path.is_absolute() or config_dir is None else config_dir / path
+        return data_dir() / "approvals.sqlite3"
+
+
 class TafcConfig(StrictModel):
     """``[tools.tafc]``: think-augmented function calling.
 
@@ -238,6 +261,7 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "plugins": PluginsConfig,
     "tools": ToolsConfig,
     "tools.audit": AuditConfig,
+    "tools.approvals": ApprovalsConfig,
     "tools.tafc": TafcConfig,
     "tools.retry": RetryConfig,
     "agent.tool_filter": ToolFilterConfig,
@@ -278,6 +302,7 @@ class CoreConfig:
     retry: RetryConfig
     tool_filter: ToolFilterConfig
     dependencies: DependencyConfig
+    approvals: ApprovalsConfig
 
 
 @attrs.frozen
@@ -624,6 +649,7 @@ def validate_sections(
         retry=_typed(sections["tools.retry"], RetryConfig),
         tool_filter=_typed(sections["agent.tool_filter"], ToolFilterConfig),
         dependencies=_typed(sections["tools.dependencies"], DependencyConfig),
+        approvals=_typed(sections["tools.approvals"], ApprovalsConfig),
     )
     return Settings(
         core=core,

@@ -6,7 +6,8 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► strip _tafc_think* fields ─► tool lookup (tool_not_found)
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
-             ─► ask? confirmation callback (confirmation_required / cancelled)
+             ─► ask? a grant, else the confirmation (confirmation_required / cancelled;
+                 with confirm=DEFER a pending approval, see tooldeck.approvals)
              ─► route (tooldeck_select_executor) ─► wrap (tooldeck_wrap_executor)
              ─► probe (tooldeck_probe_call; a deny is policy_blocked) ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
@@ -31,11 +32,12 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 import pydantic
 
+from tooldeck.approvals import ApprovalError, ApprovalRecord, ApprovalStore, exact_params
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
@@ -55,7 +57,8 @@ from tooldeck.safe_json import safe_repr
 from tooldeck.trust import PROJECT_ORIGIN, project_document
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
-__all__ = ["SETTLE_S", "Approval", "Confirm", "Deck", "ToolResult", "combine_decisions"]
+__all__ = ["DEFER", "SETTLE_S", "Approval", "Confirm", "Deck", "Defer", "ToolResult",
+           "combine_decisions"]
 
 @attrs.frozen
 class Approval:
@@ -70,6 +73,27 @@ class Approval:
 Confirm = Callable[[ToolCall, Decision], "bool | Approval | Awaitable[bool | Approval]"]
 """A confirmation callback: ``True`` or an :class:`Approval` runs the call, anything else
 refuses it (a string such as the user's typed "no" is a refusal, never an approval)."""
+
+class Defer(enum.Enum):
+    """The type of :data:`DEFER`."""
+
+    DEFER = "defer"
+
+
+DEFER = Defer.DEFER
+"""``deck.call(call, confirm=DEFER)``: an ``ask`` becomes a pending approval (its id is the
+result's ``approval_id``) to approve or deny later, from any process, then
+:meth:`Deck.resume`."""
+
+
+@attrs.frozen
+class _Resumed:
+    """The confirmation of a resumed approval: it approves that exact call only."""
+
+    record: ApprovalRecord
+
+
+_Settle: TypeAlias = "Confirm | bool | Defer | _Resumed | ToolError | None"
 
 SETTLE_S = 0.4
 """Default settle interval of the hot-reload rule, in seconds (well above the pauses of
@@ -121,6 +145,7 @@ class Deck:
         settle_s: float = SETTLE_S,
         settle_wait: Callable[[], Awaitable[None]] | None = None,
         installed: Mapping[str, PluginSpec] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._runtime = runtime
         self._installed = installed
@@ -132,6 +157,8 @@ class Deck:
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
         self._events = EventBus()
+        self._clock = clock
+        self._approvals: ApprovalStore | None = None
         self.last_reload_error: str | None = None
         """Why the most recent reload was refused (``None`` after a successful one)."""
 
@@ -144,6 +171,7 @@ class Deck:
         environ: Mapping[str, str] | None = None,
         settle_s: float = SETTLE_S,
         settle_wait: Callable[[], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> Deck:
         """Build a deck from a config file (or the lookup order, or the embedded default).
 
@@ -155,6 +183,7 @@ class Deck:
             pause of any writer that saves in place.
         :param settle_wait: awaited instead of sleeping ``settle_s`` (for tests and embedders
             that drive time themselves).
+        :param clock: the time source of approvals and grants (epoch seconds; tests).
         :raises ConfigError: the configuration cannot be used.
         """
         doc = config if isinstance(config, ConfigDocument) else load_document(config)
@@ -162,12 +191,52 @@ class Deck:
         runtime = build_runtime(doc, installed=installed, extra_plugins=extra_plugins,
                                 environ=environ)
         return cls(runtime, extra_plugins=extra_plugins, environ=environ, settle_s=settle_s,
-                   settle_wait=settle_wait, installed=installed)
+                   settle_wait=settle_wait, installed=installed, clock=clock)
 
     @property
     def runtime(self) -> Runtime:
         """The current runtime (it changes on reload; capture it once per unit of work)."""
         return self._runtime
+
+    @property
+    def approvals(self) -> ApprovalStore:
+        """The approval store of the current policy (``[tools.approvals]``).
+
+        ``pending()``, ``approve(id, by=..., scope=...)``, ``deny(id, by=...)``; see
+        :mod:`tooldeck.approvals`. It is opened anew when a reload changes its settings.
+        """
+        settings = self._runtime.settings
+        config = settings.core.approvals
+        path = config.resolved_path(settings.document.directory)
+        store = self._approvals
+        if (store is None or store.path != path or store.expiry_secs != config.expiry_secs
+                or store.grant_ttl_secs != config.grant_ttl_secs):
+            if store is not None:
+                store.close()
+            store = self._approvals = ApprovalStore(
+                path, expiry_secs=config.expiry_secs, grant_ttl_secs=config.grant_ttl_secs,
+                clock=self._clock)
+        return store
+
+    async def resume(self, approval_id: str) -> ToolResult:
+        """Run a deferred call once its approval is resolved: at most once, from any process.
+
+        The approval is claimed first (one transaction: a second resume, here or in another
+        process, raises). An approved call then goes through the whole pipeline again: a
+        policy that now denies it wins; one that still asks is answered by this approval,
+        for these exact parameters only. A denied approval ends as ``cancelled``. Either way
+        the result carries ``approval_id`` and is audited.
+
+        :raises ApprovalError: malformed or unknown id, still pending, expired, or resumed
+            already.
+        """
+        record = self.approvals.claim(approval_id)
+        if record.status == "denied":
+            why = f": {record.reason}" if record.reason else ""
+            refusal = ToolError(ErrorCategory.CANCELLED,
+                                f"{record.tool} was denied by {record.resolved_by}{why}")
+            return await self._call(record.call(), refusal, record.id)
+        return await self._call(record.call(), _Resumed(record), record.id)
 
     def tools(self) -> list[ToolDef]:
         """The tools the model may see, in id order, without the ones a gate hides."""
@@ -189,24 +258,35 @@ class Deck:
 
     # ------------------------------------------------------------------------ calling
 
-    async def call(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
+    async def call(self, call: ToolCall, *,
+                   confirm: Confirm | bool | Defer | None = None) -> ToolResult:
         """Run one call through the whole pipeline; never raises for bad input or a tool failure.
 
         Any tool id and any parameters end in a result, and the call is audited exactly once.
 
         :param call: the call.
         :param confirm: how to settle an ``ask``: a callback (it approves only with ``True``
-            or an :class:`Approval`), ``True`` to pre-approve (e.g. ``--yes``), or ``None`` to
-            fail with ``confirmation_required``. A ``deny`` is never confirmable.
+            or an :class:`Approval`), ``True`` to pre-approve (e.g. ``--yes``), ``None`` to
+            fail with ``confirmation_required``, or :data:`DEFER` to fail with
+            ``confirmation_required`` and keep a pending approval (``approval_id``). A
+            grant (:mod:`tooldeck.approvals`) is consulted first. A ``deny`` is never
+            confirmable.
         :returns: the result, already audited.
         """
+        return await self._call(call, confirm)
+
+    async def _call(self, call: ToolCall, confirm: _Settle,
+                    approval_id: str | None = None) -> ToolResult:
         runtime = self._runtime
         runtime.enter()
         started = time.perf_counter()
         self._events.emit(lambda: started_event(call, _tool_of(runtime, call)),
                           lambda event: runtime.hooks.call_event(event, runtime))
         try:
-            result = await self._run(runtime, call, confirm)
+            if isinstance(confirm, ToolError):  # a denied approval, resumed: nothing runs
+                result = ToolResult(call, error=confirm)
+            else:
+                result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
             # the action may have started: it is audited even though no result returns
             cancelled = ToolError(ErrorCategory.CANCELLED, "the call was cancelled")
@@ -219,6 +299,8 @@ class Deck:
                            f"tooldeck failed while handling the call ({type(exc).__name__})")
         finally:
             runtime.leave()
+        if approval_id is not None:  # a resumed approval: its result names it
+            result = attrs.evolve(result, approval_id=approval_id)
         return self._audit(runtime, result, started)
 
     def _audit(self, runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
@@ -240,7 +322,8 @@ class Deck:
         """
         return self._events.subscribe()
 
-    def call_sync(self, call: ToolCall, *, confirm: Confirm | bool | None = None) -> ToolResult:
+    def call_sync(self, call: ToolCall, *,
+                  confirm: Confirm | bool | Defer | None = None) -> ToolResult:
         """Synchronous :meth:`call` for callers without an event loop.
 
         All synchronous calls of a deck run on one private event loop, so executors that keep
@@ -263,7 +346,7 @@ class Deck:
             self._sync_loop = None
 
     async def _run(
-        self, runtime: Runtime, call: ToolCall, confirm: Confirm | bool | None
+        self, runtime: Runtime, call: ToolCall, confirm: _Settle
     ) -> ToolResult:
         tools_config = runtime.settings.core.tools
         malformed = shape_error(call)
@@ -289,13 +372,15 @@ class Deck:
         call = attrs.evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
+        votes: list[Decision] = []
         if not tools_config.enabled:
             decision = tools_disabled(runtime)
         elif limit is not None and self._calls.get(call.caller_id, 0) >= limit:
             decision = _quota_exhausted(limit, call.caller_id,
                                         runtime.settings.origin(_QUOTA_RULE))
         else:
-            decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
+            votes = runtime.hooks.check_call(call, tool, runtime)
+            decision = combine_decisions(votes)
         if decision.verdict is Verdict.DENY:
             category = (ErrorCategory.QUOTA_BLOCKED if decision.rule == _QUOTA_RULE
                         else ErrorCategory.POLICY_BLOCKED)
@@ -303,9 +388,14 @@ class Deck:
 
         approved_by: str | None = None
         if decision.verdict is Verdict.ASK:
-            approved_by, refusal = await _confirm(call, decision, confirm)
-            if refusal is not None:
-                return ToolResult(call, error=refusal, decision=decision)
+            asks = [v for v in votes if v.verdict is Verdict.ASK] or [decision]
+            approved_by = self._granted(call, asks)
+            if approved_by is None and confirm is DEFER:
+                return self._defer(call, tool, decision)
+            if approved_by is None:
+                approved_by, refusal = await _confirm(call, decision, confirm)
+                if refusal is not None:
+                    return ToolResult(call, error=refusal, decision=decision)
 
         try:
             executor = runtime.hooks.select_executor(call, tool, runtime)
@@ -360,6 +450,29 @@ class Deck:
         if tools_config.summarize_output:
             output = runtime.hooks.transform_output(call, tool, output, runtime)
         return ToolResult(call, output=output, decision=decision, approved_by=approved_by)
+
+    def _granted(self, call: ToolCall, asks: list[Decision]) -> str | None:
+        """The ``approved_by`` of a live grant covering this ``ask``, else ``None``."""
+        try:
+            grant = self.approvals.find_grant(call, asks)
+        except ApprovalError as exc:  # unreadable: no grant, so the call is asked
+            print(f"tooldeck: {exc}", file=sys.stderr)
+            return None
+        return None if grant is None else grant.approved_by
+
+    def _defer(self, call: ToolCall, tool: ToolDef, decision: Decision) -> ToolResult:
+        """Keep an ``ask`` as a pending approval; the result says how to resolve it."""
+        try:
+            approval_id = self.approvals.create(call, tool, decision)
+        except (ApprovalError, TypeError, ValueError) as exc:
+            return ToolResult(call, decision=decision, error=ToolError(
+                ErrorCategory.CONFIRMATION_REQUIRED,
+                f"{call.tool_id} requires confirmation: {decision.reason} (it could not be "
+                f"kept as an approval: {exc})"))
+        return ToolResult(call, decision=decision, approval_id=approval_id, error=ToolError(
+            ErrorCategory.CONFIRMATION_REQUIRED,
+            f"{call.tool_id} requires confirmation: {decision.reason} (pending approval "
+            f"{approval_id})"))
 
     # ------------------------------------------------------------------------ reloading
 
@@ -512,10 +625,12 @@ class Deck:
                 on_reload(outcome is _Outcome.APPLIED)
 
     async def aclose(self) -> None:
-        """Wait for calls in flight, unconfigure the current runtime, close the session state."""
+        """Wait for calls in flight, unconfigure the runtime, close the session state and store."""
         await self._runtime.drained()
         await self._runtime.aclose()
         await self._runtime.session.aclose()
+        if self._approvals is not None:
+            self._approvals.close()
         self._events.close()
 
 
@@ -604,12 +719,21 @@ def _fail(call: ToolCall, category: ErrorCategory, message: str,
 
 
 async def _confirm(
-    call: ToolCall, decision: Decision, confirm: Confirm | bool | None
+    call: ToolCall, decision: Decision, confirm: _Settle
 ) -> tuple[str | None, ToolError | None]:
     """Settle an ``ask``: returns ``(approved_by, None)`` or ``(None, error)``."""
     if confirm is True:
         return "pre-approved", None
-    if confirm is None or confirm is False:
+    if isinstance(confirm, _Resumed):
+        record = confirm.record
+        if (call.tool_id, call.caller_id) != (record.tool, record.caller_id) or \
+                exact_params(call.params) != exact_params(record.params):
+            return None, ToolError(
+                ErrorCategory.CONFIRMATION_REQUIRED,
+                f"{call.tool_id} requires confirmation: approval {record.id} was for a "
+                "different input")
+        return f"approval:{record.id} ({record.resolved_by})", None
+    if confirm is None or confirm is False or confirm is DEFER or isinstance(confirm, ToolError):
         return None, ToolError(
             ErrorCategory.CONFIRMATION_REQUIRED,
             f"{call.tool_id} requires confirmation: {decision.reason}",

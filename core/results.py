@@ -20,6 +20,8 @@ class ToolResult:
     :param decision: the combined gate decision, when the call got that far.
     :param duration_ms: time spent in the pipeline.
     :param approved_by: who confirmed an ``ask``, when someone did.
+    :param approval_id: the pending approval an ``ask`` became (``confirm=DEFER``), or the
+        approval a resumed call ran under.
     """
 
     call: ToolCall
@@ -28,6 +30,7 @@ class ToolResult:
     decision: Decision | None = None
     duration_ms: float = 0.0
     approved_by: str | None = None
+    approval_id: str | None = None
 
     @property
     def ok(self) -> bool:
