@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tooldeck.config import Settings
+    from tooldeck.context_compression import Summarize
     from tooldeck.events import CallEvent
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
@@ -278,6 +279,22 @@ def tooldeck_embedder(runtime: Runtime) -> Embed | None:
 
     :param runtime: the current runtime.
     :returns: an embedder, or ``None`` to let the next implementation decide.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_summarizer(runtime: Runtime) -> Summarize | None:
+    """Supply the summariser ``compress_context`` writes its summaries with.
+
+    The first implementation that returns one wins; with none, ``compress_context`` is
+    hidden from the model. A summariser is ``async summarize(text, instructions) -> str``;
+    it raises to fail (the history then stays whole). It is given no tools, so a summary can
+    never call ``compress_context``. Return the same object for a runtime (keep it in the
+    stash). An implementation that raises, or returns something that is not callable, is
+    reported on stderr and skipped.
+
+    :param runtime: the current runtime.
+    :returns: a summariser, or ``None`` to let the next implementation decide.
     """
 
 

@@ -35,6 +35,10 @@ context budget         before each request the conversation and tool schemas are
                        (80 %) of ``context_window`` the ``compress`` callback, if any,
                        rewrites the history; still over, the loop stops with
                        ``context_budget``
+compress_context       a reply calling ``compress_context`` may replace the messages before
+                       it (not the leading system messages) with a summary appended to the
+                       loop's :attr:`~ToolLoop.knowledge` block, which is sent as one user
+                       message after the system messages (:mod:`tooldeck.context_compression`)
 =====================  ======================================================================
 """
 
@@ -52,6 +56,12 @@ import attrs
 
 from tooldeck.adapters import Adapter, AdapterError, ProviderCall
 from tooldeck.audit import runtime_event
+from tooldeck.context_compression import (
+    COMPRESS_CONTEXT,
+    CompressionRequest,
+    knowledge_text,
+    offering,
+)
 from tooldeck.deck import Confirm, ToolResult
 from tooldeck.dependencies import DependencyGraph
 from tooldeck.errors import ErrorCategory, ToolError
@@ -249,6 +259,9 @@ class ToolLoop:
         self.completed: set[str] = set()
         """Tools that completed successfully in this session, for the dependency graph;
         clear it to start a new session."""
+        self.knowledge: list[str] = []
+        """The knowledge block: the summaries ``compress_context`` made, oldest first; each
+        new one is appended, none is ever replaced."""
         self._filter: SchemaFilter | None = None
         self._graph: DependencyGraph | None = None
 
@@ -327,6 +340,7 @@ class ToolLoop:
                 return self._stop(StopReason.MODEL_ERROR, history, text, iterations,
                                   f"the model client failed: {type(exc).__name__}: "
                                   f"{safe_repr(str(exc), 300)}")
+            reply_start = len(history)
             history.extend(reply.messages)
             text = reply.text
             calls = list(reply.calls)
@@ -343,14 +357,60 @@ class ToolLoop:
                 return self._stop(StopReason.ITERATION_CAP, history, text, iterations,
                                   f"{why}; {len(calls)} call(s) not run")
             iterations += 1
-            results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
-                       for pc in calls]
+            request: CompressionRequest | None = None
+            if any(pc.call.tool_id == COMPRESS_CONTEXT for pc in calls):
+                request = CompressionRequest(self._compressible(history[:reply_start]))
+                with offering(request):
+                    results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
+                               for pc in calls]
+            else:
+                results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
+                           for pc in calls]
             self.completed.update(pc.call.tool_id for pc, result in results
                                   if result.ok and isinstance(pc.call.tool_id, str))
             self._answer(history, results, fenced)
+            if request is not None and request.summary is not None:
+                history = self._compressed(history, reply_start, request)
             doom = watch.observe(results)
             if doom is not None:
                 return self._stop(StopReason.DOOM_LOOP, history, text, iterations, doom)
+
+    def _head(self, history: Sequence[Mapping[str, Any]]) -> int:
+        """How many messages open the history and are never compressed.
+
+        They are the leading system (or developer) messages and the knowledge block after them.
+        """
+        head = 0
+        while head < len(history) and history[head].get("role") in ("system", "developer"):
+            head += 1
+        if (self.knowledge and head < len(history)
+                and history[head] == self.adapter.user_message(knowledge_text(self.knowledge))):
+            head += 1
+        return head
+
+    def _compressible(self, before_reply: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+        """The messages a ``compress_context`` call of this round may replace."""
+        return tuple(before_reply[self._head(before_reply):])
+
+    def _compressed(self, history: list[dict[str, Any]], reply_start: int,
+                    request: CompressionRequest) -> list[dict[str, Any]]:
+        """The history with the request's messages replaced by the grown knowledge block."""
+        assert request.summary is not None
+        system = 0
+        while system < reply_start and history[system].get("role") in ("system", "developer"):
+            system += 1
+        head = self._head(history[:reply_start])
+        self.knowledge.append(request.summary)
+        block = self.adapter.user_message(knowledge_text(self.knowledge))
+        runtime = self.deck.runtime
+        fields: dict[str, Any] = {"messages": reply_start - head,
+                                  "summary_chars": len(request.summary),
+                                  "knowledge_sections": len(self.knowledge),
+                                  "turn": self.turn}
+        if self.caller_id:
+            fields["caller_id"] = self.caller_id
+        runtime.hooks.audit(runtime_event("loop.compressed", fields), runtime)
+        return [*history[:system], block, *history[reply_start:]]
 
     def _answer(self, history: list[dict[str, Any]],
                 results: Sequence[tuple[ProviderCall, ToolResult]], fenced: bool) -> None:

@@ -26,6 +26,7 @@ from tooldeck.state import SessionState, StashKey
 from tooldeck.trust_levels import TrustLevel, most_severe
 
 if TYPE_CHECKING:
+    from tooldeck.context_compression import Summarize
     from tooldeck.events import CallEvent
     from tooldeck.schema_filter import Embed
 
@@ -147,6 +148,7 @@ class Hooks:
         self._audit = impls(pm.hook.tooldeck_audit)
         self._call_event = impls(pm.hook.tooldeck_call_event)
         self._embedder = impls(pm.hook.tooldeck_embedder)
+        self._summarizer = impls(pm.hook.tooldeck_summarizer)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
         self._trust = impls(pm.hook.tooldeck_trust_level)
@@ -338,6 +340,21 @@ class Hooks:
                 continue
             if embed is not None:
                 return cast("Embed", embed)
+        return None
+
+    def summarizer(self, runtime: Runtime) -> Summarize | None:
+        """The first summariser a ``tooldeck_summarizer`` supplies; failing ones are skipped."""
+        for impl in self._summarizer:
+            try:
+                summarize = impl.function(*[{"runtime": runtime}[a] for a in impl.argnames])
+                if summarize is not None and not callable(summarize):
+                    raise TypeError(f"returned {type(summarize).__name__}, not a callable")
+            except Exception as exc:
+                print(f"tooldeck: summarizer hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            if summarize is not None:
+                return cast("Summarize", summarize)
         return None
 
     def configure(self, runtime: Runtime) -> None:
