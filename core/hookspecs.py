@@ -255,12 +255,13 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
 def tooldeck_call_event(event: CallEvent, runtime: Runtime) -> None:
     """Follow calls as they happen: ``in_progress``, then ``completed`` or ``failed``.
 
-    Every call produces exactly two events with the same ``event.call_id``: ``in_progress``
-    when the deck receives it (before any gate), and a terminal one after its audit record
-    is written. Titles and contents are redacted display texts (see :mod:`tooldeck.events`).
-    Called on the event loop of the call: keep it quick and do not block. Each
-    implementation is isolated: one that raises is reported on stderr and never fails the
-    call or the others.
+    Every call produces an ``in_progress`` event when the deck receives it (before any
+    gate) and a terminal one after its audit record is written, with the same
+    ``event.call_id``; a tool that streams (``bash``) adds ``in_progress`` events between
+    them whose ``output`` holds the lines produced since the previous one. Titles, contents
+    and outputs are redacted display texts (see :mod:`tooldeck.events`). Called on the
+    event loop of the call: keep it quick and do not block. Each implementation is
+    isolated: one that raises is reported on stderr and never fails the call or the others.
 
     :param event: the :class:`~tooldeck.events.CallEvent`.
     :param runtime: the runtime the call runs on.

@@ -79,6 +79,9 @@ class CallContext:
     :param runtime: the runtime the call runs on (settings, stash, other tools).
     :param decision: the combined gate decision that let the call through.
     :param approved_by: who confirmed an ``ask`` decision, or ``None`` when none was needed.
+    :param progress: ``progress(text)`` publishes output the call produced so far as an
+        ``in_progress`` event (redacted there); ``None`` when nobody follows the deck's events,
+        so a tool can skip the work of reporting.
     """
 
     tool: ToolDef
@@ -86,6 +89,7 @@ class CallContext:
     runtime: Runtime
     decision: Decision
     approved_by: str | None = None
+    progress: Callable[[str], None] | None = None
 
 
 @attrs.frozen
@@ -316,6 +320,11 @@ class Hooks:
                     f"tooldeck: audit sink {impl.plugin!r} failed: {type(exc).__name__}: {exc}",
                     file=sys.stderr,
                 )
+
+    @property
+    def follows_calls(self) -> bool:
+        """Whether any plugin implements ``tooldeck_call_event``."""
+        return bool(self._call_event)
 
     def call_event(self, event: CallEvent, runtime: Runtime) -> None:
         """Hand ``event`` to every implementation; a failing one is reported and skipped."""
