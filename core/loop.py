@@ -29,7 +29,11 @@ tool selection         with ``[agent.tool_filter] enabled``, each request carrie
                        tools the schema filter selects for the run's user message
                        (:mod:`tooldeck.schema_filter`), gated and boosted by
                        ``[tools.dependencies]`` when that is enabled
-                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`
+                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`;
+                       with ``allowed_tools=True`` and an adapter that can (OpenAI chat and
+                       Responses), every request lists every tool and the selection goes in
+                       an ``allowed_tools`` ``tool_choice`` instead, so the tool list stays
+                       the same from request to request and prompt caching keeps working
 context budget         before each request the conversation and tool schemas are measured
                        with ``count_tokens`` (default: characters / 4); at ``budget_ratio``
                        (80 %) of ``context_window`` the ``compress`` callback, if any,
@@ -50,7 +54,7 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 
@@ -77,6 +81,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUDGET_RATIO",
     "DOOM_REPEATS",
+    "ChoosingModelClient",
     "Compress",
     "LoopOutcome",
     "ModelClient",
@@ -89,6 +94,16 @@ __all__ = [
 ModelClient = Callable[[list[dict[str, Any]], list[dict[str, Any]]],
                        Awaitable[Mapping[str, Any]]]
 """``await client(messages, tools)``: one model request, the provider's response as a dict."""
+
+class ChoosingModelClient(Protocol):
+    """A model client that also takes the request's ``tool_choice`` (for ``allowed_tools``)."""
+
+    def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *,
+                 tool_choice: Mapping[str, Any] | None = None
+                 ) -> Awaitable[Mapping[str, Any]]:
+        """One model request with a ``tool_choice``."""
+        ...
+
 
 TokenCounter = Callable[[str], int]
 """Counts the tokens of a text (the JSON of the conversation and the tool schemas)."""
@@ -216,6 +231,12 @@ class ToolLoop:
         for hosts that want tools called only through the provider's tool-calling API.
     :param embed: the embedder of the schema filter; by default the one a plugin supplies
         (``tooldeck_embedder``), else the lexical index.
+    :param allowed_tools: with the schema filter on, send every tool and restrict each turn
+        to the selection through the adapter's ``allowed_tools`` ``tool_choice``, so the
+        request's tool list never changes (prompt caching); the client must then take a
+        ``tool_choice`` keyword (:class:`ChoosingModelClient`, as the clients of
+        :mod:`tooldeck.model_clients` do). An adapter without such a mode (Anthropic) sends
+        the selection as usual.
     """
 
     def __init__(
@@ -234,6 +255,7 @@ class ToolLoop:
         doom_repeats: int = DOOM_REPEATS,
         fenced: bool = True,
         embed: Embed | None = None,
+        allowed_tools: bool = False,
     ) -> None:
         if max_iterations is not None and max_iterations < 1:
             raise ValueError("max_iterations must be at least 1")
@@ -254,6 +276,7 @@ class ToolLoop:
         self.doom_repeats = doom_repeats
         self.fenced = fenced
         self.embed = embed
+        self.allowed_tools = allowed_tools
         self.turn = 0
         """The number of model responses this loop has read (the last call's ``turn``)."""
         self.completed: set[str] = set()
@@ -325,12 +348,22 @@ class ToolLoop:
         while True:
             runtime = self.deck.runtime
             tafc = runtime.settings.core.tafc
-            tools = self.adapter.tool_specs(await self._offered(runtime, query), tafc)
+            offered = await self._offered(runtime, query)
+            tools = self.adapter.tool_specs(offered, tafc)
+            choice: dict[str, Any] | None = None
+            if self.allowed_tools and runtime.settings.core.tool_filter.enabled:
+                choice = self.adapter.allowed_tools_choice([tool.id for tool in offered])
+                if choice is not None:
+                    tools = self.adapter.tool_specs(self.deck.tools(), tafc)
             history, over = await self._within_budget(history, tools)
             if over is not None:
                 return self._stop(StopReason.CONTEXT_BUDGET, history, text, iterations, over)
             try:
-                response = await self.client(history, tools)
+                if choice is None:
+                    response = await self.client(history, tools)
+                else:
+                    choosing = cast("ChoosingModelClient", self.client)
+                    response = await choosing(history, tools, tool_choice=choice)
                 self.turn += 1
                 reply = self.adapter.parse(response, caller_id=self.caller_id, turn=self.turn)
             except AdapterError as exc:

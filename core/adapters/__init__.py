@@ -101,6 +101,14 @@ class Adapter(Protocol):
         """A plain user message (the loop answers fenced blocks in text with one)."""
         ...
 
+    def allowed_tools_choice(self, tool_ids: Sequence[str]) -> dict[str, Any] | None:
+        """A ``tool_choice`` letting the model call only ``tool_ids``, or ``None``.
+
+        The request still lists every tool, so the provider's prompt cache keeps the tool
+        list; ``None`` means the format has no such mode.
+        """
+        ...
+
 
 def parse_arguments(arguments: object) -> Any:
     """A call's ``arguments`` string as the deck should see it.
