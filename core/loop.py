@@ -95,6 +95,7 @@ ModelClient = Callable[[list[dict[str, Any]], list[dict[str, Any]]],
                        Awaitable[Mapping[str, Any]]]
 """``await client(messages, tools)``: one model request, the provider's response as a dict."""
 
+
 class ChoosingModelClient(Protocol):
     """A model client that also takes the request's ``tool_choice`` (for ``allowed_tools``)."""
 
@@ -351,7 +352,7 @@ class ToolLoop:
             offered = await self._offered(runtime, query)
             tools = self.adapter.tool_specs(offered, tafc)
             choice: dict[str, Any] | None = None
-            if self.allowed_tools and runtime.settings.core.tool_filter.enabled:
+            if self.allowed_tools and offered and runtime.settings.core.tool_filter.enabled:
                 choice = self.adapter.allowed_tools_choice([tool.id for tool in offered])
                 if choice is not None:
                     tools = self.adapter.tool_specs(self.deck.tools(), tafc)
