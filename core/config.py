@@ -275,7 +275,7 @@ BUILTIN_PLUGIN_SECTIONS = frozenset(
      "tools.overflow", "tools.risk_chain", "tools.memory", "tools.scheduler", "tools.telemetry",
      "tools.result_cache", "tools.egress", "tools.trust", "tools.anomaly", "tools.policy",
      "tools.verifiers", "tools.scopes", "tools.diagnostics", "tools.skills",
-     "tools.adversarial_policy", "mcp"}
+     "tools.adversarial_policy", "tools.compress_context", "tools.summarizer", "mcp"}
 )
 """Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
 with a warning (disabling a plugin must not make its settings an error)."""

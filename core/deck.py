@@ -43,7 +43,7 @@ from tooldeck.build import build_runtime
 from tooldeck.call_shape import shape_error
 from tooldeck.config import ConfigDocument, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
-from tooldeck.events import EventBus, EventStream, finished_event, started_event
+from tooldeck.events import EventBus, EventStream, finished_event, progress_event, started_event
 from tooldeck.generation import FileVersion, PolicyReads, read_version
 from tooldeck.judge import combine_decisions, tools_disabled
 from tooldeck.loader import PluginSpec, discover
@@ -303,6 +303,18 @@ class Deck:
             result = attrs.evolve(result, approval_id=approval_id)
         return self._audit(runtime, result, started)
 
+    def _progress(self, runtime: Runtime, call: ToolCall,
+                  tool: ToolDef) -> Callable[[str], None] | None:
+        """The ``progress`` of a call's context: ``None`` when no hook or stream listens."""
+        if not (self._events.streaming or runtime.hooks.follows_calls):
+            return None
+
+        def report(output: str) -> None:
+            self._events.emit(lambda: progress_event(call, tool, output),
+                              lambda event: runtime.hooks.call_event(event, runtime))
+
+        return report
+
     def _audit(self, runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
         result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
         tool = _tool_of(runtime, result.call)
@@ -425,7 +437,7 @@ class Deck:
                               decision=probed, approved_by=approved_by)
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
-                          approved_by=approved_by)
+                          approved_by=approved_by, progress=self._progress(runtime, call, tool))
 
         async def once() -> ToolOutput:
             return await executor.execute(call, ctx)

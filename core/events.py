@@ -1,10 +1,13 @@
 """Lifecycle events of calls, for IDEs and UIs: ``in_progress``, then ``completed`` or ``failed``.
 
-Every call to :meth:`~tooldeck.deck.Deck.call` produces exactly two events with the call's
-``call_id`` (a UUID in hex): ``in_progress`` when the deck receives it — before shape checks,
-gates or confirmation, so a UI can show it at once — and, after the audit record is written,
+Every call to :meth:`~tooldeck.deck.Deck.call` produces, with the call's ``call_id`` (a UUID
+in hex), an ``in_progress`` event when the deck receives it — before shape checks, gates or
+confirmation, so a UI can show it at once — and, after the audit record is written, one
 ``completed`` (the tool returned an output) or ``failed`` (any classified error: refused,
-denied, timed out, cancelled…). A UI updates one element per ``call_id``.
+denied, timed out, cancelled…). In between, a tool that streams its output (``bash``) adds
+``in_progress`` *progress* events whose ``output`` holds the lines produced since the last
+one; they are made only while someone listens (:func:`progress_event`). A UI updates one
+element per ``call_id``.
 
 They reach plugins through the ``tooldeck_call_event`` hook and programs through
 :meth:`Deck.events() <tooldeck.deck.Deck.events>`, an async iterator;
@@ -57,6 +60,7 @@ __all__ = [
     "EventStream",
     "call_kind",
     "finished_event",
+    "progress_event",
     "started_event",
 ]
 
@@ -136,6 +140,8 @@ class CallEvent:
     :param kind: see :class:`CallKind`.
     :param title: the call's input for display, redacted.
     :param content: on a terminal event, what the model is given, redacted; else ``""``.
+    :param output: on a progress event, the output lines produced since the previous one,
+        redacted; else ``""``.
     :param locations: the files the call touched or found (from the tool's output).
     :param error_category: the error's category on ``failed``.
     :param caller_id: the caller, when the call named one.
@@ -149,6 +155,7 @@ class CallEvent:
     kind: CallKind
     title: str
     content: str = ""
+    output: str = ""
     locations: tuple[str, ...] = ()
     error_category: str | None = None
     caller_id: str | None = None
@@ -160,7 +167,7 @@ class CallEvent:
         data: dict[str, Any] = {"call_id": self.call_id, "status": self.status.value,
                                 "tool": self.tool, "kind": self.kind.value,
                                 "title": self.title}
-        for name in ("content", "locations", "error_category", "caller_id", "turn"):
+        for name in ("content", "output", "locations", "error_category", "caller_id", "turn"):
             value = getattr(self, name)
             if value not in ("", (), None):
                 data[name] = list(value) if isinstance(value, tuple) else value
@@ -171,14 +178,16 @@ class CallEvent:
         """The event as an Agent Client Protocol ``session/update`` payload, for IDEs.
 
         ``in_progress`` becomes a ``tool_call`` update (the IDE creates the entry), a
-        terminal event a ``tool_call_update`` of the same ``toolCallId`` carrying the text as
-        content; put it in ``{"sessionId": …, "update": …}``.
+        progress event or a terminal one a ``tool_call_update`` of the same ``toolCallId``
+        carrying its text (the output so far, or the final text) as content; put it in
+        ``{"sessionId": …, "update": …}``.
         """
         update: dict[str, Any] = {"toolCallId": self.call_id, "status": self.status.value}
-        if self.status.terminal:
+        if self.status.terminal or self.output:
+            text = self.content if self.status.terminal else self.output
             update = {"sessionUpdate": "tool_call_update", **update,
                       "content": [{"type": "content",
-                                   "content": {"type": "text", "text": self.content}}]}
+                                   "content": {"type": "text", "text": text}}]}
         else:
             update = {"sessionUpdate": "tool_call", **update, "title": self.title,
                       "kind": self.kind.value}
@@ -215,6 +224,19 @@ def started_event(call: ToolCall, tool: ToolDef | None) -> CallEvent:
     """
     return CallEvent(str(call.call_id), CallStatus.IN_PROGRESS, _tool_name(call),
                      call_kind(call.tool_id, tool), _title(call, tool),
+                     caller_id=_caller(call), turn=_turn(call))
+
+
+def progress_event(call: ToolCall, tool: ToolDef | None, output: str) -> CallEvent:
+    """An ``in_progress`` event carrying output a running call produced.
+
+    :param call: the running call.
+    :param tool: its tool's definition.
+    :param output: the new output lines (redacted and cut to :data:`MAX_CONTENT_CHARS` here).
+    """
+    return CallEvent(str(call.call_id), CallStatus.IN_PROGRESS, _tool_name(call),
+                     call_kind(call.tool_id, tool), _title(call, tool),
+                     output=cut(redact(output), MAX_CONTENT_CHARS),
                      caller_id=_caller(call), turn=_turn(call))
 
 
@@ -299,6 +321,11 @@ class EventBus:
         """Stop delivering to ``stream`` (nothing happens when it is not subscribed)."""
         if stream in self._streams:
             self._streams.remove(stream)
+
+    @property
+    def streaming(self) -> bool:
+        """Whether any stream is open."""
+        return bool(self._streams)
 
     def emit(self, build: Callable[[], CallEvent],
              deliver: Callable[[CallEvent], None]) -> None:

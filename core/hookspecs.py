@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tooldeck.config import Settings
+    from tooldeck.context_compression import Summarize
     from tooldeck.events import CallEvent
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
@@ -254,12 +255,13 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
 def tooldeck_call_event(event: CallEvent, runtime: Runtime) -> None:
     """Follow calls as they happen: ``in_progress``, then ``completed`` or ``failed``.
 
-    Every call produces exactly two events with the same ``event.call_id``: ``in_progress``
-    when the deck receives it (before any gate), and a terminal one after its audit record
-    is written. Titles and contents are redacted display texts (see :mod:`tooldeck.events`).
-    Called on the event loop of the call: keep it quick and do not block. Each
-    implementation is isolated: one that raises is reported on stderr and never fails the
-    call or the others.
+    Every call produces an ``in_progress`` event when the deck receives it (before any
+    gate) and a terminal one after its audit record is written, with the same
+    ``event.call_id``; a tool that streams (``bash``) adds ``in_progress`` events between
+    them whose ``output`` holds the lines produced since the previous one. Titles, contents
+    and outputs are redacted display texts (see :mod:`tooldeck.events`). Called on the
+    event loop of the call: keep it quick and do not block. Each implementation is
+    isolated: one that raises is reported on stderr and never fails the call or the others.
 
     :param event: the :class:`~tooldeck.events.CallEvent`.
     :param runtime: the runtime the call runs on.
@@ -278,6 +280,22 @@ def tooldeck_embedder(runtime: Runtime) -> Embed | None:
 
     :param runtime: the current runtime.
     :returns: an embedder, or ``None`` to let the next implementation decide.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_summarizer(runtime: Runtime) -> Summarize | None:
+    """Supply the summariser ``compress_context`` writes its summaries with.
+
+    The first implementation that returns one wins; with none, ``compress_context`` is
+    hidden from the model. A summariser is ``async summarize(text, instructions) -> str``;
+    it raises to fail (the history then stays whole). It is given no tools, so a summary can
+    never call ``compress_context``. Return the same object for a runtime (keep it in the
+    stash). An implementation that raises, or returns something that is not callable, is
+    reported on stderr and skipped.
+
+    :param runtime: the current runtime.
+    :returns: a summariser, or ``None`` to let the next implementation decide.
     """
 
 

@@ -29,12 +29,20 @@ tool selection         with ``[agent.tool_filter] enabled``, each request carrie
                        tools the schema filter selects for the run's user message
                        (:mod:`tooldeck.schema_filter`), gated and boosted by
                        ``[tools.dependencies]`` when that is enabled
-                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`
+                       (:mod:`tooldeck.dependencies`) against :attr:`ToolLoop.completed`;
+                       with ``allowed_tools=True`` and an adapter that can (OpenAI chat and
+                       Responses), every request lists every tool and the selection goes in
+                       an ``allowed_tools`` ``tool_choice`` instead, so the tool list stays
+                       the same from request to request and prompt caching keeps working
 context budget         before each request the conversation and tool schemas are measured
                        with ``count_tokens`` (default: characters / 4); at ``budget_ratio``
                        (80 %) of ``context_window`` the ``compress`` callback, if any,
                        rewrites the history; still over, the loop stops with
                        ``context_budget``
+compress_context       a reply calling ``compress_context`` may replace the messages before
+                       it (not the leading system messages) with a summary appended to the
+                       loop's :attr:`~ToolLoop.knowledge` block, which is sent as one user
+                       message after the system messages (:mod:`tooldeck.context_compression`)
 =====================  ======================================================================
 """
 
@@ -46,12 +54,18 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 
 from tooldeck.adapters import Adapter, AdapterError, ProviderCall
 from tooldeck.audit import runtime_event
+from tooldeck.context_compression import (
+    COMPRESS_CONTEXT,
+    CompressionRequest,
+    knowledge_text,
+    offering,
+)
 from tooldeck.deck import Confirm, ToolResult
 from tooldeck.dependencies import DependencyGraph
 from tooldeck.errors import ErrorCategory, ToolError
@@ -67,6 +81,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUDGET_RATIO",
     "DOOM_REPEATS",
+    "ChoosingModelClient",
     "Compress",
     "LoopOutcome",
     "ModelClient",
@@ -79,6 +94,17 @@ __all__ = [
 ModelClient = Callable[[list[dict[str, Any]], list[dict[str, Any]]],
                        Awaitable[Mapping[str, Any]]]
 """``await client(messages, tools)``: one model request, the provider's response as a dict."""
+
+
+class ChoosingModelClient(Protocol):
+    """A model client that also takes the request's ``tool_choice`` (for ``allowed_tools``)."""
+
+    def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *,
+                 tool_choice: Mapping[str, Any] | None = None
+                 ) -> Awaitable[Mapping[str, Any]]:
+        """One model request with a ``tool_choice``."""
+        ...
+
 
 TokenCounter = Callable[[str], int]
 """Counts the tokens of a text (the JSON of the conversation and the tool schemas)."""
@@ -206,6 +232,12 @@ class ToolLoop:
         for hosts that want tools called only through the provider's tool-calling API.
     :param embed: the embedder of the schema filter; by default the one a plugin supplies
         (``tooldeck_embedder``), else the lexical index.
+    :param allowed_tools: with the schema filter on, send every tool and restrict each turn
+        to the selection through the adapter's ``allowed_tools`` ``tool_choice``, so the
+        request's tool list never changes (prompt caching); the client must then take a
+        ``tool_choice`` keyword (:class:`ChoosingModelClient`, as the clients of
+        :mod:`tooldeck.model_clients` do). An adapter without such a mode (Anthropic) sends
+        the selection as usual.
     """
 
     def __init__(
@@ -224,6 +256,7 @@ class ToolLoop:
         doom_repeats: int = DOOM_REPEATS,
         fenced: bool = True,
         embed: Embed | None = None,
+        allowed_tools: bool = False,
     ) -> None:
         if max_iterations is not None and max_iterations < 1:
             raise ValueError("max_iterations must be at least 1")
@@ -244,11 +277,15 @@ class ToolLoop:
         self.doom_repeats = doom_repeats
         self.fenced = fenced
         self.embed = embed
+        self.allowed_tools = allowed_tools
         self.turn = 0
         """The number of model responses this loop has read (the last call's ``turn``)."""
         self.completed: set[str] = set()
         """Tools that completed successfully in this session, for the dependency graph;
         clear it to start a new session."""
+        self.knowledge: list[str] = []
+        """The knowledge block: the summaries ``compress_context`` made, oldest first; each
+        new one is appended, none is ever replaced."""
         self._filter: SchemaFilter | None = None
         self._graph: DependencyGraph | None = None
 
@@ -312,12 +349,22 @@ class ToolLoop:
         while True:
             runtime = self.deck.runtime
             tafc = runtime.settings.core.tafc
-            tools = self.adapter.tool_specs(await self._offered(runtime, query), tafc)
+            offered = await self._offered(runtime, query)
+            tools = self.adapter.tool_specs(offered, tafc)
+            choice: dict[str, Any] | None = None
+            if self.allowed_tools and offered and runtime.settings.core.tool_filter.enabled:
+                choice = self.adapter.allowed_tools_choice([tool.id for tool in offered])
+                if choice is not None:
+                    tools = self.adapter.tool_specs(self.deck.tools(), tafc)
             history, over = await self._within_budget(history, tools)
             if over is not None:
                 return self._stop(StopReason.CONTEXT_BUDGET, history, text, iterations, over)
             try:
-                response = await self.client(history, tools)
+                if choice is None:
+                    response = await self.client(history, tools)
+                else:
+                    choosing = cast("ChoosingModelClient", self.client)
+                    response = await choosing(history, tools, tool_choice=choice)
                 self.turn += 1
                 reply = self.adapter.parse(response, caller_id=self.caller_id, turn=self.turn)
             except AdapterError as exc:
@@ -327,6 +374,7 @@ class ToolLoop:
                 return self._stop(StopReason.MODEL_ERROR, history, text, iterations,
                                   f"the model client failed: {type(exc).__name__}: "
                                   f"{safe_repr(str(exc), 300)}")
+            reply_start = len(history)
             history.extend(reply.messages)
             text = reply.text
             calls = list(reply.calls)
@@ -343,14 +391,60 @@ class ToolLoop:
                 return self._stop(StopReason.ITERATION_CAP, history, text, iterations,
                                   f"{why}; {len(calls)} call(s) not run")
             iterations += 1
-            results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
-                       for pc in calls]
+            request: CompressionRequest | None = None
+            if any(pc.call.tool_id == COMPRESS_CONTEXT for pc in calls):
+                request = CompressionRequest(self._compressible(history[:reply_start]))
+                with offering(request):
+                    results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
+                               for pc in calls]
+            else:
+                results = [(pc, await self.deck.call(pc.call, confirm=self.confirm))
+                           for pc in calls]
             self.completed.update(pc.call.tool_id for pc, result in results
                                   if result.ok and isinstance(pc.call.tool_id, str))
             self._answer(history, results, fenced)
+            if request is not None and request.summary is not None:
+                history = self._compressed(history, reply_start, request)
             doom = watch.observe(results)
             if doom is not None:
                 return self._stop(StopReason.DOOM_LOOP, history, text, iterations, doom)
+
+    def _head(self, history: Sequence[Mapping[str, Any]]) -> int:
+        """How many messages open the history and are never compressed.
+
+        They are the leading system (or developer) messages and the knowledge block after them.
+        """
+        head = 0
+        while head < len(history) and history[head].get("role") in ("system", "developer"):
+            head += 1
+        if (self.knowledge and head < len(history)
+                and history[head] == self.adapter.user_message(knowledge_text(self.knowledge))):
+            head += 1
+        return head
+
+    def _compressible(self, before_reply: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+        """The messages a ``compress_context`` call of this round may replace."""
+        return tuple(before_reply[self._head(before_reply):])
+
+    def _compressed(self, history: list[dict[str, Any]], reply_start: int,
+                    request: CompressionRequest) -> list[dict[str, Any]]:
+        """The history with the request's messages replaced by the grown knowledge block."""
+        assert request.summary is not None
+        system = 0
+        while system < reply_start and history[system].get("role") in ("system", "developer"):
+            system += 1
+        head = self._head(history[:reply_start])
+        self.knowledge.append(request.summary)
+        block = self.adapter.user_message(knowledge_text(self.knowledge))
+        runtime = self.deck.runtime
+        fields: dict[str, Any] = {"messages": reply_start - head,
+                                  "summary_chars": len(request.summary),
+                                  "knowledge_sections": len(self.knowledge),
+                                  "turn": self.turn}
+        if self.caller_id:
+            fields["caller_id"] = self.caller_id
+        runtime.hooks.audit(runtime_event("loop.compressed", fields), runtime)
+        return [*history[:system], block, *history[reply_start:]]
 
     def _answer(self, history: list[dict[str, Any]],
                 results: Sequence[tuple[ProviderCall, ToolResult]], fenced: bool) -> None:

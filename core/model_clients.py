@@ -1,8 +1,10 @@
 """Small httpx model clients for :class:`tooldeck.loop.ToolLoop`: one POST per request.
 
-Each factory returns ``await client(messages, tools) -> response dict``. They do what the
-tool loop needs and nothing more (no streaming, no retries); use a provider SDK instead by
-wrapping its call in the same signature. An HTTP error status raises
+Each factory returns ``await client(messages, tools, *, tool_choice=None) -> response
+dict`` (``tool_choice``, when given, is sent as the request's ``tool_choice``: the loop's
+``allowed_tools`` mode uses it). They do what the tool loop needs and nothing more (no
+streaming, no retries); use a provider SDK instead by wrapping its call in the same
+signature. An HTTP error status raises
 :class:`httpx.HTTPStatusError`, which ends the loop's run with ``model_error``.
 """
 
@@ -61,11 +63,13 @@ def _poster(url: str, headers: Mapping[str, str], body: Mapping[str, Any],
             http: httpx.AsyncClient | None) -> ModelClient:
     post = _json_poster(url, headers, timeout_s, http)
 
-    async def request(messages: list[dict[str, Any]],
-                      tools: list[dict[str, Any]]) -> Mapping[str, Any]:
+    async def request(messages: list[dict[str, Any]], tools: list[dict[str, Any]], *,
+                      tool_choice: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
         payload: dict[str, Any] = {**body, messages_key: messages}
         if tools:
             payload["tools"] = tools
+        if tool_choice is not None:
+            payload["tool_choice"] = dict(tool_choice)
         return await post(payload)
 
     return request

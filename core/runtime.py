@@ -27,6 +27,7 @@ from tooldeck.state import SessionState, StashKey
 from tooldeck.trust_levels import TrustLevel, most_severe
 
 if TYPE_CHECKING:
+    from tooldeck.context_compression import Summarize
     from tooldeck.events import CallEvent
     from tooldeck.schema_filter import Embed
 
@@ -79,6 +80,9 @@ class CallContext:
     :param runtime: the runtime the call runs on (settings, stash, other tools).
     :param decision: the combined gate decision that let the call through.
     :param approved_by: who confirmed an ``ask`` decision, or ``None`` when none was needed.
+    :param progress: ``progress(text)`` publishes output the call produced so far as an
+        ``in_progress`` event (redacted there); ``None`` when nobody follows the deck's events,
+        so a tool can skip the work of reporting.
     """
 
     tool: ToolDef
@@ -86,6 +90,7 @@ class CallContext:
     runtime: Runtime
     decision: Decision
     approved_by: str | None = None
+    progress: Callable[[str], None] | None = None
 
 
 @attrs.frozen
@@ -148,6 +153,7 @@ class Hooks:
         self._audit = impls(pm.hook.tooldeck_audit)
         self._call_event = impls(pm.hook.tooldeck_call_event)
         self._embedder = impls(pm.hook.tooldeck_embedder)
+        self._summarizer = impls(pm.hook.tooldeck_summarizer)
         self._transform = impls(pm.hook.tooldeck_transform_output)
         self._route = impls(pm.hook.tooldeck_select_executor)
         self._trust = impls(pm.hook.tooldeck_trust_level)
@@ -316,6 +322,11 @@ class Hooks:
                     file=sys.stderr,
                 )
 
+    @property
+    def follows_calls(self) -> bool:
+        """Whether any plugin implements ``tooldeck_call_event``."""
+        return bool(self._call_event)
+
     def call_event(self, event: CallEvent, runtime: Runtime) -> None:
         """Hand ``event`` to every implementation; a failing one is reported and skipped."""
         args = {"event": event, "runtime": runtime}
@@ -339,6 +350,21 @@ class Hooks:
                 continue
             if embed is not None:
                 return cast("Embed", embed)
+        return None
+
+    def summarizer(self, runtime: Runtime) -> Summarize | None:
+        """The first summariser a ``tooldeck_summarizer`` supplies; failing ones are skipped."""
+        for impl in self._summarizer:
+            try:
+                summarize = impl.function(*[{"runtime": runtime}[a] for a in impl.argnames])
+                if summarize is not None and not callable(summarize):
+                    raise TypeError(f"returned {type(summarize).__name__}, not a callable")
+            except Exception as exc:
+                print(f"tooldeck: summarizer hook {impl.plugin!r} failed: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            if summarize is not None:
+                return cast("Summarize", summarize)
         return None
 
     def configure(self, runtime: Runtime) -> None:

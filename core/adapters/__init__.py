@@ -102,6 +102,14 @@ class Adapter(Protocol):
         """A plain user message (the loop answers fenced blocks in text with one)."""
         ...
 
+    def allowed_tools_choice(self, tool_ids: Sequence[str]) -> dict[str, Any] | None:
+        """A ``tool_choice`` letting the model call only ``tool_ids``, or ``None``.
+
+        The request still lists every tool, so the provider's prompt cache keeps the tool
+        list; ``None`` means the format has no such mode.
+        """
+        ...
+
 
 def model_of(response: Mapping[str, Any]) -> str | None:
     """The ``model`` a provider's response names (all three formats carry one), or ``None``."""

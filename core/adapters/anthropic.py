@@ -88,6 +88,10 @@ class AnthropicMessages:
             blocks.append(block)
         return [{"role": "user", "content": blocks}]
 
+    def allowed_tools_choice(self, tool_ids: Sequence[str]) -> dict[str, Any] | None:
+        """``None``: the messages API cannot restrict a turn to some of the listed tools."""
+        return None
+
     def user_message(self, text: str) -> dict[str, Any]:
         """``{"role": "user", "content": text}``."""
         return {"role": "user", "content": text}

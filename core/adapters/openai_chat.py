@@ -110,6 +110,12 @@ class OpenAIChat:
         return [{"role": "tool", "tool_call_id": pc.provider_id or pc.call.call_id,
                  "content": result.text} for pc, result in results]
 
+    def allowed_tools_choice(self, tool_ids: Sequence[str]) -> dict[str, Any] | None:
+        """``{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": […]}}``."""
+        return {"type": "allowed_tools", "allowed_tools": {
+            "mode": "auto",
+            "tools": [{"type": "function", "function": {"name": name}} for name in tool_ids]}}
+
     def user_message(self, text: str) -> dict[str, Any]:
         """``{"role": "user", "content": text}``."""
         return {"role": "user", "content": text}

@@ -98,6 +98,11 @@ class OpenAIResponses:
         return [{"type": "function_call_output", "call_id": pc.provider_id or pc.call.call_id,
                  "output": result.text} for pc, result in results]
 
+    def allowed_tools_choice(self, tool_ids: Sequence[str]) -> dict[str, Any] | None:
+        """``{"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", …}]}``."""
+        return {"type": "allowed_tools", "mode": "auto",
+                "tools": [{"type": "function", "name": name} for name in tool_ids]}
+
     def user_message(self, text: str) -> dict[str, Any]:
         """``{"role": "user", "content": text}`` (an easy input message)."""
         return {"role": "user", "content": text}

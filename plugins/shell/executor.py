@@ -13,6 +13,7 @@ reload neither kills a run nor forgets what can be undone.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -104,7 +105,7 @@ class ShellExecutor:
         if params.background:
             runs = session.setdefault(BACKGROUND, BackgroundRuns)
             return await self._start_background(runs, params.command, policy)
-        return await self._run(params.command, policy, checkpoints)
+        return await self._run(params.command, policy, checkpoints, ctx.progress)
 
     def _environment(self) -> dict[str, str]:
         """The scrubbed environment, rebuilt only when ``os.environ`` changed.
@@ -123,12 +124,13 @@ class ShellExecutor:
         self._env_seen, self._env = seen, env
         return env
 
-    async def _spawn(self, command: str, policy: ShellPolicy) -> RunningCommand:
+    async def _spawn(self, command: str, policy: ShellPolicy,
+                     on_output: Callable[[str], None] | None = None) -> RunningCommand:
         assert policy.cwd is not None
         try:
             return await RunningCommand.start(
                 command, cwd=policy.cwd, env=self._environment(),
-                max_output_bytes=self.settings.max_output_bytes,
+                max_output_bytes=self.settings.max_output_bytes, on_output=on_output,
             )
         except OSError as exc:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE,
@@ -175,12 +177,13 @@ class ShellExecutor:
         return exit_code in codes if codes else exit_code >= 2
 
     async def _run(
-        self, command: str, policy: ShellPolicy, checkpoints: Checkpoints
+        self, command: str, policy: ShellPolicy, checkpoints: Checkpoints,
+        progress: Callable[[str], None] | None = None,
     ) -> ToolOutput:
         snapshot, warning = self._snapshot(command, policy)
         rollback: Rollback | None = None
         try:
-            running = await self._spawn(command, policy)
+            running = await self._spawn(command, policy, progress)
             done = await running.finish(self.settings.timeout)
             if snapshot is not None and self._should_roll_back(done.exit_code):
                 rollback = snapshot.rollback()

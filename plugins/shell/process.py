@@ -10,6 +10,9 @@ capture                stdout and stderr read as they become readable (the event
                        watches both pipes), in chunks; lines kept in arrival order for the
                        interleaved view; at most ``max_output_bytes`` kept in total (the
                        rest is read and dropped, ``truncated`` set)
+progress               with an ``on_output`` callback, the complete lines of each chunk kept
+                       (stderr ones prefixed ``[stderr] ``) are handed to it as they arrive,
+                       one call per chunk; without one, nothing extra is done
 finish                 the leader exits (watched through a pidfd, ``waitpid`` polled where
                        there is none) and both pipes close; a process left behind that
                        still holds a pipe gets :data:`LINGER_SECS` to let go, then the tree
@@ -78,12 +81,19 @@ class Completed:
 class _Capture:
     """Output of both streams within one byte budget, with the line order across them."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, on_output: Callable[[str], None] | None = None) -> None:
         self.budget = budget
         self.raw = {False: bytearray(), True: bytearray()}
         self.lines: list[tuple[bool, bytes]] = []
         self.truncated = False
         self._partial = {False: b"", True: b""}
+        self._on_output = on_output
+
+    def _report(self, is_err: bool, lines: list[bytes]) -> None:
+        if self._on_output is None or not lines:
+            return
+        prefix = "[stderr] " if is_err else ""
+        self._on_output("\n".join(prefix + line.decode("utf-8", "replace") for line in lines))
 
     def feed(self, is_err: bool, chunk: bytes) -> None:
         """Keep what the budget allows of one chunk read from a stream."""
@@ -96,6 +106,7 @@ class _Capture:
         self.raw[is_err] += kept
         *complete, self._partial[is_err] = (self._partial[is_err] + kept).split(b"\n")
         self.lines.extend((is_err, line) for line in complete)
+        self._report(is_err, complete)
 
     def end(self, is_err: bool) -> None:
         """A stream is closed: its unfinished last line is a line."""
@@ -103,6 +114,7 @@ class _Capture:
         if partial:
             self.lines.append((is_err, partial))
             self._partial[is_err] = b""
+            self._report(is_err, [partial])
 
     def combined(self) -> str:
         text = "\n".join(
@@ -234,13 +246,15 @@ class RunningCommand:
 
     @classmethod
     async def start(cls, command: str, *, cwd: str, env: Mapping[str, str],
-                    max_output_bytes: int) -> RunningCommand:
+                    max_output_bytes: int,
+                    on_output: Callable[[str], None] | None = None) -> RunningCommand:
         """Spawn ``bash -c command``.
 
         :param command: the command text.
         :param cwd: the working directory.
         :param env: the (scrubbed) environment.
         :param max_output_bytes: the capture budget over both streams.
+        :param on_output: called with the complete lines of each chunk read (see above).
         :returns: the running command.
         :raises OSError: ``bash`` cannot be started.
         """
@@ -263,7 +277,7 @@ class RunningCommand:
         finally:
             os.close(out_write)
             os.close(err_write)
-        return cls(process, out_read, err_read, _Capture(max_output_bytes))
+        return cls(process, out_read, err_read, _Capture(max_output_bytes, on_output))
 
     @property
     def pid(self) -> int:

@@ -1,4 +1,5 @@
-"""Lifecycle events: two per call, one call_id, in order, through the hook and deck.events()."""
+"""Lifecycle events: a start and an end per call (and bash's output lines as progress between
+them), one call_id, in order, through the hook and deck.events()."""
 
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def deck(make_deck: Any) -> Any:
 
 
 def assert_pair(events: list[CallEvent], call: ToolCall, status: CallStatus) -> None:
+    events = [e for e in events if not e.output]  # progress events are checked apart
     assert [e.status for e in events] == [CallStatus.IN_PROGRESS, status]
     assert {e.call_id for e in events} == {call.call_id}
     assert events[0].content == "" and events[0].error_category is None
@@ -85,7 +87,10 @@ async def test_success(deck: Any, audit: Any) -> None:
     assert result.ok
     assert hooked == streamed
     assert_pair(hooked, call, CallStatus.COMPLETED)
-    done = hooked[1]
+    start, progress, done = hooked
+    assert (progress.status, progress.output, progress.content) == (
+        CallStatus.IN_PROGRESS, "hello", "")
+    assert start.output == "" and done.output == ""
     assert (done.tool, done.kind, done.title, done.content) == (
         "bash", CallKind.EXECUTE, "echo hello", "hello")
     assert (done.caller_id, done.turn) == ("ide", 3)
@@ -160,7 +165,7 @@ async def test_a_raising_hook_fails_nothing(make_deck: Any,
     recorder = Recorder()
     deck = make_deck(CONFIG, plugins={"broken": Broken(), "recorder": recorder})
     result = await deck.call(ToolCall("bash", {"command": "echo ok"}))
-    assert result.ok and len(recorder.seen) == 2
+    assert result.ok and [e.output for e in recorder.seen] == ["", "ok", ""]
     assert "call event hook 'broken' failed: RuntimeError" in capsys.readouterr().err
 
 
@@ -177,9 +182,10 @@ async def test_the_iterator_follows_concurrent_calls_and_ends_with_the_deck(
     await asyncio.gather(*(deck.call(c) for c in calls))
     await deck.aclose()
     seen = await asyncio.wait_for(reader, 10)
-    for call in calls:
-        mine = [e.status for e in seen if e.call_id == call.call_id]
-        assert mine == [CallStatus.IN_PROGRESS, CallStatus.COMPLETED]
+    for n, call in enumerate(calls):
+        mine = [(e.status, e.output) for e in seen if e.call_id == call.call_id]
+        assert mine == [(CallStatus.IN_PROGRESS, ""), (CallStatus.IN_PROGRESS, str(n)),
+                        (CallStatus.COMPLETED, "")]
 
 
 async def test_a_slow_reader_loses_only_in_progress_events(
@@ -190,8 +196,9 @@ async def test_a_slow_reader_loses_only_in_progress_events(
     for call in calls:
         await deck.call(call)
     queued = drain(stream)
-    assert stream.dropped == 2
-    assert [e.status for e in queued] == [CallStatus.IN_PROGRESS] + [CallStatus.COMPLETED] * 3
+    # each call: start, one progress event (its echo), end; only the first two fit
+    assert stream.dropped == 4
+    assert [e.status for e in queued] == [CallStatus.IN_PROGRESS] * 2 + [CallStatus.COMPLETED] * 3
     assert [e.call_id for e in queued if e.status.terminal] == [c.call_id for c in calls]
 
 
@@ -237,3 +244,82 @@ async def test_events_as_agent_client_protocol_updates(deck: Any, project: Path)
     assert ended.locations is not None
     assert ended.locations[0].path == str((project / "notes.txt").resolve())
     SessionNotification.model_validate({"sessionId": "s1", "update": end})
+
+
+STREAM_CONFIG = """
+[tools.shell]
+timeout = 30
+
+[[tools.permissions.bash]]
+pattern = "*"
+action = "allow"
+"""
+
+
+async def test_bash_output_arrives_while_the_command_runs(make_deck: Any,
+                                                          project: Path) -> None:
+    # the command cannot finish unless its first line reached a listener while it ran
+    class Releaser:
+        @hookimpl
+        def tooldeck_call_event(self, event: CallEvent) -> None:
+            if "ready" in event.output.splitlines():
+                (project / "go").touch()
+
+    deck = make_deck(STREAM_CONFIG, plugins={"releaser": Releaser()})
+    result = await deck.call(ToolCall("bash", {
+        "command": "echo ready; while [ ! -e go ]; do sleep 0.01; done; echo finished"}))
+    assert result.ok and result.text.splitlines() == ["ready", "finished"]
+
+
+async def test_progress_carries_every_line_of_both_streams_redacted(make_deck: Any) -> None:
+    recorder = Recorder()
+    deck = make_deck(STREAM_CONFIG, plugins={"recorder": recorder})
+    stream = deck.events()
+    call = ToolCall("bash", {"command": f"echo one; echo two >&2; echo {TOKEN}; "
+                                        "printf 'no newline'"})
+    result = await deck.call(call)
+    streamed = drain(stream)
+    assert result.ok and streamed == recorder.seen
+    progress = [e for e in streamed if e.output]
+    assert progress and all(e.status is CallStatus.IN_PROGRESS for e in progress)
+    assert all(e.call_id == call.call_id and e.content == "" for e in progress)
+    lines = [line for e in progress for line in e.output.splitlines()]
+    assert TOKEN not in "\n".join(lines)
+    # the two pipes may be read in either order; within stdout the order holds
+    assert [x for x in lines if not x.startswith("[stderr]")] == [
+        "one", "[REDACTED:github-token]", "no newline"]
+    assert [x for x in lines if x.startswith("[stderr]")] == ["[stderr] two"]
+    assert streamed[-1].status is CallStatus.COMPLETED and not streamed[-1].output
+
+
+async def test_progress_as_an_agent_client_protocol_update(deck: Any) -> None:
+    from acp.schema import SessionNotification, ToolCallProgress
+
+    call = ToolCall("bash", {"command": "echo streamed"})
+    _result, hooked, _ = await one_call(deck, call)
+    (progress,) = [e for e in hooked if e.output]
+    update = progress.as_acp_update()
+    parsed = ToolCallProgress.model_validate(update)
+    assert (parsed.tool_call_id, parsed.status) == (call.call_id, "in_progress")
+    assert parsed.content is not None and parsed.content[0].content.text == "streamed"
+    SessionNotification.model_validate({"sessionId": "s1", "update": update})
+
+
+async def test_nobody_listening_means_no_progress_is_built(make_deck: Any,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    built: list[str] = []
+    original = events_module.progress_event
+
+    def counting(*args: Any) -> CallEvent:
+        built.append(args[2])
+        return original(*args)
+
+    monkeypatch.setattr("tooldeck.deck.progress_event", counting)
+    deck = make_deck(STREAM_CONFIG)
+    assert (await deck.call(ToolCall("bash", {"command": "echo quiet"}))).ok
+    assert built == []
+    stream = deck.events()
+    assert (await deck.call(ToolCall("bash", {"command": "echo heard"}))).ok
+    await stream.aclose()
+    assert built == ["heard"]
