@@ -7,7 +7,8 @@ command-valued environment variable) is judged with the same rules, recursively,
 
 | order | class               | module                    | verdict                      |
 | ----- | ------------------- | ------------------------- | ---------------------------- |
-| 1     | escalation, power   | :mod:`.escalation`        | deny                         |
+| 1     | escalation, power   | :mod:`.escalation`,       | deny                         |
+|       |                     | :mod:`.system_state`      |                              |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
@@ -50,6 +51,7 @@ from tooldeck.shell_analysis.launchers import (
 )
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
+from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
@@ -160,6 +162,10 @@ def _built_word(segment: Segment) -> Finding | None:
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
         return privileged_container(segment)
+    if not SYSTEM_STATE_HEADS.isdisjoint(names):
+        found = system_state_finding(segment)
+        if found is not None:
+            return found
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
