@@ -9,6 +9,7 @@ command-valued environment variable) is judged with the same rules, recursively,
 | ----- | ------------------- | ------------------------- | ---------------------------- |
 | 1     | escalation, power   | :mod:`.escalation`,       | deny                         |
 |       |                     | :mod:`.system_state`      |                              |
+| 1     | secret read         | :mod:`.secret_reads`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
@@ -51,6 +52,7 @@ from tooldeck.shell_analysis.launchers import (
 )
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
+from tooldeck.shell_analysis.secret_reads import SECRET_READERS, secret_read_finding
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.wrappers import resolve
 
@@ -181,6 +183,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if fixed is not None and fixed.verdict == DENY:
         return [fixed]
     findings: list[Finding] = [fixed] if fixed is not None else []
+    if name in SECRET_READERS:
+        secret = secret_read_finding(segment, context.cwd, context.roots)
+        if secret is not None:
+            return [secret]
     if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
