@@ -16,9 +16,10 @@ except:
 Readers: the read-only commands of :data:`.outside_reads.READ_ONLY` that show content (not
 ``ls``, ``stat``, ``test``, ``wc``, checksums…, which show metadata), ``source``/``.``
 (which load the file into the shell), the dumpers ``base64``, ``xxd``, ``openssl``, ``gpg``,
-``awk``, ``sed`` (without ``-i``), ``paste``, ``tr``, ``vim``/``view``, clipboard tools, and
+``awk``, ``sed`` (without ``-i``), ``paste``, ``vim``/``view``, clipboard tools, and
 copiers (``cp``, ``scp``, ``rsync``) given a secret as a source (not as the destination:
-``cp .env.example .env`` writes a secret file, it does not read one).
+``cp .env.example .env`` writes a secret file, it does not read one). A grep pattern or an
+awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
-from tooldeck.shell_analysis.model import Segment
+from tooldeck.shell_analysis.model import Segment, Word
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS
 
 __all__ = ["SECRET_READERS", "is_project_secret", "secret_read_finding"]
@@ -41,7 +42,7 @@ _METADATA_ONLY = frozenset({
 })
 
 SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
-    "source", ".", "base64", "xxd", "openssl", "gpg", "awk", "gawk", "paste", "tr", "view",
+    "source", ".", "base64", "xxd", "openssl", "gpg", "awk", "gawk", "paste", "view",
     "vim", "vi", "nano", "sed", "xclip", "pbcopy", "cp", "scp", "rsync",
 })
 """Command names whose path operands are read (or loaded) by :func:`secret_read_finding`."""
@@ -53,6 +54,19 @@ _CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h",
 _PUBLIC_CERT_SUFFIXES = (".pem", ".crt", ".cer")
 _SECRET_PATTERN = re.compile("|".join(fnmatch.translate(p) for p in SECRET_PATTERNS))
 _COPIERS = frozenset({"cp", "scp", "rsync"})
+_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "awk", "gawk", "sed"})
+_PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
+
+
+def _operands(head: str, words: Sequence[Word]) -> list[Word]:
+    """The words that may name files: a grep pattern or an awk/sed script is data."""
+    if head not in _PATTERN_FIRST:
+        return list(words)
+    values = [w.value for w in words]
+    if _PATTERN_OPTIONS.intersection(values):
+        return [w for i, w in enumerate(words) if i == 0 or values[i - 1] not in _PATTERN_OPTIONS]
+    first = next((i for i, v in enumerate(values) if not v.startswith("-")), None)
+    return [w for i, w in enumerate(words) if i != first]
 
 
 def is_project_secret(path: str) -> bool:
@@ -101,7 +115,7 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     if head not in SECRET_READERS or (head == "sed" and _sed_edits(args)) or (
             head == "cp" and _makes_links(args)):
         return None
-    words = segment.words[segment.command_positions[-1] + 1 :]
+    words = _operands(head, segment.words[segment.command_positions[-1] + 1 :])
     if head in _COPIERS:
         words = words[:-1]  # the destination is written, not read
     for word in words:

@@ -54,7 +54,8 @@ def test_secret_files_inside_the_project_are_denied(make_deck: Any, helpers: Any
     "ls -la .env", "cat .env.example", "openssl x509 -in tls/fullchain.pem -noout -dates",
     "cat src/credentials.py", "sort < data/in.txt", "wc -l < /etc/os-release",
     "cat /etc/passwd", "grep -c bash /etc/passwd", "cut -d: -f1 /etc/group",
-    "ls 2>/dev/null src", "sed -i 's/DEBUG=0/DEBUG=1/' .env",
+    "ls 2>/dev/null src", "sed -i 's/DEBUG=0/DEBUG=1/' .env", "grep -rn 'id_rsa' docs",
+    "grep -e .env -r src", "rg -l credentials.json src",
 ])
 def test_ordinary_work_around_secret_files_is_not_denied(make_deck: Any, helpers: Any,
                                                          command: str) -> None:
