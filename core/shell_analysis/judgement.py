@@ -9,6 +9,7 @@ command-valued environment variable) is judged with the same rules, recursively,
 | ----- | ------------------- | ------------------------- | ---------------------------- |
 | 1     | escalation, power   | :mod:`.escalation`,       | deny                         |
 |       |                     | :mod:`.system_state`      |                              |
+| 1     | unreviewed access   | :mod:`.unreviewed_access` | deny                         |
 | 1     | secret read         | :mod:`.secret_reads`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
@@ -54,6 +55,7 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, comman
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
 from tooldeck.shell_analysis.secret_reads import SECRET_READERS, secret_read_finding
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
+from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
@@ -166,6 +168,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         return privileged_container(segment)
     if not SYSTEM_STATE_HEADS.isdisjoint(names):
         found = system_state_finding(segment)
+        if found is not None:
+            return found
+    if not UNREVIEWED_HEADS.isdisjoint(names):
+        found = unreviewed_finding(segment)
         if found is not None:
             return found
     if CLASS_HEADS.isdisjoint(names):

@@ -124,6 +124,7 @@ def secret_read_finding(segment: Segment, cwd: str | None,
             continue
         value = value.partition("=")[2] if value.startswith("-") else value
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
-        if _inside(path, roots) and is_project_secret(path):
+        if _inside(path, roots) and is_project_secret(path) and _inside(
+                os.path.realpath(path), roots):  # a link out is the sandbox-path rule's
             return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
     return None
