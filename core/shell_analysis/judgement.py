@@ -25,6 +25,7 @@ it writes outside the roots, or when a class above denies it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -163,6 +164,22 @@ def _built_word(segment: Segment) -> Finding | None:
     return None
 
 
+_MAKES = frozenset({"make", "gmake", "bmake"})
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _makefile_from_stdin(segment: Segment) -> Finding | None:
+    """``make -f -`` (or ``/dev/stdin``): recipes nobody sees before they run."""
+    args = segment.argv[1:]
+    for option, value in itertools.pairwise(args):
+        if option in ("-f", "--file", "--makefile") and value in _STDIN_FILES:
+            return Finding(ASK, "opaque", f"{segment.text!r} reads its makefile from stdin")
+    if any(a.partition("=")[2] in _STDIN_FILES for a in args
+           if a.startswith(("--file=", "--makefile=", "-f"))):
+        return Finding(ASK, "opaque", f"{segment.text!r} reads its makefile from stdin")
+    return None
+
+
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
         return privileged_container(segment)
@@ -216,6 +233,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     built = _built_word(segment)
     if built is not None:
         findings.append(built)
+    if name in _MAKES:
+        stdin_makefile = _makefile_from_stdin(segment)
+        if stdin_makefile is not None:
+            findings.append(stdin_makefile)
     if name in ROUTINE_HEADS:
         routine = routine_finding(segment, bare_redirect=False)
         if routine is not None:

@@ -18,7 +18,8 @@ Readers: the read-only commands of :data:`.outside_reads.READ_ONLY` that show co
 (which load the file into the shell), the dumpers ``base64``, ``xxd``, ``openssl``, ``gpg``,
 ``awk``, ``sed`` (without ``-i``), ``paste``, ``vim``/``view``, clipboard tools, and
 copiers (``cp``, ``scp``, ``rsync``) given a secret as a source (not as the destination:
-``cp .env.example .env`` writes a secret file, it does not read one). A grep pattern or an
+``cp .env.example .env`` writes a secret file, it does not read one). The shell's own history
+(``history``, ``fc``) is read like ``~/.bash_history``, a secret. A grep pattern or an
 awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md).
 """
 
@@ -43,7 +44,7 @@ _METADATA_ONLY = frozenset({
 
 SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
     "source", ".", "base64", "xxd", "openssl", "gpg", "awk", "gawk", "paste", "view",
-    "vim", "vi", "nano", "sed", "xclip", "pbcopy", "cp", "scp", "rsync",
+    "vim", "vi", "nano", "sed", "xclip", "pbcopy", "cp", "scp", "rsync", "history", "fc",
 })
 """Command names whose path operands are read (or loaded) by :func:`secret_read_finding`."""
 
@@ -54,6 +55,7 @@ _CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h",
 _PUBLIC_CERT_SUFFIXES = (".pem", ".crt", ".cer")
 _SECRET_PATTERN = re.compile("|".join(fnmatch.translate(p) for p in SECRET_PATTERNS))
 _COPIERS = frozenset({"cp", "scp", "rsync"})
+_HISTORY_LISTERS = frozenset({"history", "fc"})
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "awk", "gawk", "sed"})
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
 
@@ -109,10 +111,12 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     :param roots: the sandbox roots (absolute).
     :returns: the finding, or ``None``.
     """
-    if cwd is None or not segment.command_positions:
+    if not segment.command_positions:
         return None
     head, *args = segment.argv
-    if head not in SECRET_READERS or (head == "sed" and _sed_edits(args)) or (
+    if head in _HISTORY_LISTERS:
+        return Finding(DENY, "secret-read", f"{segment.text!r} reads or rewrites the shell history")
+    if cwd is None or head not in SECRET_READERS or (head == "sed" and _sed_edits(args)) or (
             head == "cp" and _makes_links(args)):
         return None
     words = _operands(head, segment.words[segment.command_positions[-1] + 1 :])

@@ -63,3 +63,21 @@ def test_routine_harm_asks(command: str) -> None:
 ])
 def test_routine_work_of_the_same_tools_is_allowed(command: str) -> None:
     assert _verdict(command) is None, command
+
+
+@pytest.mark.parametrize("command", [
+    "make -f - build", "make -f /dev/stdin <<< 'x:'", "gmake --file=/dev/stdin",
+])
+def test_a_makefile_from_standard_input_asks(command: str) -> None:
+    assert _verdict(command) == "ask", command
+
+
+@pytest.mark.parametrize("command", ["make -f build/Makefile all", "make -j4 test"])
+def test_a_makefile_from_a_file_is_allowed(command: str) -> None:
+    assert _verdict(command) is None, command
+
+
+@pytest.mark.parametrize("command", ["history", "history 20 | grep ssh", "fc -ln -50",
+                                     "history -c"])
+def test_the_shell_history_is_a_secret(command: str) -> None:
+    assert _verdict(command) == "deny", command
