@@ -1,4 +1,4 @@
-"""The command-class rules on one analysis: escalation, power, launchers, code, routine harm.
+r"""The command-class rules on one analysis: escalation, power, launchers, code, routine harm.
 
 Each segment is judged, the strictest finding wins (deny over ask). Code that a command
 carries (a launcher's trailing words, an interpreter's one-liner, a code option, a
@@ -17,6 +17,9 @@ command-valued environment variable) is judged with the same rules, recursively,
 | 4     | environment prefix  | :mod:`.launchers`         | deny / ask                   |
 | 5     | built word          | here                      | ask: ``$(a)etc$(b)shadow``,  |
 |       |                     |                           | ``${x//a/b}`` as an argument |
+| 5     | hidden spelling     | here                      | ask: ``c''at``, ``/e'tc'/x``,|
+|       |                     |                           | ``$'\x63at'`` (a command word|
+|       |                     |                           | or a path)                   |
 | 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
 
 Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
@@ -180,6 +183,35 @@ def _makefile_from_stdin(segment: Segment) -> Finding | None:
     return None
 
 
+_WHOLE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_ANSI_ESCAPE = re.compile(r"\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]|u[0-9a-fA-F])")
+
+
+def _spelled_to_hide(word: Word) -> bool:
+    r"""``c''at``, ``/e'tc'/pa""sswd``, ``$'\x63at'``: quotes or escapes inside one word."""
+    source = word.source
+    if word.dynamic or source.startswith("-") or _WHOLE_QUOTED.fullmatch(source):
+        return False
+    if _ANSI_ESCAPE.search(source):
+        return True
+    if "$" in source:  # "$HOME"/x: quoting an expansion is ordinary
+        return False
+    quoted = "'" in source or '"' in source
+    return quoted and not _WHOLE_QUOTED.fullmatch(source.lstrip("\\"))
+
+
+def _hidden_spelling(segment: Segment) -> Finding | None:
+    """A command word or a path spelled so that no plain reading finds it: ask."""
+    if segment.command in PRINTERS:
+        return None
+    positions = set(segment.command_positions)
+    for index, word in enumerate(segment.words):
+        if (index in positions or "/" in word.value) and _spelled_to_hide(word):
+            return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
+                           f"{word.value!r}")
+    return None
+
+
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
         return privileged_container(segment)
@@ -230,7 +262,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         found = rule(segment, judge)
         if found is not None:
             findings.append(found)
-    built = _built_word(segment)
+    built = _built_word(segment) or _hidden_spelling(segment)
     if built is not None:
         findings.append(built)
     if name in _MAKES:

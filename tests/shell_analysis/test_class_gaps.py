@@ -81,3 +81,20 @@ def test_a_makefile_from_a_file_is_allowed(command: str) -> None:
                                      "history -c"])
 def test_the_shell_history_is_a_secret(command: str) -> None:
     assert _verdict(command) == "deny", command
+
+
+@pytest.mark.parametrize("command", [
+    "c''at notes.txt", "/usr/bin/wh\"\"oami", "head /e'tc'/ho\"\"sts", "$'\\x6c\\x73' -la",
+    "cat $'/etc/\\x68osts'",
+])
+def test_a_command_or_path_spelled_to_hide_asks(command: str) -> None:
+    assert _verdict(command) == "ask", command
+
+
+@pytest.mark.parametrize("command", [
+    "cat 'notes file.txt'", "ls \"$HOME\"/projects", "git log --format='%h %s'",
+    "\\ls -la", "echo \"a\"b/c", "cp 'a b.txt' \"out dir/\"", "find . -name '*.py'",
+    "awk -F'\\t' '{print $1}' data.tsv",
+])
+def test_ordinary_quoting_is_not_hiding(command: str) -> None:
+    assert _verdict(command) is None, command
