@@ -202,11 +202,16 @@ def _spelled_to_hide(word: Word) -> bool:
 
 def _hidden_spelling(segment: Segment) -> Finding | None:
     """A command word or a path spelled so that no plain reading finds it: ask."""
-    if segment.command in PRINTERS:
+    text = segment.text
+    if ("'" not in text and '"' not in text) or segment.command in PRINTERS:
         return None
-    positions = set(segment.command_positions)
+    positions = segment.command_positions
     for index, word in enumerate(segment.words):
-        if (index in positions or "/" in word.value) and _spelled_to_hide(word):
+        source = word.source
+        if ("'" not in source and '"' not in source) or (
+                "/" not in word.value and index not in positions):
+            continue
+        if _spelled_to_hide(word):
             return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
                            f"{word.value!r}")
     return None

@@ -34,7 +34,7 @@ from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS
 
-__all__ = ["SECRET_READERS", "is_project_secret", "secret_read_finding"]
+__all__ = ["SECRET_MARKERS", "SECRET_READERS", "is_project_secret", "secret_read_finding"]
 
 _METADATA_ONLY = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "test", "[", "which", "type", "readlink",
@@ -55,6 +55,15 @@ _CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h",
 _PUBLIC_CERT_SUFFIXES = (".pem", ".crt", ".cer")
 _SECRET_PATTERN = re.compile("|".join(fnmatch.translate(p) for p in SECRET_PATTERNS))
 _COPIERS = frozenset({"cp", "scp", "rsync"})
+SECRET_MARKERS = re.compile(
+    r"\.(?:env|ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|pem|key|p12|pfx|jks|keystore|kdbx|"
+    r"ppk|keytab|tfstate|git-credentials|vault-token|pgpass|my\.cnf|s3cfg|boto|terraform|config|"
+    r"azure|password-store|cargo|local|mozilla|oci|databrickscfg|android|htpasswd)|"
+    r"id_(?:rsa|ed25519|ecdsa|dsa)|credentials|shadow|sudoers|history|Keychains|secring|"
+    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd",
+)
+"""A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
+
 _HISTORY_LISTERS = frozenset({"history", "fc"})
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "awk", "gawk", "sed"})
 _PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
@@ -127,6 +136,8 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         if word.dynamic or not value or (value.startswith("-") and "=" not in value):
             continue
         value = value.partition("=")[2] if value.startswith("-") else value
+        if SECRET_MARKERS.search(value) is None:
+            continue  # cheap first look: the word holds no part any secret pattern needs
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
         if _inside(path, roots) and is_project_secret(path) and _inside(
                 os.path.realpath(path), roots):  # a link out is the sandbox-path rule's

@@ -98,3 +98,12 @@ def test_a_command_or_path_spelled_to_hide_asks(command: str) -> None:
 ])
 def test_ordinary_quoting_is_not_hiding(command: str) -> None:
     assert _verdict(command) is None, command
+
+
+def test_the_cheap_secret_look_misses_no_secret_pattern() -> None:
+    from tooldeck.shell_analysis.outside_reads import SECRET_PATTERNS
+    from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS
+
+    for pattern in SECRET_PATTERNS:
+        example = pattern.replace("*", "x")
+        assert SECRET_MARKERS.search(example), pattern
