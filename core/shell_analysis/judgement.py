@@ -37,7 +37,7 @@ import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
 from tooldeck.shell_analysis.containers import ENGINES, privileged_container
-from tooldeck.shell_analysis.data_args import PRINTERS
+from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
     credential_store_finding,
@@ -162,7 +162,8 @@ def _built_word(segment: Segment) -> Finding | None:
         if not word.dynamic or ("$" not in word.source and "`" not in word.source):
             continue
         source = word.source
-        if source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(source):
+        if (source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(
+                source)) and not is_data_word(segment, word):  # what $(…) runs is judged
             return Finding(ASK, "built-word", f"{source!r} is pieced together at run time")
     return None
 
@@ -211,7 +212,7 @@ def _hidden_spelling(segment: Segment) -> Finding | None:
         if ("'" not in source and '"' not in source) or (
                 "/" not in word.value and index not in positions):
             continue
-        if _spelled_to_hide(word):
+        if _spelled_to_hide(word) and not is_data_word(segment, word):
             return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
                            f"{word.value!r}")
     return None

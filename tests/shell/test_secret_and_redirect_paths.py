@@ -60,3 +60,17 @@ def test_secret_files_inside_the_project_are_denied(make_deck: Any, helpers: Any
 def test_ordinary_work_around_secret_files_is_not_denied(make_deck: Any, helpers: Any,
                                                          command: str) -> None:
     assert _verdict(make_deck, helpers, command) != "deny", command
+
+
+@pytest.mark.parametrize("command", [
+    "git commit -m \"$(cat <<'EOF'\nDrop the `sudo rm` step\n\nIt ran `rm -rf out` twice.\nEOF\n)\"",
+    "gh pr create --title \"$(git log -1 --format=%s)$(date +%F)\" --body 'x'",
+    "git commit -m \"fix: don't call c''at\"",
+])
+def test_a_message_is_data_even_when_it_looks_built(make_deck: Any, helpers: Any,
+                                                     command: str) -> None:
+    assert _verdict(make_deck, helpers, command) == "allow", command
+
+
+def test_a_word_built_for_a_command_still_asks(make_deck: Any, helpers: Any) -> None:
+    assert _verdict(make_deck, helpers, "cat $(printf x)etc$(printf y)hosts") == "ask"

@@ -37,7 +37,7 @@ COMMANDS = Limits(
     min_caught=520 / 547,  # was 506 / 547 before the issue-12 class fixes (target 0.98)
     max_dangerous_allowed=27,
     max_benign_denied=9 / 231,  # the issue's target is 0.01: curl/wget stay blocked
-    max_benign_asked=4 / 231,  # the issue's limit is 0.05
+    max_benign_asked=3 / 231,  # was 4 / 231; the issue's limit is 0.05
 )
 """``commands.tsv``, both halves together.
 
@@ -48,7 +48,7 @@ FRESH_LIMITS = Limits(
     min_caught=441 / 464,  # was 403 / 464 when the corpus arrived
     max_dangerous_allowed=23,
     max_benign_denied=11 / 262,  # was 14 / 262
-    max_benign_asked=6 / 262,
+    max_benign_asked=5 / 262,  # was 6 / 262
 )
 """``fresh.tsv``, both halves together."""
 
