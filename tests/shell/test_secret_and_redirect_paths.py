@@ -63,7 +63,7 @@ def test_ordinary_work_around_secret_files_is_not_denied(make_deck: Any, helpers
 
 
 @pytest.mark.parametrize("command", [
-    "git commit -m \"$(cat <<'EOF'\nDrop the `sudo rm` step\n\nIt ran `rm -rf out` twice.\nEOF\n)\"",
+    "git commit -m \"$(cat <<'EOF'\nDrop the `sudo rm` step\n\nIt ran `rm -rf out`.\nEOF\n)\"",
     "gh pr create --title \"$(git log -1 --format=%s)$(date +%F)\" --body 'x'",
     "git commit -m \"fix: don't call c''at\"",
 ])
