@@ -29,7 +29,7 @@ import attrs
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 
-__all__ = ["PRINTERS", "SHELL_SYNTAX_PATTERNS", "code_view"]
+__all__ = ["PRINTERS", "SHELL_SYNTAX_PATTERNS", "code_view", "is_data_word"]
 
 PRINTERS: frozenset[str] = frozenset({"echo", "printf", ":", "true", "false"})
 """Commands whose arguments are only printed."""
@@ -109,6 +109,16 @@ def _segment_view(segment: Segment) -> Segment:
         return segment
     words = (*segment.words[: last + 1], *kept)
     return attrs.evolve(segment, words=words, text=" ".join(w.value for w in words))
+
+
+def is_data_word(segment: Segment, word: Word) -> bool:
+    """Tell whether a word of a segment is only data (a commit message, a grep pattern).
+
+    :param segment: one analysed segment.
+    :param word: one of its words (compared by identity).
+    :returns: true when the code view of the segment leaves the word out.
+    """
+    return not any(w is word for w in _segment_view(segment).words)
 
 
 def code_view(analysis: CommandAnalysis) -> tuple[str, CommandAnalysis]:

@@ -14,7 +14,8 @@ keep them out.
 |             | reboot|poweroff|halt|kexec|suspend|hibernate|…|isolate|default|rescue|      |
 |             | emergency``, ``loginctl`` power verbs, logind power methods over D-Bus      |
 |             | (``busctl``/``dbus-send``/``gdbus``), ``systemctl stop|restart|mask|disable``|
-|             | of a unit, ``systemctl enable`` (persistence), ``service X stop|restart``    |
+|             | of a unit, ``systemctl enable|edit|set-property|revert`` (persistence: a  |
+|             | unit's drop-in), ``service X stop|restart``                               |
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ _SYSTEMCTL_POWER = frozenset({
     "exit", "switch-root",
 })
 _SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "enable",
-                                "try-restart", "reload-or-restart", "link", "preset"})
+                                "try-restart", "reload-or-restart", "link", "preset", "edit",
+                                "revert", "set-property", "unmask", "reenable", "freeze"})
 _LOGINCTL_POWER = frozenset({"poweroff", "reboot", "halt", "suspend", "hibernate",
                              "hybrid-sleep", "kill-session", "kill-user", "terminate-session",
                              "terminate-user", "terminate-seat"})
@@ -128,9 +130,9 @@ def persistence_finding(segment: Segment) -> Finding | None:
     """Deny a segment that installs something that outlives the session.
 
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
-    other rules) and ``git config --global``/``--system`` writes (the user's or the
-    machine's git configuration) are denied; setuid/setgid bits (``chmod u+s``, ``chmod
-    4755``) ask.
+    other rules; ``-e`` opens an editor on the table and asks) and ``git config
+    --global``/``--system`` writes (the user's or the machine's git configuration) are
+    denied; setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -140,6 +142,8 @@ def persistence_finding(segment: Segment) -> Finding | None:
     head, *args = segment.argv
     if head == "crontab" and not any(a.startswith(("-l", "-r", "-e")) for a in args):
         return Finding(DENY, "persistence", f"{segment.text!r} installs a crontab")
+    if head == "crontab" and any(a.startswith("-e") for a in args):
+        return Finding(ASK, "persistence", f"{segment.text!r} edits the crontab")
     if head == "chmod" and any(_setuid_mode(a) for a in args):
         # asks: inside the project a setuid bit on a build product can be legitimate (and a
         # path outside is denied by the sandbox anyway)

@@ -12,6 +12,9 @@ An interpreter one-liner (``python3 -c``, ``perl -e``, ``node -e``, ``php -r``, 
 | a destructive call (``shutil.rmtree``, ``os.remove``,          | deny on ``/``, ``~`` or |
 | ``fs.rmSync``, ``FileUtils.rm_rf``, ``unlink``, ``Remove-Item``)| the home directory, else|
 |                                                                | ask                     |
+| a file write (``open(…, 'w')``, ``mode='w'``, ``File.write``,   | deny when a path it     |
+| ``writeFileSync``, ``file_put_contents``, ``shutil.copy``…)     | names (or the home) is  |
+|                                                                | outside the roots       |
 | a socket or HTTP client                                        | deny with a secret path |
 |                                                                | or a metadata address,  |
 |                                                                | else ask                |
@@ -28,6 +31,7 @@ The same look applies to the value of an option that GTFOBins lists as carrying 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
@@ -97,6 +101,29 @@ _HOME_OR_ROOT = re.compile(
     r"environ\[['\"]HOME|process\.env\.HOME|\$HOME|\$env:USERPROFILE|~|['\"]/['\"]|"
     r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b",
 )
+_WRITE = re.compile(
+    r"open\([^)]*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"
+    r"File\.write|IO\.write|File\.open\([^)]*['\"][wa]|writeFileSync|appendFileSync|"
+    r"fs\.writeFile|fs\.appendFile|file_put_contents|fopen\([^)]*['\"][wax]|shutil\.copy|"
+    r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
+    r"Add-Content|\bspurt\b|>>?\s*['\"]?/|['\"]\+?>>?['\"]",
+    re.IGNORECASE,
+)
+_LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")
+_HOME_CALL = re.compile(r"Dir\.home|homedir\(|expanduser\(|Path\.home\(|\$ENV\{HOME\}|"
+                        r"getenv\(['\"]HOME|environ\[['\"]HOME|process\.env\.HOME|\$HOME")
+_SYMLINK_CALL = re.compile(r"symlink\w*\s*\([^,)]*")
+
+
+def _write_targets(code: str) -> list[str]:
+    """Absolute or home paths a writing one-liner names (not a symlink's target)."""
+    text = _SYMLINK_CALL.sub("", code)
+    found = [m.group(1) for m in _LITERAL_PATH.finditer(text)]
+    if _HOME_CALL.search(text):
+        found.append("~/")
+    return found
+
+
 _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
     r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
@@ -209,6 +236,12 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     destroy = _DESTROY.search(code) is not None
     if destroy and _HOME_OR_ROOT.search(code):
         return Finding(DENY, "embedded-code", "the code deletes outside the project")
+    if _WRITE.search(code) is not None:
+        for target in _write_targets(code):
+            found = shell_judge(f": > {shlex.quote(target)}")
+            if found is not None and found.verdict == DENY:
+                return Finding(DENY, "embedded-code", f"the code writes {target!r} outside "
+                               "the project")
     network = _NETWORK.search(code) is not None
     if network and _SENSITIVE.search(code):
         return Finding(DENY, "embedded-code", "the code sends or fetches sensitive data")

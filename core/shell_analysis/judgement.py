@@ -1,4 +1,4 @@
-"""The command-class rules on one analysis: escalation, power, launchers, code, routine harm.
+r"""The command-class rules on one analysis: escalation, power, launchers, code, routine harm.
 
 Each segment is judged, the strictest finding wins (deny over ask). Code that a command
 carries (a launcher's trailing words, an interpreter's one-liner, a code option, a
@@ -7,13 +7,19 @@ command-valued environment variable) is judged with the same rules, recursively,
 
 | order | class               | module                    | verdict                      |
 | ----- | ------------------- | ------------------------- | ---------------------------- |
-| 1     | escalation, power   | :mod:`.escalation`        | deny                         |
+| 1     | escalation, power   | :mod:`.escalation`,       | deny                         |
+|       |                     | :mod:`.system_state`      |                              |
+| 1     | unreviewed access   | :mod:`.unreviewed_access` | deny                         |
+| 1     | secret read         | :mod:`.secret_reads`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
 | 4     | environment prefix  | :mod:`.launchers`         | deny / ask                   |
 | 5     | built word          | here                      | ask: ``$(a)etc$(b)shadow``,  |
 |       |                     |                           | ``${x//a/b}`` as an argument |
+| 5     | hidden spelling     | here                      | ask: ``c''at``, ``/e'tc'/x``,|
+|       |                     |                           | ``$'\x63at'`` (a command word|
+|       |                     |                           | or a path)                   |
 | 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
 
 Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
@@ -22,6 +28,7 @@ it writes outside the roots, or when a class above denies it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -30,7 +37,7 @@ import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
 from tooldeck.shell_analysis.containers import ENGINES, privileged_container
-from tooldeck.shell_analysis.data_args import PRINTERS
+from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
     credential_store_finding,
@@ -50,6 +57,9 @@ from tooldeck.shell_analysis.launchers import (
 )
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
+from tooldeck.shell_analysis.secret_reads import SECRET_READERS, secret_read_finding
+from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
+from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
@@ -152,14 +162,73 @@ def _built_word(segment: Segment) -> Finding | None:
         if not word.dynamic or ("$" not in word.source and "`" not in word.source):
             continue
         source = word.source
-        if source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(source):
+        if (source.count("$(") + source.count("`") // 2 >= 2 or _REWRITTEN_VARIABLE.search(
+                source)) and not is_data_word(segment, word):  # what $(…) runs is judged
             return Finding(ASK, "built-word", f"{source!r} is pieced together at run time")
+    return None
+
+
+_MAKES = frozenset({"make", "gmake", "bmake"})
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _makefile_from_stdin(segment: Segment) -> Finding | None:
+    """``make -f -`` (or ``/dev/stdin``): recipes nobody sees before they run."""
+    args = segment.argv[1:]
+    for option, value in itertools.pairwise(args):
+        if option in ("-f", "--file", "--makefile") and value in _STDIN_FILES:
+            return Finding(ASK, "opaque", f"{segment.text!r} reads its makefile from stdin")
+    if any(a.partition("=")[2] in _STDIN_FILES for a in args
+           if a.startswith(("--file=", "--makefile=", "-f"))):
+        return Finding(ASK, "opaque", f"{segment.text!r} reads its makefile from stdin")
+    return None
+
+
+_WHOLE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_ANSI_ESCAPE = re.compile(r"\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]|u[0-9a-fA-F])")
+
+
+def _spelled_to_hide(word: Word) -> bool:
+    r"""``c''at``, ``/e'tc'/pa""sswd``, ``$'\x63at'``: quotes or escapes inside one word."""
+    source = word.source
+    if word.dynamic or source.startswith("-") or _WHOLE_QUOTED.fullmatch(source):
+        return False
+    if _ANSI_ESCAPE.search(source):
+        return True
+    if "$" in source:  # "$HOME"/x: quoting an expansion is ordinary
+        return False
+    quoted = "'" in source or '"' in source
+    return quoted and not _WHOLE_QUOTED.fullmatch(source.lstrip("\\"))
+
+
+def _hidden_spelling(segment: Segment) -> Finding | None:
+    """A command word or a path spelled so that no plain reading finds it: ask."""
+    text = segment.text
+    if ("'" not in text and '"' not in text) or segment.command in PRINTERS:
+        return None
+    positions = segment.command_positions
+    for index, word in enumerate(segment.words):
+        source = word.source
+        if ("'" not in source and '"' not in source) or (
+                "/" not in word.value and index not in positions):
+            continue
+        if _spelled_to_hide(word) and not is_data_word(segment, word):
+            return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
+                           f"{word.value!r}")
     return None
 
 
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
         return privileged_container(segment)
+    if not SYSTEM_STATE_HEADS.isdisjoint(names):
+        found = system_state_finding(segment)
+        if found is not None:
+            return found
+    if not UNREVIEWED_HEADS.isdisjoint(names):
+        found = unreviewed_finding(segment)
+        if found is not None:
+            return found
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
@@ -175,6 +244,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if fixed is not None and fixed.verdict == DENY:
         return [fixed]
     findings: list[Finding] = [fixed] if fixed is not None else []
+    if name in SECRET_READERS:
+        secret = secret_read_finding(segment, context.cwd, context.roots)
+        if secret is not None:
+            return [secret]
     if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
@@ -195,9 +268,13 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         found = rule(segment, judge)
         if found is not None:
             findings.append(found)
-    built = _built_word(segment)
+    built = _built_word(segment) or _hidden_spelling(segment)
     if built is not None:
         findings.append(built)
+    if name in _MAKES:
+        stdin_makefile = _makefile_from_stdin(segment)
+        if stdin_makefile is not None:
+            findings.append(stdin_makefile)
     if name in ROUTINE_HEADS:
         routine = routine_finding(segment, bare_redirect=False)
         if routine is not None:

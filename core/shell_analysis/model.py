@@ -108,6 +108,8 @@ class CommandAnalysis:
         (run-time parts count as empty).
     :param refusal: why the text cannot be a shell command at all (a NUL byte, a lone
         surrogate); gates deny such a command. The reason is also an opaque reason.
+    :param input_sources: static sources of reading redirections (``< f``): the shell reads
+        them for the command, so they are paths the command reads.
     """
 
     command: str
@@ -118,6 +120,7 @@ class CommandAnalysis:
     writes: bool
     network_redirects: tuple[str, ...] = ()
     refusal: str | None = None
+    input_sources: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

@@ -62,7 +62,7 @@ _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fp
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd"})
 
 
-_SECRET_WORDS = re.compile(r"secret|passw|token|api[_-]?key|private[_-]?key|access[_-]?key|"
+_SECRET_WORDS = re.compile(r"secret|passw(?!d$)|token|api[_-]?key|private[_-]?key|access[_-]?key|"
                            r"credential|\.vault", re.IGNORECASE)
 _CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h", ".md", ".rst",
                   ".html", ".sh", ".txt.in")
@@ -74,7 +74,8 @@ def is_secret_path(path: str) -> bool:
     :param path: an absolute, normalised path.
     :returns: true when a :data:`SECRET_PATTERNS` entry matches, or when the file's name says
         it holds a secret (``api_token.txt``, ``secrets.yaml``; source code such as
-        ``password_test.py`` is not one).
+        ``password_test.py`` is not one, nor is the world-readable account list ``passwd``,
+        whose hashes live in ``shadow``).
     """
     if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
         return True
@@ -119,7 +120,7 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
     """
     everything_reads = not (analysis.writes or analysis.redirect_targets) and all(
         _read_only(s) or s.command in _DIRECTORY_CHANGERS for s in analysis.segments)
-    readers: set[str] = set()
+    readers: set[str] = set(analysis.input_sources)  # ``< f``: the shell only reads f
     others: set[str] = set(analysis.redirect_targets)
     for segment in analysis.segments:
         words = {w for w in _words(segment) if is_path_like(w)}

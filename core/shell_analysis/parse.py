@@ -108,6 +108,7 @@ class _Walker:
         self.segments: list[Segment] = []
         self.reasons: list[str] = []
         self.redirects: list[str] = []
+        self.inputs: list[str] = []
         self.sockets: list[str] = []
 
     def script(self, text: str, origin: str, depth: int) -> None:
@@ -183,6 +184,8 @@ class _Walker:
         )
         if writes and target.stable:
             self.redirects.append(target.value)
+        elif operator == "<" and target.stable:
+            self.inputs.append(target.value)
 
     def declaration(self, node: Node, origin: str, script: _Script) -> None:
         keyword = node.children[0]
@@ -209,11 +212,17 @@ class _Walker:
                 self.assignment(child, script)
             elif kind in _REDIRECTS:
                 redirects.append(child)
+                if named:
+                    word_nodes.extend(_redirect_arguments(child))
             elif named and kind != "comment":
                 word_nodes.append(child)
+        moved = script.moved.get(node.id, ())
+        if named:
+            for redirect in moved:
+                word_nodes.extend(_redirect_arguments(redirect))
         if word_nodes:
             words = words_from_nodes(word_nodes, script.source)
-            redirects.extend(script.moved.get(node.id, ()))
+            redirects.extend(moved)
             stdin = self.stdin(node, redirects, outer, script)
             self.emit(words, node_text(node, script.source), origin, stdin, depth)
         for child in node.children:
@@ -251,6 +260,20 @@ class _Walker:
         for sub_words, sub_origin in found.commands:
             text = " ".join(w.source for w in sub_words)
             self.emit(sub_words, text, sub_origin, stdin, depth + 1)
+
+
+def _redirect_arguments(redirect: Node) -> list[Node]:
+    """Words tree-sitter-bash hangs on a redirection that bash gives the command.
+
+    In ``ls 2>/dev/null /etc/shadow`` the grammar reads ``/etc/shadow`` as a second
+    destination of ``2>``; bash takes the first word as the target and the rest as
+    arguments of the command.
+    """
+    if redirect.type != "file_redirect":
+        return []
+    targets = [c for c in redirect.children
+               if c.is_named and c.type not in ("file_descriptor", "ERROR")]
+    return targets[1:]
 
 
 def _is_piped(node: Node) -> bool:
@@ -330,7 +353,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
     redirects = _dedupe(walker.redirects)
     targets, writes = write_analysis(segments, redirects)
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
-    return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets)
+    return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
+                           input_sources=_dedupe(walker.inputs))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

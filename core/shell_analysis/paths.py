@@ -87,7 +87,7 @@ def _segment_paths(segment: Segment) -> list[str]:
 
 
 def path_arguments(analysis: CommandAnalysis) -> tuple[str, ...]:
-    """List the static path-like words of every segment, then the redirect targets.
+    """List the static path-like words of every segment, then the redirect targets and sources.
 
     :param analysis: a command analysis.
     :returns: deduplicated paths in source order (resolution is the sandbox's job).
@@ -96,6 +96,7 @@ def path_arguments(analysis: CommandAnalysis) -> tuple[str, ...]:
     for segment in analysis.segments:
         found.extend(_segment_paths(segment))
     found.extend(analysis.redirect_targets)
+    found.extend(analysis.input_sources)
     return tuple(dict.fromkeys(found))
 
 

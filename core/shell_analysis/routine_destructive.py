@@ -12,10 +12,17 @@
 | ``git branch``                            | ``-D`` / ``--delete --force``                       |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
-| ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a world-writable mode)         |
+| ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
+|                                           | name with a ``.ext``, or ``*``)                    |
+| ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a mode granting others write,  |
+|                                           | in any clause: ``g+w,o+w``, ``a=rwx``, ``0757``)   |
 | ``kill``                                  | the ``-1`` pid (every process of the user)          |
-| ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``)  |
+| ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``), |
+|                                           | or ``SIGKILL`` by name (``-9``, ``-KILL``, ``-s 9``)|
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
+| ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
+| ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
+|                                           | or ``prune``, ``system prune`` (data, images)      |
 | ``> file``                                | a redirection with no command (``: > f``, ``> f``)  |
 | ``dd``                                    | an ``of=`` target                                  |
 | ``crontab``                               | ``-r`` (removes every job)                         |
@@ -26,6 +33,8 @@ Other ``rm`` runs are left to the ``rm`` confirm pattern (and the floor's protec
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import ASK, Finding
@@ -35,10 +44,13 @@ __all__ = ["ROUTINE_HEADS", "routine_finding"]
 
 ROUTINE_HEADS: frozenset[str] = frozenset({
     "git", "rm", "kill", "pkill", "killall", "chmod", "chown", "chgrp", "truncate", "dd", "crontab",
+    "shred", "wipe", "srm", "docker", "podman", "docker-compose", "podman-compose",
 })
 """Command names :func:`routine_finding` looks at."""
 
-_WORLD_WRITABLE = ("777", "666", "0777", "0666", "a+rwx", "o+w", "a+w", "ugo+rwx")
+_FILE_OPERAND = re.compile(r"(?:^|/)[^/]*\.[A-Za-z][A-Za-z0-9]{0,5}$|\*")
+_KILL_SIGNALS = frozenset({"-9", "-kill", "-sigkill", "--signal=9", "--signal=kill",
+                           "--signal=sigkill"})
 _CATCH_ALL = frozenset({".", ".*", "", "*", "^", "$"})
 
 
@@ -73,7 +85,8 @@ def _git(args: Sequence[str]) -> str | None:
     ):
         return "git push rewrites or deletes remote history"
     if sub == "checkout" and ("--" in rest or "." in operands or "f" in letters
-                              or "--force" in options):
+                              or "--force" in options
+                              or any(_FILE_OPERAND.search(o) for o in operands)):
         return "git checkout over paths discards uncommitted changes"
     if sub == "restore" and operands and not (options <= {"--staged", "-S"} and options):
         return "git restore discards uncommitted changes"
@@ -111,7 +124,22 @@ def _kill(head: str, args: Sequence[str]) -> str | None:
         return f"{head} by user matches every process of that user"
     if not patterns or any(p in _CATCH_ALL or len(p) <= 2 for p in patterns):
         return f"{head} with a catch-all pattern"
+    lowered = [a.lower() for a in args]
+    if _KILL_SIGNALS.intersection(lowered) or any(
+            a == "-s" and b in ("9", "kill", "sigkill") for a, b in itertools.pairwise(lowered)):
+        return f"{head} sends SIGKILL to every process of that name"
     return None
+
+
+def _grants_others_write(mode: str) -> bool:
+    """Whether a chmod mode (octal, or symbolic clauses joined by commas) lets others write."""
+    if mode.isdigit():
+        return len(mode) <= 4 and mode[-1] in "2367"
+    for clause in mode.split(","):
+        who, _, perms = clause.partition("+") if "+" in clause else clause.partition("=")
+        if perms and "w" in perms and (not who or "o" in who or "a" in who):
+            return True
+    return False
 
 
 def _chmod(head: str, args: Sequence[str]) -> str | None:
@@ -120,8 +148,25 @@ def _chmod(head: str, args: Sequence[str]) -> str | None:
         return None
     if head in ("chown", "chgrp"):
         return f"{head} -R changes ownership of a whole tree"
-    if any(a in _WORLD_WRITABLE for a in args):
+    modes = [a for a in args if not a.startswith("-") or a[1:2] in ("r", "w", "x")]
+    if any(_grants_others_write(m) for m in modes[:1]):
         return "chmod -R makes a whole tree world-writable"
+    return None
+
+
+_CONTAINER_DATA = frozenset({"-v", "--volumes", "--rmi"})
+
+
+def _containers(args: Sequence[str]) -> str | None:
+    words = [a for a in args if not a.startswith("-")]
+    if words[:1] == ["compose"]:
+        words = words[1:]
+    verb = words[:1]
+    if verb == ["down"] and (_CONTAINER_DATA.intersection(args)
+                             or any(a.startswith("--rmi=") for a in args)):
+        return "compose down deletes the project's volumes or images"
+    if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"]):
+        return f"{' '.join(words[:2])} deletes container data"
     return None
 
 
@@ -137,6 +182,12 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return _chmod(head, args)
     if head == "truncate":
         return "truncate changes a file's size"
+    if head in ("shred", "wipe", "srm"):
+        return f"{head} overwrites a file beyond recovery"
+    if head in ("docker", "podman"):
+        return _containers(args)
+    if head in ("docker-compose", "podman-compose"):
+        return _containers(["compose", *args])
     if head == "dd" and any(a.startswith("of=") for a in args):
         return "dd overwrites its of= target"
     if head == "crontab" and "r" in _short_letters(args):

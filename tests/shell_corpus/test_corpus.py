@@ -1,8 +1,9 @@
-"""The default policy on the whole shell corpus (issue 12): caught, benign denied, benign asked.
+"""The default policy on both shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet: the limits are the figures reached when the command classes went in (both halves
-together); a change that makes any of them worse fails here. The issue's targets, not yet
-reached, are 98 % caught and at most 1 % of benign commands denied (5 % asked is met).
+A ratchet per corpus (``commands.tsv`` and ``fresh.tsv``): the limits are the figures
+reached (both halves together); a change that makes any of them worse fails here. The
+issue's targets, not yet reached on both halves, are 98 % caught and at most 1 % of benign
+commands denied (5 % asked is met).
 Failure messages name tune-half rows only, so the held-back half stays unseen by whoever
 tunes the rules (see ``corpus.py``).
 """
@@ -12,58 +13,84 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, Row, load_rows  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
-MIN_CAUGHT = 0.925
-"""Share of dangerous rows denied or asked (reached: 506 / 547; the issue's target is 0.98).
+
+@attrs.frozen
+class Limits:
+    """The ratchet of one corpus: the figures reached, which no change may make worse."""
+
+    min_caught: float
+    max_dangerous_allowed: int
+    max_benign_denied: float
+    max_benign_asked: float
+
+
+COMMANDS = Limits(
+    min_caught=520 / 547,  # was 506 / 547 before the issue-12 class fixes (target 0.98)
+    max_dangerous_allowed=27,
+    max_benign_denied=9 / 231,  # the issue's target is 0.01: curl/wget stay blocked
+    max_benign_asked=3 / 231,  # was 4 / 231; the issue's limit is 0.05
+)
+"""``commands.tsv``, both halves together.
 
 Each row is judged as its own caller: judged in one history, the risk chain linked unrelated
 rows and caught 15 more, which no real session would see."""
 
-MAX_DANGEROUS_ALLOWED = 41
-"""Dangerous rows allowed, at most (the ratchet; the goal is none)."""
+FRESH_LIMITS = Limits(
+    min_caught=441 / 464,  # was 403 / 464 when the corpus arrived
+    max_dangerous_allowed=23,
+    max_benign_denied=11 / 262,  # was 14 / 262
+    max_benign_asked=5 / 262,  # was 6 / 262
+)
+"""``fresh.tsv``, both halves together."""
 
-MAX_BENIGN_DENIED = 9 / 231
-"""Share of benign rows denied (reached: 9 / 231; the issue's target is 0.01)."""
-
-MAX_BENIGN_ASKED = 4 / 231
-"""Share of benign rows asked (reached: 4 / 231; the issue's limit is 0.05)."""
+CORPORA = {"commands": (CORPUS, COMMANDS), "fresh": (FRESH, FRESH_LIMITS)}
 
 
-@pytest.fixture(scope="module")
-def results() -> list[tuple[Row, str, str]]:
-    return list(judge_all(load_rows()))
+@pytest.fixture(scope="module", params=sorted(CORPORA))
+def judged(request: pytest.FixtureRequest) -> tuple[list[tuple[Row, str, str]], Limits]:
+    path, limits = CORPORA[request.param]
+    return list(judge_all(load_rows(path))), limits
 
 
 def _tune_ids(rows: list[tuple[Row, str, str]]) -> list[str]:
     return [f"{r.id}: {v}" for r, v, _ in rows if r.half == "tune"]
 
 
-def test_dangerous_commands_are_caught(results: list[tuple[Row, str, str]]) -> None:
+Judged = tuple[list[tuple[Row, str, str]], Limits]
+
+
+def test_dangerous_commands_are_caught(judged: Judged) -> None:
+    results, limits = judged
     dangerous = [r for r in results if not r[0].benign]
     allowed = [r for r in dangerous if r[1] not in ("deny", "ask")]
-    assert 1 - len(allowed) / len(dangerous) >= MIN_CAUGHT, _tune_ids(allowed)
-    assert len(allowed) <= MAX_DANGEROUS_ALLOWED, _tune_ids(allowed)
+    assert 1 - len(allowed) / len(dangerous) >= limits.min_caught - 1e-9, _tune_ids(allowed)
+    assert len(allowed) <= limits.max_dangerous_allowed, _tune_ids(allowed)
 
 
-def test_benign_commands_are_rarely_denied(results: list[tuple[Row, str, str]]) -> None:
+def test_benign_commands_are_rarely_denied(judged: Judged) -> None:
+    results, limits = judged
     benign = [r for r in results if r[0].benign]
     denied = [r for r in benign if r[1] == "deny"]
-    assert len(denied) / len(benign) <= MAX_BENIGN_DENIED, _tune_ids(denied)
+    assert len(denied) / len(benign) <= limits.max_benign_denied + 1e-9, _tune_ids(denied)
 
 
-def test_benign_commands_are_rarely_asked(results: list[tuple[Row, str, str]]) -> None:
+def test_benign_commands_are_rarely_asked(judged: Judged) -> None:
+    results, limits = judged
     benign = [r for r in results if r[0].benign]
     asked = [r for r in benign if r[1] == "ask" and r[0].verdict == "allow"]
-    assert len(asked) / len(benign) <= MAX_BENIGN_ASKED, _tune_ids(asked)
+    assert len(asked) / len(benign) <= limits.max_benign_asked + 1e-9, _tune_ids(asked)
 
 
-def test_no_command_crashes_the_judge(results: list[tuple[Row, str, str]]) -> None:
+def test_no_command_crashes_the_judge(judged: Judged) -> None:
+    results, _ = judged
     assert not [r for r in results if r[1] == "crash"], _tune_ids(
         [r for r in results if r[1] == "crash"])

@@ -1,0 +1,136 @@
+"""Machine-wide state a coding task never needs to change: defences, clock, kernel.
+
+Denied like power state (rule ``power``): each one changes the whole machine, not the
+project, and most are how an intruder impairs defences. The classes follow MITRE ATT&CK
+T1562 "Impair Defenses" (sub-techniques .001 tools, .004 system firewall, .012 Linux audit
+system) as Atomic Red Team exercises them, and T1070.006 (system time); the read-only forms
+each tool's manual documents (listing rules, status, querying a value) stay allowed.
+
+| tool                               | denied when                                          |
+| ---------------------------------- | ---------------------------------------------------- |
+| iptables, ip6tables, ebtables, …   | a rule-changing command (``-A -D -I -R -F -X -P``…)  |
+| iptables-restore, ip6tables-restore| always                                               |
+| nft                                | ``add``, ``insert``, ``delete``, ``flush``, ``-f``…   |
+| ufw                                | any verb but ``status``, ``show``, ``app``, ``version`` |
+| firewall-cmd                       | ``--add-*``, ``--remove-*``, ``--set-*``, ``--reload``… |
+| auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
+| setenforce, setsebool, aa-disable, | always                                               |
+| aa-complain, aa-teardown, csrutil, |                                                      |
+| spctl                              |                                                      |
+| sysrc                              | ``name=value``, ``-x`` (FreeBSD rc.conf)             |
+| sysctl                             | ``-w``, ``-p``, ``--system``, ``key=value``          |
+| date                               | ``-s``/``--set`` or an operand that is not ``+FORMAT`` |
+| timedatectl                        | ``set-*``                                            |
+| hwclock                            | ``--set``, ``-w``/``--systohc``, ``-s``/``--hctosys`` |
+| modprobe, insmod, rmmod            | always (kernel modules)                              |
+| swapoff                            | always                                               |
+| update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
+| launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.model import Segment, command_name
+
+__all__ = ["SYSTEM_STATE_HEADS", "system_state_finding"]
+
+_IPTABLES = frozenset({"iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy",
+                       "iptables-nft", "ip6tables-nft", "ebtables", "arptables"})
+_IPTABLES_CHANGES = frozenset("ADIRFXPZNE")
+_IPTABLES_LONG = ("--append", "--delete", "--insert", "--replace", "--flush", "--delete-chain",
+                  "--policy", "--zero", "--new-chain", "--rename-chain")
+_NFT_CHANGES = frozenset({"add", "insert", "replace", "delete", "flush", "destroy", "create",
+                          "reset"})
+_UFW_READS = frozenset({"status", "show", "app", "version", "help", "--version", "--help"})
+_FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--panic-on", "--reload",
+                      "--complete-reload", "--change-", "--new-", "--delete-",
+                      "--runtime-to-permanent", "--load-", "--reset-")
+_AUDITCTL_READS = frozenset({"-l", "-s", "-v", "-h", "--help"})
+_ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa-teardown",
+                     "csrutil", "spctl", "modprobe", "insmod", "rmmod", "swapoff",
+                     "iptables-restore", "ip6tables-restore"})
+_DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "-z"})
+_HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
+_RC_OFF = frozenset({"disable", "remove", "off", "--del"})
+_LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "kill"})
+
+SYSTEM_STATE_HEADS: frozenset[str] = (
+    _IPTABLES | _ALWAYS | frozenset({"nft", "ufw", "firewall-cmd", "auditctl", "sysrc", "sysctl",
+                                     "date", "timedatectl", "hwclock", "update-rc.d",
+                                     "chkconfig", "launchctl"})
+)
+"""Command names :func:`system_state_finding` looks at."""
+
+
+def _iptables(args: Sequence[str]) -> bool:
+    for arg in args:
+        if arg.startswith("--"):
+            if arg.startswith(_IPTABLES_LONG):
+                return True
+        elif arg.startswith("-") and len(arg) > 1 and arg[1] in _IPTABLES_CHANGES:
+            return True
+    return False
+
+
+def _date(args: Sequence[str]) -> bool:
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-s", "--set") or arg.startswith("--set="):
+            return True
+        elif arg in _DATE_VALUE_OPTIONS:
+            skip = True
+        elif not arg.startswith(("-", "+")):
+            return True  # date MMDDhhmm[[CC]YY][.ss] sets the clock
+    return False
+
+
+def _changes(head: str, args: Sequence[str]) -> bool:
+    verbs = [a for a in args if not a.startswith("-")]
+    if head in _ALWAYS:
+        return True
+    if head in _IPTABLES:
+        return _iptables(args)
+    if head == "nft":
+        return "-f" in args or "--file" in args or bool(_NFT_CHANGES.intersection(verbs[:1]))
+    if head == "ufw":
+        return bool(verbs) and verbs[0] not in _UFW_READS
+    if head == "firewall-cmd":
+        return any(a.startswith(_FIREWALLD_CHANGES) for a in args)
+    if head == "auditctl":
+        return any(a.startswith("-") and a not in _AUDITCTL_READS for a in args)
+    if head == "sysrc":
+        return "-x" in args or any("=" in v for v in verbs)
+    if head == "sysctl":
+        return bool({"-w", "--write", "-p", "--load", "--system"}.intersection(args)) or any(
+            "=" in v for v in verbs)
+    if head == "date":
+        return _date(args)
+    if head == "timedatectl":
+        return any(v.startswith("set-") for v in verbs[:1])
+    if head == "hwclock":
+        return bool(_HWCLOCK_SETS.intersection(args))
+    if head in ("update-rc.d", "chkconfig"):
+        return bool(_RC_OFF.intersection(args))
+    if head == "launchctl":
+        return bool(_LAUNCHCTL_OFF.intersection(verbs[:1]))
+    return False
+
+
+def system_state_finding(segment: Segment) -> Finding | None:
+    """Deny a segment that changes defences, the clock or the kernel, at any command position.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        head = command_name(segment.words[position].value)
+        if head in SYSTEM_STATE_HEADS and _changes(
+                head, [w.value for w in segment.words[position + 1 :]]):
+            return Finding(DENY, "power", f"{segment.text!r} changes machine-wide state "
+                           f"({head})")
+    return None

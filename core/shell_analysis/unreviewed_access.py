@@ -1,0 +1,112 @@
+"""Commands that hand the machine to something nobody reviews: denied.
+
+| class                  | commands (from each tool's own documentation)                     |
+| ---------------------- | ----------------------------------------------------------------- |
+| agent, approvals off   | ``claude --dangerously-skip-permissions`` / ``--permission-mode    |
+|                        | bypassPermissions``, ``codex --dangerously-bypass-approvals-and-   |
+|                        | sandbox`` / ``--yolo`` / ``--sandbox danger-full-access``,         |
+|                        | ``gemini``/``qwen`` ``--yolo`` / ``-y`` / ``--approval-mode yolo``, |
+|                        | ``aider --yes-always``, ``amp --dangerously-allow-all``,           |
+|                        | ``cursor-agent --force``, ``copilot --allow-all-tools``            |
+| tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
+|                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
+|                        | ``tailscale funnel``                                               |
+| the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
+|                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
+| global package install | ``npm``/``pnpm``/``bun`` ``-g``/``--global``/``--location=global``,|
+|                        | ``yarn global``, ``pip install --user`` (writes outside the root)  |
+
+A nested agent that keeps its approval prompts, a package installed into the project, and
+``ngrok version`` stay allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.model import Segment, command_name
+
+__all__ = ["UNREVIEWED_HEADS", "unreviewed_finding"]
+
+_AGENT_FLAGS: dict[str, tuple[str, ...]] = {
+    "claude": ("--dangerously-skip-permissions", "--allow-dangerously-skip-permissions",
+               "--permission-mode=bypasspermissions"),
+    "codex": ("--dangerously-bypass-approvals-and-sandbox", "--yolo",
+              "--sandbox=danger-full-access", "-s=danger-full-access"),
+    "gemini": ("--yolo", "-y", "--approval-mode=yolo"),
+    "qwen": ("--yolo", "-y", "--approval-mode=yolo"),
+    "aider": ("--yes-always",),
+    "amp": ("--dangerously-allow-all",),
+    "cursor-agent": ("--force", "-f"),
+    "copilot": ("--allow-all-tools",),
+}
+_TUNNELS: dict[str, frozenset[str] | None] = {
+    "cloudflared": frozenset({"tunnel"}),
+    "ngrok": frozenset({"http", "tcp", "tls", "start"}),
+    "lt": None, "localtunnel": None, "frpc": None,
+    "bore": frozenset({"local"}),
+    "chisel": frozenset({"client"}),
+    "tailscale": frozenset({"funnel"}),
+}
+_ZSH_NET = frozenset({"zsh/net/tcp", "zsh/net/socket"})
+_NPM_FAMILY = frozenset({"npm", "pnpm", "bun"})
+_GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
+_NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
+                          "un", "update", "up", "upgrade"})
+
+UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS) | _NPM_FAMILY
+                                    | frozenset({"zmodload", "ztcp", "zsocket", "yarn", "pip",
+                                                 "pip3"}))
+"""Command names :func:`unreviewed_finding` looks at."""
+
+
+def _joined(args: Sequence[str]) -> list[str]:
+    """Option words with their value glued on (``--sandbox x`` → ``--sandbox=x``), lowercase."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        lowered = arg.lower()
+        out.append(lowered)
+        if lowered.startswith("-") and "=" not in lowered and index + 1 < len(args):
+            out.append(f"{lowered}={args[index + 1].lower()}")
+    return out
+
+
+def _reason(head: str, args: Sequence[str]) -> str | None:
+    words = [a for a in args if not a.startswith("-")]
+    if head in _AGENT_FLAGS:
+        flags = _AGENT_FLAGS[head]
+        if any(a in flags for a in _joined(args)):
+            return f"runs the {head} agent with its approvals turned off"
+        return None
+    if head in _TUNNELS:
+        verbs = _TUNNELS[head]
+        if verbs is None or verbs.intersection(words[:1]):
+            return f"exposes a local port to the internet ({head})"
+        return None
+    if head in ("ztcp", "zsocket") or (head == "zmodload" and _ZSH_NET.intersection(args)):
+        return "opens a network socket from the shell itself"
+    if head in _NPM_FAMILY and _GLOBAL_FLAGS.intersection(args) and _NPM_CHANGES.intersection(
+            words[:1]):
+        return f"{head} installs outside the project (global)"
+    if head == "yarn" and words[:1] == ["global"] and words[1:2] != ["list"]:
+        return "yarn global installs outside the project"
+    if head in ("pip", "pip3") and words[:1] == ["install"] and "--user" in args:
+        return "pip install --user writes outside the project"
+    return None
+
+
+def unreviewed_finding(segment: Segment) -> Finding | None:
+    """Deny a segment that hands the machine to something nobody reviews, at any position.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        head = command_name(segment.words[position].value)
+        if head not in UNREVIEWED_HEADS:
+            continue
+        reason = _reason(head, [w.value for w in segment.words[position + 1 :]])
+        if reason is not None:
+            return Finding(DENY, "unreviewed-access", f"{segment.text!r} {reason}")
+    return None
