@@ -148,15 +148,15 @@ def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput)
 def tooldeck_transform_output(
     call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
 ) -> ToolOutput | None:
-    """Filter the output of an ``exec`` tool for the model.
+    """Filter the output of an ``execute`` tool for the model.
 
     :param call: the call (its ``command`` parameter names the command).
     :param tool: the tool's definition.
     :param output: the executor's output.
     :param runtime: the runtime holding the engine.
-    :returns: the filtered output, or ``None`` for tools without the ``exec`` capability.
+    :returns: the filtered output, or ``None`` for tools without the ``execute`` capability.
     """
-    if "exec" not in tool.capabilities:
+    if "execute" not in tool.capabilities:
         return None
     command = call.params.get("command")
     if not isinstance(command, str):
