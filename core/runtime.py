@@ -392,6 +392,8 @@ class Runtime:
         """The plugin that registered each of :attr:`strategies`, by name."""
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
+        self.examples_passed: dict[str, int] = {}
+        """Inline examples plugins checked while configuring, by kind (``filter rule tests``)."""
         self.watch_paths: set[Path] = set()
         self.policy_files: set[Path] = set()
         self._stash: dict[StashKey[Any], Any] = {}
@@ -422,6 +424,17 @@ class Runtime:
     def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
         """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""
         return self.hooks.trust_level(call, tool, self)
+
+    def count_examples(self, kind: str, count: int) -> None:
+        """Record that ``count`` inline examples of ``kind`` passed (``tooldeck policy test``).
+
+        A plugin that checks inline examples of its own rules while configuring (and raises
+        :class:`~tooldeck.errors.ConfigError` on the first failing one) reports how many.
+
+        :param kind: what was checked, in words (``filter rule tests``).
+        :param count: how many passed.
+        """
+        self.examples_passed[kind] = self.examples_passed.get(kind, 0) + count
 
     def warn(self, message: str) -> None:
         """Add a warning for the operator (``tooldeck config check`` prints them)."""
