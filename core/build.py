@@ -16,6 +16,7 @@ import pluggy
 from pydantic import BaseModel
 
 from tooldeck import __version__, hookspecs
+from tooldeck.capabilities import undeclared_warning
 from tooldeck.config import CORE_SECTIONS, ConfigDocument, plugin_lists, validate_sections
 from tooldeck.errors import ConfigError, PluginError
 from tooldeck.generation import FileVersion, PolicyReads
@@ -259,6 +260,10 @@ def build_runtime(
             )
             continue
         tools[tool_id] = tool
+        owner = registries["tooldeck_register_tools"].owners[tool_id]
+        undeclared = undeclared_warning(tool_id, tool.capabilities, owner)
+        if undeclared is not None:
+            warnings.append(undeclared)
 
     infos = [PluginInfo(CORE_PLUGIN, "tooldeck", __version__, "enabled", "essential",
                         _hook_names(pm, pm.get_plugin(CORE_PLUGIN)), essential=True)]

@@ -128,7 +128,7 @@ class ToolsConfig(StrictModel):
 class AuditConfig(StrictModel):
     """``[tools.audit]``: the JSON-lines audit log."""
 
-    enabled: bool = True
+    enabled: bool = Field(True, description="Write one JSON line per call and policy change.")
     path: PathSetting | None = Field(
         None, description="Audit file (relative: to the config file's directory); default: "
         "audit.jsonl in the user data directory."
@@ -177,8 +177,11 @@ class TafcConfig(StrictModel):
     ``_tafc_think*`` parameters are stripped from every call whatever this says.
     """
 
-    enabled: bool = False
-    complexity_threshold: float = Field(0.6, ge=0.0, le=1.0)
+    enabled: bool = Field(False, description="Offer the _tafc_think reasoning field on "
+                          "complex tool schemas.")
+    complexity_threshold: float = Field(
+        0.6, ge=0.0, le=1.0, description="Schema complexity (0-1) from which the reasoning "
+        "field is offered.")
 
 
 class RetryConfig(StrictModel):
@@ -253,7 +256,9 @@ class CallExample(StrictModel):
 class ExamplesConfig(StrictModel):
     """``[examples]``: calls the whole policy is checked against on load and every reload."""
 
-    calls: tuple[CallExample, ...] = ()
+    calls: tuple[CallExample, ...] = Field(
+        (), description="Calls and the decision the whole policy must give each "
+        "([[examples.calls]]).")
 
 
 CORE_SECTIONS: dict[str, type[BaseModel]] = {

@@ -118,10 +118,10 @@ def call_kind(tool_id: object, tool: ToolDef | None) -> CallKind:
         return _KIND_BY_ID[tool_id]
     if tool is None:
         return CallKind.OTHER
-    caps = tool.capabilities
-    if "exec" in caps:
+    caps = tool.effective_capabilities
+    if "execute" in caps:
         return CallKind.EXECUTE
-    if caps & {"write", "delete"}:
+    if caps & {"write", "state"}:
         return CallKind.EDIT
     if tool.network_read:
         return CallKind.FETCH

@@ -16,6 +16,8 @@ from typing import Any
 import attrs
 import pydantic
 
+from tooldeck.capabilities import effective, normalise
+
 __all__ = [
     "BUILTIN",
     "INPUT_KEYS",
@@ -49,8 +51,8 @@ def _check_tool_id(_inst: object, _attr: object, value: str) -> None:
         )
 
 
-def _frozen_strings(values: Iterable[str]) -> frozenset[str]:
-    return frozenset(values)
+def _capability_tags(values: Iterable[str]) -> frozenset[str]:
+    return normalise(values)
 
 
 def _check_invocation(_inst: object, _attr: object, value: str) -> None:
@@ -67,8 +69,10 @@ class ToolDef:
     :param params: the pydantic model of the parameters; the JSON Schema comes from it.
     :param executor: name of the registered executor that runs this tool.
     :param invocation: ``tool_call`` (structured) or ``fenced:<tag>`` (a fenced block in text).
-    :param capabilities: free-form tags (``read``, ``write``, ``exec``, ``network``…) that
-        gates use; ``read`` marks a read-only tool.
+    :param capabilities: what the tool may do, from :data:`tooldeck.capabilities.CAPABILITIES`
+        (``read``, ``write``, ``execute``, ``network``, ``state``); normalised on the way in
+        (``exec`` becomes ``execute``). A tool that names none of them is treated as naming
+        all (:attr:`effective_capabilities`).
     :param input_param: the parameter that is "the input" for permission rules (command, path,
         url). ``None`` means: the first of ``command``, ``path``, ``file_path``, ``url``,
         ``uri``, ``query``, ``source`` present in the call.
@@ -84,7 +88,7 @@ class ToolDef:
     params: type[pydantic.BaseModel]
     executor: str
     invocation: str = attrs.field(default="tool_call", validator=_check_invocation)
-    capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=_frozen_strings)
+    capabilities: frozenset[str] = attrs.field(default=frozenset(), converter=_capability_tags)
     input_param: str | None = None
     source: str | None = None
     trust: str | None = None
@@ -98,19 +102,20 @@ class ToolDef:
     def read_only(self) -> bool:
         """True when the tool declares ``read`` and nothing that changes state or goes out.
 
-        ``write``, ``exec``, ``delete`` and ``network`` each disqualify it: readonly autonomy
-        means no side effects and no network.
+        ``write``, ``execute``, ``state`` and ``network`` each disqualify it: readonly
+        autonomy means no side effects and no network.
         """
-        return "read" in self.capabilities and not (
-            self.capabilities & {"write", "exec", "delete", "network"}
-        )
+        return self.effective_capabilities == {"read"}
+
+    @property
+    def effective_capabilities(self) -> frozenset[str]:
+        """What gates assume the tool may do: its declared capabilities, or all five if none."""
+        return effective(self.capabilities)
 
     @property
     def network_read(self) -> bool:
         """True when the tool reads from the network and changes nothing (``fetch``)."""
-        return {"read", "network"} <= self.capabilities and not (
-            self.capabilities & {"write", "exec", "delete"}
-        )
+        return self.effective_capabilities == {"read", "network"}
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the parameters, generated from the params model."""

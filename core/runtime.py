@@ -422,6 +422,8 @@ class Runtime:
         """The plugin that registered each tool (offered or declared), by tool id."""
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
+        self.examples_passed: dict[str, int] = {}
+        """Inline examples plugins checked while configuring, by kind (``filter rule tests``)."""
         self.watch_paths: set[Path] = set()
         self.watch_any_file: set[Path] = set()
         """Watched directories where a change to any file counts, not only to ``.toml``."""
@@ -467,6 +469,17 @@ class Runtime:
             return False
         owner = self.tool_owners.get(tool.id)
         return any(info.name == owner and info.dist == BUILTIN_DIST for info in self.plugins)
+
+    def count_examples(self, kind: str, count: int) -> None:
+        """Record that ``count`` inline examples of ``kind`` passed (``tooldeck policy test``).
+
+        A plugin that checks inline examples of its own rules while configuring (and raises
+        :class:`~tooldeck.errors.ConfigError` on the first failing one) reports how many.
+
+        :param kind: what was checked, in words (``filter rule tests``).
+        :param count: how many passed.
+        """
+        self.examples_passed[kind] = self.examples_passed.get(kind, 0) + count
 
     def warn(self, message: str) -> None:
         """Add a warning for the operator (``tooldeck config check`` prints them)."""

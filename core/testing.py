@@ -15,6 +15,10 @@ Fixtures:
     objects, with its audit log in ``tmp_path``; closed when the test ends.
 ``audit_log``
     :class:`AuditReader`: the audit records a deck built by ``make_deck`` has written.
+``tool_effects``
+    :class:`ToolEffects`: run a tool's executor in a sandbox directory (the test's working
+    directory) and report what it did that its capabilities do not declare
+    (:mod:`tooldeck.effects`): ``tool_effects(deck, "my_tool", {...}).assert_declared()``.
 
 Decks built by ``make_deck`` never read ``TOOLDECK_*`` variables of the process
 environment (pass ``environ`` to test overrides) and never write the user's audit log.
@@ -34,7 +38,9 @@ from typing import Any, Protocol
 import pytest
 
 from tooldeck.deck import Deck
-from tooldeck.dirs import CONFIG_NAME
+from tooldeck.dirs import CONFIG_NAME, data_dir
+from tooldeck.effects import EffectReport, record_call
+from tooldeck.models import ToolCall
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,8 +52,10 @@ __all__ = [
     "AuditReader",
     "ConfigFactory",
     "DeckFactory",
+    "ToolEffects",
     "audit_log",
     "make_deck",
+    "tool_effects",
     "tooldeck_config",
 ]
 
@@ -243,3 +251,56 @@ def audit_log(_tooldeck_decks: list[Deck]) -> AuditReader:
         return [r for r in records if kind is None or r.get("kind") == kind]
 
     return read
+
+
+class ToolEffects:
+    """The ``tool_effects`` fixture: run tool executors in a sandbox and report their effects.
+
+    :param sandbox: the directory the calls work in (also the test's working directory).
+    """
+
+    def __init__(self, sandbox: Path) -> None:
+        self.sandbox = sandbox
+
+    def __call__(self, deck: Deck, tool_id: str, params: Mapping[str, Any] | None = None, *,
+                 state_dirs: tuple[Path, ...] = ()) -> EffectReport:
+        """Run one call of ``tool_id``'s executor (no gates) and report what it did.
+
+        :param deck: the deck holding the tool (built after the fixture, so its working
+            directory is the sandbox).
+        :param tool_id: the tool to call.
+        :param params: the call's parameters.
+        :param state_dirs: directories besides tooldeck's data directory whose writes count
+            as ``state``.
+        :returns: the report; ``report.assert_declared()`` fails the test on an undeclared
+            effect.
+        """
+        call = ToolCall(tool_id, dict(params or {}))
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(record_call(
+                deck.runtime, call, sandbox=self.sandbox,
+                state_dirs=(data_dir(), *state_dirs)))
+        finally:
+            loop.close()
+
+
+@pytest.fixture
+def tool_effects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ToolEffects:
+    """Fixture: catch a tool doing what it did not declare.
+
+    The test's working directory becomes ``tmp_path / "sandbox"`` (empty); build decks after
+    requesting this fixture so their working directory is that sandbox::
+
+        def test_my_tool_is_honest(make_deck, tool_effects):
+            deck = make_deck(plugins={"mine": MyPlugin()})
+            tool_effects(deck, "my_tool", {"path": "notes.txt"}).assert_declared()
+
+    :param tmp_path: the test's temporary directory.
+    :param monkeypatch: used to change the working directory for the test.
+    :returns: a :class:`ToolEffects`.
+    """
+    sandbox = tmp_path / "sandbox"
+    sandbox.mkdir()
+    monkeypatch.chdir(sandbox)
+    return ToolEffects(sandbox)

@@ -253,10 +253,17 @@ class FilterCommand:
             deck.close()
 
     def _deck_registry(self, config: str | None) -> StrategyRegistry:
+        import os
+        import tempfile
+
         from tooldeck.deck import Deck
         from tooldeck.filters.plugin import strategy_registry
 
-        deck = Deck.from_config(config, extra_plugins=self.extra_plugins)
+        # the strategy types only: the deck is built without the user's rule file, whose
+        # failing inline tests would refuse it (reporting them is this command's job)
+        with tempfile.TemporaryDirectory() as no_rules:
+            environ = {**os.environ, "TOOLDECK_TOOLS_FILTERS_FILTERS_PATH": no_rules}
+            deck = Deck.from_config(config, extra_plugins=self.extra_plugins, environ=environ)
         try:
             return strategy_registry(deck.runtime)[0]
         finally:

@@ -8,8 +8,9 @@ register_settings         ``[tools.filters]`` (and ``[tools.filters.security]``)
 configure                 builds the engine from the settings and every plugin's strategy
                           types (``runtime.strategies``), stashes it under :data:`ENGINE`,
                           watches the directory of ``filters_path`` (editing ``filters.toml``
-                          hot-reloads the deck)
-transform_output          for tools with the ``exec`` capability: the summary becomes the
+                          hot-reloads the deck); a failing ``[[rules.tests]]`` of
+                          a rule in that file refuses the runtime (a reload keeps the old one)
+transform_output          for tools with the ``execute`` capability: the summary becomes the
                           filtered text plus, when lines were removed, the stats line as its
                           last line; ``filter_stats`` is filled; the unfiltered summary is kept
                           in ``raw_response["unfiltered"]``
@@ -29,17 +30,20 @@ shows it (``2>&1``); the shell envelope keeps stdout and stderr apart anyway. A 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
+from tooldeck.errors import ConfigError
 from tooldeck.filters.engine import FilterEngine, FilterResult
 from tooldeck.filters.registry import BUILTIN_STRATEGY_TYPES
 from tooldeck.filters.settings import FilterSettings, resolve_filters_path
 from tooldeck.filters.strategy import Strategy, StrategyRegistry
 from tooldeck.filters.strategy_plugins import plugin_name
+from tooldeck.filters.verify import verify_rules
 from tooldeck.models import FilterStats, ToolCall, ToolDef, ToolOutput
 from tooldeck.runtime import Runtime, StashKey
 
@@ -114,11 +118,37 @@ def tooldeck_configure(runtime: Runtime) -> None:
     section = resolve_filters_path(settings.get(FilterSettings), settings.document.path)
     registry, warnings = strategy_registry(runtime)
     engine = FilterEngine.from_settings(section, registry)
+    runtime.count_examples("filter rule tests",
+                           _check_user_rule_tests(engine, section.filters_path))
     runtime.stash_set(ENGINE, engine)
     runtime.warnings = (*runtime.warnings, *warnings, *engine.load_warnings)
     if section.filters_path is not None:
         path = section.filters_path
         runtime.add_watch_path(path if path.suffix != ".toml" else path.parent)
+
+
+def _check_user_rule_tests(engine: FilterEngine, filters_path: Path | None) -> int:
+    """Refuse the runtime when an inline test of a rule from the user's file fails.
+
+    The shipped rules are tested by the suite; only the operator's own rules can change
+    between loads, so only theirs are run here (a few milliseconds each).
+
+    :param engine: the engine just built.
+    :param filters_path: the user's ``filters.toml`` or its directory, or ``None``.
+    :returns: how many tests ran (all passed).
+    :raises ConfigError: naming the file, the rule and the test, with expected and actual.
+    """
+    if filters_path is None:
+        return 0
+    path = filters_path / "filters.toml" if filters_path.is_dir() else filters_path
+    mine = [rule for rule in engine.rules if rule.source == str(path)]
+    failures = verify_rules(mine)
+    if failures:
+        first = failures[0]
+        raise ConfigError(f"{path}: rules[{first.rule!r}].tests[{first.index}]: "
+                          f"{first.describe()}", path=str(path),
+                          key=f"rules.{first.rule}.tests[{first.index}]")
+    return sum(len(rule.tests) for rule in mine)
 
 
 def _unmarked(summary: str) -> str:
@@ -148,15 +178,15 @@ def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput)
 def tooldeck_transform_output(
     call: ToolCall, tool: ToolDef, output: ToolOutput, runtime: Runtime
 ) -> ToolOutput | None:
-    """Filter the output of an ``exec`` tool for the model.
+    """Filter the output of an ``execute`` tool for the model.
 
     :param call: the call (its ``command`` parameter names the command).
     :param tool: the tool's definition.
     :param output: the executor's output.
     :param runtime: the runtime holding the engine.
-    :returns: the filtered output, or ``None`` for tools without the ``exec`` capability.
+    :returns: the filtered output, or ``None`` for tools without the ``execute`` capability.
     """
-    if "exec" not in tool.capabilities:
+    if "execute" not in tool.capabilities:
         return None
     command = call.params.get("command")
     if not isinstance(command, str):

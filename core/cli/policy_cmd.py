@@ -1,7 +1,9 @@
 """``tooldeck policy test [FILE]``: load a policy and run every inline example it carries.
 
 Loading a policy already checks its examples: each permission or overlay rule's ``match`` /
-``not_match`` examples, and every ``[[examples.calls]]`` (:mod:`tooldeck.policy_examples`).
+``not_match`` examples, every ``[[examples.calls]]`` (:mod:`tooldeck.policy_examples`), and
+what plugins check of their own (the ``[[rules.tests]]`` of the user's filter rules, the
+``[[tools.file.examples]]`` path examples), counted in :attr:`Runtime.examples_passed`.
 This command does only that, on FILE (or ``--config``, or the lookup order), and says how
 many passed, or which one failed and why. Nothing runs and nothing is audited.
 
@@ -51,6 +53,7 @@ def run(file: str | None, config: str | None, as_json: bool) -> int:
             "ok": True, "file": settings.document.label, "policy": runtime.digest(),
             "example_calls": len(settings.get(ExamplesConfig).calls),
             "rule_examples": _rule_examples(settings),
+            "plugin_examples": dict(runtime.examples_passed),
             "overlays": [str(p) for p in runtime.policy_files],
         }
     finally:
@@ -58,5 +61,6 @@ def run(file: str | None, config: str | None, as_json: bool) -> int:
     emit(report if as_json else None,
          f"policy {report['policy']} ({report['file']}): {report['example_calls']} example "
          f"calls and {report['rule_examples']} rule examples passed"
+         + "".join(f", {n} {kind}" for kind, n in report["plugin_examples"].items() if n)
          + (f"; overlays: {', '.join(report['overlays'])}" if report["overlays"] else ""))
     return EXIT_OK

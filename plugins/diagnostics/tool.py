@@ -35,7 +35,7 @@ DIAGNOSTICS = ToolDef(
     f"file:line:col: level: message lines (at most {MAX_DIAGNOSTICS}).",
     params=DiagnosticsParams,
     executor=EXECUTOR,
-    capabilities=frozenset({"exec"}),
+    capabilities=frozenset({"execute"}),
     input_param="path",
 )
 """The tool: it runs a program (cargo runs build scripts), so it is not read-only."""

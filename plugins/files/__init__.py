@@ -13,6 +13,7 @@
 
 from tooldeck.plugins.files import code_search
 from tooldeck.plugins.files.plugin import (
+    tooldeck_configure,
     tooldeck_register_executors,
     tooldeck_register_settings,
     tooldeck_register_tools,
@@ -20,6 +21,7 @@ from tooldeck.plugins.files.plugin import (
 
 __all__ = [
     "code_search",
+    "tooldeck_configure",
     "tooldeck_register_executors",
     "tooldeck_register_settings",
     "tooldeck_register_tools",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from tooldeck.plugins.files.limits import DEFAULT_MAX_READ_BYTES
+from tooldeck.plugins.files.path_examples import PathExample
 from tooldeck.plugins.files.search import DEFAULT_GREP_RESULTS
 from tooldeck.sandbox import SandboxSettings
 
@@ -25,3 +26,6 @@ class FileSettings(SandboxSettings):
     grep_max_results: int = Field(
         DEFAULT_GREP_RESULTS, ge=1, description="Default cap on grep hits per call."
     )
+    examples: tuple[PathExample, ...] = Field(
+        (), description="Paths the deny_read/allow_read globs must allow or deny; checked on "
+        "every load and reload ([[tools.file.examples]]).")

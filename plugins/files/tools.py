@@ -124,7 +124,7 @@ FILE_TOOLS: tuple[tuple[str, str, type[pydantic.BaseModel], frozenset[str], str]
     ("create_directory", "Create a directory and any missing parents.", PathParams,
      frozenset({"write"}), "path"),
     ("delete_path", "Delete a file or directory (recursive for non-empty directories).",
-     DeleteParams, frozenset({"write", "delete"}), "path"),
+     DeleteParams, frozenset({"write"}), "path"),
     ("move_path", "Move or rename a file or directory.", TransferParams,
      frozenset({"write"}), "destination"),
     ("copy_path", "Copy a file or directory (symbolic links inside are skipped).",

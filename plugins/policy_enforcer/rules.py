@@ -11,7 +11,8 @@ condition              fires when
 ``env``                every listed variable is set in the process environment
 ``trust_level``        allow: the caller is at most this untrusted; deny: at least this
 ``args_match``         the RE2 expression is found in some string parameter value
-``capabilities``       deny: the tool declares any of them; allow: it declares all of them
+``capabilities``       deny: the tool may do any of them (a tool declaring no capability
+                       may do all five); allow: it declares all of them
 =====================  ======================================================================
 
 Every condition a rule sets must hold. Globs are case-insensitive and ``*`` crosses ``/``
@@ -130,8 +131,9 @@ class CompiledPolicyRule:
         wanted = self.rule.capabilities
         if not wanted:
             return True
-        have = tool.capabilities
-        return any(c in have for c in wanted) if self.deny else all(c in have for c in wanted)
+        if self.deny:  # fail closed: a tool that declares nothing may do anything
+            return bool(tool.effective_capabilities & set(wanted))
+        return set(wanted) <= tool.capabilities  # and is allowed by no capability rule
 
     @property
     def static(self) -> bool:

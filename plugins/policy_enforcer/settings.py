@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from tooldeck.capabilities import CAPABILITIES, normalise, unknown
 from tooldeck.config import PathSetting, StrictModel
 
 __all__ = ["MAX_ARGS_MATCH_BYTES", "MAX_RULES", "SECTION", "PolicyRule", "PolicySettings"]
@@ -41,8 +42,19 @@ class PolicyRule(StrictModel):
         None, min_length=1, description="RE2 regular expression searched in every string "
         "parameter value (nested ones too).")
     capabilities: tuple[str, ...] = Field(
-        (), description="Tool capabilities: a deny rule fires when the tool declares any of "
-        "them, an allow rule only when it declares all of them.")
+        (), description="Tool capabilities (read, write, execute, network, state): a deny rule "
+        "fires when the tool may do any of them, an allow rule only when it declares all of "
+        "them. A tool declaring none is denied by every such deny rule and allowed by none.")
+
+    @field_validator("capabilities")
+    @classmethod
+    def _known_capabilities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Normalise the names (``exec`` is ``execute``) and refuse names outside the vocabulary."""
+        strange = unknown(value)
+        if strange:
+            raise ValueError(f"unknown capabilities {sorted(strange)}: expected some of "
+                             f"{sorted(CAPABILITIES)}")
+        return tuple(sorted(normalise(value)))
 
 
 class PolicySettings(StrictModel):

@@ -2,7 +2,7 @@
 
 A tool is cacheable only when it says it changes nothing: its capabilities are ``read`` (a
 local read, such as ``read`` or ``grep``) or ``read`` + ``network`` (``fetch``), with none
-of ``write``, ``exec`` or ``delete`` — and it is not in Zeph's never-cached set, extended
+of ``write``, ``execute`` or ``state`` — and it is not in Zeph's never-cached set, extended
 to the tools whose answer changes without any file changing (``bash_status``, the overflow
 store, checkpoints) and to every MCP tool (its server's state is not ours to watch).
 """

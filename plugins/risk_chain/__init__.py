@@ -7,6 +7,7 @@ module             job
 ``tags``           what one call is tagged with (network egress, sensitive read, …)
 ``chain``          the per-caller history of tagged calls and the score of a chain
 ``gate``           the gate: tag, score with the history, deny at the threshold, remember
+``examples``       ``[[tools.risk_chain.examples]]``: the tags calls must get, checked on load
 =================  ===========================================================================
 
 One call looks harmless (``cat .env``; ``curl https://example.com``); the sequence is how data
@@ -26,6 +27,15 @@ from tooldeck import hookimpl
 
 if TYPE_CHECKING:
     from tooldeck.config import Settings
+    from tooldeck.runtime import Runtime
+
+
+def _extra_wrappers(settings: Settings) -> list[str]:
+    """``[tools.shell] extra_wrappers``, so the gate sees through wrapped commands."""
+    wrappers = settings.table("tools.shell").get("extra_wrappers", ())
+    if not isinstance(wrappers, (list, tuple)):
+        return []
+    return [w for w in wrappers if isinstance(w, str)]
 
 
 @hookimpl
@@ -42,8 +52,19 @@ def tooldeck_register_gates(register: Any, settings: Settings) -> None:
     from tooldeck.plugins.risk_chain.gate import RiskChainGate
     from tooldeck.plugins.risk_chain.settings import RiskChainSettings
 
-    wrappers = settings.table("tools.shell").get("extra_wrappers", ())
-    if not isinstance(wrappers, (list, tuple)):
-        wrappers = ()
-    register(RiskChainGate(settings.get(RiskChainSettings),
-                           [w for w in wrappers if isinstance(w, str)]))
+    register(RiskChainGate(settings.get(RiskChainSettings), _extra_wrappers(settings)))
+
+
+@hookimpl
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Check the ``[[tools.risk_chain.examples]]`` tags (refuse the runtime on a failure)."""
+    from tooldeck.plugins.risk_chain.examples import check_tag_examples
+    from tooldeck.plugins.risk_chain.gate import RiskChainGate
+    from tooldeck.plugins.risk_chain.settings import RiskChainSettings
+
+    settings = runtime.settings
+    examples = settings.get(RiskChainSettings).examples
+    if examples:
+        gate = RiskChainGate(settings.get(RiskChainSettings), _extra_wrappers(settings))
+        runtime.count_examples("risk chain tag examples",
+                               check_tag_examples(runtime, gate, examples))

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from tooldeck.config import StrictModel
 
-__all__ = ["SECTION", "RiskChainSettings"]
+__all__ = ["SECTION", "RiskChainSettings", "TagExample"]
 
 SECTION = "tools.risk_chain"
+
+
+TagName = Literal["network_egress", "sensitive_read", "credential_access", "system_write",
+                  "process_control"]
+
+
+class TagExample(StrictModel):
+    """One ``[[tools.risk_chain.examples]]`` table: a call and the tags it must get."""
+
+    tool: str = Field(min_length=1, description="The tool called.")
+    input: str = Field(description="Its input (command, path or URL), as in an audit record.")
+    tags: tuple[TagName, ...] = Field(description="Exactly the tags the call must get.")
 
 
 class RiskChainSettings(StrictModel):
@@ -30,3 +44,6 @@ class RiskChainSettings(StrictModel):
     egress_tools: tuple[str, ...] = Field(
         ("fetch", "web_scrape"), description="Tools that send requests out (network egress)."
     )
+    examples: tuple[TagExample, ...] = Field(
+        (), description="Calls and the exact tags they must get; checked on every load and "
+        "reload ([[tools.risk_chain.examples]]).")

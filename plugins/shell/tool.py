@@ -60,7 +60,7 @@ BASH = ToolDef(
     params=BashParams,
     executor=EXECUTOR,
     invocation="fenced:bash",
-    capabilities={"exec"},
+    capabilities={"execute"},
     input_param="command",
 )
 """The ``bash`` tool; legacy fenced ```` ```bash ```` blocks invoke it too."""

@@ -46,7 +46,7 @@ QUARANTINE_DENIED = frozenset({
 })
 """Zeph's tools that a quarantined source or caller may not use (also as ``_<name>`` suffix)."""
 
-_EFFECTS = frozenset({"write", "exec", "delete", "network"})
+_EFFECTS = frozenset({"write", "execute", "state", "network"})
 
 
 def _rule_quarantine_name(tool: ToolDef) -> bool:
@@ -62,7 +62,7 @@ def _rule_quarantine_mcp(tool: ToolDef) -> bool:
 
 
 def _rule_quarantine_effect(tool: ToolDef) -> bool:
-    return bool(tool.capabilities & _EFFECTS)
+    return bool(tool.effective_capabilities & _EFFECTS)
 
 
 _QUARANTINE_RULES = (

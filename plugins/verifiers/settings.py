@@ -22,7 +22,7 @@ SECTION = "tools.verifiers"
 class DestructiveSettings(StrictModel):
     """``[tools.verifiers.destructive]``: disk- and system-wrecking shell commands."""
 
-    enabled: bool = True
+    enabled: bool = Field(True, description="Run this verifier.")
     shell_tools: tuple[str, ...] = Field(
         ("bash", "shell", "terminal"), description="Tools whose command is checked "
         "(compared case-insensitively).")
@@ -36,7 +36,7 @@ class DestructiveSettings(StrictModel):
 class InjectionSettings(StrictModel):
     """``[tools.verifiers.injection]``: SQL, command and traversal injection in arguments."""
 
-    enabled: bool = True
+    enabled: bool = Field(True, description="Run this verifier.")
     exempt_fields: tuple[str, ...] = Field(
         ("query", "q", "search", "text", "message", "content", "old_string", "new_string",
          "pattern", "select"),
@@ -65,7 +65,7 @@ class UrlGroundingSettings(StrictModel):
 class FirewallSettings(StrictModel):
     """``[tools.verifiers.firewall]``: sensitive paths, traversal, secret env references."""
 
-    enabled: bool = True
+    enabled: bool = Field(True, description="Run this verifier.")
     exempt_tools: tuple[str, ...] = Field((), description="Tools never checked.")
     blocked_paths: tuple[str, ...] = Field(
         (), description="More path globs to block (added to the built-in list).")

@@ -12,9 +12,11 @@ Importing this package stays cheap: the HTTP stack is imported on the first fetc
 """
 
 from tooldeck.plugins.web.plugin import (
+    tooldeck_configure,
     tooldeck_register_executors,
     tooldeck_register_settings,
     tooldeck_register_tools,
 )
 
-__all__ = ["tooldeck_register_executors", "tooldeck_register_settings", "tooldeck_register_tools"]
+__all__ = ["tooldeck_configure", "tooldeck_register_executors", "tooldeck_register_settings",
+           "tooldeck_register_tools"]

@@ -10,9 +10,12 @@ from tooldeck.egress.log import egress_log_from_settings
 from tooldeck.plugins.web.executor import WebExecutor
 from tooldeck.plugins.web.settings import ScrapeSettings
 from tooldeck.plugins.web.tools import TOOLS
+from tooldeck.plugins.web.url_examples import check_url_examples
+from tooldeck.runtime import Runtime
 
 __all__ = [
     "SECTION",
+    "tooldeck_configure",
     "tooldeck_register_executors",
     "tooldeck_register_settings",
     "tooldeck_register_tools",
@@ -39,3 +42,10 @@ def tooldeck_register_tools(register: Callable[..., None]) -> None:
     """Register ``web_scrape`` and ``fetch``."""
     for tool in TOOLS:
         register(tool)
+
+
+@hookimpl
+def tooldeck_configure(runtime: Runtime) -> None:
+    """Check the ``[[tools.scrape.examples]]`` against the egress rules (refuse on a failure)."""
+    examples = runtime.settings.get(ScrapeSettings).examples
+    runtime.count_examples("web URL examples", check_url_examples(runtime, examples))

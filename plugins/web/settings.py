@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ConfigDict, Field, field_validator
 
 from tooldeck.egress.policy import EgressSettings
+from tooldeck.plugins.web.url_examples import UrlExample
 
 __all__ = ["ScrapeSettings"]
 
@@ -23,6 +24,7 @@ class ScrapeSettings(EgressSettings):
     :param max_body_bytes: the most body bytes kept, counted on the wire and decompressed.
     :param ca_bundle: an absolute path (``~`` expanded) to a PEM file of CA certificates trusted
         in addition to the default store, for hosts behind an internal CA; checked on load.
+    :param examples: URLs the egress rules must allow or deny (:mod:`.url_examples`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -30,6 +32,9 @@ class ScrapeSettings(EgressSettings):
     timeout: float = Field(default=15.0, gt=0)
     max_body_bytes: int = Field(default=1_048_576, gt=0)
     ca_bundle: str | None = None
+    examples: tuple[UrlExample, ...] = Field(
+        default=(), description="URLs the domain lists must allow or deny; checked on every "
+        "load and reload ([[tools.scrape.examples]]).")
 
     @field_validator("ca_bundle")
     @classmethod

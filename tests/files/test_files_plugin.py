@@ -47,7 +47,7 @@ def test_all_ten_tools_are_registered_with_the_documented_capabilities(root: Pat
     tools = {t.id: t for t in deck.tools()}
     assert set(ALL_TOOLS) <= set(tools)
     assert tools["read"].read_only and tools["grep"].read_only
-    assert not tools["write"].read_only and "delete" in tools["delete_path"].capabilities
+    assert not tools["write"].read_only and tools["delete_path"].capabilities == {"write"}
     assert tools["copy_path"].input_param == "destination"
     deck.close()
 

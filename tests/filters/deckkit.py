@@ -47,7 +47,7 @@ class RunOrCanned:
 
 
 class ExecToolPlugin:
-    """Registers ``sh`` (capability ``exec``) and ``show`` (capability ``read``)."""
+    """Registers ``sh`` (capability ``execute``) and ``show`` (capability ``read``)."""
 
     def __init__(self, canned: Mapping[str, tuple[str, int]] | None = None,
                  truncated: bool = False) -> None:
@@ -55,7 +55,7 @@ class ExecToolPlugin:
 
     @hookimpl
     def tooldeck_register_tools(self, register: Any) -> None:
-        for tool_id, capability in (("sh", "exec"), ("show", "read")):
+        for tool_id, capability in (("sh", "execute"), ("show", "read")):
             register(ToolDef(id=tool_id, description=f"throwaway {capability} tool",
                              params=CommandParams, executor=self.executor.name,
                              capabilities={capability}))

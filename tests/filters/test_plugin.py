@@ -212,7 +212,7 @@ async def test_the_real_bash_tool_is_filtered(
     project.mkdir()
     monkeypatch.chdir(project)
     deck = open_deck(tmp_path)
-    assert "exec" in deck.runtime.tools["bash"].capabilities
+    assert "execute" in deck.runtime.tools["bash"].capabilities
     result = await deck.call(ToolCall("bash", {"command": FAKE_CARGO}), confirm=True)
     await deck.aclose()
     assert result.output is not None, result.error

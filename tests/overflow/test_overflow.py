@@ -50,7 +50,7 @@ class Canned:
     @hookimpl
     def tooldeck_register_tools(self, register: Any) -> None:
         register(ToolDef(id="sh", description="canned shell", params=CannedParams,
-                         executor=self.name, capabilities={"exec"}))
+                         executor=self.name, capabilities={"execute"}))
 
     @hookimpl
     def tooldeck_register_executors(self, register: Any) -> None:

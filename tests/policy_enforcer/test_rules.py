@@ -223,3 +223,31 @@ def test_a_glob_over_the_raw_name_still_matches_the_aliased_tool(called: str) ->
     """``bash*`` must not miss ``bash`` because bash is spelt shell for rules."""
     got = decide([{"effect": "deny", "tool": "bash*"}], called, {}, default="allow")
     assert got.effect == "deny"
+
+
+def test_a_tool_declaring_no_capability_is_denied_by_every_capability_deny() -> None:
+    """Fail closed: a tool that says nothing about what it does may do anything."""
+    for capability in ("read", "write", "execute", "network", "state"):
+        deny = [{"effect": "deny", "tool": "*", "capabilities": [capability]}]
+        assert decide(deny, "mystery", {}, default="allow").effect == "deny", capability
+
+
+def test_a_tool_declaring_no_capability_is_allowed_by_no_capability_allow() -> None:
+    allow = [{"effect": "allow", "tool": "*", "capabilities": ["read"]}]
+    assert decide(allow, "mystery", {}).effect == "deny"
+
+
+def test_old_capability_spellings_mean_the_new_ones() -> None:
+    """``exec`` on either side is ``execute``; ``delete`` is ``write``."""
+    deny = [{"effect": "deny", "tool": "*", "capabilities": ["exec"]}]
+    assert decide(deny, "bash", {}, default="allow", caps=("execute",)).effect == "deny"
+    deny = [{"effect": "deny", "tool": "*", "capabilities": ["execute"]}]
+    assert decide(deny, "bash", {}, default="allow", caps=("exec",)).effect == "deny"
+    deny = [{"effect": "deny", "tool": "*", "capabilities": ["write"]}]
+    assert decide(deny, "rm", {}, default="allow", caps=("delete",)).effect == "deny"
+
+
+def test_an_unknown_capability_in_a_rule_is_refused() -> None:
+    """A typo would otherwise make a deny rule that never fires."""
+    with pytest.raises(pydantic.ValidationError, match="unknown capabilities"):
+        PolicyRule.model_validate({"effect": "deny", "tool": "*", "capabilities": ["netwrok"]})

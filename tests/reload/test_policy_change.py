@@ -44,7 +44,7 @@ def verdict(rules: list[dict[str, str]] | None, autonomy: str, read_only: bool, 
     gate = PermissionGate(compiled, autonomy, "t")
     tool_def = ToolDef(id=tool, description="t", params=Params, executor="x",
                        input_param="text",
-                       capabilities=frozenset({"read"} if read_only else {"exec"}))
+                       capabilities=frozenset({"read"} if read_only else {"execute"}))
     return gate.tooldeck_check_call(ToolCall(tool, {"text": text}), tool_def).verdict
 
 

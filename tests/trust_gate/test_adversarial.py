@@ -141,7 +141,7 @@ def test_each_level_denies_what_it_should(tool: ToolDef) -> None:
     if tool.read_only and not tool.id.startswith("mcp_") and not any(
             tool.id == n or tool.id.endswith("_" + n) for n in QUARANTINE_DENIED):
         assert denial(TrustLevel.QUARANTINED, tool) is None
-    if tool.capabilities & {"write", "exec", "delete", "network"}:
+    if tool.effective_capabilities & {"write", "execute", "state", "network"}:
         assert denial(TrustLevel.QUARANTINED, tool) is not None
 
 

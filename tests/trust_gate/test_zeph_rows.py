@@ -28,7 +28,7 @@ _BUILTIN = {"bash", "write", "edit", "delete_path", "fetch", "web_scrape", "read
 
 
 def stubs_for(ids: list[str]) -> list:
-    return [stub(i) for i in ids if i not in _BUILTIN]
+    return [stub(i, capabilities={"read"}) for i in ids if i not in _BUILTIN]
 
 
 async def test_quarantined_denies_by_name_and_suffix(make_deck: Callable[..., Deck]) -> None:
