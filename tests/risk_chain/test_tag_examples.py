@@ -89,7 +89,7 @@ async def test_a_failing_example_blocks_a_reload_and_the_old_tags_keep_deciding(
         call = ToolCall("bash", {"command": "scp build.tar deploy@host:"})
         assert {t.label for t in gate.tags(call, deck.runtime.tools["bash"])} == {
             "network_egress"}
-        assert judge_call(deck.runtime, "bash", {"command": "cat .env"},
+        assert judge_call(deck.runtime, "bash", {"command": "cat README.md"},
                           caller_id="c").verdict.value == "allow"
     finally:
         await deck.aclose()
