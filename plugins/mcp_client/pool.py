@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 import threading
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
@@ -153,8 +154,9 @@ class ServerPool:
             return
         try:
             self._submit(self._close_all()).result(timeout=_CLOSE_BOUND_S)
-        except Exception:
-            pass
+        except Exception as exc:  # stopping the loop below still ends the servers' sessions
+            print(f"tooldeck: closing MCP servers failed: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
         finally:
             self._stop_loop()
 
