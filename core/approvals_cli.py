@@ -21,34 +21,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import Any
+
+from tooldeck.cli_api import common_options, operator_name, utc_stamp
 
 __all__ = ["ApprovalsCommand", "approvals_command"]
 
 EXIT_OK, EXIT_FAILED = 0, 1
-
-
-def _options() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                        help="configuration file (default: lookup order, see docs)")
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                        help="machine-readable output")
-    return common
-
-
-def _who() -> str:
-    import getpass
-
-    try:
-        return f"cli:{getpass.getuser()}"
-    except Exception:  # no user name in this environment: still say where it came from
-        return "cli"
-
-
-def _when(at: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
 
 
 class ApprovalsCommand:
@@ -58,7 +37,7 @@ class ApprovalsCommand:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Declare ``list``, ``approve`` and ``deny``."""
-        common = _options()
+        common = common_options()
         actions = parser.add_subparsers(dest="approvals_action", metavar="ACTION",
                                         required=True)
         listing = actions.add_parser("list", parents=[common],
@@ -109,7 +88,7 @@ def _list(deck: Any, everything: bool, as_json: bool) -> int:
         rule = record.decision.get("rule") or record.decision.get("gate")
         lines.append(f"{record.id}  {record.status}  {record.tool}: "
                      f"{safe_repr(record.display, 120)}  caller {safe_repr(record.caller_id)}"
-                     f"  ask by {rule}  expires {_when(record.expires)}")
+                     f"  ask by {rule}  expires {utc_stamp(record.expires)}")
     emit([r.public() for r in records] if as_json else None,
          "\n".join(lines) or "no pending approvals")
     return EXIT_OK
@@ -119,7 +98,7 @@ def _resolve(deck: Any, args: argparse.Namespace, as_json: bool) -> int:
     from tooldeck.audit import runtime_event
     from tooldeck.cli_api import emit
 
-    who = _who()
+    who = operator_name()
     if args.approvals_action == "approve":
         record = deck.approvals.approve(args.id, by=who, scope=args.scope)
         text = f"approved {record.id} ({record.tool}, scope {record.scope})"

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from tooldeck.deck import Deck, ToolResult
 
 __all__ = [
-    "EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "Command", "config_error", "emit", "open_deck",
-    "result_json", "save_raw",
+    "EXIT_CONFIG", "EXIT_OK", "EXIT_TOOL", "Command", "common_options", "config_error", "emit",
+    "open_deck", "operator_name", "result_json", "save_raw", "utc_stamp",
 ]
 
 EXIT_OK = 0
@@ -47,6 +47,37 @@ class Command(Protocol):
 
     def run(self, args: argparse.Namespace) -> int:
         """Run it and return the exit code (0 ok, 1 tool error, 2 usage or config error)."""
+
+
+def common_options() -> argparse.ArgumentParser:
+    """The ``--config`` and ``--json`` options every command accepts, as a parent parser.
+
+    Give it as ``parents=[common_options()]`` to a command's own sub-parsers, so that the
+    options may also follow the action (``tooldeck trust list --json``).
+    """
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
+                        help="configuration file (default: lookup order, see docs)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="machine-readable output")
+    return common
+
+
+def operator_name() -> str:
+    """Who runs this command, for audit records: ``cli:<user>``, or ``cli`` when unknown."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except Exception:  # no user name in this environment: still say where it came from
+        return "cli"
+
+
+def utc_stamp(at: float) -> str:
+    """A Unix time as ISO 8601 UTC to the second: ``2026-11-25T18:00:00Z``."""
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
 
 
 def emit(data: Any, text: str, *, stream: IO[str] | None = None) -> None:

@@ -17,19 +17,10 @@ from collections.abc import Sequence
 from tooldeck import __version__
 from tooldeck.catalog import FORMATS
 from tooldeck.cli.extensions import CHECKS_GROUP, COMMANDS_GROUP, Command, invoked, load_commands
-from tooldeck.cli_api import EXIT_CONFIG
+from tooldeck.cli_api import EXIT_CONFIG, common_options
 from tooldeck.errors import ConfigError
 
 __all__ = ["build_parser", "main"]
-
-
-def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                        help="configuration file (default: lookup order, see docs)")
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                        help="machine-readable output")
-    return common
 
 
 def build_parser(
@@ -49,7 +40,7 @@ def build_parser(
         commands = load_commands(COMMANDS_GROUP, only=invoked(argv, COMMANDS_GROUP) or "")
     if checks is None:
         checks = load_commands(CHECKS_GROUP, only=invoked(argv, CHECKS_GROUP) or "")
-    common = _common()
+    common = common_options()
     parser = argparse.ArgumentParser(
         prog="tooldeck", parents=[common],
         description="Typed, governed tools for LLM agents.",

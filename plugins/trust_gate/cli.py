@@ -19,34 +19,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import Any
+
+from tooldeck.cli_api import common_options, operator_name, utc_stamp
 
 __all__ = ["TrustCommand", "trust_command"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-def _options() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                        help="configuration file (default: lookup order, see docs)")
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                        help="machine-readable output")
-    return common
-
-
-def _who() -> str:
-    import getpass
-
-    try:
-        return f"cli:{getpass.getuser()}"
-    except Exception:  # no user name in this environment: still say where it came from
-        return "cli"
-
-
-def _when(at: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
 
 
 class TrustCommand:
@@ -56,7 +35,7 @@ class TrustCommand:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Declare ``list``, ``set`` and ``reset``."""
-        common = _options()
+        common = common_options()
         actions = parser.add_subparsers(dest="trust_action", metavar="ACTION", required=True)
         actions.add_parser("list", parents=[common],
                            help="run-time levels (with who set them) and [tools.trust]")
@@ -106,7 +85,7 @@ def _row_json(row: Any) -> dict[str, Any]:
     from tooldeck.safe_json import safe_text
 
     return {"subject": row.subject.kind, "name": safe_text(row.subject.name),
-            "level": str(row.level), "by": row.by, "reason": row.reason, "at": _when(row.at)}
+            "level": str(row.level), "by": row.by, "reason": row.reason, "at": utc_stamp(row.at)}
 
 
 def _list(deck: Any, as_json: bool) -> int:
@@ -123,7 +102,7 @@ def _list(deck: Any, as_json: bool) -> int:
         settings = None
     configured = None if settings is None else settings.model_dump(mode="json")
     lines = [f"{row.subject.kind} {safe_repr(row.subject.name, 60)}: {row.level} "
-             f"(set by {row.by} at {_when(row.at)}{': ' + row.reason if row.reason else ''})"
+             f"(set by {row.by} at {utc_stamp(row.at)}{': ' + row.reason if row.reason else ''})"
              for row in rows] or ["no run-time trust levels"]
     if settings is None:
         lines.append("[tools.trust]: the trust_gate plugin is disabled")
@@ -142,7 +121,7 @@ def _set(deck: Any, subject: Any, parsed: Any, reason: str, as_json: bool) -> in
     from tooldeck.cli_api import emit
     from tooldeck.plugins.trust_gate.api import set_trust
 
-    previous = set_trust(deck, subject, parsed, by=_who(), reason=reason)
+    previous = set_trust(deck, subject, parsed, by=operator_name(), reason=reason)
     was = "no run-time level" if previous is None else str(previous.level)
     emit({"subject": subject.kind, "name": subject.name, "level": str(parsed),
           "previous": None if previous is None else str(previous.level)} if as_json else None,
@@ -154,7 +133,7 @@ def _reset(deck: Any, subject: Any, as_json: bool) -> int:
     from tooldeck.cli_api import emit
     from tooldeck.plugins.trust_gate.api import reset_trust
 
-    previous = reset_trust(deck, subject, by=_who())
+    previous = reset_trust(deck, subject, by=operator_name())
     if previous is None:
         print(f"tooldeck trust: {subject} has no run-time level; nothing to reset",
               file=sys.stderr)
