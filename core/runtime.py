@@ -420,6 +420,7 @@ class Runtime:
         """The plugin that registered each of :attr:`strategies`, by name."""
         self.tool_owners: Mapping[str, str] = dict(tool_owners or {})
         """The plugin that registered each tool (offered or declared), by tool id."""
+        self._own_plugins: frozenset[str] | None = None
         self.plugins: tuple[PluginInfo, ...] = tuple(plugins)
         self.warnings: tuple[str, ...] = (*settings.warnings, *warnings)
         self.examples_passed: dict[str, int] = {}
@@ -467,8 +468,10 @@ class Runtime:
         """
         if tool.source is not None:
             return False
-        owner = self.tool_owners.get(tool.id)
-        return any(info.name == owner and info.dist == BUILTIN_DIST for info in self.plugins)
+        if self._own_plugins is None:  # asked on every call by the verifiers: computed once
+            self._own_plugins = frozenset(
+                info.name for info in self.plugins if info.dist == BUILTIN_DIST)
+        return self.tool_owners.get(tool.id) in self._own_plugins
 
     def count_examples(self, kind: str, count: int) -> None:
         """Record that ``count`` inline examples of ``kind`` passed (``tooldeck policy test``).
