@@ -17,35 +17,16 @@ cached: a search must see the note saved a moment ago.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.plugins.memory.settings import SECTION, MemorySettings
 from tooldeck.plugins.memory.store import MemoryStore
 from tooldeck.plugins.memory.tools import MEMORY_SAVE, MEMORY_SEARCH, MemoryExecutor
-from tooldeck.runtime import Runtime, StashKey
+from tooldeck.runtime import Runtime
+from tooldeck.state import StashKey, StoresByPath
 
-
-class _Stores:
-    """The stores a deck opened, by path; closed with the deck."""
-
-    def __init__(self) -> None:
-        self._stores: dict[Path, MemoryStore] = {}
-
-    def open(self, path: Path) -> MemoryStore:
-        store = self._stores.get(path)
-        if store is None:
-            store = self._stores[path] = MemoryStore(path)
-        return store
-
-    async def aclose(self) -> None:
-        stores, self._stores = list(self._stores.values()), {}
-        for store in stores:
-            store.close()
-
-
-_STORES: StashKey[_Stores] = StashKey("memory.stores")
+_STORES: StashKey[StoresByPath[MemoryStore]] = StashKey("memory.stores")
 
 
 @hookimpl
@@ -68,7 +49,7 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     memory = settings.get(MemorySettings)
 
     def store_for(runtime: Runtime) -> MemoryStore:
-        stores = runtime.session.setdefault(_STORES, _Stores)
+        stores = runtime.session.setdefault(_STORES, lambda: StoresByPath(MemoryStore))
         return stores.open(memory.database(runtime.settings.document.directory))
 
     register(MemoryExecutor(store_for, memory))

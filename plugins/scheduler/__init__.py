@@ -15,35 +15,16 @@ module        job
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.plugins.scheduler.settings import SECTION, SchedulerSettings
 from tooldeck.plugins.scheduler.store import TaskStore
 from tooldeck.plugins.scheduler.tools import SCHEDULER_TOOLS, SchedulerExecutor
-from tooldeck.runtime import Runtime, StashKey
+from tooldeck.runtime import Runtime
+from tooldeck.state import StashKey, StoresByPath
 
-
-class _Stores:
-    """The stores a deck opened, by path; closed with the deck."""
-
-    def __init__(self) -> None:
-        self._stores: dict[Path, TaskStore] = {}
-
-    def open(self, path: Path) -> TaskStore:
-        store = self._stores.get(path)
-        if store is None:
-            store = self._stores[path] = TaskStore(path)
-        return store
-
-    async def aclose(self) -> None:
-        stores, self._stores = list(self._stores.values()), {}
-        for store in stores:
-            store.close()
-
-
-_STORES: StashKey[_Stores] = StashKey("scheduler.stores")
+_STORES: StashKey[StoresByPath[TaskStore]] = StashKey("scheduler.stores")
 
 
 @hookimpl
@@ -66,7 +47,7 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     scheduler = settings.get(SchedulerSettings)
 
     def store_for(runtime: Runtime) -> TaskStore:
-        stores = runtime.session.setdefault(_STORES, _Stores)
+        stores = runtime.session.setdefault(_STORES, lambda: StoresByPath(TaskStore))
         return stores.open(scheduler.database(runtime.settings.document.directory))
 
     register(SchedulerExecutor(store_for, scheduler))
