@@ -9,7 +9,8 @@ One call, end to end (each step's failure is a classified :class:`~tooldeck.erro
              ─► ask? a grant, else the confirmation (confirmation_required / cancelled;
                  with confirm=DEFER a pending approval, see tooldeck.approvals)
              ─► route (tooldeck_select_executor) ─► wrap (tooldeck_wrap_executor)
-             ─► probe (tooldeck_probe_call; a deny is policy_blocked) ─► executor ─► ToolOutput
+             ─► probe (tooldeck_probe_call; a deny is policy_blocked, or the category it
+                 names) ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
@@ -396,7 +397,8 @@ class Deck:
         if decision.verdict is Verdict.DENY:
             category = (ErrorCategory.QUOTA_BLOCKED if decision.rule == _QUOTA_RULE
                         else ErrorCategory.POLICY_BLOCKED)
-            return _fail(call, category, decision.reason, decision)
+            return _fail(call, category, decision.reason, decision,
+                         suggestion=decision.suggestion)
 
         approved_by: str | None = None
         if decision.verdict is Verdict.ASK:
@@ -433,8 +435,9 @@ class Deck:
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)
         if probed is not None:
-            return ToolResult(call, error=ToolError(ErrorCategory.POLICY_BLOCKED, probed.reason),
-                              decision=probed, approved_by=approved_by)
+            error = ToolError(probed.category or ErrorCategory.POLICY_BLOCKED, probed.reason,
+                              suggestion=probed.suggestion)
+            return ToolResult(call, error=error, decision=probed, approved_by=approved_by)
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by, progress=self._progress(runtime, call, tool))
@@ -726,8 +729,9 @@ def _closest_names(tool_id: object, known: list[str]) -> str:
 
 
 def _fail(call: ToolCall, category: ErrorCategory, message: str,
-          decision: Decision | None = None) -> ToolResult:
-    return ToolResult(call, error=ToolError(category, message), decision=decision)
+          decision: Decision | None = None, *, suggestion: str | None = None) -> ToolResult:
+    return ToolResult(call, error=ToolError(category, message, suggestion=suggestion),
+                      decision=decision)
 
 
 async def _confirm(

@@ -169,8 +169,10 @@ def tooldeck_probe_call(call: ToolCall, turn: int | None, risk: str, tool: ToolD
     Runs after the gates voted and any ``ask`` was confirmed, so a probe sees only calls that
     are about to run (a shadow run in a sandbox, a dry-run comparison, a last check that
     needs what the gates decided). Every implementation is asked, in turn; the first deny
-    stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason,
-    and the executor never starts (nor does the call count against the quota). An
+    stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason
+    (or as the decision's ``category``: a probe that skips a call rather than forbidding it
+    says ``cancelled``; its ``suggestion`` tells the model what to do instead), and the
+    executor never starts (nor does the call count against the quota). An
     implementation that raises, returns an ``ask`` (nobody is left to ask) or anything but a
     :class:`~tooldeck.models.Decision` denies, naming itself (fail closed). A plugin that
     implements this hook can stop calls, so it is a gate: list it in the entry-point group
