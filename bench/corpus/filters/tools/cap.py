@@ -8,6 +8,7 @@ RUN is executed with ``bash -c`` (stderr merged into stdout) or, with --tty, und
 The raw bytes go to outputs/TOOL/SLUG.txt; the .json gets command (AGENT_COMMAND or
 RUN), exit_code, source, mode, and keeps the facts of an existing .json.
 """
+
 import argparse
 import json
 import os
@@ -31,22 +32,37 @@ def main() -> None:
     env = dict(os.environ, COLUMNS="120")
     if a.tty:
         argv = ["script", "-q", "-e", "-c", a.run, "/dev/null"]
-        source = "local capture in a terminal: script -q -e -c CMD /dev/null (pty, \\r\\n line ends), COLUMNS=120"
+        source = (
+            "local capture in a terminal: script -q -e -c CMD /dev/null "
+            "(pty, \\r\\n line ends), COLUMNS=120"
+        )
     else:
         argv = ["bash", "-c", a.run]
         source = "local capture: bash -c CMD with stderr merged into stdout, COLUMNS=120"
     if a.note:
         source += "; " + a.note
-    p = subprocess.run(argv, cwd=a.cwd, env=env, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=a.timeout)
+    p = subprocess.run(
+        argv,
+        cwd=a.cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=a.timeout,
+    )
     tool, slug = a.case.split("/")
     d = OUT / tool
     d.mkdir(parents=True, exist_ok=True)
     (d / f"{slug}.txt").write_bytes(p.stdout)
     jp = d / f"{slug}.json"
     facts = json.loads(jp.read_text())["facts"] if jp.exists() else []
-    key = {"command": a.agent or a.run, "exit_code": p.returncode, "source": source,
-           "mode": a.mode, "facts": facts}
+    key = {
+        "command": a.agent or a.run,
+        "exit_code": p.returncode,
+        "source": source,
+        "mode": a.mode,
+        "facts": facts,
+    }
     jp.write_text(json.dumps(key, indent=2, ensure_ascii=False) + "\n")
     lines = p.stdout.count(b"\n")
     print(f"{a.case}: exit {p.returncode}, {len(p.stdout)} bytes, {lines} lines")

@@ -5,13 +5,16 @@ usage: facts.py [TOOL/SLUG ...]   (all cases when none are named)
 Also apply keys: facts.py --apply KEYFILE  where KEYFILE has blocks
 "== tool/slug" followed by one fact per line (blank lines ignored).
 """
+
 import json
 import re
 import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "outputs"
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]")
+ANSI = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]"
+)
 
 
 def apply(keyfile: str) -> None:
@@ -38,7 +41,7 @@ def check(cases: list[str]) -> int:
         key = json.loads(p.with_suffix(".json").read_text())
         lines = ANSI.sub("", p.read_bytes().decode("utf-8", "replace")).split("\n")
         for f in key["facts"]:
-            if not any(f in l for l in lines):
+            if not any(f in line for line in lines):
                 bad += 1
                 print(f"MISSING {p.relative_to(OUT)}: {f!r}")
     print(f"{len(paths)} cases checked, {bad} missing facts")
