@@ -32,6 +32,7 @@ from tooldeck.runtime import (
     SessionState,
     impls,
 )
+from tooldeck.storage import open_storage
 
 __all__ = ["build_runtime"]
 
@@ -295,6 +296,7 @@ def build_runtime(
         section_owners={**dict.fromkeys(CORE_SECTIONS, CORE_PLUGIN), **section_owner},
     )
     runtime.services  # noqa: B018 - built now: a sandbox key that does not validate is refused
+    open_storage(settings, runtime.hooks.open_storage, runtime.session, environ)
     try:
         runtime.hooks.configure(runtime)
         check_examples(runtime)

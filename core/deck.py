@@ -54,6 +54,7 @@ from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
+from tooldeck.storage import close_storage
 from tooldeck.trust import PROJECT_ORIGIN, project_document
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
@@ -153,7 +154,6 @@ class Deck:
         self._environ = environ
         self._settle_s = settle_s
         self._settle_wait = settle_wait
-        self._calls: dict[str | None, int] = {}
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
         self._events = EventBus()
@@ -384,10 +384,11 @@ class Deck:
         call = attrs.evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
+        quota = runtime.storage.quota()
         votes: list[Decision] = []
         if not tools_config.enabled:
             decision = tools_disabled(runtime)
-        elif limit is not None and self._calls.get(call.caller_id, 0) >= limit:
+        elif limit is not None and quota.used(call.caller_id) >= limit:
             decision = _quota_exhausted(limit, call.caller_id,
                                         runtime.settings.origin(_QUOTA_RULE))
         else:
@@ -423,19 +424,19 @@ class Deck:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"wrapping the executor of {tool.id!r} failed: "
                          f"{type(exc).__name__}: {exc}", decision)
-        used = self._calls.get(call.caller_id, 0)
-        if limit is not None and used >= limit:
-            # checked again with no await before the count: a confirmation may have waited
-            # while other calls used up the quota
-            exhausted = _quota_exhausted(limit, call.caller_id,
-                                         runtime.settings.origin(_QUOTA_RULE))
-            return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
+        if limit is not None and quota.used(call.caller_id) >= limit:
+            # checked again: a confirmation may have waited while other calls used up the
+            # quota (and a probe must not see a call that cannot run)
+            return self._quota_blocked(runtime, call, limit)
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)
         if probed is not None:
             return ToolResult(call, error=ToolError(ErrorCategory.POLICY_BLOCKED, probed.reason),
                               decision=probed, approved_by=approved_by)
-        self._calls[call.caller_id] = used + 1
+        if limit is not None and not quota.take(call.caller_id, limit):
+            # counted atomically, for every worker of a shared backend: another worker may
+            # have taken the last call since the check above
+            return self._quota_blocked(runtime, call, limit)
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by, progress=self._progress(runtime, call, tool))
 
@@ -462,6 +463,11 @@ class Deck:
         if tools_config.summarize_output:
             output = runtime.hooks.transform_output(call, tool, output, runtime)
         return ToolResult(call, output=output, decision=decision, approved_by=approved_by)
+
+    @staticmethod
+    def _quota_blocked(runtime: Runtime, call: ToolCall, limit: int) -> ToolResult:
+        exhausted = _quota_exhausted(limit, call.caller_id, runtime.settings.origin(_QUOTA_RULE))
+        return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
 
     def _granted(self, call: ToolCall, asks: list[Decision]) -> str | None:
         """The ``approved_by`` of a live grant covering this ``ask``, else ``None``."""
@@ -641,6 +647,7 @@ class Deck:
         await self._runtime.drained()
         await self._runtime.aclose()
         await self._runtime.session.aclose()
+        await close_storage(self._runtime.session)
         if self._approvals is not None:
             self._approvals.close()
         self._events.close()
