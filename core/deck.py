@@ -54,7 +54,6 @@ from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
-from tooldeck.storage import close_storage
 from tooldeck.trust import PROJECT_ORIGIN, project_document
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
@@ -646,8 +645,9 @@ class Deck:
         """Wait for calls in flight, unconfigure the runtime, close the session state and store."""
         await self._runtime.drained()
         await self._runtime.aclose()
+        storage = self._runtime.storage  # closed last: the session's values use it
         await self._runtime.session.aclose()
-        await close_storage(self._runtime.session)
+        await storage.aclose()
         if self._approvals is not None:
             self._approvals.close()
         self._events.close()

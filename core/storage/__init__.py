@@ -36,7 +36,7 @@ from tooldeck.storage_api import Storage, StorageError
 if TYPE_CHECKING:
     OpenHook = Callable[[StorageConfig, Mapping[str, str]], "Storage | None"]
 
-__all__ = ["EmbeddedStorage", "close_storage", "open_storage", "session_storage"]
+__all__ = ["EmbeddedStorage", "open_storage", "session_storage"]
 
 
 @attrs.frozen
@@ -94,13 +94,3 @@ def open_storage(settings: Settings, open_hook: OpenHook, session: SessionState,
         storage = found
     session.setdefault(_STORAGE, lambda: _Opened(storage, config))
     return storage
-
-
-async def close_storage(session: SessionState) -> None:
-    """Close the deck's backend, if one was opened (after everything that used it).
-
-    :param session: the deck's session state.
-    """
-    opened = session.get(_STORAGE)
-    if opened is not None:
-        await opened.storage.aclose()
