@@ -173,6 +173,8 @@ class ApprovalsConfig(StrictModel):
 
 
 _URL_SCHEMES = ("postgresql://", "postgres://")
+_NEVER_ECHOED = frozenset({"storage.url"})
+"""Keys whose refused value is not repeated in the error: it may hold a password."""
 
 
 class StorageConfig(StrictModel):
@@ -688,7 +690,8 @@ def validate_sections(
                     hint = _did_you_mean(str(err["loc"][-1]), keys)
                     fail(dotted, f"unknown key{hint}", where)
                 else:
-                    found = f"; found {_describe(err['input'])}" if "input" in err else ""
+                    echo = "input" in err and dotted not in _NEVER_ECHOED
+                    found = f"; found {_describe(err['input'])}" if echo else ""
                     fail(dotted, f"{err['msg']}{found}", where)
 
     if errors:

@@ -41,7 +41,10 @@ __all__ = ["EmbeddedStorage", "open_storage", "session_storage"]
 
 @attrs.frozen
 class _Opened:
-    """The deck's backend and the ``[storage]`` it was opened with (``None``: by default)."""
+    """The deck's backend and the ``[storage]`` it was opened with.
+
+    ``None``: an embedded backend made on first use, with no configuration asking for one.
+    """
 
     storage: Storage
     config: StorageConfig | None
@@ -73,7 +76,7 @@ def open_storage(settings: Settings, open_hook: OpenHook, session: SessionState,
     label = settings.document.label
     opened = session.get(_STORAGE)
     if opened is not None:
-        if opened.config is not None and opened.config != config:
+        if (opened.config or StorageConfig()) != config:  # None: an embedded one by default
             raise ConfigError(f"{label}: storage: [storage] cannot change while the deck runs "
                               "(its workers would split their state); restart to change it",
                               path=label, key="storage")

@@ -46,7 +46,7 @@ def connect(config: StorageConfig, environ: Mapping[str, str]) -> psycopg.Connec
     try:
         return psycopg.connect(config.url, **connection_kwargs(config, environ))
     except psycopg.Error as exc:
-        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        reason = " ".join(str(exc).split()) or type(exc).__name__
         raise StorageError(f"cannot connect to {config.url}: {reason}") from None
 
 
