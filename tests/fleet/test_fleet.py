@@ -12,7 +12,6 @@ import statistics
 from typing import Any
 
 from tests.fleet.conftest import admin, fleet_config
-
 from tooldeck.pg_server import TemporaryPostgres
 
 PROPAGATION_LIMIT_S = 0.2
