@@ -198,6 +198,12 @@ class StorageConfig(StrictModel):
         description="Workers with the same url and namespace share quota, trust, overflow, "
         "audit, scheduled tasks and memory; another namespace in the same database shares "
         "nothing with them.")
+    durable: bool = Field(
+        True, description="Each write returns once the server has flushed it to disk "
+        "(synchronous_commit on). false: once the server has it (synchronous_commit off): a "
+        "worker killed at any point still loses nothing, but a server crash may lose the "
+        "last fraction of a second of writes, as an OS crash may with the embedded JSON-lines "
+        "audit log; the quota may then allow those calls again.")
     pool_size: int = Field(4, ge=1, le=64, description="Most connections one deck opens "
                            "(besides its one listening connection).")
     connect_timeout_secs: float = Field(

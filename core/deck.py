@@ -423,9 +423,10 @@ class Deck:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"wrapping the executor of {tool.id!r} failed: "
                          f"{type(exc).__name__}: {exc}", decision)
-        if limit is not None and quota.used(call.caller_id) >= limit:
-            # checked again: a confirmation may have waited while other calls used up the
-            # quota (and a probe must not see a call that cannot run)
+        if (limit is not None and runtime.hooks.probes_calls
+                and quota.used(call.caller_id) >= limit):
+            # a probe must not see a call the quota stops (``take`` below checks it anyway:
+            # a confirmation may have waited while other calls used up the quota)
             return self._quota_blocked(runtime, call, limit)
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)

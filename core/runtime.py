@@ -188,6 +188,11 @@ class Hooks:
             votes.append(vote)
         return votes
 
+    @property
+    def probes_calls(self) -> bool:
+        """Whether any plugin implements ``tooldeck_probe_call``."""
+        return bool(self._probe)
+
     def probe_call(self, call: ToolCall, tool: ToolDef, runtime: Runtime,
                    risk: str) -> Decision | None:
         """The first deny of ``tooldeck_probe_call``, or ``None`` when the call may run.

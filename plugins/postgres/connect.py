@@ -1,5 +1,6 @@
 """Connecting: the URL of ``[storage]``, the password from the environment, a checked pool.
 
+With ``[storage] durable = false`` every connection runs with ``synchronous_commit = off``.
 The password never sits in the configuration (a URL holding one is refused when the file
 is validated): it comes from the variable ``[storage] password_env`` names, and when that
 is unset libpq's own ``PGPASSWORD`` and ``~/.pgpass`` apply. The first connection is made
@@ -31,6 +32,8 @@ def connection_kwargs(config: StorageConfig, environ: Mapping[str, str]) -> dict
     """
     kwargs: dict[str, Any] = {"autocommit": True, "application_name": APPLICATION,
                               "connect_timeout": max(1, round(config.connect_timeout_secs))}
+    if not config.durable:
+        kwargs["options"] = "-c synchronous_commit=off"
     password = environ.get(config.password_env)
     if password:
         kwargs["password"] = password
