@@ -25,6 +25,7 @@ writes exactly one audit record: a step that fails unexpectedly ends the call as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import enum
 import inspect
@@ -54,6 +55,7 @@ from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
+from tooldeck.storage_api import StorageError
 from tooldeck.trust import PROJECT_ORIGIN, project_document
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
@@ -528,6 +530,7 @@ class Deck:
             self._runtime = new
             self.last_reload_error = None
             self._audit_swap(old, new, candidate.change)
+            self._announce(old, new)
         await old.drained()
         await old.aclose()
         return _Outcome.APPLIED
@@ -554,6 +557,18 @@ class Deck:
             if candidate.still_on_disk():
                 return candidate
             await candidate.discard()
+
+    @staticmethod
+    def _announce(old: Runtime, new: Runtime) -> None:
+        """Tell the fleet a new generation is in place (see :meth:`follow_fleet`)."""
+        digest = new.digest()
+        if digest == old.digest():
+            return
+        try:
+            new.storage.publish(POLICY_CHANNEL, digest)
+        except StorageError as exc:  # the others still reload on their own file events
+            print(f"tooldeck: could not announce policy {digest} to the fleet: {exc}",
+                  file=sys.stderr)
 
     @staticmethod
     def _audit_swap(old: Runtime, new: Runtime, change: PolicyChange) -> None:
@@ -636,11 +651,49 @@ class Deck:
         def any_file_in() -> set[Path]:
             return {p.resolve() for p in self._runtime.watch_any_file}
 
-        async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms,
-                                                any_file_in=any_file_in):
-            outcome = await self._reload()
-            if on_reload is not None and outcome is not _Outcome.SKIPPED:
-                on_reload(outcome is _Outcome.APPLIED)
+        follow = asyncio.ensure_future(self.follow_fleet(on_reload=on_reload))
+        try:
+            async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms,
+                                                    any_file_in=any_file_in):
+                outcome = await self._reload()
+                if on_reload is not None and outcome is not _Outcome.SKIPPED:
+                    on_reload(outcome is _Outcome.APPLIED)
+        finally:
+            follow.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follow
+
+    async def follow_fleet(self, *,
+                           on_reload: Callable[[bool], None] | None = None) -> None:
+        """Reload whenever another worker of the fleet announces a new policy; until cancelled.
+
+        With a shared storage backend (``[storage] url``), a worker whose reload applies a new
+        generation publishes its digest on the channel ``policy``; every other worker of the
+        namespace that runs a different generation then reloads from its own configuration
+        files, by the same rule as :meth:`reload` (tighten-only at once, last good kept), so a
+        fleet whose workers share one configuration directory follows a change even where
+        the file system reports no events (network file systems). :meth:`watch` runs this
+        too. With the embedded backend nothing is ever announced.
+
+        :param on_reload: as for :meth:`watch`.
+        """
+        loop = asyncio.get_running_loop()
+        announced = asyncio.Event()
+
+        def heard(digest: str) -> None:  # on the backend's thread
+            if digest != self._runtime.digest():
+                loop.call_soon_threadsafe(announced.set)
+
+        stop = self._runtime.storage.subscribe(POLICY_CHANNEL, heard)
+        try:
+            while True:
+                await announced.wait()
+                announced.clear()
+                outcome = await self._reload()
+                if on_reload is not None and outcome is not _Outcome.SKIPPED:
+                    on_reload(outcome is _Outcome.APPLIED)
+        finally:
+            stop()
 
     async def aclose(self) -> None:
         """Wait for calls in flight, unconfigure the runtime, close the session state and store."""
@@ -706,6 +759,8 @@ def _parse_config(version: FileVersion, origin: str) -> ConfigDocument:
 
 
 _QUOTA_RULE = "tools.max_tool_calls_per_session"
+POLICY_CHANNEL = "policy"
+"""The storage channel on which workers announce the digest of a policy they reloaded."""
 
 
 def _quota_exhausted(limit: int, caller_id: str | None, source: str) -> Decision:

@@ -261,11 +261,13 @@ class Storage(Protocol):
         """The notes of the memory tools."""
         ...
 
-    def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
-        """Call ``callback(payload)`` when another worker publishes on ``channel``.
+    def subscribe(self, channel: str, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(payload)`` when a worker of the namespace publishes on ``channel``.
 
         Callbacks run on a backend thread: keep them short and thread-safe. The embedded
         backend has no other workers and never calls them.
+
+        :returns: a function that stops the calls.
         """
         ...
 

@@ -85,8 +85,9 @@ class EmbeddedStorage:
         """The plugin's own SQLite note store at ``path``."""
         return _opened(self._memory, path, embedded)
 
-    def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
+    def subscribe(self, channel: str, callback: Callable[[str], None]) -> Callable[[], None]:
         """Nothing to hear: no other worker shares this state."""
+        return _nothing
 
     def publish(self, channel: str, payload: str) -> None:
         """Nobody to tell."""
@@ -107,3 +108,7 @@ def _opened(stores: dict[Path, S], path: Path, opener: Callable[[Path], S]) -> S
     if store is None:
         store = stores[path] = opener(path)
     return store
+
+
+def _nothing() -> None:
+    """Stop hearing nothing."""

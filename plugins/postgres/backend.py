@@ -89,9 +89,9 @@ class PostgresStorage:
         """The namespace's memory notes."""
         return self._memory
 
-    def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
+    def subscribe(self, channel: str, callback: Callable[[str], None]) -> Callable[[], None]:
         """Call ``callback(payload)`` on every ``publish`` of the namespace on ``channel``."""
-        self._listener.subscribe(channel, callback)
+        return self._listener.subscribe(channel, callback)
 
     def publish(self, channel: str, payload: str) -> None:
         """``NOTIFY`` every worker of the namespace (this one included).

@@ -16,6 +16,7 @@ reconnect           a dropped connection is reopened with a growing pause (0.1 s
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections.abc import Callable
@@ -58,11 +59,20 @@ class Listener:
         """Whether notifications are being received right now."""
         return self._connected.is_set()
 
-    def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
-        """Call ``callback(text)`` for every notification on ``channel`` in our namespace."""
+    def subscribe(self, channel: str, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(text)`` for every notification on ``channel`` in our namespace.
+
+        :returns: a function that stops the calls.
+        """
         with self._lock:
             self._callbacks.setdefault(channel, []).append(callback)
             self._channels_changed = True
+
+        def stop() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._callbacks[channel].remove(callback)
+
+        return stop
 
     def on_reset(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` whenever the connection is (re)established."""

@@ -68,7 +68,8 @@ class PgMemoryStore:
         terms = " || ".join(["plainto_tsquery('simple', %s)"] * len(words))
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT id, created, tags, content FROM tooldeck.notes, (SELECT {terms} AS query) q "
+                "SELECT id, created, tags, content FROM tooldeck.notes, "
+                f"(SELECT {terms} AS query) q "
                 "WHERE namespace = %s AND scope = %s AND search @@ q.query "
                 "ORDER BY ts_rank(search, q.query) DESC, id DESC LIMIT %s",
                 (*words, self._namespace, scope, limit)).fetchall()

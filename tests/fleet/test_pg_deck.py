@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -118,3 +121,36 @@ def test_audit_tail_reads_the_shared_log(make_pg_deck: MakeDeck, pg_url: str,
     assert proc.returncode == 0, proc.stderr
     assert [r["command"] for r in json.loads(proc.stdout)] == ["two", "three"]
     assert not (tmp_path / "audit.jsonl").exists()
+
+
+async def test_a_policy_one_worker_reloads_is_followed_by_the_others(
+        pg_url: str, tmp_path: Path) -> None:
+    config = tmp_path / "shared" / "tooldeck.toml"  # one configuration directory, shared
+    config.parent.mkdir()
+    config.write_text(fleet_config(pg_url))
+    first = Deck.from_config(config, extra_plugins={"echo": EchoPlugin()})
+    second = Deck.from_config(config, extra_plugins={"echo": EchoPlugin()})
+    follower = asyncio.create_task(second.follow_fleet())
+    try:
+        await asyncio.sleep(1.5)  # the follower's listener picks up the channel
+        assert (await second.call(ToolCall("echo", {"command": "rm -rf x"}))).ok
+        # a tightening, saved by rename: applied at once by the rule
+        tighter = tmp_path / "shared" / "tooldeck.toml.tmp"
+        tighter.write_text(fleet_config(pg_url).replace(
+            '[[tools.permissions.echo]]\n', '[[tools.permissions.echo]]\npattern = "rm *"\n'
+            'action = "deny"\n\n[[tools.permissions.echo]]\n', 1))
+        tighter.replace(config)
+        assert await first.reload()
+        deadline = time.monotonic() + 10
+        while second.runtime.digest() != first.runtime.digest() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert second.runtime.digest() == first.runtime.digest()
+        denied = await second.call(ToolCall("echo", {"command": "rm -rf x"}))
+        assert denied.error is not None
+        assert denied.error.category is ErrorCategory.POLICY_BLOCKED
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+        await first.aclose()
+        await second.aclose()
