@@ -51,6 +51,7 @@ class _Opened:
 
 
 _STORAGE = StashKey[_Opened]("storage")
+_DEFAULT = StorageConfig.model_validate({})
 
 
 def session_storage(session: SessionState) -> Storage:
@@ -76,7 +77,7 @@ def open_storage(settings: Settings, open_hook: OpenHook, session: SessionState,
     label = settings.document.label
     opened = session.get(_STORAGE)
     if opened is not None:
-        if (opened.config or StorageConfig()) != config:  # None: an embedded one by default
+        if (opened.config or _DEFAULT) != config:  # None: an embedded one by default
             raise ConfigError(f"{label}: storage: [storage] cannot change while the deck runs "
                               "(its workers would split their state); restart to change it",
                               path=label, key="storage")

@@ -24,6 +24,7 @@ from tooldeck.plugins.memory.settings import SECTION, MemorySettings
 from tooldeck.plugins.memory.store import MemoryStore
 from tooldeck.plugins.memory.tools import MEMORY_SAVE, MEMORY_SEARCH, MemoryExecutor
 from tooldeck.runtime import Runtime
+from tooldeck.storage_api import MemoryBackend
 
 
 @hookimpl
@@ -45,7 +46,7 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     """Register the executor behind both tools."""
     memory = settings.get(MemorySettings)
 
-    def store_for(runtime: Runtime) -> MemoryStore:
+    def store_for(runtime: Runtime) -> MemoryBackend:
         path = memory.database(runtime.settings.document.directory)
         return runtime.storage.memory(path, MemoryStore)
 

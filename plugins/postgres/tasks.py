@@ -63,7 +63,7 @@ class PgTaskStore:
         with self._pool.connection() as conn:
             cursor = conn.execute("DELETE FROM tooldeck.tasks WHERE namespace = %s AND "
                                   "scope = %s AND name = %s", (self._namespace, scope, name))
-            return cursor.rowcount > 0
+            return bool(cursor.rowcount > 0)
 
     def tasks(self, scope: str | None = None) -> list[Task]:
         """The tasks of ``scope`` (every scope's when ``None``), soonest first."""

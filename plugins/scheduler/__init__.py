@@ -22,6 +22,7 @@ from tooldeck.plugins.scheduler.settings import SECTION, SchedulerSettings
 from tooldeck.plugins.scheduler.store import TaskStore
 from tooldeck.plugins.scheduler.tools import SCHEDULER_TOOLS, SchedulerExecutor
 from tooldeck.runtime import Runtime
+from tooldeck.storage_api import TaskBackend
 
 
 @hookimpl
@@ -43,7 +44,7 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     """Register the executor behind the scheduler tools."""
     scheduler = settings.get(SchedulerSettings)
 
-    def store_for(runtime: Runtime) -> TaskStore:
+    def store_for(runtime: Runtime) -> TaskBackend:
         path = scheduler.database(runtime.settings.document.directory)
         return runtime.storage.tasks(path, TaskStore)
 
