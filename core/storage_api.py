@@ -11,7 +11,7 @@ a call never waits on an event loop for its state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -54,6 +54,10 @@ class AppendLog(Protocol):
 
     def tail(self, n: int) -> list[str]:
         """The last ``n`` records, oldest first (as JSON lines)."""
+        ...
+
+    def lines(self) -> Iterator[str]:
+        """Every record, oldest first (as JSON lines), read as the iteration goes."""
         ...
 
     def close(self) -> None:

@@ -8,6 +8,7 @@ processes) never interleave, and a line is in the file before ``append`` returns
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["JsonlLog", "last_lines", "open_log"]
@@ -75,6 +76,16 @@ class JsonlLog:
             return last_lines(self.path, n)
         except FileNotFoundError:
             return []
+
+    def lines(self) -> Iterator[str]:
+        """Every line of the file, oldest first (none when the file is gone)."""
+        try:
+            with self.path.open(encoding="utf-8", errors="replace") as file:
+                for line in file:
+                    if line.strip():
+                        yield line.rstrip("\n")
+        except FileNotFoundError:
+            return
 
     def close(self) -> None:
         """Close the file; idempotent."""

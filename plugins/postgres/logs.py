@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -44,6 +45,15 @@ class PgAppendLog:
                 "SELECT line FROM tooldeck.log_records WHERE namespace = %s AND stream = %s "
                 "ORDER BY id DESC LIMIT %s", (self._namespace, self._stream, n)).fetchall()
         return [str(row[0]) for row in reversed(rows)]
+
+    def lines(self) -> Iterator[str]:
+        """Every record, oldest first, fetched in batches as the iteration goes."""
+        with self._pool.connection() as conn, conn.transaction():
+            cursor = conn.cursor(name="tooldeck_log_lines")  # server-side: not all in memory
+            cursor.execute("SELECT line FROM tooldeck.log_records WHERE namespace = %s AND "
+                           "stream = %s ORDER BY id", (self._namespace, self._stream))
+            for (line,) in cursor:
+                yield str(line)
 
     def close(self) -> None:
         """Nothing to release: the pool belongs to the deck's backend."""

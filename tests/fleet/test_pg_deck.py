@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -154,3 +155,25 @@ async def test_a_policy_one_worker_reloads_is_followed_by_the_others(
             await follower
         await first.aclose()
         await second.aclose()
+
+
+def test_stats_sums_the_shared_audit_log(make_pg_deck: MakeDeck, pg_url: str,
+                                         tmp_path: Path) -> None:
+    deck = make_pg_deck(f'[tools.file]\nallowed_paths = ["{tmp_path}"]\n')
+    (tmp_path / "notes.txt").write_text("hello\n")
+    past = time.time_ns() - 60 * 10**9 + 123_457  # fine-grained, long ago
+    os.utime(tmp_path / "notes.txt", ns=(past, past))
+    time.sleep(0.5)  # and its ctime (now) out of the result cache's racy window
+    for _ in range(3):  # a cacheable read: a miss, then hits
+        read = deck.call_sync(ToolCall("read", {"path": str(tmp_path / "notes.txt")}),
+                              confirm=True)
+        assert read.ok, read.text
+    config = tmp_path / "fleet.toml"
+    config.write_text(f'[storage]\nurl = "{pg_url}"\n')
+    proc = subprocess.run([str(Path(sys.executable).parent / "tooldeck"), "--config",
+                           str(config), "--json", "stats"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)
+    assert stats["audit_log"] == "the postgresql audit log"
+    assert (stats["result_cache"]["hits"], stats["result_cache"]["misses"]) == (2, 1)
