@@ -22,7 +22,6 @@ The machine is shared: run it a few times and quote it with ``uptime``'s load.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import statistics
@@ -179,7 +178,7 @@ def main() -> None:
         try:
             emb_append, emb_quota = operations(embedded, folder, args.ops)
         finally:
-            asyncio.run(embedded.aclose())
+            embedded.close()
         print(f"embedded: audit append (JSONL) {emb_append:.1f} µs, quota check {emb_quota:.2f} "
               f"µs (median of {args.ops})")
         for durable in (True, False):
@@ -187,7 +186,7 @@ def main() -> None:
             try:
                 pg_append, pg_quota = operations(shared, folder, args.ops)
             finally:
-                asyncio.run(shared.aclose())
+                shared.close()
             print(f"PostgreSQL, durable = {str(durable).lower()}: audit append {pg_append:.1f} µs "
                   f"({pg_append / emb_append:.0f}x), quota check {pg_quota:.1f} µs "
                   f"({pg_quota / emb_quota:.0f}x)")

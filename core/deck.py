@@ -701,7 +701,7 @@ class Deck:
         await self._runtime.aclose()
         storage = self._runtime.storage  # closed last: the session's values use it
         await self._runtime.session.aclose()
-        await storage.aclose()
+        storage.close()
         if self._approvals is not None:
             self._approvals.close()
         self._events.close()

@@ -309,7 +309,7 @@ def tooldeck_open_storage(config: StorageConfig, environ: Mapping[str, str]) -> 
     a configuration error (never a silent fallback to the embedded backend), and so is an
     implementation that raises :class:`~tooldeck.storage_api.StorageError` or ``OSError``
     (an unreachable server, a failed migration): connect and check before returning. The
-    backend is closed with the deck (``Storage.aclose``).
+    backend is closed with the deck (``Storage.close``).
 
     :param config: the validated ``[storage]`` table.
     :param environ: the environment (read the password from ``config.password_env`` here).

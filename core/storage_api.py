@@ -279,6 +279,6 @@ class Storage(Protocol):
         """Tell every other worker of the namespace (``policy``: a new policy digest)."""
         ...
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         """Close every store and connection (the deck is closing)."""
         ...

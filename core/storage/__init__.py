@@ -36,7 +36,8 @@ from tooldeck.storage_api import Storage, StorageError
 if TYPE_CHECKING:
     OpenHook = Callable[[StorageConfig, Mapping[str, str]], "Storage | None"]
 
-__all__ = ["EmbeddedStorage", "open_storage", "session_storage"]
+__all__ = ["EmbeddedStorage", "discard_storage", "has_storage", "open_storage",
+           "session_storage"]
 
 
 @attrs.frozen
@@ -98,3 +99,21 @@ def open_storage(settings: Settings, open_hook: OpenHook, session: SessionState,
         storage = found
     session.setdefault(_STORAGE, lambda: _Opened(storage, config))
     return storage
+
+
+def has_storage(session: SessionState) -> bool:
+    """Whether the deck has its backend already (a reload's build finds it there).
+
+    :param session: the deck's session state.
+    """
+    return session.get(_STORAGE) is not None
+
+
+def discard_storage(session: SessionState) -> None:
+    """Close the backend the deck's first build opened, when that build fails.
+
+    :param session: the (new) deck's session state; it is not used again.
+    """
+    opened = session.get(_STORAGE)
+    if opened is not None:
+        opened.storage.close()

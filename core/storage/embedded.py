@@ -92,7 +92,7 @@ class EmbeddedStorage:
     def publish(self, channel: str, payload: str) -> None:
         """Nobody to tell."""
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         """Close every store opened."""
         stores: list[TaskBackend | MemoryBackend | OverflowStore | TrustState] = [
             *self._tasks.values(), *self._memory.values(), *self._overflow.values()]

@@ -114,7 +114,7 @@ class PostgresStorage:
         """The pool's counters (``psycopg_pool``'s ``get_stats``)."""
         return dict(self._pool.get_stats())
 
-    async def aclose(self) -> None:
+    def close(self) -> None:
         """Stop the listener and close the pool."""
         self._listener.close()
         self._pool.close()

@@ -28,7 +28,9 @@ PASSWORD_ENV = "TOOLDECK_PG_PASSWORD"
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[TemporaryPostgres]:
-    with TemporaryPostgres() as server:
+    # no fsync: nothing outlives the session, and what the tests check of durability is that
+    # a commit survives the worker that made it (a kill -9), not the machine's disk
+    with TemporaryPostgres(settings={"fsync": "off"}) as server:
         yield server
 
 

@@ -11,10 +11,15 @@ import signal
 import statistics
 from typing import Any
 
+import pytest
+
 from tests.fleet.conftest import admin, fleet_config
 from tooldeck.pg_server import TemporaryPostgres
 
 PROPAGATION_LIMIT_S = 0.2
+
+# four decks start in four processes: on a loaded 2-core machine that alone takes a while
+pytestmark = pytest.mark.timeout(600)
 
 
 def test_four_workers_share_one_quota_of_100_calls(pg_url: str, start_workers: Any,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,7 +38,7 @@ def backend(pg_url: str, pg_server: TemporaryPostgres) -> Iterator[OpenBackend]:
 
     yield open_one
     for storage in opened:
-        asyncio.run(storage.aclose())
+        storage.close()
 
 
 def database(pg_url: str) -> str:
@@ -189,7 +188,7 @@ def test_a_server_that_goes_away_makes_trust_unreadable_and_calls_fail_closed() 
             with pytest.raises(psycopg.OperationalError):
                 storage.quota().take("x", 10)
         finally:
-            asyncio.run(storage.aclose())
+            storage.close()
 
 
 # ------------------------------------------------------------------ overflow

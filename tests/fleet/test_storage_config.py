@@ -5,10 +5,12 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from tooldeck import hookimpl
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck
 from tooldeck.errors import ConfigError
@@ -149,3 +151,23 @@ def test_cold_paths_without_storage_never_import_psycopg(tmp_path: Path, args: l
     modules = set(last.split()[1:])
     assert "tooldeck" in modules
     assert not {m for m in modules if m.split(".")[0] in ("psycopg", "psycopg_pool")}
+
+
+class _BrokenConfigure:
+    @hookimpl
+    def tooldeck_configure(self) -> None:
+        raise RuntimeError("broken on purpose")
+
+
+def test_a_build_that_fails_after_opening_the_backend_closes_it(
+        tmp_path: Path, pg_server: TemporaryPostgres, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLDECK_PG_PASSWORD", pg_server.password)
+
+    def listeners() -> set[int | None]:
+        return {t.ident for t in threading.enumerate() if t.name == "tooldeck-pg-listener"}
+
+    before = listeners()
+    doc = parse_document(f'[storage]\nurl = "{pg_server.url()}"\n', tmp_path / "t.toml", "test")
+    with pytest.raises(ConfigError, match="broken on purpose"):
+        Deck.from_config(doc, extra_plugins={"broken": _BrokenConfigure()})
+    assert listeners() <= before  # no deck will ever close it: the build did
