@@ -49,19 +49,29 @@ def write_in_place(path: Path, text: str, rng: random.Random) -> None:
             handle.flush()
 
 
-def storm(path: Path, stop: threading.Event, rng: random.Random) -> None:
-    """Alternate the two policies in place; once, hold one still long enough to be loaded."""
+def storm(path: Path, stop: threading.Event, reloaded: threading.Event,
+          rng: random.Random) -> None:
+    """Alternate the two policies in place; once, hold B still until it has been loaded.
+
+    The hold waits for the reload itself rather than a fixed time: on a loaded machine a
+    reload can take longer than any fixed pause, and the storm must not tear it."""
     started = time.monotonic()
     held = False
     flip = False
     while not stop.is_set():
         flip = not flip
         write_in_place(path, POLICY_B if flip else POLICY_A, rng)
-        if not held and time.monotonic() - started > 1.0:
-            held = True
-            time.sleep(1.0)
+        if not held and flip and time.monotonic() - started > 1.0:
+            held = True  # on B: the deck started on A, so holding A would load nothing
+            reloaded.wait(timeout=30)
         time.sleep(rng.uniform(0.001, 0.08))
     write_in_place(path, POLICY_A, rng)
+
+
+def has_reloaded(audit: Path) -> bool:
+    """Whether the audit log records a reload yet."""
+    text = audit.read_text() if audit.exists() else ""
+    return '"policy.reloaded"' in text or '"policy.loosened"' in text
 
 
 async def test_in_place_saves_never_load_a_torn_policy(tmp_path: Path, echo: Any) -> None:
@@ -73,18 +83,26 @@ async def test_in_place_saves_never_load_a_torn_policy(tmp_path: Path, echo: Any
     watcher = asyncio.create_task(deck.watch())
     await asyncio.sleep(0.3)
     stop = threading.Event()
-    writer = threading.Thread(target=storm, args=(config, stop, random.Random(11)))
+    reloaded = threading.Event()
+    writer = threading.Thread(target=storm, args=(config, stop, reloaded, random.Random(11)))
     writer.start()
     calls = 0
     try:
+        # three seconds of calls, and on until a reload (plus a second of storm after it)
         deadline = time.monotonic() + 3.0
-        while time.monotonic() < deadline:
+        give_up = time.monotonic() + 40.0
+        while ((time.monotonic() < deadline or not reloaded.is_set())
+               and time.monotonic() < give_up):
             text = "forbidden rm -rf" if calls % 2 == 0 else "hello"
             await deck.call(ToolCall("echo", {"text": text}), confirm=True)
             calls += 1
+            if not reloaded.is_set() and calls % 10 == 0 and has_reloaded(audit):
+                reloaded.set()
+                deadline = max(deadline, time.monotonic() + 1.0)
             await asyncio.sleep(0.002)
     finally:
         stop.set()
+        reloaded.set()  # a writer still holding lets go (the audit is what is asserted)
         await asyncio.to_thread(writer.join)
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
