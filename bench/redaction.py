@@ -5,7 +5,8 @@ Source code mentions secrets all the time (``secret_key = self.secret_keys[-1]``
 and documentation files of real projects and counts:
 
 - secrets the redactor finds (each one is presumed a false positive: these trees hold code,
-  not credentials), with the rules that found them;
+  not credentials), with the rules that found them and the values' shapes (quoted or bare,
+  charset, length: never the value);
 - risk-chain tags raised by an agent's ordinary look at a file — ``cat FILE``, ``sed -n``,
   ``read FILE``, ``grep -n WORD FILE`` and ``grep -rn WORD DIR`` for every secret-ish word the
   file contains — each of which would turn the next docs ``fetch`` into a "credential then
@@ -97,6 +98,20 @@ def looks(rel: str, text: str) -> list[tuple[str, frozenset[Tag]]]:
     return result
 
 
+def shape(value: str) -> str:
+    """A value's shape, never the value: quoted or bare, charset, length."""
+    quoted = "quoted" if value[:1] in "\"'`" or value[1:2] in "\"'" else "bare"
+    bare = value.strip("\"'`")
+    if all(c in "0123456789abcdefABCDEF-" for c in bare):
+        charset = "hex"
+    elif bare.isalnum():
+        charset = "alnum"
+    else:
+        charset = "symbols"
+    size = "32+" if len(bare) >= 32 else "16-31" if len(bare) >= 16 else "<16"
+    return f"{quoted} {charset} {size}"
+
+
 class Half:
     """Counts for one half of the corpus."""
 
@@ -104,6 +119,7 @@ class Half:
         self.name, self.show = name, show
         self.counts: Counter[str] = Counter()
         self.rules: Counter[str] = Counter()
+        self.shapes: Counter[str] = Counter()
         self.tags: Counter[str] = Counter()
         self.seconds = 0.0
 
@@ -123,6 +139,7 @@ class Half:
         for finding in findings:
             self.counts["findings"] += 1
             self.rules[finding.rule] += 1
+            self.shapes[f"{finding.rule} ({shape(text[finding.start:finding.end])})"] += 1
             line = lines[finding.line - 1] if finding.line <= len(lines) else ""
             self._print(f"redacted ({finding.rule}) {rel}:{finding.line}: {line.strip()[:110]}")
         for command, tags in looks(rel, text):
@@ -141,7 +158,7 @@ class Half:
 
     def detail(self) -> str:
         """Per-rule and per-tag counts (aggregates only)."""
-        rules = ", ".join(f"{rule} {n}" for rule, n in self.rules.most_common()) or "none"
+        rules = ", ".join(f"{rule} {n}" for rule, n in self.shapes.most_common()) or "none"
         tags = ", ".join(f"{tag} {n}" for tag, n in self.tags.most_common()) or "none"
         return f"  {self.name}: findings by rule: {rules}; tags: {tags}"
 
