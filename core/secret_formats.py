@@ -77,8 +77,8 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("Amazon Bedrock API key", r"ABSK|bedrock-api-key-",
                  r"ABSK" + _B64 + r"{109,269}={0,2}|bedrock-api-key-[A-Za-z0-9+/=]{20,}",
                  _GL + "aws-amazon-bedrock-api-key-long-lived, -short-lived"),
-    VendorFormat("Azure AD client secret", r"[A-Za-z0-9_~.]{3}[0-9]Q~",
-                 r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+    VendorFormat("Azure AD client secret", r"[A-Za-z0-9_][A-Za-z0-9_~.]{2}[0-9]Q~",
+                 r"[A-Za-z0-9_][A-Za-z0-9_~.]{2}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
                  _GL + "azure-ad-client-secret"),
     VendorFormat("Bitbucket app password", r"ATBB",
                  r"ATBB[A-Za-z0-9_=.-]{28,}", _TH + "bitbucketapppassword"),
@@ -327,6 +327,8 @@ def literal_leads(start: str) -> tuple[str, ...]:
     for branch in start.split("|"):
         lead = ""
         for char in branch.replace("\\.", "\0"):
+            if char in "?*{":  # the character before is optional or repeated
+                lead = lead[:-1]
             if char in "[(\\?*+{":
                 break
             lead += char

@@ -68,7 +68,7 @@ URL variants); their names pass :func:`tooldeck.secret_values.name_rejection`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import attrs
 import re2
@@ -89,6 +89,7 @@ from tooldeck.secret_values import (
 
 __all__ = [
     "SECRET_RULES",
+    "Rejection",
     "SecretFinding",
     "SecretRule",
     "find_secrets",
@@ -96,6 +97,7 @@ __all__ = [
     "redact_found",
     "redaction_label",
     "rejection",
+    "rejections",
 ]
 
 
@@ -320,7 +322,8 @@ def _match_rejection(rule: SecretRule, match: re2._Match, groups: dict[str, int]
         return None
 
     def group(name: str) -> str:
-        return match.group(groups[name]) or "" if name in groups else ""
+        found = match.group(groups[name]) if name in groups else None
+        return found.decode("utf-8") if found else ""
 
     host = group("host") if "host" in groups else None
     return rejection(rule, value, group("name"), group("op"), host)
@@ -377,6 +380,83 @@ def _encodable(text: str) -> str:
     return text
 
 
+@attrs.frozen
+class Rejection:
+    """A rule's match that is not a secret, and why: for tests and for explaining.
+
+    :param rule: the rule that matched.
+    :param start: offset of the would-be secret.
+    :param end: offset just past it.
+    :param check: the check that rejected it (``expression``, ``public-name``, ``format``…).
+    """
+
+    rule: str
+    start: int
+    end: int
+    check: str
+
+
+def _matches(data: bytes) -> Iterator[tuple[int, SecretRule, int, int, str | None]]:
+    """Every match of every rule that hit: priority, rule, span, and why it is not a secret.
+
+    The scan runs on the UTF-8 bytes (a ``str`` search with a start position converts
+    offsets from the beginning of the text at every call); the spans are byte offsets.
+    """
+    hits = _rule_set().Match(data)
+    compiled = _compiled()
+    for priority in sorted(hits or ()):
+        rule, pattern, groups = compiled[priority]
+        secret = groups["secret"]
+        pos = 0
+        while (match := pattern.search(data, pos)) is not None:
+            start, end = match.start(secret), match.end(secret)
+            value = data[start:end].decode("utf-8")
+            reason: str | None = None
+            if rule.length is not None:
+                length = rule.length(value)
+                if length is None:
+                    reason = "format"
+                else:
+                    value = value[:length]
+                    end = start + len(value.encode("utf-8"))
+            if reason is None:
+                reason = _match_rejection(rule, match, groups, value)
+            yield priority, rule, start, end, reason
+            # a rejected value may hold the next name (TOKEN = process.env.TOKEN || "…"):
+            # look again from where the value started
+            again = reason and ("name" not in groups or _names_a_secret(value))
+            pos = max(start, match.start() + 1) if again else max(match.end(), pos + 1)
+
+
+def _char_offsets(text: str, data: bytes) -> Callable[[int], int]:
+    """Byte offset → character offset (the identity for ASCII text)."""
+    if len(data) == len(text):
+        return lambda offset: offset
+    return lambda offset: len(data[:offset].decode("utf-8"))
+
+
+_NAME_HINTS = ("key", "token", "secret", "pass", "pwd", "auth", "cred", "contrase")
+
+
+def _names_a_secret(value: str) -> bool:
+    """Whether a rejected value may hold a secret's name, where a new match could start."""
+    lowered = value.lower()
+    return any(hint in lowered for hint in _NAME_HINTS)
+
+
+def rejections(text: str) -> list[Rejection]:
+    """The matches in ``text`` that the checks turned down, with the check that did.
+
+    :param text: any text.
+    :returns: the rejected matches, in rule order (offsets into ``text``).
+    """
+    text = _encodable(text)
+    data = text.encode("utf-8")
+    char = _char_offsets(text, data)
+    return [Rejection(rule.rule_id, char(start), char(end), reason)
+            for _priority, rule, start, end, reason in _matches(data) if reason]
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """All secrets in ``text``, in order, overlapping findings merged into the first one.
 
@@ -388,36 +468,28 @@ def find_secrets(text: str) -> list[SecretFinding]:
     :returns: the findings (offsets into ``text``).
     """
     text = _encodable(text)
-    hits = _rule_set().Match(text)
-    if not hits:
-        return []
-    markers = [(m.start(), m.end()) for m in _marker().finditer(text)]
+    data = text.encode("utf-8")
+    markers: list[tuple[int, int]] | None = None
     spans: list[tuple[int, int, int, str]] = []
-    compiled = _compiled()
-    for priority in sorted(hits):
-        rule, pattern, groups = compiled[priority]
-        secret = groups["secret"]
-        for match in pattern.finditer(text):
-            start, end = match.start(secret), match.end(secret)
-            if rule.length is not None:
-                length = rule.length(text[start:end])
-                if length is None:
-                    continue
-                end = start + length
-            if _match_rejection(rule, match, groups, text[start:end]):
-                continue
-            if not any(m_start <= start < m_end for m_start, m_end in markers):
-                spans.append((start, priority, end, rule.rule_id))
+    for priority, rule, start, end, reason in _matches(data):
+        if reason:
+            continue
+        if markers is None:
+            markers = [(m.start(), m.end()) for m in _marker().finditer(data)]
+        if not any(m_start <= start < m_end for m_start, m_end in markers):
+            spans.append((start, priority, end, rule.rule_id))
     spans.sort()
+    char = _char_offsets(text, data)
     findings: list[SecretFinding] = []
     last_end = -1
     for start, _priority, end, rule_id in spans:
         if start < last_end:
             if end > last_end:  # merge: the union of overlapping secrets is hidden
-                findings[-1] = attrs.evolve(findings[-1], end=end)
+                findings[-1] = attrs.evolve(findings[-1], end=char(end))
                 last_end = end
             continue
-        findings.append(SecretFinding(rule_id, start, end, text.count("\n", 0, start) + 1))
+        findings.append(SecretFinding(rule_id, char(start), char(end),
+                                      data.count(b"\n", 0, start) + 1))
         last_end = end
     return findings
 
