@@ -126,11 +126,13 @@ class SecretRule:
 _KEY_WORDS = (
     r"(?:(?:api|auth|service|account|db|database|priv|private|client|access|secret)[_-]?key|"
     r"apikey|secret|client[_-]?secret|token|passw(?:or)?d|passwd|passphrase|pwd|pass|"
-    r"credentials?|auth|contrase(?:ñ|n)a)(?:[_-]?base|[_-]v?[0-9]{1,2})?"
+    r"credentials?|auth|contrase(?:ñ|n)a)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
+    r"string|data|b64|base64|hex|raw|plain|enc|encoded|prod|live|dev|test|hash))?"
 )
 """Words that end a secret's name, the spellings of detect-secrets' keyword list among them
-(``db_key``, ``priv_key``, ``contraseña``); a version or number may follow (``API_KEY_2``,
-``token_v2``), and Rails' ``secret_key_base`` is a secret too."""
+(``db_key``, ``priv_key``, ``contraseña``); a version or number (``API_KEY_2``, ``token_v2``)
+or a word about the value's form or stage (``tokenValue``, ``password_hash``, ``API_KEY_PROD``)
+may follow, and Rails' ``secret_key_base`` is a secret too."""
 
 _OPERATOR = (
     r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"
@@ -237,7 +239,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token)>"
                r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
     SecretRule("property-call", "secret passed to a property or environment setter",
-               r"(?i)(?:set[A-Za-z]*|get[A-Za-z]*|putenv|setdefault|fetch|env)\(\s*[\"']"
+               r"(?i)(?:set[A-Za-z]*|get[A-Za-z]*|add[A-Za-z]*|putenv|fetch|env)\(\s*[\"']"
                r"(?P<name>[A-Za-z0-9_.-]*" + _KEY_WORDS + r")[\"']\s*,\s*"
                r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')", GENERIC_CHECKS),
     SecretRule("xml-setting", "secret in an XML key/value setting",
