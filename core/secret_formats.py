@@ -321,7 +321,8 @@ def literal_leads(start: str) -> tuple[str, ...]:
     """The literal text each branch of a ``start`` pattern begins with (``""`` if none).
 
     :param start: a :attr:`VendorFormat.start`, e.g. ``ABSK|bedrock-api-key-``.
-    :returns: e.g. ``("ABSK", "bedrock-api-key-")``; ``dp\\.[a-z]+\\.`` gives ``("dp.",)``.
+    :returns: e.g. ``("ABSK", "bedrock-api-key-")``; ``sk-or-v1-`` gives ``("sk-or-v1-",)``
+        and ``EZ[AT]K`` gives ``("EZ",)``.
     """
     leads = []
     for branch in start.split("|"):

@@ -250,8 +250,10 @@ def _is_prose(value: str) -> bool:
 
 
 def _token_like(word: str) -> bool:
-    """A word that could be (part of) a key: letters mixed with digits, or 8+ characters
-    that are neither a word nor a number."""
+    """A word that could be (part of) a key.
+
+    Letters mixed with digits, or 8+ characters that are neither a word nor a number.
+    """
     if len(word) >= 4 and any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
         return True
     return len(word) >= MIN_LENGTH and not word.isdigit() and not _reads_as_words(word)
