@@ -7,27 +7,35 @@ network_egress     0.4     an egress tool (``fetch``, ``web_scrape``), or a shel
                            curl, wget, nc, ncat, netcat, socat, telnet, ftp, ssh, scp, sftp or
                            rsync at a command position (wrappers peeled, quotes undone), or a
                            redirection to ``/dev/tcp`` / ``/dev/udp``
-sensitive_read     0.3     a path to ``/etc/passwd``, ``/etc/shadow``, ``.ssh/`` or a ``.env``
+sensitive_read     0.3     it touches ``/etc/passwd``, ``/etc/shadow``, ``.ssh/`` or a ``.env``
                            file (``.env``, ``.env.local``; not ``.env.example``, not ``os.environ``)
-credential_access  0.3     only without sensitive_read: a path to a credential file — keys and
-                           stores (``.pem``, ``.key``, ``.p12``, ``id_rsa``…), ``credentials``,
-                           ``.netrc``, ``.pgpass``, ``.git-credentials``, or a data file named
-                           for a secret (``api_token.txt``, ``secrets.yaml``; source code such
-                           as ``test_password.py`` is not) — or a reference to an environment
-                           variable named for one (``$AWS_SECRET_ACCESS_KEY``, ``printenv
-                           GITHUB_TOKEN``). A word in a search pattern (``grep -n secret_key
-                           app.py``) is code vocabulary, not an access
+credential_access  0.3     only without sensitive_read: it touches a credential file — keys and
+                           stores (``.pem``, ``.key``, ``.p12``, ``id_rsa``…, ``.netrc``,
+                           ``.pgpass``, ``.git-credentials``, ``.npmrc``, ``.docker/config.json``,
+                           ``credentials.json``, a bare ``credentials`` under a dot-directory or
+                           in the home or working directory), a data file named for a secret
+                           (``api_token.txt``, ``secrets.yaml``; source code such as
+                           ``credentials.py`` is not) — a variable named for a secret that the
+                           shell expands (``"$AWS_SECRET_ACCESS_KEY"``, ``printenv GITHUB_TOKEN``),
+                           or the whole environment (``env``, ``printenv``, ``export -p``,
+                           ``declare -x``, ``set``, ``/proc/*/environ``). A word in a search
+                           pattern (``grep -n secret_key app.py``), an ``echo``'s arguments or a
+                           commit message is vocabulary, not an access
 system_write       0.4     a shell command writing under ``/etc``, ``/usr``, ``/sys`` or ``/boot``
                            (redirections, ``tee``, ``cp``/``mv`` targets, ``sed -i``…)
 process_control    0.2     kill, pkill or killall at a command position
 =================  ======  ===================================================================
 
-The input is the call's main text (the command, the path), matched lowercase; for shell
-commands also after Zeph's de-obfuscation (``c'a't /etc/pass""wd``) and with every quote and
-backslash removed. Command positions come from the shared shell analyzer, which runs only when
-one of those texts mentions a command name or system directory above: a command that names none
-of them, however quoted or escaped, cannot run one. What the analyzer cannot resolve (``$cmd``,
-globbed command words) is not tagged; the shell gate asks about such commands anyway.
+The input is a path (:func:`text_tags`) or a shell command (:func:`shell_tags`), matched
+lowercase; a command's words also after Zeph's de-obfuscation (``c'a't /etc/pass""wd``) and
+with every quote and backslash removed. Those words only propose the content tags; the shared
+shell analyzer keeps the ones the command touches (its code view, its redirections, the
+variables it expands, environment dumps), and keeps all of them when it cannot resolve the
+command. Command positions come from the same analyzer, which runs only when a command
+mentions a command name or system directory above or a content tag was proposed: a command
+that names none of them, however quoted or escaped, cannot run one. What the analyzer cannot
+resolve (``$cmd``, globbed command words) gets no egress tag; the shell gate asks about such
+commands anyway.
 """
 
 from __future__ import annotations
