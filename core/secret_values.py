@@ -34,6 +34,10 @@ vendor-shape   a vendor's prefix on too short a value (``gho_abc123``): a real t
 example-host   (URLs) the host is reserved for documentation: ``example.com``, ``*.test``…
 jwt            (JWTs) the header is not a base64url-encoded JSON object, or the claims of
                a signed token are not
+no-digit       (long ``…key`` values, vendor prefixes of other lengths, service names) no
+               digit in the value
+not-key-       (service names) not one token of letters mixed with digits: a word, a
+shaped         number, a URL, an address
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -56,10 +60,13 @@ from tooldeck.secret_formats import VENDOR_FORMATS, literal_leads
 
 __all__ = [
     "BEARER_CHECKS",
+    "DIGIT",
     "GENERIC_CHECKS",
     "JWT_CHECKS",
     "KEY_SHAPE",
     "URL_CHECKS",
+    "Check",
+    "host_rejection",
     "name_rejection",
     "value_rejection",
 ]
@@ -69,6 +76,10 @@ MIN_LENGTH = 8
 _RANDOM_LETTERS = 12
 """Shortest letters-only value that may pass for random."""
 _CASE_CHANGES = 0.4
+_RANDOM_ONE_CASE = 16
+"""Shortest one-case letters-only value that may pass for random."""
+_FEW_VOWELS = 0.25
+"""Random letters are a fifth vowels (5 of 26); words are about two fifths."""
 """Share of adjacent letter pairs that change case in random letters (words: about 0.2)."""
 
 _TEMPLATE_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "@{", "=")
@@ -314,8 +325,12 @@ def _is_plain(value: str) -> bool:
     if any(char.isdigit() for char in bare):
         return False
     letters = "".join(char for char in bare if char.isalpha())
-    return (len(letters) < _RANDOM_LETTERS or _case_changes(letters) < _CASE_CHANGES
-            or _reads_as_words(bare))
+    if len(letters) < _RANDOM_LETTERS:
+        return True
+    if letters.islower() or letters.isupper():  # one case: words have vowels, keys few
+        vowels = sum(char in "aeiouAEIOU" for char in letters)
+        return len(letters) < _RANDOM_ONE_CASE or vowels >= _FEW_VOWELS * len(letters)
+    return _case_changes(letters) < _CASE_CHANGES or _reads_as_words(bare)
 
 
 def _is_sequence(value: str) -> bool:
@@ -325,6 +340,15 @@ def _is_sequence(value: str) -> bool:
     if not (letters or digits) or 2 * (len(letters) + len(digits)) < len(bare):
         return False  # mostly symbols: not a counting filler
     return (letters in _LETTERS or letters == letters[0] * len(letters)) and digits in _DIGITS
+
+
+def _has_no_digit(value: str) -> bool:
+    return not any(char.isdigit() for char in value)
+
+
+def _is_not_key_shaped(value: str) -> bool:
+    bare = _bare(value)
+    return not _token_like(bare) or any(char in bare for char in ":@ ")
 
 
 def _host_is_example(host: str) -> bool:
@@ -355,6 +379,7 @@ def _is_not_jwt(value: str) -> bool:
 
 
 Check = tuple[str, Callable[[str], bool]]
+"""A check: its name and a predicate that is true when the value is *not* a secret."""
 
 TEMPLATE: Check = ("template", _is_template)
 PATH: Check = ("path", _is_path)
@@ -370,8 +395,8 @@ SEQUENCE: Check = ("sequence", _is_sequence)
 BASIC: Check = ("basic-placeholder", _is_basic_placeholder)
 VENDOR_SHAPE: Check = ("vendor-shape", _is_vendor_shaped)
 JWT: Check = ("jwt", _is_not_jwt)
-KEY_SHAPE: Check = ("not-key-shaped", lambda value: not _token_like(_bare(value)) or any(
-    char in _bare(value) for char in ":@ "))
+DIGIT: Check = ("no-digit", _has_no_digit)
+KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
 
 GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLDER, SHORT,
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,

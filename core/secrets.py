@@ -77,6 +77,7 @@ from tooldeck.secret_formats import vendor_length, vendor_pattern
 from tooldeck.secret_services import SERVICE_NAMES
 from tooldeck.secret_values import (
     BEARER_CHECKS,
+    DIGIT,
     GENERIC_CHECKS,
     JWT_CHECKS,
     KEY_SHAPE,
@@ -173,7 +174,6 @@ _LONG_PREFIXES = (
 """Prefixes of vendor tokens followed by 12+ token characters (with a digit)."""
 _SHORT_PREFIXES = r"(?:EAA[A-Z]|AQVN|t1\.)"
 """Short prefixes, only with 20+ letters and digits after them."""
-_HAS_DIGIT: Check = ("no-digit", lambda value: not any(char.isdigit() for char in value))
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("private-key", "private key block",
@@ -220,7 +220,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                length=vendor_length),
     SecretRule("vendor-prefix", "vendor API token with a known prefix",
                r"\b(?P<secret>(?:" + _LONG_PREFIXES + r")[A-Za-z0-9_=+/.-]{12,}|" +
-               _SHORT_PREFIXES + r"[A-Za-z0-9]{20,})", (_HAS_DIGIT,)),
+               _SHORT_PREFIXES + r"[A-Za-z0-9]{20,})", (DIGIT,)),
     SecretRule("discord-bot-token", "Discord bot token",
                r"\b(?P<secret>[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,})"),
     SecretRule("bearer-token", "bearer token",
@@ -251,10 +251,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("service-assignment", "key-shaped value assigned to a service's name",
                r"(?i)(?:^|[^A-Za-z0-9_.$])(?P<name>" + "|".join(SERVICE_NAMES) + ")" +
                _OPERATOR + r"(?P<secret>" + _value(16, 16) + ")",
-               (*GENERIC_CHECKS, _HAS_DIGIT, KEY_SHAPE)),
+               (*GENERIC_CHECKS, DIGIT, KEY_SHAPE)),
     SecretRule("key-assignment", "long key value assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
-               r"(?P<secret>" + _value(16, 16) + ")", (*GENERIC_CHECKS, _HAS_DIGIT)),
+               r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 

@@ -115,7 +115,8 @@ def test_credentials_in_documentation_urls_are_examples(line: str) -> None:
     ('"********"', "mask"), ('"xxxx1234"', "mask"), ('"changeme1"', "placeholder"),
     ('"my-example-password"', "placeholder"), ("'abc12'", "short"),
     ('"keyboard cat"', "prose"), ('"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG"', "public-key"),
-    ('"oauthClientSecret"', "plain"), ('"abcdef123456"', "sequence"),
+    ('"oauthClientSecret"', "plain"), ('"supersecretvaluehere"', "plain"),
+    ('"abcdef123456"', "sequence"),
     ('"a1b2c3d4e5f6"', "sequence"), ('"gho_abc123"', "vendor-shape"),
     ('"(?:[a-z]+)"', "regex"),
 ])
@@ -183,6 +184,9 @@ NAME_VALUE = [
     ("SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b"),
     ("API_KEY_2=Lm3Qz8Wx2Kp9Rv7T", "Lm3Qz8Wx2Kp9Rv7T"),
+    # random letters without a digit: mixed case alternates, one case has few vowels
+    ("[DEBUG] Using Key=qscgyygcsqwdvvokslklklaasndafafxd", "qscgyygcsqwdvvokslklklaasndafafxd"),
+    ('var sumoToken string = "suXopSPCNWtvVb"', "suXopSPCNWtvVb"),
     ('<add key="ClearTextPassword" value="N8r4Qw2ZpX7v" />', "N8r4Qw2ZpX7v"),
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
