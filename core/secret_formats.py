@@ -28,7 +28,8 @@ class VendorFormat:
     """One vendor's token shape.
 
     :param vendor: who issues the token and what it is.
-    :param start: RE2 pattern of how the token starts (its prefix), what a scan looks for.
+    :param start: RE2 pattern of how the token starts (its prefix), what a scan looks for;
+        loose (no long counts: they make the scan's automaton big), the pattern is exact.
     :param pattern: RE2 pattern of the whole token, ``start`` included (no group, no anchors).
     :param source: where the shape is documented.
     """
@@ -162,7 +163,7 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("Harness token", r"[ps]at\.",
                  r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
                  _GL + "harness-api-key"),
-    VendorFormat("HashiCorp Terraform token", r"[A-Za-z0-9]{14}\.atlasv1\.",
+    VendorFormat("HashiCorp Terraform token", r"[A-Za-z0-9]+\.atlasv1\.",
                  r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
                  _GL + "hashicorp-tf-api-token"),
     VendorFormat("HashiCorp Vault token", r"hv[sbr]\.",
@@ -185,14 +186,14 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("LaunchDarkly key", r"(?:api|sdk)-[0-9a-z]{8}-",
                  r"(?:api|sdk)-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-"
                  r"[0-9a-z]{4}-[0-9a-z]{12}", _TH + "launchdarkly"),
-    VendorFormat("Mailchimp API key", r"[0-9a-f]{32}-us[0-9]",
+    VendorFormat("Mailchimp API key", r"[0-9a-f]+-us[0-9]",
                  r"[0-9a-f]{32}-us[0-9]{1,2}\b", _GL + "mailchimp-api-key"),
     VendorFormat("Mailgun key", r"(?:pub)?key-",
                  r"(?:pub)?key-[0-9a-f]{32}", _GL + "mailgun-private-api-token"),
     VendorFormat("Mapbox secret token", r"sk\.eyJ",
                  r"sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}",
                  "Mapbox access token documentation (sk. secret scope)"),
-    VendorFormat("MaxMind license key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
+    VendorFormat("MaxMind license key", r"[A-Za-z0-9]+_[A-Za-z0-9]+_mmk",
                  r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
                  _GL + "maxmind-license-key"),
     VendorFormat("Microsoft Teams webhook", r"https://[A-Za-z0-9-]+\.webhook\.office\.com/",
@@ -283,7 +284,7 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
                  r"tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}", _TH + "tailscale"),
     VendorFormat("Tavily key", r"tvly-",
                  r"tvly-(?:dev-)?[A-Za-z0-9]{32}", _TH + "tavily"),
-    VendorFormat("Telegram bot token", r"[0-9]{8,10}:AA",
+    VendorFormat("Telegram bot token", r"[0-9]+:AA",
                  r"[0-9]{8,10}:AA[0-9A-Za-z_-]{33}",
                  _GL + "telegram-bot-api-token"),
     VendorFormat("Typeform token", r"tfp_",
@@ -338,11 +339,15 @@ def literal_leads(start: str) -> tuple[str, ...]:
 
 
 @functools.cache
-def _anchored() -> tuple[tuple[tuple[str, ...], re2._Regexp], ...]:
+def _anchored() -> tuple[re2.Set, tuple[re2._Regexp, ...]]:
+    """The starts in one anchored set (which formats may begin here), and each pattern."""
     options = re2.Options()
-    options.max_mem = 1 << 20
-    return tuple((literal_leads(f.start), re2.compile(f"(?:{f.pattern})", options))
-                 for f in VENDOR_FORMATS)
+    options.max_mem = 8 << 20
+    starts = re2.Set.MatchSet(options)
+    for fmt in VENDOR_FORMATS:
+        starts.Add(fmt.start)
+    starts.Compile()
+    return starts, tuple(re2.compile(f"(?:{f.pattern})", options) for f in VENDOR_FORMATS)
 
 
 def vendor_length(candidate: str) -> int | None:
@@ -351,11 +356,10 @@ def vendor_length(candidate: str) -> int | None:
     :param candidate: a match of :func:`vendor_pattern`.
     :returns: the length of the longest format matching at its start, or ``None``.
     """
+    starts, patterns = _anchored()
     best = 0
-    for leads, regexp in _anchored():
-        if not any(candidate.startswith(lead) for lead in leads):
-            continue  # "" starts every candidate: formats without a literal lead are tried
-        match = regexp.match(candidate)
+    for index in starts.Match(candidate) or ():
+        match = patterns[index].match(candidate)
         if match is not None:
             best = max(best, match.end())
     return best or None

@@ -48,12 +48,9 @@ are not secrets' names; ``key = …``, ``Key=…`` and ``key := …`` still are.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 import itertools
-import json
-import urllib.parse
 from collections.abc import Callable
 
 from tooldeck.secret_formats import VENDOR_FORMATS, literal_leads
@@ -244,6 +241,8 @@ def _parts(bare: str) -> list[str]:
 
 
 def _is_placeholder(value: str) -> bool:
+    import urllib.parse  # only for values next to a secret's name: not at import time
+
     plain = urllib.parse.unquote(_bare(value))
     letters = "".join(char for char in plain.lower() if char.isalpha())
     if letters in _PLACEHOLDER_WORDS and len(letters) >= len(plain) - 4:
@@ -272,6 +271,8 @@ def _token_like(word: str) -> bool:
 
 def _is_basic_placeholder(value: str) -> bool:
     """``Basic dXNlcm5hbWU6cGFzc3dvcmQ=`` is ``username:password``: judge the password."""
+    import base64
+
     encoded = _bare(value)
     if encoded[:6].lower() == "basic ":
         encoded = encoded[6:].strip()
@@ -357,6 +358,9 @@ def _host_is_example(host: str) -> bool:
 
 
 def _b64_json_object(segment: str) -> bool:
+    import base64
+    import json
+
     try:
         decoded = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
         return isinstance(json.loads(decoded), dict)
@@ -365,6 +369,8 @@ def _b64_json_object(segment: str) -> bool:
 
 
 def _is_not_jwt(value: str) -> bool:
+    import base64
+
     token = _bare(value)
     if token.startswith("ZXlK"):  # a JWT, base64-encoded once more
         try:

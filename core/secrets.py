@@ -188,7 +188,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"aws[A-Za-z0-9_.-]{0,20}?(?:key|pwd|pw|password|pass|token)[^\n'\"]{0,20}?"
                r"[\"'])(?P<secret>[A-Za-z0-9/+=]{40})\b"),
     SecretRule("github-token", "GitHub token",
-               r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"),
+               r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
     SecretRule("gitlab-token", "GitLab personal access token",
                r"\b(?P<secret>glpat-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?)"),
     SecretRule("slack-token", "Slack token", r"\b(?P<secret>xox[abposr]-[A-Za-z0-9-]{10,})"),
@@ -262,18 +262,17 @@ _GROUPS = ("secret", "name", "op", "host")
 
 
 @functools.cache
-def _compiled() -> tuple[tuple[SecretRule, re2._Regexp, dict[str, int]], ...]:
-    """Each rule compiled on its own, with its groups' numbers.
+def _compiled(index: int) -> tuple[SecretRule, re2._Regexp, dict[str, int]]:
+    """Rule ``index`` compiled on its own, with its groups' numbers.
 
-    Only needed for the rules the set scan (:func:`_rule_set`) found somewhere.
+    Compiled on first use: only the rules the set scan (:func:`_rule_set`) found somewhere
+    ever run.
     """
+    rule = SECRET_RULES[index]
     options = re2.Options()
     options.max_mem = 8 << 20
-    compiled = []
-    for rule in SECRET_RULES:
-        regexp = re2.compile(rule.pattern, options)
-        compiled.append((rule, regexp, dict(regexp.groupindex)))
-    return tuple(compiled)
+    regexp = re2.compile(rule.pattern, options)
+    return rule, regexp, dict(regexp.groupindex)
 
 
 @functools.cache
@@ -405,9 +404,10 @@ def _matches(data: bytes) -> Iterator[tuple[int, SecretRule, int, int, str | Non
     offsets from the beginning of the text at every call); the spans are byte offsets.
     """
     hits = _rule_set().Match(data)
-    compiled = _compiled()
-    for priority in sorted(hits or ()):
-        rule, pattern, groups = compiled[priority]
+    if not hits:
+        return
+    for priority in sorted(hits):
+        rule, pattern, groups = _compiled(priority)
         secret = groups["secret"]
         pos = 0
         while (match := pattern.search(data, pos)) is not None:
