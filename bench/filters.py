@@ -3,7 +3,8 @@
 Run with ``python bench/filters.py`` (about a minute). Prints:
 
 1. MB/s of every built-in strategy on a 20 MB build/test log (``apply`` = sanitize + strategy,
-   ``reduce`` = strategy on already sanitized text); for ``strip_noise`` the same patterns also
+   ``reduce`` = strategy on already sanitized text), and of the secret scan the engine runs on
+   every raw output (``find secrets``); for ``strip_noise`` the same patterns also
    through a naive per-line Python ``re`` loop and through ``grep -vE``, as ratios. Rates are
    given per CPU second (process time; children's time for grep), which stays meaningful on a
    shared, loaded machine, and in wall-clock time.
@@ -39,6 +40,7 @@ from tooldeck.filters.engine import FilterEngine
 from tooldeck.filters.must_keep import lost_must_keep_lines
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import sanitize_output
+from tooldeck.secrets import find_secrets
 
 TARGET_BYTES = 20_000_000
 LONG_OUTPUT_LINES = 50
@@ -187,6 +189,7 @@ def throughput_table(text: str) -> None:
     print(f"{'strategy':<16} {'cpu MB/s':>9} {'wall MB/s':>9}  {'cpu MB/s':>9} {'wall MB/s':>9}"
           f"  {'out/in chars':>12}")  # fmt: skip
     print(f"{'(sanitize)':<16} {rates(megabytes, best_of(3, lambda: sanitize_output(text)))}")
+    print(f"{'(find secrets)':<16} {rates(megabytes, best_of(3, lambda: find_secrets(text)))}")
     strip_noise: tuple[float, float] = (1.0, 1.0)
     strip_noise_reduce: tuple[float, float] = (1.0, 1.0)
     for spec in STRATEGY_SPECS:

@@ -5,18 +5,25 @@ the part to hide; the rest of the match (a key name, a URL scheme) stays readabl
 redaction never reveals the value: it is replaced by ``[REDACTED:<rule>]``, and a finding's
 :meth:`SecretFinding.warning` names the kind and the line, never the value.
 
+Two kinds of rule. **Format rules** recognise a credential by its shape alone (a PEM private
+key block, a JWT, a vendor's prefix, charset and length: :mod:`tooldeck.secret_formats`).
+**Name rules** find a name that says secret (``password=``, ``api_key:``, ``Bearer``,
+``user:password@``) and take what follows only if it looks like a credential: the checks of
+:mod:`tooldeck.secret_values` reject code (``self.secret_keys[-1]``, ``GoogleCredentials``),
+placeholders, examples and fillers, and name the check that fired.
+
 =======================  ================================================================
 rule                     what it finds
 =======================  ================================================================
-private-key              PEM private key blocks (RSA, EC, OpenSSH, PKCS#8, PGP); a block
-                         cut before its END line is hidden to the end of the text
-aws-access-key-id        ``AKIA…``/``ASIA…`` access key ids
+private-key              PEM private key blocks (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted,
+                         PGP); a block cut before its END line is hidden to the end
+aws-access-key-id        ``AKIA…``/``ASIA…``/``ABIA…``/``ACCA…``/``A3T…`` access key ids
 aws-secret-access-key    the 40-character value of ``aws_secret_access_key = …``
 github-token             ``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``
 gitlab-token             ``glpat-`` personal access tokens
 slack-token              ``xoxb-``, ``xoxp-``, ``xoxa-``, ``xoxo-``, ``xoxr-``, ``xoxs-``
-slack-webhook            ``https://hooks.slack.com/services/…``
-stripe-key               ``sk_live_``/``rk_live_``/``sk_test_`` keys
+slack-webhook            ``https://hooks.slack.com/services|workflows|triggers/…``
+stripe-key               ``sk_``/``rk_`` + ``live_``/``test_``/``prod_`` keys
 google-api-key           ``AIza…`` keys
 anthropic-key            ``sk-ant-`` keys
 openai-key               ``sk-``, ``sk-proj-``, ``sk-svcacct-``, ``sk-admin-`` keys
@@ -28,55 +35,70 @@ twilio-api-key           ``SK`` + 32 hex digits
 digitalocean-token       ``dop_v1_``/``doo_v1_``/``dor_v1_`` tokens
 shopify-token            ``shpat_``/``shpca_``/``shppa_``/``shpss_`` tokens
 azure-storage-key        ``AccountKey=…==`` in connection strings
-jwt                      three base64url segments starting ``eyJ``
-discord-bot-token        Discord bot tokens: ``M``/``N``/``O`` + 23-25, 6, 27+ characters
-                         in three dot-separated parts
-vendor-token             vendor tokens by a known prefix (``xapp-``, ``xoxe-``, ``glrt-``,
-                         ``glptt-``, ``dckr_pat_``, ``hvs.``, ``ya29.``, ``sq0atp-``,
-                         ``PMAK-``, ``pscale_tkn_``, ``rubygems_``, ``NRAK-``, ``pplx-``,
-                         ``xai-``, …, with a digit) and fixed shapes: Mailgun ``key-`` + 32
-                         hex, Databricks ``dapi`` + 32 hex, Mailchimp ``…-us1``, Telegram
-                         bot ``123456789:AA…``, LaunchDarkly ``api-``/``sdk-`` + UUID
-bearer-token             ``Bearer …`` values (with a digit)
-url-password             the password in ``scheme://user:password@host``
-assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``
-                         and the like, the key word ending the key name (a whole quoted
-                         value, quotes included, or a bare value of 4+ characters); the
-                         key may be camelCase (``adafruitToken``); operators ``=``, ``:``,
-                         ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, an XML element
-                         (``<apiToken>…``), Go's ``var name string = …``
+jwt                      ``header.claims[.signature]`` whose parts decode to JSON objects
+                         (also base64-encoded once more, ``ZXlK…``)
+vendor-token             about a hundred more vendors' formats, each a documented prefix,
+                         charset and length (:data:`tooldeck.secret_formats.VENDOR_FORMATS`)
+vendor-prefix            a known vendor prefix followed by 12+ token characters with a digit
+                         (lengths the table does not list)
+discord-bot-token        Discord bot tokens: three dot-separated parts
+bearer-token             ``Bearer …`` values
+authorization-header     ``Authorization: Basic …``/``Token …``/bare values of the header
+url-password             the password in ``scheme://user:password@host`` (also ``:password@``)
+curl-user                the password of ``curl -u user:password``
 jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
                          ``<apiToken>`` … element of a Jenkins ``credentials.xml``
-property-call            a quoted value given to ``setProperty("…_TOKEN", "…")``,
+property-call            a value given to ``setProperty("…_TOKEN", "…")``,
                          ``os.environ.setdefault("API_KEY", "…")``, ``putenv`` and the like
-key-assignment           a 16+ character value with a digit assigned to a ``…key`` name
-                         (``bitfinexKey := "…"``, ``Using Key=…``)
+xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet configuration)
+assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``,
+                         ``auth``, ``pass``, ``passphrase``…: the key word ends the key name
+                         (``max_tokens=4096`` is left alone), which may be camelCase
+                         (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
+                         ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
+                         string = …``; env dumps, logs, YAML, INI, JSON alike
+key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
+                         := "…"``, ``Using Key=…``)
 =======================  ================================================================
 
-False-positive guards (so source code and command lines the agent reads stay intact):
-``bearer-token`` and ``assignment`` values need a digit (or a space inside quotes: a
-passphrase; or 16+ letters and nothing else: code identifiers have ``_``, ``.``, ``(``);
-placeholders (``$TOKEN``, ``<your key>``, ``{{x}}``, ``%s``, ``********``) and paths
-(``/etc/…``, ``./…``, ``~/…``) are not secrets; the key word must end the key name, so
-``max_tokens=4096`` and ``password_file = /etc/x`` are left alone.
+The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer and
+URL variants); their names pass :func:`tooldeck.secret_values.name_rejection`.
 """
 
 from __future__ import annotations
 
 import functools
-import urllib.parse
+from collections.abc import Callable, Iterator
 
 import attrs
 import re2
 
+from tooldeck.secret_formats import vendor_length, vendor_pattern
+from tooldeck.secret_services import SERVICE_NAMES
+from tooldeck.secret_values import (
+    BEARER_CHECKS,
+    DIGIT,
+    GENERIC_CHECKS,
+    JWT_CHECKS,
+    KEY_SHAPE,
+    URL_CHECKS,
+    Check,
+    host_rejection,
+    name_rejection,
+    value_rejection,
+)
+
 __all__ = [
     "SECRET_RULES",
+    "Rejection",
     "SecretFinding",
     "SecretRule",
     "find_secrets",
     "redact",
     "redact_found",
     "redaction_label",
+    "rejection",
+    "rejections",
 ]
 
 
@@ -86,35 +108,45 @@ class SecretRule:
 
     :param rule_id: short stable id, shown in warnings and redaction markers.
     :param description: what the secret is, for the warning.
-    :param pattern: RE2 pattern with a group ``secret`` (the part to hide).
-    :param needs_digit: only values containing a digit count (also a quoted value with a
-        space, or a bare one of 16+ letters); cuts false positives of the broad rules.
-    :param skips_placeholders: values that are code (``auth[1]``, ``self.token``) or
-        placeholder words (``pass``, ``changeme``, ``password1``) are not secrets.
-    :param digit_only: with ``needs_digit``, a value without a digit never counts (no
-        passphrase or long-word exception).
+    :param pattern: RE2 pattern with a group ``secret`` (the part to hide); optionally
+        ``name`` (the secret's name), ``op`` (what joins name and value) and ``host`` (a
+        URL's host), which the checks read.
+    :param checks: the value checks (:mod:`tooldeck.secret_values`) a match must pass; none
+        for format rules.
+    :param length: for a rule whose pattern finds candidates: the length of the secret at
+        the start of a candidate, ``None`` when it is not one.
     """
 
     rule_id: str
     description: str
     pattern: str
-    needs_digit: bool = False
-    skips_placeholders: bool = False
-    digit_only: bool = False
+    checks: tuple[Check, ...] = ()
+    length: Callable[[str], int | None] | None = None
 
 
 _KEY_WORDS = (
-    r"(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|private[_-]?key|"
-    r"client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|private[_-]?token|"
-    r"token|passw(?:or)?d|passwd|pwd|credentials?)"
+    r"(?:(?:api|auth|service|account|db|database|priv|private|client|access|secret)[_-]?key|"
+    r"apikey|secret|client[_-]?secret|token|passw(?:or)?d|passwd|passphrase|pwd|pass|"
+    r"credentials?|auth|contrase(?:ñ|n)a)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
+    r"string|data|b64|base64|hex|raw|plain|enc|encoded|prod|live|dev|test|hash))?"
 )
+"""Words that end a secret's name, the spellings of detect-secrets' keyword list among them
+(``db_key``, ``priv_key``, ``contraseña``); a version or number (``API_KEY_2``, ``token_v2``)
+or a word about the value's form or stage (``tokenValue``, ``password_hash``, ``API_KEY_PROD``)
+may follow, and Rails' ``secret_key_base`` is a secret too."""
 
 _OPERATOR = (
-    r"(?:[ \t]+string)?(?:[\"']?[ \t]*(?:[:?.+]{0,3}=>?|:)[ \t]*|>\s*)"
+    r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"
+    r"(?:[\"']?\]?[ \t]*(?:[:?.+]{0,3}=>?|:|\|\||\?\?)[ \t]*@?|>\s*))"
 )
 """Between a key and its value: ``=``, ``:``, ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, ``>``
-of an XML element; Go's ``var name string = …``. Only an XML element's value may start on
+of an XML element; Go's ``var name string = …``; a subscript (``config["password"] =``),
+a C array (``char password[32] =``), a fallback (``process.env.TOKEN || "…"``, ``??``), an
+Objective-C string (``@"…"``). Only an XML element's value may start on
 the next line: a key word that ends a line (``if password:``) is not assigned the next one."""
+
+_NAME_START = r"(?:^|[^A-Za-z0-9])"
+"""A name starts a word: ``bypass`` is a name ending in ``pass``; so is ``compass``."""
 
 
 def _value(quoted: int, bare: int) -> str:
@@ -125,17 +157,18 @@ def _value(quoted: int, bare: int) -> str:
     :returns: an RE2 pattern (a non-capturing group).
     """
     inside, outside = f"{{{quoted},}}", f"{{{bare},}}"
-    return (rf"(?:\"[^\"\n]{inside}\"|'[^'\n]{inside}'|`[^`\n]{inside}`|"
-            rf"[\"']?[^\s\"'`,;&|<]{outside})")
+    prefix = "[bBrRuU]{0,2}"  # Python's b"…", r'…'
+    return (rf"(?:{prefix}\"[^\"\n]{inside}\"|{prefix}'[^'\n]{inside}'|`[^`\n]{inside}`|"
+            rf"[\"']?[^\s\"'`,;&|<\\]{outside})")
 
 
 _LONG_PREFIXES = (
     r"xapp-|xoxe\.xox[bp]-|xoxe-|glft-|glrt-|glptt-|gldt-|glsoat-|glcbt-|HRKU-|api_org_|"
-    r"pscale_tkn_|pscale_oauth_|PMAK-|rubygems_|sq0atp-|sq0csp-|AGE-SECRET-KEY-1|"
+    r"pscale_tkn_|pscale_oauth_|pscale_pw_|PMAK-|rubygems_|sq0atp-|sq0csp-|AGE-SECRET-KEY-1|"
     r"CLOJARS_|dp\.pt\.|dp\.st\.|dp\.ct\.|duffel_test_|duffel_live_|FLWSECK_TEST-|FLWSECK-|"
     r"sm_aat_|sm_pat_|shippo_live_|shippo_test_|dckr_pat_|hvs\.|hvb\.|ya29\.|lin_api_|"
     r"sntrys_|sntryu_|sgp_|rdme_|pplx-|xai-|sk_pr_|alcht_|NRAK-|NRJS-|NRII-|ntn_|pul-|"
-    r"fo1_|atlasv1\.|npm_|oy2|EZAK|ABSK|bedrock-api-key-|AGE-SECRET|sk-or-v1-|gsk_|"
+    r"fo1_|atlasv1\.|npm_|oy2|EZAK|ABSK|bedrock-api-key-|sk-or-v1-|gsk_|"
     r"r8_|pcsk_|tvly-|nvapi-|LTAI|glc_|pgar_|ico-|spu-|tfp_|aio_"
 )
 """Prefixes of vendor tokens followed by 12+ token characters (with a digit)."""
@@ -144,23 +177,26 @@ _SHORT_PREFIXES = r"(?:EAA[A-Z]|AQVN|t1\.)"
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("private-key", "private key block",
-               r"(?P<secret>-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----"
+               r"(?P<secret>-{4,5} ?BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)? ?-{4,5}"
                r"(?:\s|\\[rn])+(?:[A-Za-z-]+: [^\n]*(?:\s|\\[rn])+)*[A-Za-z0-9+/=]{4}"
-               r"[\s\S]*?(?:-----END (?:[A-Z0-9]+ )?PRIVATE KEY(?: BLOCK)?-----|\z))"),
+               r"[\s\S]*?(?:-{4,5} ?END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)? ?-{4,5}|\z)|"
+               r"PuTTY-User-Key-File-[0-9]+: [\s\S]*?(?:Private-MAC: [0-9a-fA-F]+|\z))"),
     SecretRule("aws-access-key-id", "AWS access key id",
-               r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
+               r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16})\b"),
     SecretRule("aws-secret-access-key", "AWS secret access key",
-               r"(?i)aws_?secret_?(?:access_?)?key[\"']?[ \t]*[:=][ \t]*[\"']?"
-               r"(?P<secret>[A-Za-z0-9/+=]{40})\b"),
+               r"(?i)(?:aws_?secret_?(?:access_?)?key[\"']?[ \t]*[:=][ \t]*[\"']?|"
+               r"aws[A-Za-z0-9_.-]{0,20}?(?:key|pwd|pw|password|pass|token)[^\n'\"]{0,20}?"
+               r"[\"'])(?P<secret>[A-Za-z0-9/+=]{40})\b"),
     SecretRule("github-token", "GitHub token",
-               r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"),
+               r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
     SecretRule("gitlab-token", "GitLab personal access token",
-               r"\b(?P<secret>glpat-[A-Za-z0-9_-]{20,})"),
+               r"\b(?P<secret>glpat-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.?[0-9a-z]{7,9})?)"),
     SecretRule("slack-token", "Slack token", r"\b(?P<secret>xox[abposr]-[A-Za-z0-9-]{10,})"),
     SecretRule("slack-webhook", "Slack webhook URL",
-               r"(?P<secret>https://hooks\.slack\.com/services/[A-Za-z0-9+/]{20,})"),
+               r"(?P<secret>https://hooks\.slack\.com/(?:services|workflows|triggers)/"
+               r"[A-Za-z0-9+/]{20,})"),
     SecretRule("stripe-key", "Stripe secret key",
-               r"\b(?P<secret>(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,})"),
+               r"\b(?P<secret>(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,})"),
     SecretRule("google-api-key", "Google API key", r"\b(?P<secret>AIza[0-9A-Za-z_-]{35})"),
     SecretRule("anthropic-key", "Anthropic API key", r"\b(?P<secret>sk-ant-[A-Za-z0-9_-]{20,})"),
     SecretRule("openai-key", "OpenAI API key",
@@ -178,85 +214,120 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("azure-storage-key", "Azure storage account key",
                r"AccountKey=(?P<secret>[A-Za-z0-9+/]{86}==)"),
     SecretRule("jwt", "JSON Web Token",
-               r"\b(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})"),
-    SecretRule("bearer-token", "bearer token",
-               r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", needs_digit=True,
-               skips_placeholders=True),
-    SecretRule("url-password", "password in a URL",
-               r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:(?P<secret>[^\s@/:]+)@",
-               skips_placeholders=True),
+               r"\b(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}"
+               r"(?:\.[A-Za-z0-9_-]+)*\.?|ZXlK[A-Za-z0-9+/]{40,}={0,2})", JWT_CHECKS),
+    SecretRule("vendor-token", "vendor API token of a known format", vendor_pattern(),
+               length=vendor_length),
+    SecretRule("vendor-prefix", "vendor API token with a known prefix",
+               r"\b(?P<secret>(?:" + _LONG_PREFIXES + r")[A-Za-z0-9_=+/.-]{12,}|" +
+               _SHORT_PREFIXES + r"[A-Za-z0-9]{20,})", (DIGIT,)),
     SecretRule("discord-bot-token", "Discord bot token",
                r"\b(?P<secret>[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,})"),
-    SecretRule("vendor-token", "vendor API token with a known prefix",
-               r"\b(?P<secret>(?:" + _LONG_PREFIXES + r")[A-Za-z0-9_=+/.-]{12,}|(?:" +
-               _SHORT_PREFIXES + r")[A-Za-z0-9]{20,}|key-[0-9a-f]{32}|dapi[0-9a-f]{32}|"
-               r"[0-9a-f]{32}-us[0-9]{1,2}\b|[0-9]{8,10}:AA[0-9A-Za-z_-]{33}|"
-               r"(?:api|sdk)-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12})",
-               needs_digit=True),
+    SecretRule("bearer-token", "bearer token",
+               r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", BEARER_CHECKS),
+    SecretRule("authorization-header", "Authorization header value",
+               r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+               r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer)[ \t]+)?"
+               r"(?P<secret>[A-Za-z0-9._~+/=:-]{8,})", BEARER_CHECKS),
+    SecretRule("url-password", "password in a URL",
+               r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"
+               r"(?P<host>[A-Za-z0-9.-]*)", URL_CHECKS),
+    SecretRule("curl-user", "password given to curl -u",
+               r"\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']*:"
+               r"(?P<secret>[^\s\"']+)", URL_CHECKS),
     SecretRule("jenkins-credential", "Jenkins credential value",
                r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token)>"
                r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
     SecretRule("property-call", "secret passed to a property or environment setter",
-               r"(?i)(?:setProperty|setenv|putenv|setdefault|environ\.set|set)\(\s*[\"']"
-               r"[A-Za-z0-9_.-]*" + _KEY_WORDS + r"[\"']\s*,\s*"
-               r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')",
-               needs_digit=True, skips_placeholders=True),
+               r"(?i)(?:set[A-Za-z]*|get[A-Za-z]*|add[A-Za-z]*|putenv|fetch|env)\(\s*[\"']"
+               r"(?P<name>[A-Za-z0-9_.-]*" + _KEY_WORDS + r")[\"']\s*,\s*"
+               r"(?P<secret>\"[^\"\n]+\"|'[^'\n]+')", GENERIC_CHECKS),
+    SecretRule("xml-setting", "secret in an XML key/value setting",
+               r"(?i)<add\s+key=[\"'](?P<name>[A-Za-z0-9_.:-]*" + _KEY_WORDS + r")[\"']\s+"
+               r"value=(?P<secret>\"[^\"\n]+\"|'[^'\n]+')", GENERIC_CHECKS),
     SecretRule("assignment", "password, secret or token assignment",
-               r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)*" + _KEY_WORDS + _OPERATOR +
-               r"(?P<secret>" + _value(1, 4) + ")",
-               needs_digit=True, skips_placeholders=True),
+               r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*" + _KEY_WORDS + ")" +
+               _OPERATOR + r"(?P<secret>" + _value(1, 4) + ")", GENERIC_CHECKS),
+    SecretRule("service-assignment", "key-shaped value assigned to a service's name",
+               r"(?i)(?:^|[^A-Za-z0-9_.$])(?P<name>" + "|".join(SERVICE_NAMES) + ")" +
+               _OPERATOR + r"(?P<secret>" + _value(16, 16) + ")",
+               (*GENERIC_CHECKS, DIGIT, KEY_SHAPE)),
     SecretRule("key-assignment", "long key value assignment",
-               r"(?i)(?:^|[^A-Za-z0-9])(?:[A-Za-z0-9]+[_.-]?)*key" + _OPERATOR +
-               r"(?P<secret>" + _value(16, 16) + ")",
-               needs_digit=True, skips_placeholders=True, digit_only=True),
+               r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
+               r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 
-_LONG_WORD = 16
-_PASSPHRASE = 12
-_PLACEHOLDER_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "/", "./", "~/")
-_PLACEHOLDER_WORDS = frozenset({
-    "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "changeme", "changeit",
-    "example", "test", "foo", "bar", "baz", "qux", "dummy", "sample", "placeholder", "xxx",
-    "yyy", "user", "username", "mypassword", "mysecret", "yourpassword", "yoursecret",
-})
-"""Words that stand for a value in docs and tests, also with digits added (``password1``)."""
-_CODE_CHARS = frozenset("()[]{}*")
-_KEYWORD_IN_VALUE = ("password", "passwd", "secret", "token", "privatekey", "apikey")
+_GROUPS = ("secret", "name", "op", "host")
 
 
 @functools.cache
-def _compiled() -> tuple[tuple[SecretRule, re2._Regexp, int], ...]:
-    """Each rule compiled on its own; only needed once the prefilter found something."""
+def _compiled(index: int) -> tuple[SecretRule, re2._Regexp, dict[str, int]]:
+    """Rule ``index`` compiled on its own, with its groups' numbers.
+
+    Compiled on first use: only the rules the set scan (:func:`_rule_set`) found somewhere
+    ever run.
+    """
+    rule = SECRET_RULES[index]
     options = re2.Options()
     options.max_mem = 8 << 20
-    compiled = []
-    for rule in SECRET_RULES:
-        regexp = re2.compile(rule.pattern, options)
-        compiled.append((rule, regexp, regexp.groupindex["secret"]))
-    return tuple(compiled)
+    regexp = re2.compile(rule.pattern, options)
+    return rule, regexp, dict(regexp.groupindex)
 
 
 @functools.cache
-def _any_rule() -> re2._Regexp:
-    """One alternation of every rule, to answer "no secret here" in a single linear scan."""
-    parts = []
-    for rule in SECRET_RULES:
-        body = rule.pattern.replace("(?P<secret>", "(?:")
-        if body.startswith("(?i)"):
-            body = "(?i:" + body[4:] + ")"
-        parts.append(f"(?:{body})")
+def _rule_set() -> re2.Set:
+    """Every rule in one RE2 set, to say in one linear scan which rules match at all.
+
+    Text without a secret costs that one scan; text with one runs only the rules that hit.
+    """
     options = re2.Options()
-    options.max_mem = 32 << 20
+    options.max_mem = 64 << 20
     options.never_capture = True
-    return re2.compile("|".join(parts), options)
-
-
+    rules = re2.Set.SearchSet(options)
+    for rule in SECRET_RULES:
+        body = rule.pattern
+        for group in _GROUPS:
+            body = body.replace(f"(?P<{group}>", "(?:")
+        rules.Add(body)
+    rules.Compile()
+    return rules
 
 
 @functools.cache
 def _marker() -> re2._Regexp:
     return re2.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+
+def rejection(rule: SecretRule, value: str, name: str = "", operator: str = "",
+              host: str | None = None) -> str | None:
+    """Why a match of ``rule`` is not a secret, or ``None`` when it is one.
+
+    :param rule: the rule that matched.
+    :param value: its ``secret`` group (quotes included when quoted).
+    :param name: its ``name`` group, if any.
+    :param operator: its ``op`` group, if any.
+    :param host: its ``host`` group, if any.
+    :returns: the name of the check that rejected it (``expression``, ``public-name``…).
+    """
+    if name and (reason := name_rejection(name, operator)):
+        return reason
+    if host is not None and (reason := host_rejection(host)):
+        return reason
+    return value_rejection(value, rule.checks)
+
+
+def _match_rejection(rule: SecretRule, match: re2._Match, groups: dict[str, int],
+                     value: str) -> str | None:
+    if not rule.checks:
+        return None
+
+    def group(name: str) -> str:
+        found = match.group(groups[name]) if name in groups else None
+        return found.decode("utf-8") if found else ""
+
+    host = group("host") if "host" in groups else None
+    return rejection(rule, value, group("name"), group("op"), host)
 
 
 _MAX_PASSES = 8
@@ -299,43 +370,6 @@ class SecretFinding:
         )
 
 
-def _is_identifier_path(value: str) -> bool:
-    """``self.secret_keys``, ``settings.SECRET_KEY``: attribute access in code."""
-    parts = value.split(".")
-    return len(parts) > 1 and all(part.isidentifier() for part in parts)
-
-
-def _is_placeholder(value: str, bare: str) -> bool:
-    quoted = value[:1] in "\"'"
-    if not quoted and (_CODE_CHARS & set(bare) or _is_identifier_path(bare)):
-        return True  # an expression: auth[1], b64encode(userpass).decode(), self.token
-    plain = urllib.parse.unquote(bare)
-    word = "".join(char for char in plain.lower() if char.isalpha())
-    if word in _PLACEHOLDER_WORDS and len(word) >= len(plain) - 4:
-        return True  # pass, password1, p@ss is not caught: it is not a placeholder word
-    if not any(key in word for key in _KEYWORD_IN_VALUE):
-        return False
-    if quoted or " " in plain:  # naming what it stands for: "a secret", "challengePassword"
-        return not any(char.isdigit() for char in plain)
-    # a type in an annotation: private_key: PKCS7PrivateKeyTypes
-    return plain[:1].isupper() and any(char.islower() for char in plain)
-
-
-def _is_false_positive(rule: SecretRule, value: str) -> bool:
-    bare = value.strip("\"'")
-    if bare.startswith(_PLACEHOLDER_STARTS) or len(set(bare)) <= 2:
-        return True
-    if rule.skips_placeholders and _is_placeholder(value, bare):
-        return True
-    if not rule.needs_digit or any(char.isdigit() for char in bare):
-        return False
-    if rule.digit_only:
-        return True
-    if value[:1] in "\"'" and " " in bare:  # a quoted passphrase
-        return len(bare) < _PASSPHRASE
-    return not (bare.isalpha() and len(bare) >= _LONG_WORD)  # identifiers have _ . ( [ …
-
-
 def _encodable(text: str) -> str:
     """``text`` with lone surrogates (which RE2 cannot take) replaced, offsets unchanged."""
     if text.isascii():
@@ -347,37 +381,117 @@ def _encodable(text: str) -> str:
     return text
 
 
+@attrs.frozen
+class Rejection:
+    """A rule's match that is not a secret, and why: for tests and for explaining.
+
+    :param rule: the rule that matched.
+    :param start: offset of the would-be secret.
+    :param end: offset just past it.
+    :param check: the check that rejected it (``expression``, ``public-name``, ``format``…).
+    """
+
+    rule: str
+    start: int
+    end: int
+    check: str
+
+
+def _matches(data: bytes) -> Iterator[tuple[int, SecretRule, int, int, str | None]]:
+    """Every match of every rule that hit: priority, rule, span, and why it is not a secret.
+
+    The scan runs on the UTF-8 bytes (a ``str`` search with a start position converts
+    offsets from the beginning of the text at every call); the spans are byte offsets.
+    """
+    hits = _rule_set().Match(data)
+    if not hits:
+        return
+    for priority in sorted(hits):
+        rule, pattern, groups = _compiled(priority)
+        secret = groups["secret"]
+        pos = 0
+        while (match := pattern.search(data, pos)) is not None:
+            start, end = match.start(secret), match.end(secret)
+            value = data[start:end].decode("utf-8")
+            reason: str | None = None
+            if rule.length is not None:
+                length = rule.length(value)
+                if length is None:
+                    reason = "format"
+                else:
+                    value = value[:length]
+                    end = start + len(value.encode("utf-8"))
+            if reason is None:
+                reason = _match_rejection(rule, match, groups, value)
+            yield priority, rule, start, end, reason
+            # a rejected value may hold the next name (TOKEN = process.env.TOKEN || "…"):
+            # look again from where the value started
+            again = reason and ("name" not in groups or _names_a_secret(value))
+            pos = max(start, match.start() + 1) if again else max(match.end(), pos + 1)
+
+
+def _char_offsets(text: str, data: bytes) -> Callable[[int], int]:
+    """Byte offset → character offset (the identity for ASCII text)."""
+    if len(data) == len(text):
+        return lambda offset: offset
+    return lambda offset: len(data[:offset].decode("utf-8"))
+
+
+_NAME_HINTS = ("key", "token", "secret", "pass", "pwd", "auth", "cred", "contrase")
+
+
+def _names_a_secret(value: str) -> bool:
+    """Whether a rejected value may hold a secret's name, where a new match could start."""
+    lowered = value.lower()
+    return any(hint in lowered for hint in _NAME_HINTS)
+
+
+def rejections(text: str) -> list[Rejection]:
+    """The matches in ``text`` that the checks turned down, with the check that did.
+
+    :param text: any text.
+    :returns: the rejected matches, in rule order (offsets into ``text``).
+    """
+    text = _encodable(text)
+    data = text.encode("utf-8")
+    char = _char_offsets(text, data)
+    return [Rejection(rule.rule_id, char(start), char(end), reason)
+            for _priority, rule, start, end, reason in _matches(data) if reason]
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """All secrets in ``text``, in order, overlapping findings merged into the first one.
 
     A match starting inside an earlier ``[REDACTED:…]`` marker is not a new secret, which
-    keeps :func:`redact` idempotent. The common case (no secret) costs one RE2 scan.
+    keeps :func:`redact` idempotent. The common case (no secret) costs one RE2 scan; then
+    only the rules that matched somewhere run.
 
     :param text: any text.
     :returns: the findings (offsets into ``text``).
     """
     text = _encodable(text)
-    if _any_rule().search(text) is None:
-        return []
-    markers = [(m.start(), m.end()) for m in _marker().finditer(text)]
+    data = text.encode("utf-8")
+    markers: list[tuple[int, int]] | None = None
     spans: list[tuple[int, int, int, str]] = []
-    for priority, (rule, pattern, group) in enumerate(_compiled()):
-        for match in pattern.finditer(text):
-            start, end = match.start(group), match.end(group)
-            if _is_false_positive(rule, text[start:end]):
-                continue
-            if not any(m_start <= start < m_end for m_start, m_end in markers):
-                spans.append((start, priority, end, rule.rule_id))
+    for priority, rule, start, end, reason in _matches(data):
+        if reason:
+            continue
+        if markers is None:
+            markers = [(m.start(), m.end()) for m in _marker().finditer(data)]
+        if not any(m_start <= start < m_end for m_start, m_end in markers):
+            spans.append((start, priority, end, rule.rule_id))
     spans.sort()
+    char = _char_offsets(text, data)
     findings: list[SecretFinding] = []
     last_end = -1
     for start, _priority, end, rule_id in spans:
         if start < last_end:
             if end > last_end:  # merge: the union of overlapping secrets is hidden
-                findings[-1] = attrs.evolve(findings[-1], end=end)
+                findings[-1] = attrs.evolve(findings[-1], end=char(end))
                 last_end = end
             continue
-        findings.append(SecretFinding(rule_id, start, end, text.count("\n", 0, start) + 1))
+        findings.append(SecretFinding(rule_id, char(start), char(end),
+                                      data.count(b"\n", 0, start) + 1))
         last_end = end
     return findings
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from tooldeck import hookimpl
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
@@ -11,12 +11,21 @@ from tooldeck.plugins.risk_chain.settings import RiskChainSettings
 from tooldeck.plugins.risk_chain.tags import Tag, shell_tags, text_tags
 from tooldeck.runtime import Runtime, StashKey
 
-__all__ = ["HISTORY", "RiskChainGate"]
+__all__ = ["HISTORY", "PATH_PARAMS", "RiskChainGate"]
 
 HISTORY = StashKey[ChainHistory]("risk_chain.history")
 """Where the deck's history lives in :attr:`Runtime.session`."""
 
 _EGRESS = frozenset({Tag.NETWORK_EGRESS})
+
+PATH_PARAMS = frozenset({
+    "path", "paths", "file", "files", "file_path", "filepath", "filename", "source",
+    "destination", "src", "dest", "target", "directory", "dir", "uri",
+})
+"""Parameters of a non-shell tool that name what the call touches (``copy_path`` reads its
+``source``): their values are tagged. Others (a memory's ``content``, a search ``query``)
+are text, and words in text are not an access. A tool whose input is a shell command is
+tagged as one only when ``shell_tools`` lists it."""
 
 
 class RiskChainGate:
@@ -45,10 +54,19 @@ class RiskChainGate:
         """
         if tool.id in self.settings.egress_tools:
             return _EGRESS
-        text = call.input_text(tool)
         if tool.id in self.settings.shell_tools:
-            return shell_tags(text, extra_wrappers=self.extra_wrappers)
-        return text_tags(text)
+            return shell_tags(call.input_text(tool), extra_wrappers=self.extra_wrappers)
+        params = call.params if isinstance(call.params, Mapping) else {}
+        found: set[Tag] = set()
+        for key, value in params.items():
+            if key not in PATH_PARAMS:
+                continue
+            for text in value if isinstance(value, list) else [value]:
+                if isinstance(text, str):
+                    found |= text_tags(text)
+        if Tag.SENSITIVE_READ in found:
+            found.discard(Tag.CREDENTIAL_ACCESS)  # one read, as for a single path
+        return frozenset(found)
 
     @hookimpl
     def tooldeck_check_call(

@@ -7,27 +7,35 @@ network_egress     0.4     an egress tool (``fetch``, ``web_scrape``), or a shel
                            curl, wget, nc, ncat, netcat, socat, telnet, ftp, ssh, scp, sftp or
                            rsync at a command position (wrappers peeled, quotes undone), or a
                            redirection to ``/dev/tcp`` / ``/dev/udp``
-sensitive_read     0.3     a path to ``/etc/passwd``, ``/etc/shadow``, ``.ssh/`` or a ``.env``
+sensitive_read     0.3     it touches ``/etc/passwd``, ``/etc/shadow``, ``.ssh/`` or a ``.env``
                            file (``.env``, ``.env.local``; not ``.env.example``, not ``os.environ``)
-credential_access  0.3     only without sensitive_read: a path to a credential file — keys and
-                           stores (``.pem``, ``.key``, ``.p12``, ``id_rsa``…), ``credentials``,
-                           ``.netrc``, ``.pgpass``, ``.git-credentials``, or a data file named
-                           for a secret (``api_token.txt``, ``secrets.yaml``; source code such
-                           as ``test_password.py`` is not) — or a reference to an environment
-                           variable named for one (``$AWS_SECRET_ACCESS_KEY``, ``printenv
-                           GITHUB_TOKEN``). A word in a search pattern (``grep -n secret_key
-                           app.py``) is code vocabulary, not an access
+credential_access  0.3     only without sensitive_read: it touches a credential file — keys and
+                           stores (``.pem``, ``.key``, ``.p12``, ``id_rsa``…, ``.netrc``,
+                           ``.pgpass``, ``.git-credentials``, ``.npmrc``, ``.docker/config.json``,
+                           ``credentials.json``, a bare ``credentials`` under a dot-directory or
+                           in the home or working directory), a data file named for a secret
+                           (``api_token.txt``, ``secrets.yaml``; source code such as
+                           ``credentials.py`` is not) — a variable named for a secret that the
+                           shell expands (``"$AWS_SECRET_ACCESS_KEY"``, ``printenv GITHUB_TOKEN``),
+                           or the whole environment (``env``, ``printenv``, ``export -p``,
+                           ``declare -x``, ``set``, ``/proc/*/environ``). A word in a search
+                           pattern (``grep -n secret_key app.py``), an ``echo``'s arguments or a
+                           commit message is vocabulary, not an access
 system_write       0.4     a shell command writing under ``/etc``, ``/usr``, ``/sys`` or ``/boot``
                            (redirections, ``tee``, ``cp``/``mv`` targets, ``sed -i``…)
 process_control    0.2     kill, pkill or killall at a command position
 =================  ======  ===================================================================
 
-The input is the call's main text (the command, the path), matched lowercase; for shell
-commands also after Zeph's de-obfuscation (``c'a't /etc/pass""wd``) and with every quote and
-backslash removed. Command positions come from the shared shell analyzer, which runs only when
-one of those texts mentions a command name or system directory above: a command that names none
-of them, however quoted or escaped, cannot run one. What the analyzer cannot resolve (``$cmd``,
-globbed command words) is not tagged; the shell gate asks about such commands anyway.
+The input is a path (:func:`text_tags`) or a shell command (:func:`shell_tags`), matched
+lowercase; a command's words also after Zeph's de-obfuscation (``c'a't /etc/pass""wd``) and
+with every quote and backslash removed. Those words only propose the content tags; the shared
+shell analyzer keeps the ones the command touches (its code view, its redirections, the
+variables it expands, environment dumps), and keeps all of them when it cannot resolve the
+command. Command positions come from the same analyzer, which runs only when a command
+mentions a command name or system directory above or a content tag was proposed: a command
+that names none of them, however quoted or escaped, cannot run one. What the analyzer cannot
+resolve (``$cmd``, globbed command words) gets no egress tag; the shell gate asks about such
+commands anyway.
 """
 
 from __future__ import annotations
@@ -37,7 +45,8 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from tooldeck.shell_analysis import analyze, deobfuscate
+from tooldeck.shell_analysis import CommandAnalysis, Segment, analyze, deobfuscate
+from tooldeck.shell_analysis.data_args import code_view
 
 __all__ = ["Tag", "shell_tags", "text_tags"]
 
@@ -79,9 +88,13 @@ SENSITIVE_PATTERN = (
 
 CREDENTIAL_FILE_PATTERN = (
     r"(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519)[^/]*|\.netrc|\.pgpass|\.git-credentials|"
-    r"credentials(?:\.[a-z]+)?|[^/]*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk|asc))$"
+    r"\.npmrc|\.pypirc|\.vault-token|\.docker/config\.json|\.kube/config|"
+    r"credentials\.[a-z]+|[^/]*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk|asc))$|"
+    r"(?:^|/)\.[^/]+/(?:[^/]+/)*credentials$|^[.~]?/?credentials$"
 )
-"""File names that are credentials whatever their directory."""
+"""File names that are credentials whatever their directory; a bare ``credentials`` only under
+a dot-directory (``~/.aws/credentials``, ``~/.config/x/credentials``), in the home or working
+directory: ``anthropic/lib/credentials`` is a package of source code."""
 
 SECRET_WORDS = (
     "secret", "password", "passwd", "token", "api_key", "apikey", "api-key", "private_key",
@@ -93,9 +106,13 @@ CODE_EXTENSIONS = frozenset({
     "py", "pyi", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "rs", "java", "kt", "scala",
     "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "sh", "bash", "zsh", "lua",
     "pl", "ex", "exs", "erl", "hs", "ml", "clj", "dart", "vue", "svelte", "md", "rst", "txt.in",
-    "html", "css", "scss", "sql", "ipynb", "pyc", "o", "so", "snap", "lock",
+    "html", "css", "scss", "sql", "ipynb", "pyc", "o", "so", "snap", "lock", "pub",
 })
-"""Extensions of source code and documentation: ``test_password.py`` is not a credential."""
+"""Extensions of source code and documentation: ``test_password.py`` and
+``credentials.py`` are not credentials, ``id_rsa.pub`` is a public key."""
+
+ENV_DUMPERS = frozenset({"env", "printenv", "export", "declare", "typeset", "set"})
+"""Commands that print the whole environment when given no name (``env``, ``export -p``)."""
 
 SYSTEM_DIRS = ("/etc/", "/usr/", "/sys/", "/boot/")
 """Directories a write into is a system write."""
@@ -110,6 +127,7 @@ _SENSITIVE = re.compile(SENSITIVE_PATTERN)
 _CREDENTIAL_FILE = re.compile(CREDENTIAL_FILE_PATTERN)
 _SECRET_WORD = _any_of(SECRET_WORDS)
 _ENV_REFERENCE = re.compile(r"\$\{?([a-z_][a-z0-9_]*)")
+_PROC_ENVIRON = re.compile(r"^/proc/[^/]+/environ$")
 _WORD_SPLIT = re.compile(r"[\s;|&()<>`=,]+")
 _SYSTEM_REDIRECT = re.compile(r">>?[ \t]*/(?:etc|usr|sys|boot)/")
 _ANALYSIS_TRIGGER = _any_of(
@@ -119,25 +137,32 @@ _UNQUOTE = str.maketrans("", "", "\\'\"")
 
 
 def _is_credential_path(word: str) -> bool:
+    name = word.rsplit("/", 1)[-1]
+    extension = name.rsplit(".", 1)[-1] if "." in name.strip(".") else ""
+    if extension in CODE_EXTENSIONS:
+        return False  # credentials.py is code about credentials
     if _CREDENTIAL_FILE.search(word):
         return True
-    name = word.rsplit("/", 1)[-1]
-    if "." not in name.strip(".") or not _SECRET_WORD.search(name):
-        return False  # a bare word is a search pattern or a name, not a file
-    extension = name.rsplit(".", 1)[-1]
-    return extension not in CODE_EXTENSIONS
+    # a bare word is a search pattern or a name, not a file
+    return bool(extension) and _SECRET_WORD.search(name) is not None
 
 
 def _references_secret_variable(word: str) -> bool:
     return any(_SECRET_WORD.search(name) for name in _ENV_REFERENCE.findall(word))
 
 
-def _word_tags(words: Iterable[str]) -> frozenset[Tag]:
+def _word_tags(words: Iterable[str], *, references: bool = True) -> frozenset[Tag]:
+    """Sensitive read or credential access, from words that may be paths.
+
+    :param references: also count ``$SECRET_NAME`` in a word (the cheap first look, which
+        does not know quoting; the analyzer's look finds expansions itself).
+    """
     credential = False
     for word in words:
         if _SENSITIVE.search(word):
             return frozenset({Tag.SENSITIVE_READ})
-        credential = credential or _is_credential_path(word) or _references_secret_variable(word)
+        credential = credential or _is_credential_path(word) or (
+            references and _references_secret_variable(word))
     return frozenset({Tag.CREDENTIAL_ACCESS}) if credential else frozenset()
 
 
@@ -163,8 +188,65 @@ def _under_system_dir(path: str) -> bool:
     return any(path.startswith(d) or path == d.rstrip("/") for d in SYSTEM_DIRS)
 
 
+def _expanded_names(source: str) -> list[str]:
+    """The variables a word's source expands: ``"${TOKEN}"`` yes, ``'$TOKEN'`` no."""
+    names: list[str] = []
+    single = double = escaped = False
+    for index, char in enumerate(source):
+        if escaped:
+            escaped = False
+        elif char == "\\" and not single:
+            escaped = True
+        elif char == "'" and not double:
+            single = not single
+        elif char == '"' and not single:
+            double = not double
+        elif char == "$" and not single:
+            names += _ENV_REFERENCE.findall(source[index:].lower())[:1]
+    return names
+
+
+def _is_env_dump(segment: Segment) -> bool:
+    """``env``, ``printenv``, ``export -p``, ``declare -x``, ``set``: the whole environment."""
+    head, *args = segment.argv or ("",)
+    if head not in ENV_DUMPERS:
+        return False
+    if head == "env":  # env VAR=1 with no command prints the environment too
+        return all(arg.startswith("-") or "=" in arg for arg in args)
+    if head == "set":
+        return not args
+    return all(arg.startswith("-") for arg in args)
+
+
+def _touched_tags(analysis: CommandAnalysis) -> frozenset[Tag]:
+    """Content tags from what a command touches, not from what it mentions.
+
+    Paths are the words of the code view (a grep pattern, an ``echo``'s arguments or a
+    commit message are data) and the redirections; secrets are variables the shell expands
+    (``$AWS_SECRET_ACCESS_KEY``, ``printenv GITHUB_TOKEN``) and whole-environment dumps.
+    """
+    _text, view = code_view(analysis)
+    paths = [word.value.lower() for segment in view.segments for word in segment.words]
+    paths += [path.lower() for path in (*analysis.input_sources, *analysis.redirect_targets)]
+    tags = _word_tags(paths, references=False)
+    if tags:
+        return tags
+    for segment in analysis.segments:
+        names = [name for word in segment.words for name in _expanded_names(word.source)]
+        if segment.command == "printenv":
+            names += [arg.lower() for arg in segment.argv[1:] if not arg.startswith("-")]
+        if (_is_env_dump(segment) or any(_SECRET_WORD.search(name) for name in names)
+                or any(_PROC_ENVIRON.search(path) for path in paths)):
+            return frozenset({Tag.CREDENTIAL_ACCESS})
+    return frozenset()
+
+
 def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset[Tag]:
     """The tags of a shell command.
+
+    A cheap look at the command's words finds candidates for the content tags (a sensitive
+    path, a credential file, a secret variable, an environment dump); the shared analyzer then
+    keeps those the command touches. What the analyzer cannot resolve keeps the candidates.
 
     :param command: the command as the agent sent it.
     :param extra_wrappers: operator-declared wrappers (``[tools.shell] extra_wrappers``).
@@ -173,12 +255,19 @@ def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset
     normalised = deobfuscate(command).lower()
     # the three spellings in one string; no marker contains the NUL that separates them
     text = "\0".join((command.lower(), normalised, normalised.translate(_UNQUOTE)))
-    tags: set[Tag] = set(_word_tags(_shell_words(text.replace("\0", " "))))
+    words = _shell_words(text.replace("\0", " "))
+    candidates = set(_word_tags(words))
+    if ENV_DUMPERS.intersection(words) or any(_PROC_ENVIRON.search(w) for w in words):
+        candidates.add(Tag.CREDENTIAL_ACCESS)
+    tags: set[Tag] = set()
     if _SYSTEM_REDIRECT.search(text):
         tags.add(Tag.SYSTEM_WRITE)
-    if not _ANALYSIS_TRIGGER.search(text):
+    if not candidates and not _ANALYSIS_TRIGGER.search(text):
         return frozenset(tags)
     analysis = analyze(command, extra_wrappers=extra_wrappers)
+    if candidates:
+        resolved = not (analysis.opaque or analysis.refusal)
+        tags |= _touched_tags(analysis) if resolved else candidates
     if analysis.network_redirects:
         tags.add(Tag.NETWORK_EGRESS)
     if any(_under_system_dir(target) for target in analysis.write_targets):

@@ -239,7 +239,7 @@ def test_secrets_are_redacted_in_command_and_messages(
     log = tmp_path / "a.jsonl"
     failure = ToolError(ErrorCategory.SERVER_ERROR, "upstream said: password=hunter2hunter2")
     deck = make_deck(audit_toml(log) + allow_all(), {"p": tool_plugin("echo", raises=failure)})
-    command = "curl -H 'Authorization: Bearer abc123456789' https://api.example.com"
+    command = "curl -H 'Authorization: Bearer k7Qz93xLmP2v' https://api.example.com"
     deck.call_sync(ToolCall("echo", {"command": command}))
     (record,) = audit_records(deck)
     assert record["command"] == (
@@ -247,7 +247,7 @@ def test_secrets_are_redacted_in_command_and_messages(
     )
     assert record["result"]["message"] == "upstream said: password=[REDACTED:assignment]"
     raw = log.read_text()
-    assert "abc123456789" not in raw and "hunter2" not in raw
+    assert "k7Qz93xLmP2v" not in raw and "hunter2" not in raw
 
 
 def test_long_values_are_cut(
@@ -299,14 +299,14 @@ def test_disabled_audit_writes_nothing(
 def test_runtime_events_are_redacted() -> None:
     event = runtime_event("policy.reload_failed", {
         "file": "/etc/tooldeck.toml",
-        "reason": "example 'curl -H \"Authorization: Bearer abcdef0123456789\"' is bad",
-        "nested": {"list": ["token=supersecretvalue"]},
+        "reason": "example 'curl -H \"Authorization: Bearer f3Kq9ZxW2mLp7RtN\"' is bad",
+        "nested": {"list": ["token=q8Zr2mKx7vLpW3tY"]},
     })
     record = event.as_record()
     assert record["kind"] == "policy.reload_failed"
     assert record["file"] == "/etc/tooldeck.toml"
-    assert "abcdef0123456789" not in json.dumps(record)
-    assert "supersecretvalue" not in json.dumps(record)
+    assert "f3Kq9ZxW2mLp7RtN" not in json.dumps(record)
+    assert "q8Zr2mKx7vLpW3tY" not in json.dumps(record)
     assert "[REDACTED:bearer-token]" in record["reason"]
 
 
@@ -320,13 +320,13 @@ def test_a_refused_reload_is_audited_without_the_secret_it_quotes(
     deck = make_deck(good, {"tools": tool_plugin("echo")})
     config.write_text(
         good + "[[tools.permissions.echo]]\npattern = '*curl*'\naction = 'deny'\n"
-        "match = ['curl -H \"Authorization: Bearer abcdef0123456789\" https://x']\n"
+        "match = ['curl -H \"Authorization: Bearer f3Kq9ZxW2mLp7RtN\" https://x']\n"
     )
     assert asyncio.run(deck.reload()) is False
     (record,) = audit_records(deck)
     assert record["kind"] == "policy.reload_failed"
     assert "should be decided by rule '*curl*'" in record["reason"]
-    assert "abcdef0123456789" not in json.dumps(record)
+    assert "f3Kq9ZxW2mLp7RtN" not in json.dumps(record)
 
 
 def test_decision_provenance_fields() -> None:

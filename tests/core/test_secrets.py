@@ -65,14 +65,22 @@ EXAMPLES: list[tuple[str, str, str]] = [
     ("stripe-key", "export STRIPE_KEY={}", "sk_test_" + "51HqLyjWDarjtT1zdp7dcABC"),
     ("jwt", "Set-Cookie: session {}; HttpOnly", JWT),
     ("bearer-token", "curl -H 'Authorization: Bearer {}' https://api.example.com",
-     "abc123456789"),
+     "k7Qz93xLmP2vR8tN"),
+    ("authorization-header", "Authorization: Basic {}", "YWRtaW46VjNyeUxvbmdQNHNz"),
+    ("curl-user", "curl -u deploy:{} https://ci.internal/api", "Xk9fQ2mVb7pL"),
+    ("xml-setting", '<add key="ClearTextPassword" value="{}" />', "N8r4Qw2ZpX7v"),
+    ("service-assignment", "railway = '{}'", "a52a85d1-33c4-4808-8fa0-c375f3c6013a"),
+    ("vendor-prefix", "PLANETSCALE_PW={}", "pscale_pw_" + "X9Z8Y7W6V5U4T3S2"),
     ("url-password", "psql postgres://admin:{}@db.internal:5432/app", "s3cr3tP4ss"),
     ("assignment", "export DB_PASSWORD={}", "hunter2hunter2"),
     ("assignment", "password = '{}'", "Tr0ub4dor&3x"),
     ("assignment", "SECRET_KEY = {}", "django-insecure-8x#k2m9q"),
     ("assignment", "client_secret: {}", "'6f1e0c9b-ab12-4d3e'"),
-    ("assignment", 'DB_PASSWORD="{}"', "correct horse battery staple"),
-    ("assignment", "{{\"api_key\": \"{}\", \"region\": \"eu\"}}", "k3y with spaces"),
+    ("assignment", 'DB_PASSWORD="{}"', "k9$Qm2 Lx7!pW"),
+    ("assignment", "{{\"api_key\": \"{}\", \"region\": \"eu\"}}", "7f3c9a1e5b2d8f4c"),
+    ("assignment", "config['password'] = {}", "'Zq8mW3nR5tK1'"),
+    ("assignment", "  secret_key_base: {}", "9f86d081884c7d659a2feaa0c55ad015a3"),
+    ("assignment", "app.secret_key = {}", "b'_5#y2L\"F4Q8z\\n\\xec]/'"),
     ("assignment", 'adafruitToken := "{}"', "9-esefvt7k7uz-upn25w30xju_em153w"),
     ("assignment", 'var lookerToken string = "{}"', "ar6ybta3zazwxpv0gtoty76f"),
     ("assignment", "<facebookToken>\n    {}\n</facebookToken>", "9c16a547778badcb4aecaabf6a44"),
@@ -121,9 +129,9 @@ def test_rule_finds_and_hides_its_secret(rule: str, context: str, secret: str) -
 
 
 def test_findings_have_offsets_and_line_numbers() -> None:
-    text = "line one\nexport TOKEN=abcdef123456\nx"
+    text = "line one\nexport TOKEN=q8Zr2mKx7vLp\nx"
     (finding,) = find_secrets(text)
-    assert text[finding.start:finding.end] == "abcdef123456"
+    assert text[finding.start:finding.end] == "q8Zr2mKx7vLp"
     assert finding.line == 2
 
 
@@ -152,7 +160,7 @@ def test_a_value_cut_out_of_its_context_is_still_hidden() -> None:
 
 
 def test_lone_surrogates_do_not_break_detection() -> None:
-    text = "bad byte \udc80 then token=abc123456789"
+    text = "bad byte \udc80 then token=q8Zr2mKx7vLp"
     assert redact(text) == "bad byte \udc80 then token=[REDACTED:assignment]"
 
 
@@ -171,7 +179,7 @@ def test_overlapping_findings_hide_their_union() -> None:
 
 
 def test_several_secrets_in_one_text() -> None:
-    text = "a=1 password=hunter2hunter2 b=2 Bearer abcdefgh12345678 c=3"
+    text = "a=1 password=hunter2hunter2 b=2 Bearer k7Qz93xLmP2vR8tN c=3"
     assert redact(text) == (
         "a=1 password=[REDACTED:assignment] b=2 Bearer [REDACTED:bearer-token] c=3"
     )
@@ -256,7 +264,7 @@ ORDINARY = [
     "aws_secret_access_key = ${AWS_SECRET}",
     "Authorization: Bearer $TOKEN",
     "postgres://app@localhost:5432/app",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0 (two segments)",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIx (a header and the start of a payload)",
     "xoxb-short",
     "glpat-short",
     "AIzaShort",
