@@ -40,6 +40,7 @@ import pydantic
 from tooldeck.approvals import ApprovalError, ApprovalRecord, ApprovalStore, exact_params
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
+from tooldeck.call_memo import call_memo
 from tooldeck.call_shape import shape_error
 from tooldeck.config import ConfigDocument, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
@@ -292,7 +293,8 @@ class Deck:
             if isinstance(confirm, ToolError):  # a denied approval, resumed: nothing runs
                 result = ToolResult(call, error=confirm)
             else:
-                result = await self._run(runtime, call, confirm)
+                with call_memo():  # what the call's gates and executor share: see call_memo
+                    result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
             # the action may have started: it is audited even though no result returns
             cancelled = ToolError(ErrorCategory.CANCELLED, "the call was cancelled")

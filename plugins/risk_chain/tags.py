@@ -37,7 +37,8 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from tooldeck.shell_analysis import analyze, deobfuscate
+from tooldeck.call_memo import shell_analysis
+from tooldeck.shell_analysis import deobfuscate
 
 __all__ = ["Tag", "shell_tags", "text_tags"]
 
@@ -178,7 +179,7 @@ def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset
         tags.add(Tag.SYSTEM_WRITE)
     if not _ANALYSIS_TRIGGER.search(text):
         return frozenset(tags)
-    analysis = analyze(command, extra_wrappers=extra_wrappers)
+    analysis = shell_analysis(command, extra_wrappers=extra_wrappers)
     if analysis.network_redirects:
         tags.add(Tag.NETWORK_EGRESS)
     if any(_under_system_dir(target) for target in analysis.write_targets):

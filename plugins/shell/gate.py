@@ -88,6 +88,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tooldeck import hookimpl
+from tooldeck.call_memo import shell_analysis
 from tooldeck.errors import ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.paths import lexical_normalize
@@ -100,7 +101,6 @@ from tooldeck.shell_analysis import (
     ClassContext,
     CommandAnalysis,
     Finding,
-    analyze,
     find_blocked,
     find_confirm,
     is_path_like,
@@ -425,7 +425,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     :param policy: the effective shell policy.
     :returns: the first rule's vote (or ``clean``) and the analysis it was made on.
     """
-    analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
+    analysis = shell_analysis(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
     links = link_findings(analysis, policy.link_sandbox, policy.exempt)
     found = class_finding(analysis, policy)
