@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -127,12 +126,26 @@ class _Converter:
         except Exception:
             return f"<{type(value).__name__}>"
         out: dict[str, Any] = {}
+        per_string = self.per_string
         for i, (k, v) in enumerate(items):
-            if self.left <= 0:
+            left = self.left
+            if left <= 0:
                 out["…"] = f"<{len(items) - i} more items cut>"
                 break
-            safe = self.convert(v, depth + 1)  # the value spends the budget before its key
-            out[self.text(k) if type(k) is str else self.key(k)] = safe
+            # the value spends the budget before its key; a short ASCII string is kept as it
+            # is (what text() would do, without the call)
+            if type(v) is str and len(v) <= per_string and len(v) <= left and v.isascii():
+                left -= len(v) + 2
+                safe: Any = v
+            else:
+                safe = self.convert(v, depth + 1)
+                left = self.left
+            if type(k) is str and len(k) <= per_string and len(k) <= left and k.isascii():
+                self.left = left - len(k) - 2
+                out[k] = safe
+            else:
+                self.left = left
+                out[self.text(k) if type(k) is str else self.key(k)] = safe
         return out
 
     def sequence(self, value: Any, depth: int) -> Any:
@@ -201,7 +214,8 @@ def json_line(record: Any, *, max_chars: int) -> str:
     return line if line.isascii() else line.translate(_LINE_BREAKS)
 
 
-_LONG_DIGITS = re.compile(r"[0-9]{20}")
+_DIGIT_MARKS = bytes(0 if 0x30 <= b <= 0x39 else 1 for b in range(256))
+_DIGIT_RUN = bytes(20)  # twenty digits in a row: an integer that may not fit in 64 bits
 _PER_ITEM = 22  # the most budget one item spends per character of its encoding (a number)
 
 
@@ -211,22 +225,19 @@ def _plain_line(record: Any, max_chars: int) -> str | None:
     The encoder accepts only JSON types, refuses NaN and infinities, and the line must be
     valid UTF-8 (no lone surrogate). What it lets through that :func:`json_safe` would
     change is ruled out on the line itself: an integer over 64 bits (20 digits or more in a
-    row), nesting deeper than :data:`MAX_DEPTH` (more opening brackets than that), and a cut
-    (each item spends at most :data:`_PER_ITEM` budget characters per character it takes
-    in the line). Any doubt returns ``None``: the caller then converts.
+    row, found on the bytes with every digit marked), nesting deeper than :data:`MAX_DEPTH`
+    (more opening brackets than that), and a cut (each item spends at most
+    :data:`_PER_ITEM` budget characters per character it takes in the line). Any doubt
+    returns ``None``: the caller then converts.
     """
     try:
         line = _ENCODER.encode(record)
-    except Exception:  # not plain JSON (or a cycle, or too deep): convert it
+        data = line.encode("utf-8")
+    except Exception:  # not plain JSON, a cycle, too deep, a lone surrogate: convert it
         return None
-    if (len(line) * _PER_ITEM >= max_chars or line.count("[") + line.count("{") > MAX_DEPTH
-            or _LONG_DIGITS.search(line) is not None):
+    if (len(line) * _PER_ITEM >= max_chars or data.count(b"[") + data.count(b"{") > MAX_DEPTH
+            or _DIGIT_RUN in data.translate(_DIGIT_MARKS)):
         return None
-    if not line.isascii():
-        try:
-            line.encode("utf-8")
-        except UnicodeEncodeError:
-            return None
     return line
 
 
