@@ -3,9 +3,10 @@
 For a ``bash`` call the command is analysed (:func:`tooldeck.call_memo.shell_analysis`: the
 one analysis of the call, which the shell gate judges too), its destinations read
 (:mod:`.destinations`) and each one judged by :mod:`tooldeck.egress`: the static rules
-first, then one DNS resolution with a short timeout through the deck's resolver. The first denial denies the call, naming the rule that fired; a destination only
-known at run time, an unquoted glob that is not denied as written, or a lookup that fails
-or times out makes it ask. Otherwise the gate abstains: it never vouches for a command.
+first, then one DNS resolution with a short timeout through the deck's resolver. The first
+denial denies the call, naming the rule that fired; a destination only known at run time, an
+unquoted glob that is not denied as written, or a lookup that fails or times out makes it
+ask. Otherwise the gate abstains: it never vouches for a command.
 """
 
 from __future__ import annotations

@@ -126,7 +126,8 @@ class TrustGate:
             rows = session_trust_state(runtime).overrides()
         except TrustStateError as exc:
             return self._unreadable(exc)
-        if rows is not self._views.rows:  # the state changed: it is replaced, never mutated
+        known = self._views.rows
+        if rows is not known and rows != known:  # changed (replaced, never mutated in place)
             self._views = _Views(self.settings, rows)
         return self._views.call(call, tool)
 
