@@ -26,9 +26,9 @@ loaded machine could otherwise see different outcomes of it.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable
+from contextlib import AbstractContextManager
 
 from tooldeck.shell_analysis import CommandAnalysis, analyze
 
@@ -38,18 +38,23 @@ _MEMO: contextvars.ContextVar[dict[Hashable, CommandAnalysis] | None] = (
     contextvars.ContextVar("tooldeck_call_memo", default=None))
 
 
-@contextlib.contextmanager
-def call_memo() -> Iterator[None]:
+def call_memo() -> AbstractContextManager[None]:
     """Open an empty memo for one call; it is dropped when the block ends.
 
     Nesting is allowed: the inner block has a memo of its own and the outer one is back
     after it.
     """
-    token = _MEMO.set({})
-    try:
-        yield
-    finally:
-        _MEMO.reset(token)
+    return _Scope()
+
+
+class _Scope:
+    """The context manager of :func:`call_memo` (a class: it is entered on every call)."""
+
+    def __enter__(self) -> None:
+        self._token = _MEMO.set({})
+
+    def __exit__(self, *exc: object) -> None:
+        _MEMO.reset(self._token)
 
 
 def shell_analysis(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:
