@@ -8,7 +8,9 @@ microseconds and as a ratio to the CPU a raw ``asyncio.create_subprocess_exec("b
 machine wall time mostly measures waiting for a core.
 
 The instrumentation wraps the entries of the runtime's hook facade (private tables of
-:class:`tooldeck.runtime.Hooks`); it fails loudly if they change.
+:class:`tooldeck.runtime.Hooks`); it fails loudly if they change. Each mark reads the thread's
+CPU clock (a system call on some virtual machines): the marks' own cost is measured and
+printed, and it is spread over the phases they bracket.
 
     python bench/call_phases.py [--calls N] [--command TEXT]
 """
@@ -101,8 +103,8 @@ async def _spawn(command: str) -> float:
     return time.thread_time() - start
 
 
-async def measure(calls: int, command: str) -> tuple[float, dict[str, list[float]]]:
-    """Raw spawn CPU samples' median, and each phase's CPU samples."""
+async def measure(calls: int, command: str) -> tuple[float, dict[str, list[float]], int]:
+    """Raw spawn CPU samples' median, each phase's CPU samples, and the marks per call."""
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         deck = Deck.from_config(parse_document(
@@ -125,7 +127,17 @@ async def measure(calls: int, command: str) -> tuple[float, dict[str, list[float
                 for name, spent in _phases(marks).items():
                     phases.setdefault(name, []).append(spent)
         await deck.aclose()
-    return statistics.median(raw), phases
+    return statistics.median(raw), phases, len(marks)
+
+
+def _clock_cost() -> float:
+    """Median seconds one read of this thread's CPU clock takes."""
+    samples = []
+    for _ in range(2000):
+        start = time.perf_counter()
+        time.thread_time()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
 
 
 def main() -> None:
@@ -134,10 +146,12 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--command", default="true")
     args = parser.parse_args()
-    raw, phases = asyncio.run(measure(args.calls, args.command))
+    raw, phases, marks = asyncio.run(measure(args.calls, args.command))
     total = statistics.median([sum(s) for s in zip(*phases.values(), strict=True)])
     print(f"deck.call(bash {args.command!r}): {total * 1e6:.0f} us of CPU per call "
           f"({total / raw:.2f} x a raw spawn's {raw * 1e6:.0f} us)")
+    print(f"  the marks themselves: {marks} per call, "
+          f"{_clock_cost() * 1e6:.2f} us each")
     executor = statistics.median(phases["executor"])
     print(f"  the pipeline without the executor: {(total - executor) * 1e6:.0f} us "
           f"({(total - executor) / raw:.2f} x a raw spawn)")
