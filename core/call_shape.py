@@ -63,11 +63,16 @@ def _rule_param_names(call: ToolCall) -> ToolError | None:
     return None
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def _depth_exceeds(value: Any, limit: int) -> bool:
     """Whether ``value`` nests containers more than ``limit`` deep (iterative: no recursion)."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         node, depth = stack.pop()
+        if type(node) in _LEAVES:  # most parameters: no abstract-class check needed
+            continue
         if isinstance(node, Mapping):
             children: Any = node.values()
         elif isinstance(node, (list, tuple)):

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 import attrs
 import pydantic
@@ -576,15 +576,21 @@ class Settings:
     document: ConfigDocument
     files: PolicyReads = attrs.field(factory=PolicyReads, eq=False)
 
+    _by_model: dict[type[BaseModel], BaseModel] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict)
+
     def get(self, model: type[M]) -> M:
-        """The validated section whose model is ``model``.
+        """The validated section whose model is ``model`` (the first, if several are).
 
         :raises KeyError: no enabled plugin registered a section with that model.
         """
-        for value in self.sections.values():
-            if type(value) is model:
-                return value
-        raise KeyError(f"no section is validated by {model.__name__}")
+        found = self._by_model.get(model)  # plugins ask on every call: looked up once
+        if found is None:
+            found = next((v for v in self.sections.values() if type(v) is model), None)
+            if found is None:
+                raise KeyError(f"no section is validated by {model.__name__}")
+            self._by_model[model] = found
+        return cast(M, found)
 
     def section(self, name: str) -> BaseModel:
         """The validated section ``name`` (dotted), e.g. ``settings.section("tools.shell")``."""

@@ -43,10 +43,18 @@ import pydantic
 from tooldeck.approvals import ApprovalError, ApprovalRecord, ApprovalStore, exact_params
 from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.build import build_runtime
+from tooldeck.call_memo import call_memo
 from tooldeck.call_shape import shape_error
 from tooldeck.config import ConfigDocument, parse_document
 from tooldeck.errors import ConfigError, ErrorCategory, ToolError
-from tooldeck.events import EventBus, EventStream, finished_event, progress_event, started_event
+from tooldeck.events import (
+    CallEvent,
+    EventBus,
+    EventStream,
+    finished_event,
+    progress_event,
+    started_event,
+)
 from tooldeck.generation import FileVersion, PolicyReads, read_version
 from tooldeck.judge import combine_decisions, tools_disabled
 from tooldeck.loader import PluginSpec, discover
@@ -301,8 +309,7 @@ class Deck:
         runtime = self._runtime
         runtime.enter()
         started = time.perf_counter()
-        self._events.emit(lambda: started_event(call, _tool_of(runtime, call)),
-                          lambda event: runtime.hooks.call_event(event, runtime))
+        self._emit(runtime, lambda: started_event(call, _tool_of(runtime, call)))
         turn = turn_of(call)
         try:
             if isinstance(confirm, ToolError):  # a denied approval, resumed: nothing runs
@@ -313,7 +320,8 @@ class Deck:
                                Decision(Verdict.DENY, ended.detail, gate=ended.gate,
                                         rule=ended.rule))
             else:
-                result = await self._run(runtime, call, confirm)
+                with call_memo():  # what the call's gates and executor share: see call_memo
+                    result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
             # the action may have started: it is audited even though no result returns
             cancelled = ToolError(ErrorCategory.CANCELLED, "the call was cancelled")
@@ -332,15 +340,23 @@ class Deck:
             result = attrs.evolve(result, approval_id=approval_id)
         return self._audit(runtime, result, started)
 
+    def _listened(self, runtime: Runtime) -> bool:
+        """Whether a stream or a ``tooldeck_call_event`` implementation receives events."""
+        return self._events.streaming or runtime.hooks.follows_calls
+
+    def _emit(self, runtime: Runtime, build: Callable[[], CallEvent]) -> None:
+        """Publish a lifecycle event; it is not even built when nobody listens."""
+        if self._listened(runtime):
+            self._events.emit(build, lambda event: runtime.hooks.call_event(event, runtime))
+
     def _progress(self, runtime: Runtime, call: ToolCall,
                   tool: ToolDef) -> Callable[[str], None] | None:
         """The ``progress`` of a call's context: ``None`` when no hook or stream listens."""
-        if not (self._events.streaming or runtime.hooks.follows_calls):
+        if not self._listened(runtime):
             return None
 
         def report(output: str) -> None:
-            self._events.emit(lambda: progress_event(call, tool, output),
-                              lambda event: runtime.hooks.call_event(event, runtime))
+            self._emit(runtime, lambda: progress_event(call, tool, output))
 
         return report
 
@@ -350,8 +366,7 @@ class Deck:
         event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars,
                                 policy=runtime.digest())
         runtime.hooks.audit(event, runtime)
-        self._events.emit(lambda: finished_event(result, tool),
-                          lambda event: runtime.hooks.call_event(event, runtime))
+        self._emit(runtime, lambda: finished_event(result, tool))
         return result
 
     def events(self) -> EventStream:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pydantic
 
+from tooldeck.call_memo import call_memo
 from tooldeck.models import INPUT_KEYS, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.runtime import Runtime
 
@@ -93,7 +94,8 @@ def judge_recorded(runtime: Runtime, tool_id: str, params: Mapping[str, Any], *,
     if not runtime.settings.core.tools.enabled:
         return tools_disabled(runtime)
     call = ToolCall(tool_id, dict(params), caller_id=caller_id, turn=turn)
-    return combine_decisions(runtime.hooks.check_call(call, tool, runtime))
+    with call_memo():
+        return combine_decisions(runtime.hooks.check_call(call, tool, runtime))
 
 
 def recorded_params(tool: ToolDef, command: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pydantic
 
-from tooldeck.capabilities import effective, normalise
+from tooldeck.capabilities import CAPABILITIES, normalise
 from tooldeck.errors import ErrorCategory
 
 __all__ = [
@@ -111,7 +111,8 @@ class ToolDef:
     @property
     def effective_capabilities(self) -> frozenset[str]:
         """What gates assume the tool may do: its declared capabilities, or all five if none."""
-        return effective(self.capabilities)
+        # capabilities are normalised on the way in: only the vocabulary is left to apply
+        return (self.capabilities & CAPABILITIES) or CAPABILITIES
 
     @property
     def network_read(self) -> bool:

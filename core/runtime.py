@@ -9,6 +9,7 @@ once its in-flight calls have ended.
 from __future__ import annotations
 
 import asyncio
+import operator
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -130,13 +131,34 @@ class _Impl:
     plugin: str
     function: Callable[..., Any]
     argnames: tuple[str, ...]
+    pick: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    """The implementation's arguments, in its order, out of the hook's arguments by name."""
+
+
+def _picker(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    if len(names) >= 2:  # one C-level lookup of them all: hooks run several times per call
+        pick: Callable[[Mapping[str, Any]], tuple[Any, ...]] = operator.itemgetter(*names)
+        return pick
+    return lambda args: tuple(args[name] for name in names)
+
+
+def _is_executor(obj: object) -> bool:
+    """``isinstance(obj, Executor)``, answered without the protocol machinery when it can be.
+
+    A runtime-checkable protocol's check looks up its members on every call (tens of
+    microseconds); an object with a ``name`` and an ``execute`` that is not ``None`` is what
+    that check accepts, so only other objects take the slow way.
+    """
+    if hasattr(obj, "name") and getattr(obj, "execute", None) is not None:
+        return True
+    return isinstance(obj, Executor)
 
 
 def impls(hook: Any) -> tuple[_Impl, ...]:
     """The implementations of ``hook`` in the order pluggy calls them, ready to call one by one."""
     # pluggy calls the last registered first; keep that order.
     return tuple(
-        _Impl(impl.plugin_name, impl.function, tuple(impl.argnames))
+        _Impl(impl.plugin_name, impl.function, tuple(impl.argnames), _picker(tuple(impl.argnames)))
         for impl in reversed(hook.get_hookimpls())
     )
 
@@ -172,7 +194,7 @@ class Hooks:
         votes: list[Decision] = []
         for impl in self._check:
             try:
-                vote = impl.function(*[args[a] for a in impl.argnames])
+                vote = impl.function(*impl.pick(args))
                 if vote is None:
                     continue
                 if not isinstance(vote, Decision):
@@ -203,7 +225,7 @@ class Hooks:
         args = {"call": call, "turn": call.turn, "risk": risk, "tool": tool, "runtime": runtime}
         for impl in self._probe:
             try:
-                answer = impl.function(*[args[a] for a in impl.argnames])
+                answer = impl.function(*impl.pick(args))
                 if answer is None:
                     continue
                 if not isinstance(answer, Decision):
@@ -227,7 +249,7 @@ class Hooks:
         answers: list[TrustLevel] = []
         for impl in self._trust:
             try:
-                level = impl.function(*[args[a] for a in impl.argnames])
+                level = impl.function(*impl.pick(args))
             except Exception:
                 return TrustLevel.BLOCKED
             if level is None:
@@ -245,7 +267,7 @@ class Hooks:
         """
         args = {"call": call, "tool": tool, "runtime": runtime}
         for impl in self._route:
-            chosen: Executor | None = impl.function(*[args[a] for a in impl.argnames])
+            chosen: Executor | None = impl.function(*impl.pick(args))
             if chosen is not None:
                 return chosen
         return None
@@ -259,10 +281,10 @@ class Hooks:
         """
         for impl in self._wrap:
             args = {"executor": executor, "call": call, "tool": tool, "runtime": runtime}
-            wrapped = impl.function(*[args[a] for a in impl.argnames])
+            wrapped = impl.function(*impl.pick(args))
             if wrapped is None:
                 continue
-            if not isinstance(wrapped, Executor):
+            if not _is_executor(wrapped):
                 raise TypeError(f"plugin {impl.plugin!r} wrapped the executor in "
                                 f"{type(wrapped).__name__}, which has no async execute()")
             executor = wrapped
@@ -279,7 +301,7 @@ class Hooks:
         for impl in self._transform:
             args = {"call": call, "tool": tool, "output": output, "runtime": runtime}
             try:
-                replaced = impl.function(*[args[a] for a in impl.argnames])
+                replaced = impl.function(*impl.pick(args))
                 if replaced is not None and not isinstance(replaced, ToolOutput):
                     raise TypeError(f"returned {type(replaced).__name__}, not a ToolOutput")
             except Exception as exc:
@@ -306,7 +328,7 @@ class Hooks:
             args = {"tool": tool, "runtime": runtime}
             for impl in deciders:
                 try:
-                    answer = impl.function(*[args[a] for a in impl.argnames])
+                    answer = impl.function(*impl.pick(args))
                 except Exception as exc:
                     print(f"tooldeck: plugin {impl.plugin!r} failed to say whether to hide "
                           f"{tool_id!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -321,7 +343,7 @@ class Hooks:
         args = {"event": event, "runtime": runtime}
         for impl in self._audit:
             try:
-                impl.function(*[args[a] for a in impl.argnames])
+                impl.function(*impl.pick(args))
             except Exception as exc:
                 print(
                     f"tooldeck: audit sink {impl.plugin!r} failed: {type(exc).__name__}: {exc}",
@@ -338,7 +360,7 @@ class Hooks:
         args = {"event": event, "runtime": runtime}
         for impl in self._call_event:
             try:
-                impl.function(*[args[a] for a in impl.argnames])
+                impl.function(*impl.pick(args))
             except Exception as exc:
                 print(f"tooldeck: call event hook {impl.plugin!r} failed: "
                       f"{type(exc).__name__}: {exc}", file=sys.stderr)

@@ -39,6 +39,7 @@ MAX_DEPTH = 32
 _EXACT_DIGITS = 100
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 _LOG10_2 = math.log10(2)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 def safe_text(text: str) -> str:
@@ -71,47 +72,53 @@ def _float(value: float) -> float | str:
     return value
 
 
-class _Budget:
-    """How many characters the encoded value may still take."""
+class _Converter:
+    """One conversion: how many characters the encoded value may still take.
+
+    Values of the plain JSON types (``str``, ``dict``, ``list``…, by exact type) take a short
+    path; anything else goes through :meth:`other`, which follows the table above too.
+    """
 
     def __init__(self, total: int, per_string: int) -> None:
         self.left = total
         self.per_string = per_string
 
     def text(self, value: str) -> str:
-        text = safe_text(_cut(value, max(min(self.per_string, self.left), 1)))
-        self.left -= len(text) + 2
-        return text
-
-
-def _scalar(value: Any, budget: _Budget) -> Any:
-    if value is None or isinstance(value, bool):
-        budget.left -= 6
+        limit = self.per_string if self.per_string < self.left else self.left
+        if len(value) > limit:
+            value = _cut(value, max(limit, 1))
+        if not value.isascii():
+            value = safe_text(value)
+        self.left -= len(value) + 2
         return value
-    if isinstance(value, str):
-        return budget.text(value)
-    if isinstance(value, int):
-        budget.left -= 22
-        return _int(value)
-    if isinstance(value, float):
-        budget.left -= 22
-        return _float(value)
-    if isinstance(value, (bytes, bytearray)):
-        return budget.text(bytes(value[: budget.per_string]).decode("utf-8", "backslashreplace"))
-    try:
-        text = str(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return budget.text(text)
 
+    def convert(self, value: Any, depth: int) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.text(value)
+        if kind is dict:
+            return self.mapping(value, depth)
+        if value is None or kind is bool:
+            self.left -= 6
+            return value
+        if kind is int:
+            self.left -= 22
+            return _int(value)
+        if kind is float:
+            self.left -= 22
+            return _float(value)
+        if kind is list or kind is tuple:
+            return self.sequence(value, depth)
+        return self.other(value, depth)
 
-def _key(key: Any, budget: _Budget) -> str:
-    safe = _scalar(key, budget)
-    return safe if isinstance(safe, str) else json.dumps(safe)
+    def other(self, value: Any, depth: int) -> Any:
+        if isinstance(value, Mapping):
+            return self.mapping(value, depth)
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return self.sequence(value, depth)
+        return self.scalar(value)
 
-
-def _convert(value: Any, depth: int, budget: _Budget) -> Any:
-    if isinstance(value, Mapping):
+    def mapping(self, value: Mapping[Any, Any], depth: int) -> Any:
         if depth >= MAX_DEPTH:
             return f"<nested deeper than {MAX_DEPTH} levels>"
         try:
@@ -119,25 +126,64 @@ def _convert(value: Any, depth: int, budget: _Budget) -> Any:
         except Exception:
             return f"<{type(value).__name__}>"
         out: dict[str, Any] = {}
+        per_string = self.per_string
         for i, (k, v) in enumerate(items):
-            if budget.left <= 0:
+            left = self.left
+            if left <= 0:
                 out["…"] = f"<{len(items) - i} more items cut>"
                 break
-            out[_key(k, budget)] = _convert(v, depth + 1, budget)
+            # the value spends the budget before its key; a short ASCII string is kept as it
+            # is (what text() would do, without the call)
+            if type(v) is str and len(v) <= per_string and len(v) <= left and v.isascii():
+                left -= len(v) + 2
+                safe: Any = v
+            else:
+                safe = self.convert(v, depth + 1)
+                left = self.left
+            if type(k) is str and len(k) <= per_string and len(k) <= left and k.isascii():
+                self.left = left - len(k) - 2
+                out[k] = safe
+            else:
+                self.left = left
+                out[self.text(k) if type(k) is str else self.key(k)] = safe
         return out
-    if isinstance(value, (list, tuple, set, frozenset)):
+
+    def sequence(self, value: Any, depth: int) -> Any:
         if depth >= MAX_DEPTH:
             return f"<nested deeper than {MAX_DEPTH} levels>"
         seq: list[Any] = []
         elements = list(value)
         for i, element in enumerate(elements):
-            if budget.left <= 0:
+            if self.left <= 0:
                 seq.append(f"<{len(elements) - i} more items cut>")
                 break
-            seq.append(_convert(element, depth + 1, budget))
-        budget.left -= 2
+            seq.append(self.convert(element, depth + 1))
+        self.left -= 2
         return seq
-    return _scalar(value, budget)
+
+    def scalar(self, value: Any) -> Any:
+        if value is None or isinstance(value, bool):
+            self.left -= 6
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, int):
+            self.left -= 22
+            return _int(value)
+        if isinstance(value, float):
+            self.left -= 22
+            return _float(value)
+        if isinstance(value, (bytes, bytearray)):
+            return self.text(bytes(value[: self.per_string]).decode("utf-8", "backslashreplace"))
+        try:
+            text = str(value)
+        except Exception:
+            text = f"<{type(value).__name__}>"
+        return self.text(text)
+
+    def key(self, key: Any) -> str:
+        safe = self.scalar(key)
+        return safe if isinstance(safe, str) else _ENCODER.encode(safe)
 
 
 def json_safe(value: Any, *, max_chars: int, max_string: int | None = None) -> Any:
@@ -148,7 +194,7 @@ def json_safe(value: Any, *, max_chars: int, max_string: int | None = None) -> A
     :param max_string: the longest string kept (default ``max_chars``).
     :returns: dicts, lists, strings, finite floats, small ints, booleans and ``None`` only.
     """
-    return _convert(value, 0, _Budget(max_chars, max_string or max_chars))
+    return _Converter(max_chars, max_string or max_chars).convert(value, 0)
 
 
 def json_line(record: Any, *, max_chars: int) -> str:
@@ -158,11 +204,41 @@ def json_line(record: Any, *, max_chars: int) -> str:
     ``str.splitlines`` knows (U+0085, U+2028, U+2029) are escaped too, so that any reader
     splitting the file into lines finds one record per line.
 
-    :param record: anything; it goes through :func:`json_safe` first.
+    :param record: anything; it goes through :func:`json_safe` first (a record that
+        :func:`json_safe` would leave as it is, the usual case, is encoded directly).
     :param max_chars: the size budget given to :func:`json_safe`.
     """
-    line = json.dumps(json_safe(record, max_chars=max_chars), ensure_ascii=False, allow_nan=False)
-    return line.translate(_LINE_BREAKS)
+    line = _plain_line(record, max_chars)
+    if line is None:
+        line = _ENCODER.encode(json_safe(record, max_chars=max_chars))
+    return line if line.isascii() else line.translate(_LINE_BREAKS)
+
+
+_DIGIT_MARKS = bytes(0 if 0x30 <= b <= 0x39 else 1 for b in range(256))
+_DIGIT_RUN = bytes(20)  # twenty digits in a row: an integer that may not fit in 64 bits
+_PER_ITEM = 22  # the most budget one item spends per character of its encoding (a number)
+
+
+def _plain_line(record: Any, max_chars: int) -> str | None:
+    """``record`` encoded as it is, when that is provably what :func:`json_safe` gives.
+
+    The encoder accepts only JSON types, refuses NaN and infinities, and the line must be
+    valid UTF-8 (no lone surrogate). What it lets through that :func:`json_safe` would
+    change is ruled out on the line itself: an integer over 64 bits (20 digits or more in a
+    row, found on the bytes with every digit marked), nesting deeper than :data:`MAX_DEPTH`
+    (more opening brackets than that), and a cut (each item spends at most
+    :data:`_PER_ITEM` budget characters per character it takes in the line). Any doubt
+    returns ``None``: the caller then converts.
+    """
+    try:
+        line = _ENCODER.encode(record)
+        data = line.encode("utf-8")
+    except Exception:  # not plain JSON, a cycle, too deep, a lone surrogate: convert it
+        return None
+    if (len(line) * _PER_ITEM >= max_chars or data.count(b"[") + data.count(b"{") > MAX_DEPTH
+            or _DIGIT_RUN in data.translate(_DIGIT_MARKS)):
+        return None
+    return line
 
 
 def safe_repr(value: Any, limit: int = 80) -> str:

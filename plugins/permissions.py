@@ -141,6 +141,7 @@ class PermissionGate:
         self.source = source
         self.readonly_network = readonly_network
         self.autonomy_source = autonomy_source
+        self._decided: dict[tuple[str, int], tuple[CompiledRule, Decision]] = {}
 
     def _autonomy(self, verdict: Verdict, reason: str) -> Decision:
         return Decision(verdict, reason, "permissions", "agent.autonomy", self.autonomy_source,
@@ -189,9 +190,16 @@ class PermissionGate:
         return self._by_rule(tool, rule)
 
     def _by_rule(self, tool: ToolDef, rule: CompiledRule) -> Decision:
-        return Decision(rule.verdict, f"{tool.id} rule {rule.pattern!r} → {rule.verdict.value}",
-                        "permissions", rule.key, rule.source or self.source,
-                        pattern=rule.pattern, line=rule.line)
+        """The decision ``rule`` makes for ``tool``: built once, it never changes."""
+        known = self._decided.get((tool.id, id(rule)))
+        if known is not None and known[0] is rule:
+            return known[1]
+        decision = Decision(rule.verdict,
+                            f"{tool.id} rule {rule.pattern!r} → {rule.verdict.value}",
+                            "permissions", rule.key, rule.source or self.source,
+                            pattern=rule.pattern, line=rule.line)
+        self._decided[(tool.id, id(rule))] = (rule, decision)
+        return decision
 
     @hookimpl
     def tooldeck_tool_hidden(self, tool: ToolDef) -> bool:

@@ -1,11 +1,12 @@
 """The egress gate: judges every destination a shell command names with the core policy.
 
-For a ``bash`` call the command is analysed (:func:`tooldeck.shell_analysis.analyze`), its
-destinations read (:mod:`.destinations`) and each one judged by :mod:`tooldeck.egress`: the
-static rules first, then one DNS resolution with a short timeout through the deck's
-resolver. The first denial denies the call, naming the rule that fired; a destination only
-known at run time, an unquoted glob that is not denied as written, or a lookup that fails
-or times out makes it ask. Otherwise the gate abstains: it never vouches for a command.
+For a ``bash`` call the command is analysed (:func:`tooldeck.call_memo.shell_analysis`: the
+one analysis of the call, which the shell gate judges too), its destinations read
+(:mod:`.destinations`) and each one judged by :mod:`tooldeck.egress`: the static rules
+first, then one DNS resolution with a short timeout through the deck's resolver. The first
+denial denies the call, naming the rule that fired; a destination only known at run time, an
+unquoted glob that is not denied as written, or a lookup that fails or times out makes it
+ask. Otherwise the gate abstains: it never vouches for a command.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 import attrs
 
 from tooldeck import hookimpl
+from tooldeck.call_memo import shell_analysis
 from tooldeck.egress import (
     EgressPolicy,
     EgressVerdict,
@@ -31,7 +33,6 @@ from tooldeck.egress.log import EgressLog, HopRecorder
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.plugins.egress.destinations import Destination, HostPort, Unknown, Url, destinations
 from tooldeck.runtime import Runtime
-from tooldeck.shell_analysis import analyze
 
 __all__ = ["RESOLVE_TIMEOUT", "SHELL_TOOLS", "EgressGate", "Judgement"]
 
@@ -136,7 +137,7 @@ class EgressGate:
         :param resolver: the resolver for host names.
         :returns: the decision and every destination the command names.
         """
-        found = destinations(analyze(command, extra_wrappers=self.extra_wrappers))
+        found = destinations(shell_analysis(command, extra_wrappers=self.extra_wrappers))
         asks: list[str] = []
         pending: list[Url | HostPort] = []
         for item in found:

@@ -45,7 +45,8 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from tooldeck.shell_analysis import CommandAnalysis, Segment, analyze, deobfuscate
+from tooldeck.call_memo import shell_analysis
+from tooldeck.shell_analysis import CommandAnalysis, Segment, deobfuscate
 from tooldeck.shell_analysis.data_args import code_view
 
 __all__ = ["Tag", "shell_tags", "text_tags"]
@@ -264,7 +265,7 @@ def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset
         tags.add(Tag.SYSTEM_WRITE)
     if not candidates and not _ANALYSIS_TRIGGER.search(text):
         return frozenset(tags)
-    analysis = analyze(command, extra_wrappers=extra_wrappers)
+    analysis = shell_analysis(command, extra_wrappers=extra_wrappers)
     if candidates:
         resolved = not (analysis.opaque or analysis.refusal)
         tags |= _touched_tags(analysis) if resolved else candidates

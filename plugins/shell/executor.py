@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from tooldeck.call_memo import shell_analysis
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import Rollback as UndoneChanges
 from tooldeck.models import ToolCall, ToolOutput, new_call_id
@@ -39,7 +40,6 @@ from tooldeck.plugins.shell.settings import ShellSettings
 from tooldeck.plugins.shell.tool import EXECUTOR, BashParams, BashStatusParams, UndoParams
 from tooldeck.plugins.shell.transaction import Rollback, Snapshot, SnapshotError, take_snapshot
 from tooldeck.runtime import CallContext, StashKey
-from tooldeck.shell_analysis import analyze
 from tooldeck.workdir import working_directory
 
 __all__ = ["BACKGROUND", "CHECKPOINTS", "POLICY", "ShellExecutor", "rollback_note"]
@@ -145,7 +145,7 @@ class ShellExecutor:
         shell = self.settings
         if not (shell.transactional or shell.checkpoints_enabled):
             return None, None
-        analysis = analyze(command, extra_wrappers=shell.extra_wrappers)
+        analysis = shell_analysis(command, extra_wrappers=shell.extra_wrappers)
         rolls_back = shell.transactional and shell.auto_rollback
         uncovered = uncovered_writes(analysis) if rolls_back else ()
         if not (analysis.writes or uncovered):

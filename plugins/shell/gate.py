@@ -88,6 +88,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tooldeck import hookimpl
+from tooldeck.call_memo import shell_analysis
 from tooldeck.errors import ToolError
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
 from tooldeck.paths import lexical_normalize
@@ -100,7 +101,6 @@ from tooldeck.shell_analysis import (
     ClassContext,
     CommandAnalysis,
     Finding,
-    analyze,
     find_blocked,
     find_confirm,
     is_path_like,
@@ -108,7 +108,7 @@ from tooldeck.shell_analysis import (
     path_arguments,
 )
 from tooldeck.shell_analysis.containers import container_paths
-from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS, code_view
+from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.link_rules import (
     LinkFinding,
     link_findings,
@@ -230,10 +230,13 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
     a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
     Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
     """
+    paths = path_arguments(analysis)
+    if not paths:  # most commands: nothing to resolve, no exemption to work out
+        return None
     exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
-    for raw in path_arguments(analysis):
+    for raw in paths:
         if raw in link_targets or _lexical(raw, policy) in policy.exempt or raw in exempt_reads:
             continue
         if raw in programs and _inside_lexically(raw, policy):
@@ -385,8 +388,7 @@ def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -
         pattern = find_confirm(command, analysis, policy.confirm_patterns)
     else:  # data is not code: printed or recorded text does not ask
         text, code = code_view(analysis)
-        patterns = [p for p in policy.confirm_patterns if p.strip() not in SHELL_SYNTAX_PATTERNS]
-        pattern = find_confirm(text, code, patterns)
+        pattern = find_confirm(text, code, policy.code_confirm_patterns)
     if pattern is None:
         return None
     source = policy.confirm_sources.get(pattern.lower().strip(), policy.source)
@@ -425,7 +427,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     :param policy: the effective shell policy.
     :returns: the first rule's vote (or ``clean``) and the analysis it was made on.
     """
-    analysis = analyze(command, extra_wrappers=policy.settings.extra_wrappers)
+    analysis = shell_analysis(command, extra_wrappers=policy.settings.extra_wrappers)
     views = segment_views(analysis)
     links = link_findings(analysis, policy.link_sandbox, policy.exempt)
     found = class_finding(analysis, policy)
@@ -456,7 +458,10 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         )
     if decision is not None:
         return _with_suggestion(decision, analysis), analysis
-    return _vote(Verdict.ALLOW, "clean", "no shell rule fired"), analysis
+    return _CLEAN, analysis
+
+
+_CLEAN = _vote(Verdict.ALLOW, "clean", "no shell rule fired")
 
 
 def _with_suggestion(decision: Decision, analysis: CommandAnalysis) -> Decision:

@@ -22,6 +22,7 @@ from tooldeck.permission_rules import CompiledRule, PermissionRule, compile_rule
 from tooldeck.plugins.shell.overlays import Overlay, load_overlays
 from tooldeck.plugins.shell.settings import ShellSettings
 from tooldeck.shell_analysis import DEFAULT_BLOCKED, DEFAULT_CONFIRM_PATTERNS, effective_blocklist
+from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS
 
 __all__ = ["BUILT_IN", "ShellPolicy", "build_policy"]
 
@@ -74,6 +75,11 @@ class ShellPolicy:
     overlays: tuple[Overlay, ...]
     autonomy: str
     source: str
+    code_confirm_patterns: tuple[str, ...] = attrs.field(init=False, default=attrs.Factory(
+        lambda self: tuple(p for p in self.confirm_patterns
+                           if p.strip() not in SHELL_SYNTAX_PATTERNS), takes_self=True))
+    """The confirm patterns matched against a command's code view: those that are not shell
+    syntax (what ``$(`` or a backtick runs is a segment of its own)."""
 
     def at(self, directory: str | None) -> ShellPolicy:
         """The policy for commands run in a caller's chosen working directory.

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from tooldeck.plugins.telemetry.providers import Providers
     from tooldeck.plugins.telemetry.recorder import Recorder
 
-_RECORDER: StashKey[Recorder] = StashKey("telemetry.recorder")
+_RECORDER: StashKey[Recorder | None] = StashKey("telemetry.recorder")
 
 
 class _Decks:
@@ -60,6 +60,7 @@ def tooldeck_configure(runtime: Runtime) -> None:
     """
     settings = runtime.settings.get(TelemetrySettings)
     if not settings.enabled:
+        runtime.stash_set(_RECORDER, None)  # the audit hook then returns at once
         return
     from tooldeck.plugins.telemetry.providers import build_providers
     from tooldeck.plugins.telemetry.recorder import Recorder
@@ -83,7 +84,9 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
     """Record the event when telemetry is on."""
     try:
         recorder = runtime.stash_get(_RECORDER)
-    except KeyError:
+    except KeyError:  # an event before configuring
+        return
+    if recorder is None:
         return
     try:
         recorder.record(event.kind, event.ts, event.fields)

@@ -29,14 +29,21 @@ level is allowed at every less severe level.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 from tooldeck import hookimpl
 from tooldeck.models import Decision, ToolCall, ToolDef, Verdict
-from tooldeck.plugins.trust_gate.levels import TrustView, call_view, is_mcp_tool, source_view
+from tooldeck.plugins.trust_gate.levels import (
+    TrustView,
+    call_view,
+    caller_view,
+    is_mcp_tool,
+    source_view,
+)
 from tooldeck.plugins.trust_gate.settings import TrustSettings
 from tooldeck.runtime import Runtime
 from tooldeck.trust_levels import TrustLevel
-from tooldeck.trust_state import TrustStateError, session_trust_state
+from tooldeck.trust_state import Override, Subject, TrustStateError, session_trust_state
 
 __all__ = ["QUARANTINE_DENIED", "TrustGate", "denial"]
 
@@ -100,6 +107,7 @@ class TrustGate:
     def __init__(self, settings: TrustSettings) -> None:
         self.settings = settings
         self._reported: set[str] = set()
+        self._views = _Views(settings, {})
 
     def _unreadable(self, exc: TrustStateError) -> TrustView:
         message = str(exc)
@@ -118,7 +126,10 @@ class TrustGate:
             rows = session_trust_state(runtime).overrides()
         except TrustStateError as exc:
             return self._unreadable(exc)
-        return call_view(self.settings, rows, call, tool)
+        known = self._views.rows
+        if rows is not known and rows != known:  # changed (replaced, never mutated in place)
+            self._views = _Views(self.settings, rows)
+        return self._views.call(call, tool)
 
     @hookimpl
     def tooldeck_trust_level(self, call: ToolCall, tool: ToolDef,
@@ -147,3 +158,41 @@ class TrustGate:
         except TrustStateError:
             return False  # hiding is cosmetic; every call is denied anyway
         return denial(source_view(self.settings, rows, tool).level, tool) is not None
+
+
+_MAX_CALLERS = 4096
+"""Caller levels kept per state version (a host may make up a caller id per call)."""
+
+
+class _Views:
+    """The levels of one version of the trust state, each worked out once.
+
+    A level depends only on the settings, the run-time rows and the tool (its source) or the
+    caller id; the gate asks for the rows on every call, and a new version of them starts a
+    new ``_Views``.
+
+    :param settings: ``[tools.trust]``.
+    :param rows: one version of the run-time rows.
+    """
+
+    def __init__(self, settings: TrustSettings, rows: Mapping[Subject, Override]) -> None:
+        self.settings = settings
+        self.rows = rows
+        self._sources: dict[str, tuple[ToolDef, TrustView]] = {}
+        self._callers: dict[str | None, TrustView] = {}
+
+    def call(self, call: ToolCall, tool: ToolDef) -> TrustView:
+        """The level of ``call`` to ``tool``: see :mod:`~tooldeck.plugins.trust_gate.levels`."""
+        known = self._sources.get(tool.id)
+        if known is None or known[0] is not tool:
+            known = self._sources[tool.id] = (tool, source_view(self.settings, self.rows, tool))
+        source = known[1]
+        caller_id = call.caller_id
+        caller = (self._callers.get(caller_id)
+                  if caller_id is None or type(caller_id) is str else None)
+        if caller is None:
+            caller = caller_view(self.settings, self.rows, caller_id)
+            if (caller_id is None or type(caller_id) is str) and \
+                    len(self._callers) < _MAX_CALLERS:
+                self._callers[caller_id] = caller
+        return call_view(source, caller)

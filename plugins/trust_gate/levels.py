@@ -29,7 +29,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from tooldeck.models import ToolCall, ToolDef
+from tooldeck.models import ToolDef
 from tooldeck.plugins.trust_gate.settings import TrustSettings
 from tooldeck.trust_levels import TrustLevel, parse_trust_level
 from tooldeck.trust_state import MAX_NAME_CHARS, SOURCE_NAME, Override, Subject
@@ -152,9 +152,10 @@ def caller_view(settings: TrustSettings, rows: Mapping[Subject, Override],
     return TrustView(TrustLevel.TRUSTED, "the caller adds no restriction")
 
 
-def call_view(settings: TrustSettings, rows: Mapping[Subject, Override], call: ToolCall,
-              tool: ToolDef) -> TrustView:
-    """The more severe of the source's and the caller's level (the source's on a tie)."""
-    source = source_view(settings, rows, tool)
-    caller = caller_view(settings, rows, call.caller_id)
+def call_view(source: TrustView, caller: TrustView) -> TrustView:
+    """The call's level: the more severe of its source's and its caller's (source's on a tie).
+
+    :param source: :func:`source_view` of the call's tool.
+    :param caller: :func:`caller_view` of the call's caller id.
+    """
     return caller if caller.level > source.level else source

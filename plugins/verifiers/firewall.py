@@ -67,7 +67,9 @@ def climbs_out(word: str) -> bool:
 
 def _values(params: Mapping[str, Any]) -> Iterator[str]:
     for key in FIELDS:
-        value = params.get(key)
+        if key not in params:  # most tools have one or two of these parameters
+            continue
+        value = params[key]
         items = value if isinstance(value, (list, tuple)) else [value]
         for item in items:
             if isinstance(item, str):

@@ -13,6 +13,9 @@ from tooldeck.runtime import Runtime
 
 __all__ = ["VerifierGate"]
 
+_MAX_TOOLS = 1024
+"""Tools whose verifier list is kept (a runtime has far fewer; this bounds odd callers)."""
+
 
 class VerifierGate:
     """Asks each verifier about a call: a block denies, a warning is audited, else abstain.
@@ -37,17 +40,32 @@ class VerifierGate:
         self.verifiers = tuple(verifiers)
         self.exempt = dict(exempt or {})
         self.skip_own_tools = skip_own_tools
+        self._by_tool: dict[str, tuple[ToolDef, tuple[Verifier, ...]]] = {}
+
+    def applicable(self, tool: ToolDef, runtime: Runtime) -> tuple[Verifier, ...]:
+        """The verifiers that judge calls to ``tool``, in order (worked out once per tool).
+
+        :param tool: the called tool.
+        :param runtime: the runtime this gate belongs to (which tools are tooldeck's own).
+        :returns: the enabled verifiers less those exempting the tool, and less the ones that
+            skip tooldeck's own tools when it is one.
+        """
+        known = self._by_tool.get(tool.id)
+        if known is not None and known[0] is tool:
+            return known[1]
+        own = self.skip_own_tools and runtime.is_own_tool(tool)
+        chosen = tuple(v for v in self.verifiers
+                       if tool.id not in self.exempt.get(v.name, ())
+                       and not (own and v.name in self._SKIP_OWN))
+        if len(self._by_tool) < _MAX_TOOLS:
+            self._by_tool[tool.id] = (tool, chosen)
+        return chosen
 
     @hookimpl
     def tooldeck_check_call(self, call: ToolCall, tool: ToolDef,
                             runtime: Runtime) -> Decision | None:
         """Deny on the first block; audit warnings; otherwise abstain."""
-        own = self.skip_own_tools and runtime.is_own_tool(tool)
-        for verifier in self.verifiers:
-            if tool.id in self.exempt.get(verifier.name, ()):
-                continue
-            if own and verifier.name in self._SKIP_OWN:
-                continue
+        for verifier in self.applicable(tool, runtime):
             try:
                 outcome = verifier.verify(call, tool, runtime)
             except Exception as exc:

@@ -103,3 +103,30 @@ def test_safe_repr_never_raises() -> None:
     assert safe_repr("x" * 500, 20) == repr("x" * 19 + "…")
     assert safe_repr(10**5000) == '"<int with about 5001 digits>"'
     assert safe_repr("a\udc80") == "'a\\udc80'"
+
+
+def converted_line(value: Any, budget: int) -> str:
+    """What ``json_line`` means by definition: the converted copy, encoded, breaks escaped."""
+    line = json.dumps(json_safe(value, max_chars=budget), ensure_ascii=False, allow_nan=False)
+    return line.translate({0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"})
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(values, st.sampled_from([16, 200, 5_000, 1 << 20]))
+def test_a_line_is_the_converted_copy_encoded(value: Any, budget: int) -> None:
+    # json_line encodes a record directly when the conversion would not change it; that
+    # shortcut must give exactly the line of the converted copy, whatever the value
+    assert json_line(value, max_chars=budget) == converted_line(value, budget)
+
+
+def test_what_the_direct_encoding_would_get_wrong_is_converted() -> None:
+    budget = 1 << 20
+    for value in [
+        {"big": 2**64}, {"neg": -(2**64)}, {2**70: "key"},  # over 64 bits: strings
+        nested(MAX_DEPTH + 1),  # too deep: a marker
+        {"s": "a\udc80"},  # a lone surrogate: escaped
+        {"nan": float("nan")}, {"set": {1}}, {"bytes": b"\xff"},  # not JSON as it is
+        {"long": "x" * 50_000},  # long enough for the budget to cut
+        {"line": "a\u2028b\x85c"},  # line breaks: escaped after encoding
+    ]:
+        assert json_line(value, max_chars=budget) == converted_line(value, budget), value
