@@ -80,6 +80,8 @@ def report(name: str, results: list[tuple[Row, str, str]], show: int) -> None:
     missed = Counter(r[0].klass for r in dangerous if r not in caught)
     if missed:
         print("   missed by class:", dict(missed.most_common()))
+    if name != "tune":  # held-back rows are measured, never shown (corpus.py)
+        return
     for label, items in (("missed", [r for r in dangerous if r not in caught]),
                          ("benign denied", denied), ("benign asked", asked)):
         for row, verdict, reason in items[:show]:
