@@ -20,6 +20,7 @@ Normalisations, all applied before any rule:
 | ``VAR=v`` prefix  | removed; an ``IFS=`` assignment anywhere is opaque        | parse     |
 | wrappers          | peeled, each one kept as a command position (3)           | wrappers  |
 | code in arguments | parsed recursively, depth-capped (4)                      | carriers  |
+| plain commands    | split without the parser, same result (5)                 | plain     |
 
 1. ``&& || ; | & |&``, newlines, ``$(…)``, backticks, ``<(…)``, ``>(…)``, subshells,
    ``{ …; }``, if/for/while/case, function bodies.
@@ -29,6 +30,9 @@ Normalisations, all applied before any rule:
 4. ``bash/sh/zsh/dash/ksh… -c``, here-strings and heredocs fed to a shell, literal ``eval``,
    ``env -S``, ``trap``, ``watch``, ``su -c``, ``script -c``, ``alias``,
    ``find -exec/-execdir/-ok/-okdir``.
+5. A cheap first look: plain words, simple quotes, list operators and trailing
+   redirections (``pytest -q 2>&1 | tail``) are split by a regular expression; anything
+   else is parsed. Differential tests hold both to the same analysis.
 
 Opaque (→ ask, never allow):
 

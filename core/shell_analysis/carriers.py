@@ -234,10 +234,12 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     :param input_args: whether xargs appends its input to the arguments.
     :returns: nested scripts, sub-commands and opaque reasons.
     """
-    found = Nested()
     if not argv:
-        return found
+        return Nested()
     name = command_name(argv[0].value)
+    if name not in _CARRIERS and name.rstrip("0123456789.") not in _INTERPRETERS:
+        return _NOTHING
+    found = Nested()
     args = argv[1:]
     if name in SHELLS:
         _shell(name, args, stdin, input_args, found)
@@ -250,6 +252,11 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     elif name in _SIMPLE:
         _SIMPLE[name](args, found)
     return found
+
+
+_CARRIERS = SHELLS | {"source", ".", "su", "script"} | _SIMPLE.keys()
+_NOTHING = Nested()
+"""What :func:`nested_code` returns for a command that carries no code (never modified)."""
 
 
 def effective_shell_command(binary: str, args: Sequence[str]) -> str | None:

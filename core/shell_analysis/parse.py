@@ -35,6 +35,7 @@ from tooldeck.shell_analysis.carriers import Stdin, nested_code
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
+from tooldeck.shell_analysis.plain import PlainCommand, plain_commands
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
@@ -55,6 +56,8 @@ _ORIGINS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _GROUP_BODIES = frozenset({"list", "pipeline"})
+_PIPE = Stdin("pipe")
+_INHERITED = Stdin()
 _DYNAMIC_BODY = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"}
 )
@@ -174,9 +177,10 @@ class _Walker:
                 operator = child.type
             elif child.type not in ("file_descriptor", "ERROR"):
                 targets.append(child)
-        if not targets:
-            return
-        target = words_from_nodes(targets, script.source)[0]
+        if targets:
+            self.redirect(operator, words_from_nodes(targets, script.source)[0])
+
+    def redirect(self, operator: str, target: Word) -> None:
         if target.value.startswith(_SOCKET_PREFIXES):
             self.sockets.append(target.value)
         writes = operator in _WRITE_OPERATORS or (
@@ -186,6 +190,17 @@ class _Walker:
             self.redirects.append(target.value)
         elif operator == "<" and target.stable:
             self.inputs.append(target.value)
+
+    def plain(self, commands: Sequence[PlainCommand]) -> None:
+        """Take the simple commands of the cheap first look (:mod:`.plain`) as the walk would."""
+        for found in commands:
+            stdin = _PIPE if found.piped else _INHERITED
+            for redirect in found.redirects:
+                if redirect.operator == "<":
+                    stdin = Stdin("file", redirect.target.value, False)
+            self.emit(list(found.words), found.text, "top", stdin, 2)
+            for redirect in found.redirects:
+                self.redirect(redirect.operator, redirect.target)
 
     def declaration(self, node: Node, origin: str, script: _Script) -> None:
         keyword = node.children[0]
@@ -338,7 +353,9 @@ def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
+def _analyze(command: str, extra_wrappers: frozenset[str], *,
+             first_look: bool = True) -> CommandAnalysis:
+    """The analysis; ``first_look=False`` always parses (the fast path's differential tests)."""
     refused = refusal(command)
     if refused is not None:
         return CommandAnalysis(command, (), (refused,), (), (), True, refusal=refused)
@@ -346,7 +363,11 @@ def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
     if len(command) > MAX_COMMAND_CHARS:
         walker.reasons.append(f"command longer than {MAX_COMMAND_CHARS} characters")
     else:
-        walker.script(command, "top", 0)
+        plain = plain_commands(command) if first_look else None
+        if plain is None:
+            walker.script(command, "top", 0)
+        else:
+            walker.plain(plain)
     if walker.budget.exhausted is not None:
         walker.reasons.append(walker.budget.exhausted)
     segments = tuple(walker.segments)

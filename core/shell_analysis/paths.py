@@ -44,6 +44,7 @@ _OPTION_ARGS: dict[str, frozenset[str]] = {
 }
 _FIRST_IS_NOT_TARGET = frozenset({"chmod", "chown", "chgrp"})
 _IMPLICIT_WRITERS = (("patch",), ("git", "checkout"), ("cargo", "fmt"))
+_IMPLICIT_HEADS = frozenset(prefix[0] for prefix in _IMPLICIT_WRITERS)
 
 
 def is_path_like(value: str) -> bool:
@@ -162,6 +163,8 @@ def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
     if command == "sed":
         targets = _sed_targets(args)
         return targets, bool(targets)
+    if command not in _IMPLICIT_HEADS:
+        return [], False
     argv = segment.argv
     implicit = any(argv[: len(prefix)] == prefix for prefix in _IMPLICIT_WRITERS)
     return [], implicit

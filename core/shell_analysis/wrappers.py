@@ -367,6 +367,11 @@ def resolve(words: Sequence[Word], extra_wrappers: frozenset[str] = frozenset())
     :param extra_wrappers: operator-declared wrapper names (lowercase base names).
     :returns: the command positions and anything found on the way.
     """
+    first = words[0] if words else None
+    if first is not None and first.stable and first.source not in _RESERVED:
+        name = command_name(first.value)
+        if name not in WRAPPERS and name not in extra_wrappers:  # the common case: no wrapper
+            return Resolution((0,), tuple(words))
     current = list(words)
     positions: list[int] = []
     reasons: list[str] = []
