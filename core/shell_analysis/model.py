@@ -46,12 +46,15 @@ class Segment:
     :param words: every word with ``VAR=value`` prefixes removed, wrappers included.
     :param command_positions: indices into :attr:`words` where a command word stands: each
         wrapper (``env``, ``sudo``, ``xargs``…) and, last, the command finally run.
+    :param stdin: what the command reads on standard input: ``inherited``, ``pipe``,
+        ``here-string``, ``heredoc`` or ``file``.
     """
 
     text: str
     origin: str
     words: tuple[Word, ...]
     command_positions: tuple[int, ...]
+    stdin: str = "inherited"
 
     @property
     def command(self) -> str:
@@ -110,6 +113,8 @@ class CommandAnalysis:
         surrogate); gates deny such a command. The reason is also an opaque reason.
     :param input_sources: static sources of reading redirections (``< f``): the shell reads
         them for the command, so they are paths the command reads.
+    :param runtime_code: the commands that run code only known at run time (``sh`` in
+        ``curl … | sh``, ``python3`` in ``python3 <(…)``, ``eval`` in ``eval "$(…)"``).
     """
 
     command: str
@@ -121,6 +126,7 @@ class CommandAnalysis:
     network_redirects: tuple[str, ...] = ()
     refusal: str | None = None
     input_sources: tuple[str, ...] = ()
+    runtime_code: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

@@ -15,7 +15,8 @@ A word counts as read-only when every segment it appears in runs a read-only com
 ``-o``) and it is no redirect target. ``cd``/``pushd`` count as read-only only when every
 segment of the command is read-only and nothing is redirected (``cd /etc && rm passwd`` and
 ``cd /etc && cat > x`` stay denied). Options that write or run something (``sort -o``,
-``tree -o``, ``rg --pre``) make a command not read-only.
+``tree -o``, ``rg --pre``) make a command not read-only. A writing command's input files
+are reads too (:func:`input_files`: ``git commit -F /tmp/msg``, ``cp /etc/hosts .``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
 
-__all__ = ["READ_ONLY", "SECRET_PATTERNS", "is_secret_path", "program_paths", "read_only_paths"]
+__all__ = [
+    "READ_ONLY", "SECRET_PATTERNS", "input_files", "is_secret_path", "program_paths",
+    "read_only_paths",
+]
 
 READ_ONLY: frozenset[str] = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "head", "tail", "cat", "less", "more", "grep",
@@ -102,6 +107,54 @@ def _read_only(segment: Segment) -> bool:
     return not any(a.startswith(writing) for a in argv[1:]) if writing else True
 
 
+_GIT_INPUT_OPTIONS: dict[str, frozenset[str]] = {
+    "commit": frozenset({"-F", "--file", "-t", "--template"}),
+    "tag": frozenset({"-F", "--file"}), "merge": frozenset({"-F", "--file"}),
+    "notes": frozenset({"-F", "--file"}),
+}
+_GH_INPUT_OPTIONS = frozenset({"--body-file", "-F", "--notes-file"})
+
+
+def _option_files(args: Sequence[str], options: frozenset[str]) -> set[str]:
+    found = set()
+    for index, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if arg in options and index + 1 < len(args):
+            found.add(args[index + 1])
+        elif equals and name in options:
+            found.add(value)
+    return found
+
+
+def input_files(segment: Segment) -> frozenset[str]:
+    """Files a writing command only reads: messages, bodies, copy sources.
+
+    ``git commit -F msg``, ``git tag|merge|notes -F``, ``gh … --body-file`` and the
+    sources of ``cp`` (not when it makes links: the link rules judge those). A patch
+    (``patch``, ``git apply|am``) is not among them: its content decides where it writes.
+
+    :param segment: one analysed segment.
+    :returns: the words naming those files.
+    """
+    argv = segment.argv
+    if not argv:
+        return frozenset()
+    head, args = argv[0], list(argv[1:])
+    operands = [a for a in args if not a.startswith("-")]
+    if head == "git" and operands:
+        sub = operands[0]
+        if sub in _GIT_INPUT_OPTIONS:
+            return frozenset(_option_files(args, _GIT_INPUT_OPTIONS[sub]))
+    if head == "gh":
+        return frozenset(_option_files(args, _GH_INPUT_OPTIONS))
+    if head == "cp" and not any(
+            a.startswith(("--li", "--sy", "-t", "--target")) or (
+                a.startswith("-") and not a.startswith("--") and ("l" in a or "s" in a))
+            for a in args):
+        return frozenset(operands[:-1])
+    return frozenset()
+
+
 def _words(segment: Segment) -> set[str]:
     values = set()
     for word in segment.words:
@@ -127,7 +180,9 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
         if _read_only(segment) or (everything_reads and segment.command in _DIRECTORY_CHANGERS):
             readers |= words
         else:
-            others |= words
+            inputs = input_files(segment) & words
+            readers |= inputs
+            others |= words - inputs
     return frozenset(readers - others)
 
 

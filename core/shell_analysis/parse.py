@@ -113,6 +113,7 @@ class _Walker:
         self.redirects: list[str] = []
         self.inputs: list[str] = []
         self.sockets: list[str] = []
+        self.runtime: list[str] = []
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -235,6 +236,8 @@ class _Walker:
         if named:
             for redirect in moved:
                 word_nodes.extend(_redirect_arguments(redirect))
+        if redirects or moved:
+            word_nodes = _without_descriptors(word_nodes, [*redirects, *moved])
         if word_nodes:
             words = words_from_nodes(word_nodes, script.source)
             redirects.extend(moved)
@@ -259,7 +262,8 @@ class _Walker:
             return
         resolution = resolve(words, self.extra)
         self.reasons.extend(resolution.reasons)
-        self.segments.append(Segment(text, origin, resolution.words, resolution.positions))
+        self.segments.append(Segment(text, origin, resolution.words, resolution.positions,
+                                     stdin.kind))
         for code, code_origin in resolution.scripts:
             self.script(code, code_origin, depth + 1)
         final = resolution.words[resolution.positions[-1] :]
@@ -270,6 +274,7 @@ class _Walker:
             stdin = Stdin()  # xargs gives the command /dev/null as its standard input
         found = nested_code(final, stdin, input_args=resolution.input_args)
         self.reasons.extend(found.reasons)
+        self.runtime.extend(found.runtime)
         for code, code_origin in found.scripts:
             self.script(code, code_origin, depth + 1)
         for sub_words, sub_origin in found.commands:
@@ -289,6 +294,17 @@ def _redirect_arguments(redirect: Node) -> list[Node]:
     targets = [c for c in redirect.children
                if c.is_named and c.type not in ("file_descriptor", "ERROR")]
     return targets[1:]
+
+
+def _without_descriptors(words: list[Node], redirects: Sequence[Node]) -> list[Node]:
+    """Drop a number glued to a redirection: bash's file descriptor, not an argument.
+
+    tree-sitter-bash reads the ``0`` of ``sh 0<&1`` or ``echo 0> f`` as an argument (it only
+    knows descriptors 1 to 9 there); bash redirects descriptor 0.
+    """
+    starts = {r.start_byte for r in redirects
+              if not any(c.type == "file_descriptor" for c in r.children)}
+    return [w for w in words if not (w.type == "number" and w.end_byte in starts)]
 
 
 def _is_piped(node: Node) -> bool:
@@ -375,7 +391,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
     targets, writes = write_analysis(segments, redirects)
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
     return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
-                           input_sources=_dedupe(walker.inputs))
+                           input_sources=_dedupe(walker.inputs),
+                           runtime_code=_dedupe(walker.runtime))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

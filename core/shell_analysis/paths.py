@@ -11,6 +11,7 @@ Path-like words (Zeph's rule, extended):
 | absolute command word (``/usr/bin/git``)       | no    | an executable, not data           |
 | relative command word (``./run.sh``)           | yes   | runs a file from the tree         |
 | dynamic word (``$d/x``)                        | no    | unknown until run time            |
+| program text or pattern (``sed '/^#/d'``)      | no    | :mod:`.program_text`              |
 
 Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
 touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``. A command also
@@ -22,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.wrappers import is_assignment
 
 __all__ = ["is_path_like", "path_arguments", "write_analysis"]
@@ -78,8 +80,9 @@ def _candidates(word: Word) -> list[str]:
 def _segment_paths(segment: Segment) -> list[str]:
     found: list[str] = []
     positions = set(segment.command_positions)
+    program = program_words(segment)
     for index, word in enumerate(segment.words):
-        if word.dynamic:
+        if word.dynamic or index in program:
             continue
         if index in positions and word.value.startswith("/"):
             continue
