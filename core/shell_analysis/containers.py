@@ -6,7 +6,7 @@ HOST:CONTAINER``, ``--mount src=HOST``) stays a host path.
 
 A container started with the host's privileges is an escalation (denied): ``--privileged``,
 ``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
-a bind mount of ``/`` or of the Docker socket.
+a bind mount of ``/`` or of the Docker socket (``-v``, or ``--mount src=…``; ``ctr run`` too).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
 __all__ = ["ENGINES", "container_paths", "privileged_container"]
 
-ENGINES: frozenset[str] = frozenset({"docker", "podman", "nerdctl"})
+ENGINES: frozenset[str] = frozenset({"docker", "podman", "nerdctl", "ctr"})
 """Container engines whose ``run``/``create``/``exec`` options are understood here."""
 
 _STARTERS = frozenset({"run", "create", "exec"})
@@ -49,6 +49,17 @@ def _values(args: Sequence[str], options: frozenset[str]) -> list[str]:
             found.append(args[index + 1])
         elif eq and name in options:
             found.append(value)
+    return found
+
+
+def _mount_sources(args: Sequence[str]) -> list[str]:
+    """The host side of ``--mount type=bind,src=/,dst=/x`` (``source=`` too)."""
+    found = []
+    for mount in _values(args, frozenset({"--mount"})):
+        for field in mount.split(","):
+            key, eq, value = field.partition("=")
+            if eq and key in ("src", "source"):
+                found.append(value.rstrip("/") or "/")
     return found
 
 
@@ -83,7 +94,7 @@ def privileged_container(segment: Segment) -> Finding | None:
         return None
     lowered = [a.lower() for a in args]
     caps = _values(lowered, frozenset({"--cap-add"}))
-    mounts = _values(args, _MOUNTS)
+    mounts = _values(args, _MOUNTS) + [f"{source}:" for source in _mount_sources(args)]
     if (any(a.startswith(_PRIVILEGED) for a in lowered)
             or any(c.removeprefix("cap_") in _DANGEROUS_CAPS for c in caps)
             or any("unconfined" in a for a in lowered)

@@ -106,7 +106,8 @@ _WRITE = re.compile(
     r"File\.write|IO\.write|File\.open\([^)]*['\"][wa]|writeFileSync|appendFileSync|"
     r"fs\.writeFile|fs\.appendFile|file_put_contents|fopen\([^)]*['\"][wax]|shutil\.copy|"
     r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
-    r"Add-Content|\bspurt\b|>>?\s*['\"]?/|['\"]\+?>>?['\"]",
+    r"Add-Content|\bspurt\b|>>?\s*['\"]?[/~]|['\"]\+?>>?['\"]|\\openout|FileWriter|"
+    r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)",
     re.IGNORECASE,
 )
 _LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")
@@ -115,10 +116,15 @@ _HOME_CALL = re.compile(r"Dir\.home|homedir\(|expanduser\(|Path\.home\(|\$ENV\{H
 _SYMLINK_CALL = re.compile(r"symlink\w*\s*\([^,)]*")
 
 
+_BARE_PATH = re.compile(r"(?:^|[\s(,=>])((?:~|/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv|tmp))"
+                        r"/[^\s'\"),;]*)")
+
+
 def _write_targets(code: str) -> list[str]:
     """Absolute or home paths a writing one-liner names (not a symlink's target)."""
     text = _SYMLINK_CALL.sub("", code)
     found = [m.group(1) for m in _LITERAL_PATH.finditer(text)]
+    found += [m.group(1) for m in _BARE_PATH.finditer(text)]
     if _HOME_CALL.search(text):
         found.append("~/")
     return found

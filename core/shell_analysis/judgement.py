@@ -22,6 +22,13 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     |                           | or a path)                   |
 | 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
 
+Before the segments, the rules that read several segments together: code a network client
+brings in and the command runs, a shell wired to a connection (:mod:`.remote_code`), the
+environment or a secret fed to a sender, ``git push`` to a remote the command names itself
+(:mod:`.uploads`). Per segment also: a network client running a program on its connection
+(``nc -e``, ``socat … EXEC:``; deny, order 1), uploads (:mod:`.uploads`; a secret or an
+outside file denied, others ask, order 2) and package installs from a URL (ask).
+
 Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
 it writes outside the roots, or when a class above denies it.
 """
@@ -46,7 +53,7 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
-from tooldeck.shell_analysis.interpreters import judge_interpreter
+from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
     OPTION_HEADS,
@@ -55,11 +62,40 @@ from tooldeck.shell_analysis.launchers import (
     launcher_tails,
     option_finding,
 )
+from tooldeck.shell_analysis.loaded_code import (
+    LOADER_HEADS,
+    SHELL_HEADS,
+    code_secret_finding,
+    hook_finding,
+    library_finding,
+    shell_finding,
+)
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.remote_code import (
+    NETWORK_CLIENTS,
+    REMOTE_SHELL_HEADS,
+    remote_code_finding,
+    remote_shell_finding,
+)
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
-from tooldeck.shell_analysis.secret_reads import SECRET_READERS, secret_read_finding
+from tooldeck.shell_analysis.secret_reads import (
+    READ_HEADS,
+    URL_READERS,
+    input_secret_finding,
+    local_url_finding,
+    secret_read_finding,
+)
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
+from tooldeck.shell_analysis.uploads import (
+    INSTALL_HEADS,
+    SENDERS,
+    UPLOAD_HEADS,
+    install_url_finding,
+    push_finding,
+    sending_finding,
+    upload_finding,
+)
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
@@ -229,6 +265,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         found = unreviewed_finding(segment)
         if found is not None:
             return found
+    if not REMOTE_SHELL_HEADS.isdisjoint(names):
+        found = remote_shell_finding(segment)
+        if found is not None:
+            return found
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
@@ -244,10 +284,24 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if fixed is not None and fixed.verdict == DENY:
         return [fixed]
     findings: list[Finding] = [fixed] if fixed is not None else []
-    if name in SECRET_READERS:
+    if name in READ_HEADS:
         secret = secret_read_finding(segment, context.cwd, context.roots)
         if secret is not None:
             return [secret]
+    if name in URL_READERS:
+        local = local_url_finding(segment, context.cwd, context.roots)
+        if local is not None:
+            return [local]
+    if name in UPLOAD_HEADS:
+        upload = upload_finding(segment, context.cwd, context.roots)
+        if upload is not None:
+            if upload.verdict == DENY:
+                return [upload]
+            findings.append(upload)
+    if name in INSTALL_HEADS or name.startswith("python"):
+        install = install_url_finding(segment)
+        if install is not None:
+            findings.append(install)
     if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
@@ -258,6 +312,19 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
                 findings.append(found)
                 if found.verdict == DENY:
                     return findings
+    interpreter = interpreter_code(segment)
+    if interpreter is not None:
+        secret = code_secret_finding(segment, context.cwd, context.roots)
+        if secret is not None:
+            return [secret]
+    if interpreter is not None or name in LOADER_HEADS:
+        loads = library_finding(segment)
+        if loads is not None:
+            findings.append(loads)
+    if name in SHELL_HEADS:
+        interactive = shell_finding(segment)
+        if interactive is not None:
+            findings.append(interactive)
     judge = _shell_judge(context)
     rules = [judge_interpreter]
     if name in OPTION_HEADS:
@@ -282,6 +349,30 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     return findings
 
 
+def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
+    """The rules that look at several segments together (what one feeds another)."""
+    names = {s.command for s in analysis.segments}
+    if analysis.input_sources:
+        found = input_secret_finding(analysis, context.cwd, context.roots)
+        if found is not None:
+            return found
+    if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names:
+        found = remote_code_finding(analysis)
+        if found is not None:
+            return found
+    if not SENDERS.isdisjoint(names):
+        found = sending_finding(analysis, context.cwd, context.roots)
+        if found is not None:
+            return found
+    if "git" in names:
+        found = push_finding(analysis)
+        if found is not None:
+            return found
+    if analysis.write_targets and any(".git" in t for t in analysis.write_targets):
+        return hook_finding(analysis, context.cwd)
+    return None
+
+
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """Apply every command-class rule to an analysis.
 
@@ -290,6 +381,11 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
     :returns: the strictest finding (the first deny, else the first ask), or ``None``.
     """
     findings: list[Finding] = []
+    whole = _command_findings(analysis, context)
+    if whole is not None:
+        if whole.verdict == DENY:
+            return whole
+        findings.append(whole)
     for segment in analysis.segments:
         for found in _segment_findings(segment, context):
             if found.verdict == DENY:

@@ -27,6 +27,7 @@ plus the tracers and launchers GTFOBins lists elsewhere or not at all (``ltrace`
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
@@ -79,7 +80,7 @@ _SETTING_KEYS = re.compile(
     r"proxycommand|localcommand|knownhostscommand|permitlocalcommand|"
     r"apt::.*invoke.*|dpkg::.*invoke.*|dpkg::.*|.*::pre-invoke.*|.*::post-invoke.*|"
     r"hooks\..*|merge-tools\..*|.*\.(?:editor|pager|command|program|sshcommand|remotecmd|"
-    r"textconv|askpass|ssh))",
+    r"textconv|askpass|ssh)|ssh_command)",
     re.IGNORECASE,
 )
 _SETTING_OPTIONS: dict[str, frozenset[str]] = {
@@ -92,7 +93,7 @@ _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
     "sqlite3": re.compile(r"^\s*\.(?:system|shell)\b"),
     "mysql": re.compile(r"^\s*(?:\\!|system\b)"),
     "csvtool": re.compile(r".*"),
-    "sed": re.compile(r"(?:^|[0-9/;$])e\s"),
+    "sed": re.compile(r"(?:^|[0-9/;$])e(?:\s|$)"),
 }
 _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})
@@ -104,11 +105,13 @@ _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
                            r"--experimental-loader|-r\S)")
 _EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
 _EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
+_SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
                           "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS",
                           "LESSOPEN", "LESSCLOSE"})
+_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--login", "--norc", "--noprofile",
@@ -198,10 +201,28 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(_git_config(args))
     if name in ("vim", "vi", "nvim", "ex", "view"):
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
+    if name in _DBUS_TOOLS:
+        words.extend(_unixexec(args))
     pattern = _POSITIONAL_CODE.get(name)
     if pattern is not None:
         words.extend(w for w in args if not w.value.startswith("-") and pattern.search(w.value))
     return words
+
+
+_DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+
+
+def _unixexec(args: Sequence[Word]) -> list[Word]:
+    """``--address=unixexec:path=/bin/sh,argv1=-c,argv2=…``: D-Bus starts that program."""
+    found = []
+    for word in _option_values(args, frozenset({"--address"})):
+        if not word.value.startswith("unixexec:"):
+            continue
+        fields = dict(f.partition("=")[::2] for f in word.value[9:].split(","))
+        argv = [fields.get("path", ""), *(fields[k] for k in sorted(fields) if k.startswith(
+            "argv") and k != "argv0")]
+        found.append(Word(" ".join(shlex.quote(a) for a in argv), word.source, word.dynamic))
+    return found
 
 
 def option_finding(segment: Segment,
@@ -231,6 +252,9 @@ def option_finding(segment: Segment,
         found = judge_code(word.value, shell_judge, whole_is_shell=True)
         if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
             found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
+        if found is None and segment.command == "sed" and _SED_BARE_E.search(word.value):
+            found = Finding(ASK, "launcher", f"sed script {word.value!r} runs its input lines "
+                            "as commands")
         if found is not None:
             findings.append(Finding(found.verdict, "launcher",
                                     f"{segment.command} runs code: {found.detail}"))
@@ -281,8 +305,11 @@ def _assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
-    if name in _ENV_COMMAND:
-        found = shell_judge(value.lstrip("|-"))  # LESSOPEN='|cmd %s
+    if name in _ENV_COMMAND or _COMMAND_VARIABLE.search(name):
+        command = value.lstrip("|-")  # LESSOPEN='|cmd %s
+        if bare_shell([Word(w, w) for w in command.split()]):
+            return Finding(DENY, "environment", f"{name} runs a shell ({command!r})")
+        found = shell_judge(command)
         if found is not None:
             return Finding(found.verdict, "environment", f"{name}: {found.detail}")
     if name == "PATH" and any(
@@ -294,5 +321,6 @@ def _assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git", "vim", "nvim"})
+    | _DBUS_TOOLS
 )
 """Command names :func:`option_finding` looks at."""

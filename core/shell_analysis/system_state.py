@@ -26,6 +26,13 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | swapoff                            | always                                               |
 | update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
 | launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
+| system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
+| ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
+| aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
+| microdnf, zypper, pacman, apk,     | ``pacman -S|-U|-R``, ``apk add|del``, ``zypper in|rm``,|
+| snap, flatpak, pkg, opkg, port,    | ``snap|flatpak install|remove``, ``brew install|…``  |
+| brew, emerge, xbps-install, nix-env | (machine-wide software, GTFOBins' ``dpkg``/``rpm``/ |
+|                                    | ``snap``/``yum`` entries run a package's scripts)    |
 """
 
 from __future__ import annotations
@@ -57,10 +64,32 @@ _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
 _LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "kill"})
 
+_PACKAGE_VERBS: dict[str, frozenset[str]] = {
+    "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
+                      "full-upgrade", "dist-upgrade", "build-dep"}),
+    "dnf": frozenset({"install", "localinstall", "reinstall", "remove", "erase", "upgrade",
+                      "update", "downgrade", "autoremove", "swap", "distro-sync", "group"}),
+    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup",
+                         "patch"}),
+    "apk": frozenset({"add", "del", "upgrade", "fix"}),
+    "snap": frozenset({"install", "remove", "refresh", "revert"}),
+    "pkg": frozenset({"install", "add", "delete", "remove", "upgrade"}),
+    "opkg": frozenset({"install", "remove", "upgrade"}),
+    "port": frozenset({"install", "uninstall", "upgrade", "activate"}),
+    "brew": frozenset({"install", "reinstall", "uninstall", "remove", "upgrade", "tap", "link"}),
+    "nix-env": frozenset({"-i", "--install", "-e", "--uninstall", "-u", "--upgrade"}),
+}
+for _alias, _same in (("apt-get", "apt"), ("aptitude", "apt"), ("yum", "dnf"),
+                      ("microdnf", "dnf"), ("flatpak", "snap")):
+    _PACKAGE_VERBS[_alias] = _PACKAGE_VERBS[_same]
+_PACKAGE_LETTERS: dict[str, str] = {"dpkg": "iruPA", "rpm": "iUFe", "pacman": "SURD",
+                                    "emerge": "", "xbps-install": ""}
+
 SYSTEM_STATE_HEADS: frozenset[str] = (
     _IPTABLES | _ALWAYS | frozenset({"nft", "ufw", "firewall-cmd", "auditctl", "sysrc", "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl"})
+    | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
 
@@ -121,6 +150,24 @@ def _changes(head: str, args: Sequence[str]) -> bool:
     return False
 
 
+def _package_change(head: str, args: Sequence[str]) -> bool:
+    if head in _PACKAGE_VERBS:
+        verbs = _PACKAGE_VERBS[head]
+        if head == "nix-env":
+            return bool(verbs.intersection(args))
+        return bool(verbs.intersection(a for a in args if not a.startswith("-")))
+    letters = _PACKAGE_LETTERS.get(head)
+    if letters is None:
+        return False
+    if not letters:  # emerge, xbps-install: every run but a query installs
+        return not any(a in ("-p", "--pretend", "-s", "--search", "-S", "--sync") for a in args)
+    long_changes = ("--install", "--remove", "--purge", "--upgrade", "--freshen", "--erase",
+                    "--sync", "--unpack", "--configure")
+    return any(a.startswith(long_changes) or (
+        a.startswith("-") and not a.startswith("--") and len(a) > 1 and a[1] in letters)
+        for a in args)
+
+
 def system_state_finding(segment: Segment) -> Finding | None:
     """Deny a segment that changes defences, the clock or the kernel, at any command position.
 
@@ -129,8 +176,13 @@ def system_state_finding(segment: Segment) -> Finding | None:
     """
     for position in segment.command_positions:
         head = command_name(segment.words[position].value)
-        if head in SYSTEM_STATE_HEADS and _changes(
-                head, [w.value for w in segment.words[position + 1 :]]):
+        if head not in SYSTEM_STATE_HEADS:
+            continue
+        args = [w.value for w in segment.words[position + 1 :]]
+        if _package_change(head, args):
+            return Finding(DENY, "system-package", f"{segment.text!r} changes the machine's "
+                           f"packages ({head})")
+        if _changes(head, args):
             return Finding(DENY, "power", f"{segment.text!r} changes machine-wide state "
                            f"({head})")
     return None

@@ -1,0 +1,188 @@
+"""Command classes added for issue 12 from public catalogues, judged on the analysis alone.
+
+Sources: GTFOBins functions (``file-read``, ``upload``, ``library-load``,
+``privilege-escalation``, ``command``, ``shell``), MITRE ATT&CK T1546.004/T1037 (code run
+later: hooks), T1574.006 (library loading), T1005 (data from the local system), the
+OpenSSH, sed, jq and grep manuals for what is program text and what is a file.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tooldeck.shell_analysis import ClassContext, analyze, judge_classes, path_arguments
+from tooldeck.shell_analysis.outside_reads import input_files, read_only_paths
+from tooldeck.shell_analysis.program_text import program_words
+
+ROOT = "/work/project"
+CONTEXT = ClassContext((), (ROOT,), ROOT)
+
+
+def _judged(command: str) -> tuple[str, str] | None:
+    found = judge_classes(analyze(command), CONTEXT)
+    return None if found is None else (found.verdict, found.rule)
+
+
+@pytest.mark.parametrize(("command", "paths"), [
+    ("sed -i '/^#/d' conf/app.txt", ["conf/app.txt"]),
+    ("sed -n '/def /p' app/main.py", ["app/main.py"]),
+    ("sed -e '/a/d' -e '/b/d' d/f.txt", ["d/f.txt"]),
+    ("sed -f /etc/scripts/x.sed d/f.txt", ["/etc/scripts/x.sed", "d/f.txt"]),
+    ("awk '/usr\\/lib/ {print $1}' data/x.txt", ["data/x.txt"]),
+    ("awk -F/ -v d=/srv '{print d}' a/b.txt", ["a/b.txt"]),
+    ("grep -rn '/api/v1' src/", ["src/"]),
+    ("grep -e '/etc/x' -e y src/a.py", ["src/a.py"]),
+    ("jq '.paths./root' data/x.json", ["data/x.json"]),
+    ("jq --arg p /tmp/x '.a' data/x.json", ["data/x.json"]),
+    ("find ./src -path '/proc/*' -prune -o -name '*.py' -print", ["./src"]),
+    ("python3 -c 'print(\"/etc/passwd\")' data/in.txt", ["data/in.txt"]),
+    ("ssh build.example.com ls -R /srv", []),
+    ("ssh -i keys/deploy.pem -p 22 host cat /etc/hostname", ["keys/deploy.pem"]),
+])
+def test_program_text_and_remote_commands_are_not_paths(command: str, paths: list[str]) -> None:
+    assert list(path_arguments(analyze(command))) == paths
+
+
+def test_program_words_name_the_script_not_the_files() -> None:
+    segment = analyze("sed -n '/x/p' a.txt b.txt").segments[0]
+    assert [segment.words[i].value for i in sorted(program_words(segment))] == ["/x/p"]
+
+
+@pytest.mark.parametrize(("command", "reads"), [
+    ("git commit -F /tmp/msg.txt", {"/tmp/msg.txt"}),
+    ("git tag -a v1 --file=/tmp/notes.md", {"/tmp/notes.md"}),
+    ("gh pr create --title t --body-file /tmp/body.md", {"/tmp/body.md"}),
+    ("cp /etc/hosts ./hosts", {"/etc/hosts"}),
+    ("cp -s /etc/hosts ./hosts", set()),  # a link: the link rules judge it
+    ("patch -p1 -i /tmp/x.patch", set()),  # the patch decides where it writes
+    ("git apply /tmp/x.patch", set()),
+])
+def test_files_a_writing_command_only_reads(command: str, reads: set[str]) -> None:
+    analysis = analyze(command)
+    assert set(input_files(analysis.segments[0])) == reads
+    assert reads <= read_only_paths(analysis)
+
+
+def test_a_descriptor_glued_to_a_redirection_is_not_an_argument() -> None:
+    assert [w.value for w in analyze("exec sh 0<&1").segments[0].words] == ["exec", "sh"]
+    assert [w.value for w in analyze("echo 0 > f").segments[0].words] == ["echo", "0"]
+    assert _judged("exec sh 0<&1") == ("deny", "launcher")
+
+
+def test_segments_know_their_standard_input() -> None:
+    kinds = [s.stdin for s in analyze("cat a | sh; bash < x.sh; bash <<< 'ls'").segments]
+    assert kinds[:3] == ["inherited", "pipe", "file"]
+
+
+@pytest.mark.parametrize("command", [
+    "apt-get install -y nmap", "apt remove --purge openssh-server", "dpkg -i x_1.0_all.deb",
+    "rpm -ivh x-1.0-1.noarch.rpm", "dnf install -y x-1.0-1.noarch.rpm --disablerepo=*",
+    "yum localinstall -y x.rpm", "pacman -S --noconfirm tmux", "apk add curl",
+    "snap install xxxx_1.0_all.snap --dangerous --devmode", "brew install jq",
+    "zypper in -y x", "flatpak install flathub org.x.App", "nix-env -i hello",
+])
+def test_system_package_changes_are_denied(command: str) -> None:
+    assert _judged(command) == ("deny", "system-package")
+
+
+@pytest.mark.parametrize("command", [
+    "apt list --installed", "dpkg -l", "rpm -qa", "dnf search x", "brew list", "apk info",
+    "pacman -Q", "snap list",
+])
+def test_package_queries_are_not(command: str) -> None:
+    assert _judged(command) is None
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("setcap cap_setuid+ep ./bin/tool", "escalation"),
+    ("getent shadow", "credential-store"),
+    ("gcore 1234", "credential-store"),
+])
+def test_privilege_and_memory_are_denied(command: str, rule: str) -> None:
+    assert _judged(command) == ("deny", rule)
+
+
+@pytest.mark.parametrize("command", [
+    "install -m 4755 build/tool ./bin/", "install --mode=6777 a ./b",
+])
+def test_installing_a_setuid_file_asks(command: str) -> None:
+    assert _judged(command) == ("ask", "persistence")
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'exec /bin/sh' > .git/hooks/pre-commit", "cp hook.sh .git/hooks/post-checkout",
+    "tee -a .git/config < extra.cfg",
+])
+def test_writing_code_git_runs_later_asks(command: str) -> None:
+    assert _judged(command) == ("ask", "git-hook")
+
+
+@pytest.mark.parametrize("command", [
+    "bash", "zsh -i", "sh -l", "pwsh", "tclsh", "screen", "systemd-run -S", "(dash)",
+])
+def test_a_shell_without_a_script_asks(command: str) -> None:
+    assert _judged(command) == ("ask", "shell")
+
+
+@pytest.mark.parametrize("command", [
+    "bash build.sh", "bash < build.sh", "bash <<'EOF'\nls\nEOF", "zsh -c 'ls'", "tclsh x.tcl",
+])
+def test_a_shell_with_a_script_does_not(command: str) -> None:
+    assert _judged(command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "openssl req -engine ./lib.so", "ssh-keygen -D ./lib.so", "curl --engine ./lib.so x",
+    "python3 -c 'import ctypes; ctypes.CDLL(\"./lib.so\")'",
+    "ruby -e 'require \"fiddle\"; Fiddle.dlopen(\"./lib.so\")'", "enable -f ./lib.so x",
+])
+def test_loading_a_native_library_asks(command: str) -> None:
+    assert _judged(command) == ("ask", "library-load")
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"print(open('.env').read())\"", "ruby -e 'puts File.read(\".env\")'",
+    "node -e \"console.log(require('fs').readFileSync('config/master.key', 'utf8'))\"",
+    "perl -ne print .env", "base32 .env", "xargs -a .env -0", "dd if=.env", "hd .env",
+    "gcc @.env", "socat -u file:.env -", "tr a-z A-Z < .env", "git show HEAD:.env",
+    "git diff /dev/null .env", "cmake -E cat .env", "curl file:///etc/shadow",
+    "wget -O- file://.env",
+])
+def test_secrets_read_through_any_reader_are_denied(command: str) -> None:
+    assert _judged(command) == ("deny", "secret-read")
+
+
+@pytest.mark.parametrize("command", [
+    "git add .env.example", "git status .env", "git check-ignore .env", "docker run --env-file .env app",
+    "jq .env config.json", "grep -n SECRET .env.example", "cp .env.example .env",
+    "curl file:///etc/os-release",
+])
+def test_commands_that_do_not_show_a_secret_are_not_secret_reads(command: str) -> None:
+    found = _judged(command)
+    assert found is None or found[1] != "secret-read"
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ("PAGER='/bin/sh -c \"exec sh 0<&1\"' git -p help", "deny"),
+    ("RESTIC_PASSWORD_COMMAND='sudo id' restic backup", "deny"),
+    ("SSH_ASKPASS=/bin/sh ssh-add k", "deny"),
+    ("BORG_PASSCOMMAND='cat secrets/borg.txt' borg list", None),
+    ("BORG_PASSCOMMAND='pass show borg' borg list", "deny"),  # a credential store
+])
+def test_command_valued_variables_are_judged_as_commands(command: str,
+                                                         verdict: str | None) -> None:
+    found = _judged(command)
+    assert (found[0] if found else None) == verdict
+
+
+def test_sed_running_its_input_and_m4_reading_a_program_from_a_pipe() -> None:
+    assert _judged("sed e") == ("ask", "launcher")
+    assert analyze("echo 'esyscmd(id)' | m4").runtime_code == ("m4",)
+
+
+@pytest.mark.parametrize("command", [
+    "ctr run --rm --mount type=bind,src=/,dst=/,options=rbind -t docker.io/library/alpine x",
+    "docker run --mount type=bind,source=/var/run/docker.sock,target=/s alpine",
+])
+def test_a_container_mounting_the_host_root_is_denied(command: str) -> None:
+    assert _judged(command) == ("deny", "escalation")
