@@ -22,7 +22,7 @@ the code only exists at run time.
 2. ``curl … | sh``, ``base64 -d <<< … | bash``: the code is another command's output.
    Every carrier that runs code only known at run time is also named in
    :attr:`.CommandAnalysis.runtime_code` (the download-then-run rule reads it).
-3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect (and versioned names
+3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan (and versioned names
    such as ``python3.12``), when run without a program argument or inline code (GTFOBins'
    ``echo 'esyscmd(…)' | m4``).
 """
@@ -41,7 +41,7 @@ SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
 
 _INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "lua", "m4", "dc",
-                           "tclsh", "expect"})
+                           "tclsh", "expect", "cpan"})
 _STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _SHELL_LONG_WITH_ARG = frozenset({"--rcfile", "--init-file"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})

@@ -10,6 +10,7 @@ keep them out.
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
 |             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
+|             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
 | power       | reboot, poweroff, halt, shutdown, telinit, ``init <runlevel>``, ``systemctl |
 |             | reboot|poweroff|halt|kexec|suspend|hibernate|…|isolate|default|rescue|      |
@@ -40,7 +41,7 @@ ESCALATORS: frozenset[str] = frozenset({
     "sudo", "sudoedit", "doas", "pkexec", "run0", "su", "ksu", "runuser", "calife", "sg",
     "newgrp", "passwd", "chpasswd", "chsh", "chfn", "usermod", "useradd", "groupadd",
     "gpasswd", "visudo", "vipw", "vigr", "nsenter", "pkttyagent", "setpriv", "capsh",
-    "setcap",
+    "setcap", "ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn",
 })
 """Commands that run something as another user or change accounts."""
 

@@ -133,7 +133,8 @@ def _write_targets(code: str) -> list[str]:
 _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
     r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
-    r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp",
+    r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
+    r"\.request\(|net\.Dial|createConnection|Socket\(",
     re.IGNORECASE,
 )
 _SENSITIVE = re.compile(

@@ -44,6 +44,12 @@ import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
 from tooldeck.shell_analysis.containers import ENGINES, privileged_container
+from tooldeck.shell_analysis.covert import (
+    COVERT_HEADS,
+    assignments_finding,
+    covert_finding,
+    decoded_word_finding,
+)
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
@@ -71,6 +77,7 @@ from tooldeck.shell_analysis.loaded_code import (
     shell_finding,
 )
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.remote_code import (
     NETWORK_CLIENTS,
     REMOTE_SHELL_HEADS,
@@ -79,10 +86,12 @@ from tooldeck.shell_analysis.remote_code import (
 )
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
 from tooldeck.shell_analysis.secret_reads import (
+    HUNTERS,
     READ_HEADS,
     URL_READERS,
     input_secret_finding,
     local_url_finding,
+    secret_hunt_finding,
     secret_read_finding,
 )
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
@@ -222,6 +231,7 @@ def _makefile_from_stdin(segment: Segment) -> Finding | None:
 
 _WHOLE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _ANSI_ESCAPE = re.compile(r"\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]|u[0-9a-fA-F])")
+_INNER_ESCAPE = re.compile(r"[^\s\\'\"]\\[A-Za-z]")
 
 
 def _spelled_to_hide(word: Word) -> bool:
@@ -234,19 +244,23 @@ def _spelled_to_hide(word: Word) -> bool:
     if "$" in source:  # "$HOME"/x: quoting an expansion is ordinary
         return False
     quoted = "'" in source or '"' in source
+    if not quoted and _INNER_ESCAPE.search(source):  # w\ho\am\i (a leading \ls is ordinary)
+        return True
     return quoted and not _WHOLE_QUOTED.fullmatch(source.lstrip("\\"))
 
 
 def _hidden_spelling(segment: Segment) -> Finding | None:
     """A command word or a path spelled so that no plain reading finds it: ask."""
     text = segment.text
-    if ("'" not in text and '"' not in text) or segment.command in PRINTERS:
+    if ("'" not in text and '"' not in text and "\\" not in text) or (
+            segment.command in PRINTERS):
         return None
     positions = segment.command_positions
+    program = program_words(segment)
     for index, word in enumerate(segment.words):
         source = word.source
-        if ("'" not in source and '"' not in source) or (
-                "/" not in word.value and index not in positions):
+        if ("'" not in source and '"' not in source and "\\" not in source) or (
+                "/" not in word.value and index not in positions) or index in program:
             continue
         if _spelled_to_hide(word) and not is_data_word(segment, word):
             return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
@@ -292,6 +306,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         local = local_url_finding(segment, context.cwd, context.roots)
         if local is not None:
             return [local]
+    if name in HUNTERS:
+        hunt = secret_hunt_finding(segment)
+        if hunt is not None:
+            return [hunt]
     if name in UPLOAD_HEADS:
         upload = upload_finding(segment, context.cwd, context.roots)
         if upload is not None:
@@ -335,6 +353,11 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         found = rule(segment, judge)
         if found is not None:
             findings.append(found)
+    if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
+            ("/tmp/", "/var/tmp/", "/dev/shm/")):
+        covert = covert_finding(segment)
+        if covert is not None:
+            findings.append(covert)
     built = _built_word(segment) or _hidden_spelling(segment)
     if built is not None:
         findings.append(built)
@@ -351,7 +374,17 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
 
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """The rules that look at several segments together (what one feeds another)."""
+    asked: Finding | None = None
     names = {s.command for s in analysis.segments}
+    if analysis.assignments:
+        found = assignments_finding(analysis, _shell_judge(context))
+        if found is not None and found.verdict == DENY:
+            return found
+        if found is not None:
+            asked = found
+    if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
+        found = decoded_word_finding(analysis)
+        asked = asked or found
     if analysis.input_sources:
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
@@ -369,8 +402,10 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         if found is not None:
             return found
     if analysis.write_targets and any(".git" in t for t in analysis.write_targets):
-        return hook_finding(analysis, context.cwd)
-    return None
+        found = hook_finding(analysis, context.cwd)
+        if found is not None:
+            return found
+    return asked
 
 
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:

@@ -39,6 +39,7 @@ from tooldeck.shell_analysis.wrappers import WRAPPERS
 __all__ = [
     "ALL_ARGV_LAUNCHERS",
     "OPTION_HEADS",
+    "assignment_finding",
     "environment_finding",
     "launcher_tails",
     "option_finding",
@@ -287,14 +288,21 @@ def environment_finding(segment: Segment,
             break
         name, value = match.group(1), _unquote(match.group(2))
         index = match.end()
-        found = _assignment_finding(name, value, shell_judge)
+        found = assignment_finding(name, value, shell_judge)
         if found is not None:
             findings.append(found)
     return next((f for f in findings if f.verdict == DENY), findings[0] if findings else None)
 
 
-def _assignment_finding(name: str, value: str,
-                        shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+def assignment_finding(name: str, value: str,
+                       shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    """Judge one ``NAME=value``: a variable that loads a library or names code to run.
+
+    :param name: the variable's name.
+    :param value: its static value.
+    :param shell_judge: judges one string as shell text.
+    :returns: the finding, or ``None``.
+    """
     if name in _ENV_LIBRARY:
         return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")

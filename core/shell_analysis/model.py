@@ -115,6 +115,8 @@ class CommandAnalysis:
         them for the command, so they are paths the command reads.
     :param runtime_code: the commands that run code only known at run time (``sh`` in
         ``curl … | sh``, ``python3`` in ``python3 <(…)``, ``eval`` in ``eval "$(…)"``).
+    :param assignments: ``NAME=value`` statements that set a shell variable (no command
+        follows them; ``export``/``declare`` ones too), with the value as a word.
     """
 
     command: str
@@ -127,6 +129,7 @@ class CommandAnalysis:
     refusal: str | None = None
     input_sources: tuple[str, ...] = ()
     runtime_code: tuple[str, ...] = ()
+    assignments: tuple[tuple[str, Word], ...] = ()
 
     @property
     def opaque(self) -> bool:

@@ -59,6 +59,20 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/ssh_host_*", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ppk", "*.keytab",
     "*/secring.*", "*/.htpasswd", "*.tfstate", "*.tfstate.*", "*/.android/adbkey*",
     "*/wallet.dat", "*/.config/sops/*", "*/.oci/*", "*/.databrickscfg",
+    # LinPEAS' sensitive files (peass-ng/PEASS-ng build_lists/sensitive_files.yaml @ c7ff1e9):
+    # the ones that hold a credential by what they are, not every interesting config
+    "*/.mylogin.cnf", "/etc/mysql/debian.cnf", "*/pgadmin4.db", "*/tomcat-users.xml",
+    "*/rsyncd.secrets", "*/credentials.tfrc.json", "*kubeconfig*", "/etc/kubernetes/*.conf",
+    "*.ovpn", "*/legacy_credentials*", "*/application_default_credentials.json",
+    "*/access_tokens.db", "*/accessTokens.json", "*/msal_token_cache*", "*/TokenCache.dat",
+    "*/service_principal_entries*", "*/.bluemix/*", "*/doctl/config.yaml",
+    "*/firebase-tools.json", "*/.codex/auth.json", "*/.claude/.credentials.json",
+    "*/.claude.json", "*/.gemini/oauth_creds.json", "*/krb5cc_*", "*/.k5login",
+    "*/secrets.ldb", "*/.secrets.mkey", "/etc/sssd/sssd.conf", "*/.erlang.cookie",
+    "*/ipsec.secrets", "*/.irssi/config", "*/recentservers.xml", "*/filezilla.xml",
+    "*/private-keys-v1.d/*", "*/autologin.conf", "*/.flyrc", "*/.cloudflared/*",
+    "*/.msmtprc", "*sslkeylog*", "*.psk", "*/kcpassword", "*/master.key",
+    "*/hudson.util.Secret", "*/.wgetrc",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 

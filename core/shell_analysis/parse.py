@@ -114,6 +114,7 @@ class _Walker:
         self.inputs: list[str] = []
         self.sockets: list[str] = []
         self.runtime: list[str] = []
+        self.assignments: list[tuple[str, Word]] = []
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -145,7 +146,8 @@ class _Walker:
         if kind == "redirected_statement":
             outer = self.redirected(node, script, outer)
         elif kind == "variable_assignment":
-            self.assignment(node, script)
+            parent = node.parent
+            self.assignment(node, script, standalone=parent is None or parent.type != "command")
         elif kind == "file_redirect":
             self.file_redirect(node, script)
         elif kind in _DECLARATIONS:
@@ -165,10 +167,18 @@ class _Walker:
             return outer
         return (*outer, *redirects)
 
-    def assignment(self, node: Node, script: _Script) -> None:
+    def assignment(self, node: Node, script: _Script, *, standalone: bool = False) -> None:
         name = node.child_by_field_name("name")
-        if name is not None and node_text(name, script.source) == "IFS":
+        if name is None:
+            return
+        text = node_text(name, script.source)
+        if text == "IFS":
             self.reasons.append("IFS reassigned: word splitting can no longer be predicted")
+        if standalone:
+            value = node.child_by_field_name("value")
+            word = words_from_nodes([value], script.source)[0] if value is not None else Word(
+                "", "")
+            self.assignments.append((text, word))
 
     def file_redirect(self, node: Node, script: _Script) -> None:
         operator = ""
@@ -392,7 +402,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
     return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
                            input_sources=_dedupe(walker.inputs),
-                           runtime_code=_dedupe(walker.runtime))
+                           runtime_code=_dedupe(walker.runtime),
+                           assignments=tuple(walker.assignments))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

@@ -26,7 +26,7 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.wrappers import is_assignment
 
-__all__ = ["is_path_like", "path_arguments", "write_analysis"]
+__all__ = ["dynamic_targets", "is_path_like", "path_arguments", "write_analysis"]
 
 # Options taking a separate argument, per write command (the argument is not a target).
 _OPTION_ARGS: dict[str, frozenset[str]] = {
@@ -171,6 +171,19 @@ def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
     argv = segment.argv
     implicit = any(argv[: len(prefix)] == prefix for prefix in _IMPLICIT_WRITERS)
     return [], implicit
+
+
+def dynamic_targets(analysis: CommandAnalysis) -> list[Word]:
+    """Write operands only known at run time (``mkdir -p "$d"``, ``touch "$(name)"``).
+
+    :param analysis: a command analysis.
+    :returns: the dynamic operands of file-changing commands, in order.
+    """
+    found: list[Word] = []
+    for segment in analysis.segments:
+        words, _ = _segment_targets(segment)
+        found.extend(w for w in words if w.dynamic)
+    return found
 
 
 def write_analysis(

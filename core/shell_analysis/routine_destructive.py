@@ -10,6 +10,7 @@
 | ``git restore``                           | any path without ``--staged`` alone (worktree)      |
 | ``git stash``                             | ``drop`` or ``clear``                              |
 | ``git branch``                            | ``-D`` / ``--delete --force``                       |
+| ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
@@ -94,6 +95,8 @@ def _git(args: Sequence[str]) -> str | None:
         return f"git stash {operands[0]} deletes stashed work"
     if sub == "branch" and ("D" in letters or ("--delete" in options and "--force" in options)):
         return "git branch -D deletes an unmerged branch"
+    if sub == "rebase" and ("i" in letters or "--interactive" in options):
+        return "git rebase -i rewrites history (and opens an editor)"
     if sub in ("filter-branch", "filter-repo") or (
             sub == "reflog" and operands[:1] == ["expire"]) or (
             sub == "update-ref" and "d" in letters):

@@ -41,8 +41,9 @@ from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is
 from tooldeck.shell_analysis.program_text import program_words
 
 __all__ = [
-    "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS", "input_secret_finding",
-    "is_project_secret", "local_url_finding", "secret_read_finding",
+    "HUNTERS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS",
+    "input_secret_finding", "is_project_secret", "local_url_finding", "secret_hunt_finding",
+    "secret_read_finding",
 ]
 
 _METADATA_ONLY = frozenset({
@@ -83,7 +84,12 @@ SECRET_MARKERS = re.compile(
     r"ppk|keytab|tfstate|git-credentials|vault-token|pgpass|my\.cnf|s3cfg|boto|terraform|config|"
     r"azure|password-store|cargo|local|mozilla|oci|databrickscfg|android|htpasswd)|"
     r"id_(?:rsa|ed25519|ecdsa|dsa)|credentials|shadow|sudoers|history|Keychains|secring|"
-    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd",
+    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd|mylogin|"
+    r"debian\.cnf|pgadmin|tomcat-users|tfrc|kubeconfig|kubernetes|\.ovpn|access_?tokens|"
+    r"accessTokens|application_default|msal_token|TokenCache|service_principal|bluemix|"
+    r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
+    r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
+    r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -205,6 +211,44 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     return None
 
 
+_HUNTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd",
+                      "fdfind", "mlocate", "plocate"})
+_WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt", "/Users",
+                         "/srv", "/mnt", "/media", "/usr"})
+_SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
+                           r"id_ecdsa|\.pem|\.key\b|\.netrc|\.env\b|\.aws|private[ _-]?key|"
+                           r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
+
+
+def secret_hunt_finding(segment: Segment) -> Finding | None:
+    """Deny a search of the filesystem or a home for secrets (``grep -ri password /``).
+
+    ``find / -name id_rsa``, ``locate .pem``: secret hunting, whatever it finds.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions or segment.command not in _HUNTERS:
+        return None
+    start = segment.command_positions[-1] + 1
+    program = program_words(segment)
+    words = segment.words[start:]
+    roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
+             if i not in program and w.stable and (w.value.rstrip("/") or "/") in _WIDE_ROOTS]
+    if segment.command in ("locate", "mlocate", "plocate"):
+        roots = ["/"]
+    if not roots:
+        return None
+    terms = [w.value for i, w in enumerate(words, start) if i in program or (
+        i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
+    terms += [w.value for w in words if not w.value.startswith("-") and segment.command in (
+        "locate", "mlocate", "plocate", "fd", "fdfind")]
+    if any(_SECRET_TERMS.search(t) for t in terms):
+        return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
+                       f"{roots[0]!r}")
+    return None
+
+
 def local_url_finding(segment: Segment, cwd: str | None,
                       roots: Sequence[str]) -> Finding | None:
     """Deny a URL client reading a secret through a ``file:`` URL (``curl file:///etc/shadow``).
@@ -232,6 +276,9 @@ def local_url_finding(segment: Segment, cwd: str | None,
 
 URL_READERS: frozenset[str] = _URL_READERS
 """Command names :func:`local_url_finding` looks at."""
+
+HUNTERS: frozenset[str] = _HUNTERS
+"""Command names :func:`secret_hunt_finding` looks at."""
 
 
 def input_secret_finding(analysis: CommandAnalysis, cwd: str | None,

@@ -11,6 +11,7 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | iptables, ip6tables, ebtables, …   | a rule-changing command (``-A -D -I -R -F -X -P``…)  |
 | iptables-restore, ip6tables-restore| always                                               |
 | nft                                | ``add``, ``insert``, ``delete``, ``flush``, ``-f``…   |
+| pfctl                              | ``-f``, ``-F``, ``-d``, ``-e``, ``-k`` (not ``-s``)    |
 | ufw                                | any verb but ``status``, ``show``, ``app``, ``version`` |
 | firewall-cmd                       | ``--add-*``, ``--remove-*``, ``--set-*``, ``--reload``… |
 | auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
@@ -86,7 +87,8 @@ _PACKAGE_LETTERS: dict[str, str] = {"dpkg": "iruPA", "rpm": "iUFe", "pacman": "S
                                     "emerge": "", "xbps-install": ""}
 
 SYSTEM_STATE_HEADS: frozenset[str] = (
-    _IPTABLES | _ALWAYS | frozenset({"nft", "ufw", "firewall-cmd", "auditctl", "sysrc", "sysctl",
+    _IPTABLES | _ALWAYS | frozenset({"nft", "pfctl", "ufw", "firewall-cmd", "auditctl", "sysrc",
+                                     "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
@@ -124,6 +126,9 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return True
     if head in _IPTABLES:
         return _iptables(args)
+    if head == "pfctl":
+        return any(a.startswith(("-f", "-F", "-d", "-e", "-k", "-K")) or (
+            a.startswith("-") and not a.startswith("-s") and "f" in a) for a in args)
     if head == "nft":
         return "-f" in args or "--file" in args or bool(_NFT_CHANGES.intersection(verbs[:1]))
     if head == "ufw":

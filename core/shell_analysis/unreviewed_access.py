@@ -54,6 +54,7 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "chisel": frozenset({"client"}),
     "tailscale": frozenset({"funnel", "serve"}),
     "code": frozenset({"tunnel"}),
+    "devtunnel": frozenset({"host"}),
 }
 _ZSH_NET = frozenset({"zsh/net/tcp", "zsh/net/socket"})
 _SSHES = frozenset({"ssh", "autossh"})
