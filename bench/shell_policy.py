@@ -13,7 +13,8 @@ temporary project as the sandbox root (nothing runs: only the gates vote).
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
 sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
-``--corpus third`` judges ``third.tsv``, a third one written by someone who never saw the rules.
+``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
+(Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -33,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import CORPUS, FRESH, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
 from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
@@ -41,9 +42,8 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
-
-CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": CORPUS.with_name("third.tsv")}
-"""The corpus files by name (``third.tsv`` may not have landed yet)."""
+CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD}
+"""The corpus files by name."""
 
 
 def judge_all(rows: list[Row], extra: str = "", *,
@@ -116,8 +116,6 @@ def main() -> None:
                              "machine's resolver")
     args = parser.parse_args()
     path = CORPORA[args.corpus]
-    if not path.exists():
-        parser.error(f"{path.name} is not there (yet)")
     rows = load_rows(path)
     results = judge_all(rows, args.extra.replace("\\n", "\n"),
                         public=args.resolver == "public")
