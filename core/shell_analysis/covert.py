@@ -15,6 +15,9 @@ in DNS names), T1036/T1204 (programs run from a temporary directory).
 | sniffing      | a packet capture (``tcpdump``, ``tshark``, ``dumpcap``, ``ngrep``…)| ask      |
 | exfiltration  | a DNS lookup of a name built at run time (``dig $(… | base64).x``)| ask       |
 | temp-program  | a program run from ``/tmp``, ``/var/tmp`` or ``/dev/shm``         | ask       |
+| hijack        | a shell function or alias named after a command (``git() {…}``,  | ask; deny |
+|               | ``alias sudo=…``); one whose body reaches the network is denied | if it     |
+|               | (Elastic's shell-function hijack rules)                          | sends     |
 | obfuscated    | a substitution that decodes (``$(xxd -r -p <<< …)``, ``$(echo -e   | ask       |
 |               | "\\x2f…")``, ``base64 -d``), a variable set in ANSI-C escapes   |           |
 |               | (PayloadsAllTheThings, Command Injection filter bypasses)        |           |
@@ -25,11 +28,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.launchers import assignment_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
-__all__ = ["COVERT_HEADS", "assignments_finding", "covert_finding", "decoded_word_finding"]
+__all__ = ["COVERT_HEADS", "assignments_finding", "covert_finding", "decoded_word_finding",
+           "hijack_finding"]
 
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
 _SNIFFERS = frozenset({"tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap",
@@ -84,6 +88,38 @@ def _decodes(segment: Segment) -> bool:
     if name in ("echo", "printf"):
         return any(_ESCAPES.search(a) for a in args) and (name == "printf" or "e" in flags)
     return name in ("uudecode", "rev", "zcat", "gunzip") or (name == "gzip" and "d" in flags)
+
+
+_SHADOWED = frozenset({
+    "git", "ssh", "scp", "sudo", "su", "ls", "cd", "cat", "curl", "wget", "npm", "npx", "pip",
+    "pip3", "python", "python3", "node", "docker", "kubectl", "make", "rm", "cp", "mv", "echo",
+    "grep", "find", "gh", "aws", "gcloud", "az", "terraform", "go", "cargo", "yarn", "pnpm",
+    "bash", "sh", "gpg", "passwd", "ps", "kill", "exit", "command", "builtin", "source", "pwd",
+    "test", "true", "false", "pytest", "uv", "poetry", "java", "mvn", "gradle",
+})
+
+
+def hijack_finding(analysis: CommandAnalysis, senders: frozenset[str]) -> Finding | None:
+    """Judge shell functions and aliases named after a command: they hijack it.
+
+    ``git() { command git "$@"; curl -d "$*" …; }`` runs whenever the session types ``git``.
+    One that sends anything over the network is denied, any other asks.
+
+    :param analysis: the analysed command.
+    :param senders: the command names that reach the network.
+    :returns: the finding, or ``None``.
+    """
+    names = [n for n in analysis.functions if n in _SHADOWED]
+    for segment in analysis.segments:
+        if segment.command == "alias" and segment.command_positions:
+            names += [w.value.partition("=")[0] for w in segment.words[1:]
+                      if w.value.partition("=")[0] in _SHADOWED and "=" in w.value]
+    if not names:
+        return None
+    if any(s.command in senders for s in analysis.segments if s.origin in ("function", "alias")):
+        return Finding(DENY, "hijack", f"a shell function or alias named {names[0]!r} sends "
+                       "data out whenever it is used")
+    return Finding(ASK, "hijack", f"a shell function or alias takes the name {names[0]!r}")
 
 
 def decoded_word_finding(analysis: CommandAnalysis) -> Finding | None:

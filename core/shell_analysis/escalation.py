@@ -42,6 +42,10 @@ ESCALATORS: frozenset[str] = frozenset({
     "newgrp", "passwd", "chpasswd", "chsh", "chfn", "usermod", "useradd", "groupadd",
     "gpasswd", "visudo", "vipw", "vigr", "nsenter", "pkttyagent", "setpriv", "capsh",
     "setcap", "ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn",
+    # sudo's counterparts (Centrify dzdo, PowerBroker pbrun, Solaris pfexec, CA sesu) and the
+    # tools that run a command as another user (gosu, su-exec, daemontools setuidgid, s6)
+    "dzdo", "pbrun", "pfexec", "sesu", "gosu", "su-exec", "setuidgid", "s6-setuidgid",
+    "s6-applyuidgid", "userdel", "groupdel", "groupmod",
 })
 """Commands that run something as another user or change accounts."""
 
@@ -83,6 +87,8 @@ def escalation_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "escalation", f"{segment.text!r} runs {head!r}")
         if head == "machinectl" and _MACHINECTL_SHELLS.intersection(_positionals(tokens[1:])):
             return Finding(DENY, "escalation", f"{segment.text!r} opens a machinectl shell")
+        if head == "chpst" and any(t.startswith(("-u", "-U")) for t in tokens[1:]):
+            return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another user")
     return None
 
 
@@ -199,6 +205,6 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install"})
+                 "git", "install", "chpst"})
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

@@ -74,6 +74,12 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "scala": frozenset({"-e"}),
     "elixir": frozenset({"-e"}),
     "erl": frozenset({"-eval"}),
+    "raku": frozenset({"-e"}), "perl6": frozenset({"-e"}), "rakudo": frozenset({"-e"}),
+    "racket": frozenset({"-e", "--eval"}), "sbcl": frozenset({"--eval"}),
+    "bb": frozenset({"-e", "--eval"}), "qjs": frozenset({"-e", "--eval"}),
+    "rhino": frozenset({"-e"}), "nu": frozenset({"-c", "--commands"}),
+    "xonsh": frozenset({"-c"}), "clojure": frozenset({"-e", "--eval"}),
+    "swipl": frozenset({"-g"}), "gst": frozenset({"-e", "--eval"}),
 }
 """Interpreters by base name (version digits stripped), with their code-carrying options."""
 
@@ -93,7 +99,8 @@ _TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "
 _DESTROY = re.compile(
     r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
-    r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(",
+    r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(|\brm\(|\bunlink\(|"
+    r"delete-directory|rmdir\(",
     re.IGNORECASE,
 )
 _HOME_OR_ROOT = re.compile(
@@ -149,6 +156,7 @@ _DECODE = re.compile(
     r"\[char\]",
     re.IGNORECASE,
 )
+_ARGUMENTS = re.compile(r"ARGV|sys\.argv|process\.argv|\$argv|\$\*|\$@|commandArgs|@ARGS")
 _EVAL = re.compile(r"\beval\b|\bexec\b|Function\(|compile\(|instance_eval|load\(|"
                    r"Invoke-Expression|\biex\b", re.IGNORECASE)
 _STRINGS = (
@@ -233,7 +241,7 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     spawn = _SPAWN.search(code) is not None or (backticks and _BACKTICK.search(code) is not None)
     if spawn or whole_is_shell:
         for candidate in _shell_candidates(code):
-            if _BARE_SHELLS.match(candidate):
+            if _BARE_SHELLS.match(candidate.split(" #", 1)[0].strip()):
                 return Finding(DENY, "embedded-code", f"the code spawns a shell ({candidate!r})")
             judged = candidate and (whole_is_shell or candidate != code)
             found = shell_judge(candidate) if judged else None
@@ -286,6 +294,11 @@ def judge_interpreter(segment: Segment,
                 if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
     if any(w.dynamic for w in words) and not findings:
         findings.append(Finding(ASK, "embedded-code", f"{name} code is built at run time"))
+    if not findings and any(_EVAL.search(w.value) and _ARGUMENTS.search(w.value) for w in words):
+        args = segment.words[segment.command_positions[-1] + 1 :]
+        if any(w.dynamic for w in args if w not in words):
+            findings.append(Finding(ASK, "embedded-code", f"{name} code runs an argument only "
+                                    "known at run time"))
     for finding in findings:
         if finding.verdict == DENY:
             return finding

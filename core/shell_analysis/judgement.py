@@ -43,12 +43,19 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from tooldeck.shell_analysis.blocklist import find_blocked
-from tooldeck.shell_analysis.containers import ENGINES, privileged_container
+from tooldeck.shell_analysis.containers import (
+    ENGINES,
+    NODE_HEADS,
+    node_escape,
+    privileged_container,
+    runtime_socket,
+)
 from tooldeck.shell_analysis.covert import (
     COVERT_HEADS,
     assignments_finding,
     covert_finding,
     decoded_word_finding,
+    hijack_finding,
 )
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
@@ -77,6 +84,8 @@ from tooldeck.shell_analysis.loaded_code import (
     shell_finding,
 )
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.outside_reads import is_secret_path
+from tooldeck.shell_analysis.paths import path_arguments
 from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.remote_code import (
     NETWORK_CLIENTS,
@@ -88,11 +97,18 @@ from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_f
 from tooldeck.shell_analysis.secret_reads import (
     HUNTERS,
     READ_HEADS,
+    SECRET_MARKERS,
     URL_READERS,
     input_secret_finding,
     local_url_finding,
     secret_hunt_finding,
     secret_read_finding,
+)
+from tooldeck.shell_analysis.secret_stores import (
+    ENVIRONMENT_HEADS,
+    STORE_HEADS,
+    environment_secret_finding,
+    secret_store_finding,
 )
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
@@ -105,7 +121,6 @@ from tooldeck.shell_analysis.uploads import (
     sending_finding,
     upload_finding,
 )
-from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
 
@@ -146,6 +161,13 @@ def _outside(target: str, context: ClassContext) -> bool:
                    for root in context.roots)
 
 
+def _outside_secret(target: str, context: ClassContext) -> bool:
+    if not target.startswith(("/", "~")) or SECRET_MARKERS.search(target) is None:
+        return False
+    return _outside(target, context) and is_secret_path(
+        os.path.normpath(os.path.expanduser(target)))
+
+
 def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     match = find_blocked(analysis, context.blocklist, protected_roots=context.roots,
                          cwd=context.cwd)
@@ -154,6 +176,9 @@ def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding
     outside = [t for t in analysis.write_targets if _outside(t, context)]
     if outside:
         return Finding(DENY, "write-outside", f"writes {outside[0]!r} outside the project")
+    secret = next((p for p in path_arguments(analysis) if _outside_secret(p, context)), None)
+    if secret is not None:  # nested code: no sandbox-path rule looks at its paths
+        return Finding(DENY, "secret-read", f"reads the secret {secret!r}")
     found = judge_classes(analysis, context)
     if found is not None:
         return found
@@ -186,11 +211,10 @@ def _judge_tail(words: Sequence[Word], segment: Segment, context: ClassContext) 
             return None
         return Finding(found.verdict, found.rule,
                        f"launched by {segment.command!r}: {found.detail}")
-    resolution = resolve(words)
-    text = " ".join(w.value for w in words)
-    tail = Segment(text, "launcher", resolution.words, resolution.positions)
-    analysis = CommandAnalysis(text, (tail,), (), (), (), False)
-    found = _judge_analysis(analysis, context.deeper())
+    from tooldeck.shell_analysis.parse import analyze  # the parser imports nothing of ours
+
+    # the tail as the shell would run it: nested -c scripts and substitutions walked too
+    found = _judge_analysis(analyze(" ".join(w.source for w in words)), context.deeper())
     if found is None or found.rule == "opaque":
         return None
     return Finding(found.verdict, found.rule, f"launched by {segment.command!r}: {found.detail}")
@@ -270,7 +294,17 @@ def _hidden_spelling(segment: Segment) -> Finding | None:
 
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
-        return privileged_container(segment)
+        found = privileged_container(segment)
+        if found is not None:
+            return found
+    if not NODE_HEADS.isdisjoint(names):
+        found = node_escape(segment)
+        if found is not None:
+            return found
+    if ".sock" in segment.text:
+        found = runtime_socket(segment)
+        if found is not None:
+            return found
     if not SYSTEM_STATE_HEADS.isdisjoint(names):
         found = system_state_finding(segment)
         if found is not None:
@@ -281,6 +315,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if not REMOTE_SHELL_HEADS.isdisjoint(names):
         found = remote_shell_finding(segment)
+        if found is not None:
+            return found
+    if segment.command in STORE_HEADS:
+        found = secret_store_finding(segment)
         if found is not None:
             return found
     if CLASS_HEADS.isdisjoint(names):
@@ -385,6 +423,13 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
         found = decoded_word_finding(analysis)
         asked = asked or found
+    if analysis.functions or "alias" in names:
+        found = hijack_finding(analysis, NETWORK_CLIENTS | SENDERS)
+        if found is not None and found.verdict == DENY:
+            return found
+        asked = asked or found
+    if not ENVIRONMENT_HEADS.isdisjoint(names):
+        asked = asked or environment_secret_finding(analysis)
     if analysis.input_sources:
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
@@ -401,7 +446,7 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = push_finding(analysis)
         if found is not None:
             return found
-    if analysis.write_targets and any(".git" in t for t in analysis.write_targets):
+    if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:
             return found

@@ -53,7 +53,7 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "catchsegv", "memusage", "heaptrack", "hyperfine", "entr", "pv", "faketime",
     "torsocks", "proxychains", "proxychains4", "numactl", "cgexec", "systemd-inhibit",
     "linux32", "linux64", "i386", "x86_64", "time", "multitime", "pexec", "sshpass", "xdotool",
-    "dbus-run-session",
+    "dbus-run-session", "watchexec", "nodemon", "reflex", "chpst", "softlimit", "aa-exec",
     "xvfb-run", "su", "expect", "busybox", "nohup", "setsid", "stdbuf", "timeout", "nice",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
@@ -69,8 +69,12 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "mysql": frozenset({"--execute"}), "expect": frozenset({"-c"}),
     "tmux": frozenset(), "screen": frozenset({"-X"}),
     "sqlite3": frozenset({"-cmd"}), "flock": frozenset({"-c", "--command"}),
-    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager"}),
+    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
+    # latexmk runs the (pdf)latex command it is given (latexmk(1))
+    "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
+                          "-ps2pdf", "-pdf_previewer", "-dvi_previewer", "-ps_previewer"}),
+    "nodemon": frozenset({"--exec", "-x"}),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
 _FROM_STDIN = frozenset({"at", "batch"})
@@ -98,12 +102,16 @@ _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
 }
 _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})
+# search paths and sockets that are ordinary inside the project (PYTHONPATH=src) and an
+# injection from a temporary directory (PYTHONPATH=/dev/shm/x, SSH_AUTH_SOCK=/tmp/ssh-…)
+_ENV_SEARCH = frozenset({"PYTHONPATH", "RUBYLIB", "NODE_PATH", "GCONV_PATH", "SSH_AUTH_SOCK"})
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
                          "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
-_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS"})
+_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
-                           r"--experimental-loader|-r\S)")
+                           r"--experimental-loader|-r\S|-toolexec|-exec)")
 _EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
 _EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
 _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
@@ -160,6 +168,9 @@ def _option_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]:
         name, eq, tail = value.partition("=")
         if eq and name in options:
             values.append(Word(tail, word.source, word.dynamic, word.globbed))
+        elif not value.startswith("--") and len(value) > 2 and value[:2] in options:
+            # a short option with its value glued on (man -H/bin/sh)
+            values.append(Word(value[2:], word.source, word.dynamic, word.globbed))
     return values
 
 
@@ -200,6 +211,8 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(_setting_values(args, _SETTING_OPTIONS[name]))
     if name == "git":
         words.extend(_git_config(args))
+        words.extend(Word(w.value.split("ext::", 1)[1].replace("% ", " ").replace("%%", "%"),
+                          w.source, w.dynamic) for w in args if "ext::" in w.value)
     if name in ("vim", "vi", "nvim", "ex", "view"):
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
     if name in _DBUS_TOOLS:
@@ -253,6 +266,8 @@ def option_finding(segment: Segment,
         found = judge_code(word.value, shell_judge, whole_is_shell=True)
         if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
             found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
+        if found is None and segment.command == "git" and "ext::" in word.source:
+            found = Finding(ASK, "launcher", "git runs a command as its transport (ext::)")
         if found is None and segment.command == "sed" and _SED_BARE_E.search(word.value):
             found = Finding(ASK, "launcher", f"sed script {word.value!r} runs its input lines "
                             "as commands")
@@ -306,6 +321,12 @@ def assignment_finding(name: str, value: str,
     if name in _ENV_LIBRARY:
         return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")
+    if name in _ENV_SEARCH:
+        parts = value.split(":")
+        if any(p.startswith(_TEMP_DIRS) for p in parts):
+            return Finding(DENY, "environment", f"{name} points into a temporary directory "
+                           f"({value!r})")
+        return None
     if name in _ENV_FLAGS and not _LOADING_FLAG.search(value):
         return None  # NODE_OPTIONS=--max-old-space-size=4096 loads nothing
     if name in _ENV_SCRIPT or name in _ENV_FLAGS:

@@ -6,8 +6,10 @@
 |                 | -engine``, ``ssh-keygen -D``, ``curl --engine``, ``mysql        |         |
 |                 | --default-auth``), ``bash``'s ``enable -f``, or one-liner code   |         |
 |                 | loading one (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)   |         |
-| git-hook        | a write into ``.git/hooks/`` or ``.git/config`` (code git runs  | ask     |
-|                 | later: a hook, ``core.pager``, ``core.fsmonitor``…)              |         |
+| persistence     | a write into ``.git/hooks/`` (a hook git runs later), of a      | deny    |
+|                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
+| git-hook        | a write into ``.git/config`` (it can name a pager, an          | ask     |
+|                 | fsmonitor, a hooks path)                                        |         |
 | shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
 |                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
 |                 | ``screen``): what it runs is typed later, unseen                |         |
@@ -43,7 +45,7 @@ _OPTIONS: dict[str, frozenset[str]] = {
 _LIBRARY_CODE = re.compile(
     r"ctypes|cdll|CDLL\(|LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|dl_load_file|"
     r"System\.load|process\.dlopen|\bFFI::|enable\s+-f", re.IGNORECASE)
-_GIT_CODE = ("/.git/hooks/", "/.git/config")
+_STARTUP_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
 _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 
 LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
@@ -76,7 +78,11 @@ def library_finding(segment: Segment) -> Finding | None:
 
 
 def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
-    """Ask before a command writes code git runs later (a hook, the repository config).
+    """Judge a write of code that runs later by itself: hooks, ``.pth`` files, git's config.
+
+    A git hook (``.git/hooks/*``) runs on the next commit or checkout, a ``.pth`` file or
+    ``sitecustomize.py`` on every Python start: persistence, denied. ``.git/config`` can name
+    a pager, an fsmonitor or a hooks path: asks.
 
     :param analysis: the analysed command.
     :param cwd: where the command runs (relative targets start there).
@@ -84,10 +90,13 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
     """
     for target in analysis.write_targets:
         path = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(target)))
-        if any(marker in path + ("/" if path.endswith("/hooks") else "")
-               for marker in _GIT_CODE) or path.endswith("/.git/config"):
-            return Finding(ASK, "git-hook", f"the command writes {target!r}: code git runs "
-                           "later")
+        name = path.rsplit("/", 1)[-1]
+        if "/.git/hooks/" in path or name.endswith(".pth") or name in _STARTUP_FILES:
+            return Finding(DENY, "persistence", f"the command writes {target!r}: code that "
+                           "runs by itself later")
+        if path.endswith("/.git/config"):
+            return Finding(ASK, "git-hook", f"the command writes {target!r}: git's "
+                           "configuration can name code to run")
     return None
 
 

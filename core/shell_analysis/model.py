@@ -117,6 +117,7 @@ class CommandAnalysis:
         ``curl … | sh``, ``python3`` in ``python3 <(…)``, ``eval`` in ``eval "$(…)"``).
     :param assignments: ``NAME=value`` statements that set a shell variable (no command
         follows them; ``export``/``declare`` ones too), with the value as a word.
+    :param functions: the names of the shell functions the command defines.
     """
 
     command: str
@@ -130,6 +131,7 @@ class CommandAnalysis:
     input_sources: tuple[str, ...] = ()
     runtime_code: tuple[str, ...] = ()
     assignments: tuple[tuple[str, Word], ...] = ()
+    functions: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

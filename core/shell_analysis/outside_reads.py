@@ -15,7 +15,9 @@ A word counts as read-only when every segment it appears in runs a read-only com
 ``-o``) and it is no redirect target. ``cd``/``pushd`` count as read-only only when every
 segment of the command is read-only and nothing is redirected (``cd /etc && rm passwd`` and
 ``cd /etc && cat > x`` stay denied). Options that write or run something (``sort -o``,
-``tree -o``, ``rg --pre``) make a command not read-only. A writing command's input files
+``tree -o``, ``rg --pre``) make a command not read-only. ``git log|show|rev-parse…``
+(history, not ``status``/``diff``) of a repository elsewhere is a read (``git -C ../lib
+log``). A writing command's input files
 are reads too (:func:`input_files`: ``git commit -F /tmp/msg``, ``cp /etc/hosts .``).
 """
 
@@ -40,7 +42,7 @@ READ_ONLY: frozenset[str] = frozenset({
     "sha256sum", "sha512sum", "b2sum", "cksum", "diff", "cmp", "od", "hexdump", "strings",
     "test", "[", "which", "type", "lsattr", "getfacl", "cut", "jq", "column", "basename",
     "dirname", "tac", "nl", "find", "sort", "bat", "zcat", "zgrep", "nm", "objdump", "readelf",
-    "namei", "getfattr",
+    "namei", "getfattr", "getcap",
 })
 """Commands that only read the paths they are given (with the exceptions above)."""
 
@@ -72,7 +74,13 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/ipsec.secrets", "*/.irssi/config", "*/recentservers.xml", "*/filezilla.xml",
     "*/private-keys-v1.d/*", "*/autologin.conf", "*/.flyrc", "*/.cloudflared/*",
     "*/.msmtprc", "*sslkeylog*", "*.psk", "*/kcpassword", "*/master.key",
-    "*/hudson.util.Secret", "*/.wgetrc",
+    "*/hudson.util.Secret", "*/.wgetrc", "/etc/NetworkManager/system-connections/*",
+    "/etc/wpa_supplicant/*",
+    # MITRE T1555.003 (browser credential stores), T1003 (SSSD's cached hashes), T1548.003
+    # (sudo's timestamps): documented locations
+    "*/Login Data*", "*/logins.json", "*/key3.db", "*/key4.db", "*/cookies.sqlite", "*/Cookies",
+    "*/Web Data", "/var/lib/sss/db/*", "/var/lib/sss/secrets/*", "/var/run/sudo/ts/*",
+    "/run/sudo/ts/*", "/var/lib/sudo/*",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -111,8 +119,25 @@ _WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+_GIT_READS = frozenset({"log", "show", "shortlog", "rev-parse", "describe", "cat-file",
+                        "reflog", "rev-list", "whatchanged"})
+
+
+def _git_reads(args: Sequence[str]) -> bool:
+    """``git -C ../lib log``: history only, and no ``--output`` file.
+
+    Not ``status`` or ``diff``, which run a repository's fsmonitor or diff drivers.
+    """
+    operands = [a for a, before in zip(args, ("", *args), strict=False)
+                if not a.startswith("-") and before not in ("-C", "-c", "--git-dir")]
+    return bool(operands) and operands[0] in _GIT_READS and not any(
+        a.startswith(("--output", "--ext-diff", "--textconv")) or a == "-o" for a in args)
+
+
 def _read_only(segment: Segment) -> bool:
     argv = segment.argv
+    if argv and argv[0] == "git":
+        return _git_reads(argv[1:])
     if not argv or argv[0] not in READ_ONLY:
         return False
     if argv[0] == "find" and _FIND_ACTIONS.intersection(argv):

@@ -115,6 +115,7 @@ class _Walker:
         self.sockets: list[str] = []
         self.runtime: list[str] = []
         self.assignments: list[tuple[str, Word]] = []
+        self.functions: list[str] = []
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -152,6 +153,10 @@ class _Walker:
             self.file_redirect(node, script)
         elif kind in _DECLARATIONS:
             self.declaration(node, origin, script)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.functions.append(node_text(name, script.source))
         origin = _ORIGINS.get(kind, origin)
         for child in node.children:
             if child.child_count:
@@ -403,7 +408,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
     return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
                            input_sources=_dedupe(walker.inputs),
                            runtime_code=_dedupe(walker.runtime),
-                           assignments=tuple(walker.assignments))
+                           assignments=tuple(walker.assignments),
+                           functions=_dedupe(walker.functions))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

@@ -89,7 +89,8 @@ SECRET_MARKERS = re.compile(
     r"accessTokens|application_default|msal_token|TokenCache|service_principal|bluemix|"
     r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
     r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
-    r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc",
+    r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
+    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|Web Data|/sss/|sudo",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 

@@ -12,6 +12,8 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | iptables-restore, ip6tables-restore| always                                               |
 | nft                                | ``add``, ``insert``, ``delete``, ``flush``, ``-f``…   |
 | pfctl                              | ``-f``, ``-F``, ``-d``, ``-e``, ``-k`` (not ``-s``)    |
+| journalctl, dmesg                  | ``--vacuum-*``, ``--rotate``, ``--flush``; ``-C``/``-c`` |
+|                                    | (the system's logs deleted: T1070.002)               |
 | ufw                                | any verb but ``status``, ``show``, ``app``, ``version`` |
 | firewall-cmd                       | ``--add-*``, ``--remove-*``, ``--set-*``, ``--reload``… |
 | auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
@@ -87,7 +89,8 @@ _PACKAGE_LETTERS: dict[str, str] = {"dpkg": "iruPA", "rpm": "iUFe", "pacman": "S
                                     "emerge": "", "xbps-install": ""}
 
 SYSTEM_STATE_HEADS: frozenset[str] = (
-    _IPTABLES | _ALWAYS | frozenset({"nft", "pfctl", "ufw", "firewall-cmd", "auditctl", "sysrc",
+    _IPTABLES | _ALWAYS | frozenset({"nft", "pfctl", "journalctl", "dmesg", "ufw", "firewall-cmd",
+                                     "auditctl", "sysrc",
                                      "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl"})
@@ -126,6 +129,12 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return True
     if head in _IPTABLES:
         return _iptables(args)
+    if head == "journalctl":
+        return any(a.startswith(("--vacuum", "--rotate", "--flush", "--relinquish-var",
+                                 "--smart-relinquish-var")) for a in args)
+    if head == "dmesg":
+        return any(a in ("-C", "--clear", "-c", "--read-clear", "-D", "--console-off")
+                   for a in args)
     if head == "pfctl":
         return any(a.startswith(("-f", "-F", "-d", "-e", "-k", "-K")) or (
             a.startswith("-") and not a.startswith("-s") and "f" in a) for a in args)

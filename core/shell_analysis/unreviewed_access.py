@@ -55,6 +55,7 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "tailscale": frozenset({"funnel", "serve"}),
     "code": frozenset({"tunnel"}),
     "devtunnel": frozenset({"host"}),
+    "gost": None, "tmate": None, "sshuttle": None, "rathole": None, "pinggy": None,
 }
 _ZSH_NET = frozenset({"zsh/net/tcp", "zsh/net/socket"})
 _SSHES = frozenset({"ssh", "autossh"})

@@ -15,9 +15,11 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 | upload        | a network client uploads a project file, a file only known at  | ask     |
 |               | run time, or its standard input                                |         |
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
+| download-exec | a package runner given a URL (``npx -y https://…/pkg.tgz``,    | deny    |
+|               | ``pnpm dlx git+…``, ``uvx``, ``pipx run``): fetched and run     |         |
 | install-url   | a package installer given a URL (``pip install https://…``,    | ask     |
 |               | ``npm install git+https://…``, ``cargo install --git …``): the  |         |
-|               | package's build code comes from there                          |         |
+|               | package's build code comes from there; ``kubectl apply -f URL`` |         |
 
 Uploads are read from each client's documented options: curl ``-d/--data*``/``--json`` with
 ``@file``, ``--data-urlencode [name]@file``, ``-F name=@file`` or ``name=<file``,
@@ -30,6 +32,7 @@ Uploads are read from each client's documented options: curl ``-d/--data*``/``--
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -66,7 +69,7 @@ _SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-x
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 UPLOAD_HEADS: frozenset[str] = (
-    frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient"})
+    frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh"})
     | frozenset(_FILE_OPTIONS)
     | _HTTPIE | _COPIERS
 )
@@ -159,6 +162,13 @@ def _uploaded(segment: Segment) -> Iterator[Word]:
         yield from _socat(args)
     elif name in _FILE_OPTIONS:
         yield from _values(args, _FILE_OPTIONS[name])
+    elif name == "gh":
+        operands = [w for w in args if not w.value.startswith("-")]
+        verbs = [w.value for w in operands[:2]]
+        if verbs == ["gist", "create"] or verbs == ["gist", "edit"]:
+            yield from operands[2:]
+        elif verbs == ["release", "upload"] or verbs == ["release", "create"]:
+            yield from operands[3:]  # the tag comes first
     elif name == "smbclient":
         for word in _values(args, frozenset({"-c", "--command"})):
             for command in word.value.split(";"):
@@ -318,6 +328,18 @@ _INSTALL_VERBS = frozenset({"install", "i", "add"})
 _URL = re.compile(r"^(?:[a-z+]+://|git\+|github:|gitlab:|bitbucket:|git@)", re.IGNORECASE)
 
 
+_RUNNERS_FROM_URL = frozenset({"npx", "pnpx", "bunx", "uvx"})
+_DLX = frozenset({"pnpm", "yarn", "bun"})
+
+
+def _runs_from_url(name: str, words: list[str]) -> str | None:
+    """``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``: fetched and run."""
+    if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
+            name == "pipx" and words[:1] == ["run"]):
+        return next((w for w in words if _URL.match(w) or "://" in w), None)
+    return None
+
+
 def install_url_finding(segment: Segment) -> Finding | None:
     """Ask before a package installer fetches a package from a URL (its build code runs).
 
@@ -328,6 +350,17 @@ def install_url_finding(segment: Segment) -> Finding | None:
         return None
     name = segment.command
     words = [w.value for w in _args(segment)]
+    url = _runs_from_url(name, words)
+    if url is not None:
+        return Finding(DENY, "download-exec", f"{segment.text!r} runs a package fetched from "
+                       f"{url!r}")
+    if name in ("kubectl", "oc") and words[:1] in (["apply"], ["create"], ["replace"]):
+        manifests = [b for a, b in itertools.pairwise(words) if a in ("-f", "--filename")]
+        url = next((m for m in manifests if "://" in m), None)
+        if url is not None:
+            return Finding(ASK, "install-url", f"{segment.text!r} applies a manifest from "
+                           f"{url!r}")
+        return None
     if _PIP.match(name) or (name.startswith("python") and words[:2] == ["-m", "pip"]):
         words = words[2:] if words[:2] == ["-m", "pip"] else words
         words = words[1:] if words[:1] == ["pip"] else words  # uv pip install
@@ -348,6 +381,6 @@ def install_url_finding(segment: Segment) -> Finding | None:
     return None
 
 
-INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | frozenset({"pip", "pip3", "pipx", "uv",
-                                                              "cargo"})
+INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | frozenset({
+    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc"})
 """Command names :func:`install_url_finding` looks at (``python -m pip`` too)."""

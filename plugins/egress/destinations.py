@@ -30,7 +30,8 @@ database and service clients: ``redis-cli``  ``-h``/``--host`` and ``-p``/``-P``
 ``openssl s_client``, ``gnutls-cli``        ``-connect HOST:PORT``, ``HOST`` (``-p PORT``)
 ``finger``, ``rlogin``, ``ftp``, ``tftp``,  ``user@host``, ``HOST [PORT]``,
 ``lftp``, ``smbclient``, ``socket``,        ``//host/share`` (GTFOBins' ``upload`` and
-``rcat``, ``nmap``                          ``download`` clients; nmap's targets)
+``rcat``, ``nmap``, ``masscan``, ``nping``,  ``download`` clients; every scanner target)
+``hping3``, ``zmap``, ``fping``
 ==========================================  ================================================
 
 An HTTP client's URL is judged as a URL whatever its scheme (``curl gopher://…``,
@@ -457,7 +458,10 @@ _SERVICES: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
 }
 _SERVICE_URL_OPTIONS = frozenset({"-u", "--url", "-H", "--uri"})
 _POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin": 513,
-                                     "gnutls-cli": 443, "socket": 0, "nmap": 0}
+                                     "gnutls-cli": 443, "socket": 0, "nmap": 0, "masscan": 0,
+                                     "nping": 0, "hping3": 0, "zmap": 0, "naabu": 0,
+                                     "rustscan": 0, "fping": 0}
+_SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan", "fping"})
 _SERVICE_VALUE_OPTIONS = _words(
     "-l -p -P -u -U -d -D -c -f -o -e -i -n -s -t -T -w -W -b -x -X -g -G -m -M -E -F -I -J "
     "-H -R -S --port --user --username --dbname --database --file --output --command")
@@ -487,12 +491,15 @@ def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
     if command in _POSITIONAL_HOSTS:
         operands = [w for w in _positional(words, _SERVICE_VALUE_OPTIONS)
                     if not _SCHEME.match(w.value)]
-        for word in operands[:1] if command != "nmap" else operands:
+        if command in _SCANNERS:  # targets name a host: ports and ranges do not
+            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
+        for word in operands if command in _SCANNERS else operands[:1]:
             if not _static(word):
                 yield Unknown(word.source, command)
                 continue
             port_word = operands[1].value if len(operands) > 1 else ""
-            target_port = int(port_word) if port_word.isdigit() and command != "nmap" else port
+            target_port = (int(port_word) if port_word.isdigit() and command not in _SCANNERS
+                           else port)
             yield _host_port(word.value.split("/", 1)[0], command, target_port)
 
 

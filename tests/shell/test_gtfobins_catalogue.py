@@ -56,7 +56,6 @@ KNOWN_GAPS: dict[str, str] = {
     "finger#upload#1": "data typed in the command is sent (the egress gate judges the host)",
     "java#shell#1": "a compiled class: code read from a file",
     "less#file-read#3": "LESSOPEN's command only names the file",
-    "man#shell#1": "a glued short option value (-H/bin/sh) is not split",
     "minicom#shell#1": "an interactive terminal program",
     "opkg#shell#1": "a package file's scripts: code read from a file",
     "php#upload#1": "a web server on a port: serving files is not judged",

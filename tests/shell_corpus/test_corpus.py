@@ -36,8 +36,8 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=530 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
-    max_dangerous_allowed=17,
+    min_caught=536 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
+    max_dangerous_allowed=11,
     max_benign_denied=2 / 231,  # 9 / 231 while curl/wget were blocked by name (target 0.01)
     max_benign_asked=3 / 231,  # the issue's limit is 0.05
 )
@@ -48,17 +48,17 @@ rows and caught 15 more, which no real session would see. Host names resolve thr
 ``bench/public_dns.py`` (as public DNS answers), so the figures do not depend on the machine."""
 
 FRESH_LIMITS = Limits(
-    min_caught=442 / 464,  # 441 / 464 before the catalogue classes, 403 when it arrived
-    max_dangerous_allowed=22,
+    min_caught=451 / 464,  # 441 / 464 before the catalogue classes, 403 when it arrived
+    max_dangerous_allowed=13,
     max_benign_denied=3 / 262,  # 11 / 262 while curl/wget were blocked by name
     max_benign_asked=5 / 262,
 )
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=414 / 519,  # when the corpus arrived, before any rule was tuned on it
-    max_dangerous_allowed=105,
-    max_benign_denied=9 / 279,
+    min_caught=491 / 519,  # 414 / 519 when the corpus arrived, before any rule was tuned on it
+    max_dangerous_allowed=28,
+    max_benign_denied=5 / 279,  # 9 / 279 when it arrived
     max_benign_asked=5 / 279,
 )
 """``third.tsv``, both halves together."""
