@@ -35,7 +35,7 @@ import attrs
 
 from tooldeck.shell_analysis.model import Word, command_name
 
-__all__ = ["SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
+__all__ = ["NOTHING", "SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
@@ -260,7 +260,7 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     name = command_name(argv[0].value)
     if name not in _CARRIERS and name not in _INTERPRETERS and name.rstrip(
             "0123456789.") not in _INTERPRETERS:
-        return _NOTHING
+        return NOTHING
     found = Nested()
     args = argv[1:]
     if name in SHELLS:
@@ -279,7 +279,7 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
 
 
 _CARRIERS = SHELLS | {"source", ".", "su", "script"} | _SIMPLE.keys()
-_NOTHING = Nested()
+NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 
 

@@ -31,7 +31,7 @@ import tree_sitter
 from tree_sitter import Node
 
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
-from tooldeck.shell_analysis.carriers import Stdin, nested_code
+from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
@@ -276,18 +276,21 @@ class _Walker:
         if not self.budget.segment():
             return
         resolution = resolve(words, self.extra)
-        self.reasons.extend(resolution.reasons)
-        self.segments.append(Segment(text, origin, resolution.words, resolution.positions,
-                                     stdin.kind))
+        positions = resolution.positions
+        self.segments.append(Segment(text, origin, resolution.words, positions, stdin.kind))
+        if resolution.reasons:
+            self.reasons.extend(resolution.reasons)
         for code, code_origin in resolution.scripts:
             self.script(code, code_origin, depth + 1)
-        final = resolution.words[resolution.positions[-1] :]
+        final = resolution.words[positions[-1] :]
         if resolution.reasons or not final[0].stable:
             return
-        wrapped = {command_name(resolution.words[i].value) for i in resolution.positions[:-1]}
-        if "xargs" in wrapped:
-            stdin = Stdin()  # xargs gives the command /dev/null as its standard input
+        if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
+                                      for i in positions[:-1]):
+            stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
         found = nested_code(final, stdin, input_args=resolution.input_args)
+        if found is NOTHING:
+            return
         self.reasons.extend(found.reasons)
         self.runtime.extend(found.runtime)
         for code, code_origin in found.scripts:
@@ -322,15 +325,24 @@ def _without_descriptors(words: list[Node], redirects: Sequence[Node]) -> list[N
     return [w for w in words if not (w.type == "number" and w.end_byte in starts)]
 
 
+_PIPE_CONTAINERS = frozenset({"redirected_statement", "negated_command", "pipeline", "list"})
+
+
 def _is_piped(node: Node) -> bool:
+    """Whether a pipe feeds the command's standard input.
+
+    Climbs while the node opens its container: tree-sitter-bash reads ``a | b | c && d`` as
+    ``a | (b | c && d)``, where bash runs ``(a | b | c) && d``; ``b`` is fed by ``a`` either way.
+    """
     current = node
-    parent = current.parent
-    while parent is not None and parent.type in ("redirected_statement", "negated_command"):
-        if current.prev_sibling is not None and current.prev_sibling.type != "!":
-            break
-        current, parent = parent, parent.parent
-    previous = current.prev_sibling
-    return previous is not None and previous.type in ("|", "|&")
+    while True:
+        previous = current.prev_sibling
+        if previous is not None and previous.type != "!":
+            return previous.type in ("|", "|&")
+        parent = current.parent
+        if parent is None or parent.type not in _PIPE_CONTAINERS:
+            return False
+        current = parent
 
 
 def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:

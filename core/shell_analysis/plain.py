@@ -10,12 +10,13 @@ else goes to the parser. The subset is chosen so that no construct in it can mea
 | ----------------------------------------------- | -------------------------- |
 | words of ``A-Z a-z 0-9 _ . / : , + @ % = ~ ^ -`` | ``git log -n 10 HEAD~1``   |
 | single quotes (no newline inside)               | ``grep -n 'def x' a.py``   |
+| a backslash before a letter, digit or ``_./-``  | ``\ls -la``               |
 | double quotes without ``$ ` \ !`` or newline    | ``git commit -m "fix it"`` |
 | ``&& || ; | |& &``, newlines between commands   | ``make && ./run``          |
 | ``[N]> [N]>> [N]< &> &>> [N]>&`` after the      | ``cmd > out.log 2>&1``     |
 | words, one target each (N from 1 to 9)          |                            |
 
-Everything else is refused here (and parsed): ``$``, backquotes, backslashes, ``# ( ) { }
+Everything else is refused here (and parsed): ``$``, backquotes, other backslashes, ``# ( ) { }
 [ ] * ? !``, non-ASCII text, heredocs and here-strings, a first word holding ``=`` or one of
 bash's reserved words or declaration builtins, a word after a redirection, an operator with
 no command on either side, commands longer than :data:`MAX_PLAIN_CHARS`, and the spellings
@@ -40,24 +41,27 @@ MAX_PLAIN_CHARS = 2000
 """Longer commands are always parsed (the analysis budget then applies as usual)."""
 
 _SUBSET = re.compile(
-    r"""(?:[A-Za-z0-9_./:,+@%=~^ \t\n|&;<>-]|'[^'\n]*'|"[^"$`\\!\n]*")*""")
+    r"""(?:[A-Za-z0-9_./:,+@%=~^ \t\n|&;<>-]|\\[A-Za-z0-9_./-]|'[^'\n]*'|"[^"$`\\!\n]*")*""")
 # a simple command's text, then the operator that ends it ("" at the end of the command)
 _PIECE = re.compile(r"""((?:>&|&>>?|[^'"&|;\n]|'[^']*'|"[^"]*")*)(&&|\|\||\|&|[;|&\n]|\Z)""")
 # inside one simple command: (blank, redirection operator, word)
 _PART = re.compile(
-    r"""([ \t]+)|([1-9]?(?:&>>|&>|>>|>&|>|<))|((?:[A-Za-z0-9_./:,+@%=~^-]|'[^']*'|"[^"]*")+)""")
-_QUOTED = re.compile(r"""'([^']*)'|"([^"]*)\"""")
+    r"""([ \t]+)|([1-9]?(?:&>>|&>|>>|>&|>|<))|"""
+    r"""((?:[A-Za-z0-9_./:,+@%=~^-]|\\[A-Za-z0-9_./-]|'[^']*'|"[^"]*")+)""")
+_QUOTED = re.compile(r"""'([^']*)'|"([^"]*)"|\\(.)""")
 _FIRST_WORDS = frozenset({
     "if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac",
-    "select", "function", "in", "time", "coproc", "declare", "typeset", "export", "local",
+    "select", "function", "in", "coproc", "declare", "typeset", "export", "local",
     "readonly", "unset",
 })
 _CONTINUED = frozenset({"&&", "||", "|", "|&"})
 _PIPES = frozenset({"|", "|&"})
-_SPECIAL = frozenset("<>'\"=")
+_SPECIAL = frozenset("<>'\"=\\")
 # tree-sitter-bash reads some command words its own way ("a@", "a%", "a+:", "- A=1"), and
 # "==" or "=~" as test operators: such commands are left to it
-_COMMAND_WORD = re.compile(r"[A-Za-z0-9_./~][A-Za-z0-9_./~-]*")
+_COMMAND_WORD = re.compile(
+    r"""(?:\\?[A-Za-z0-9_./~]|'[A-Za-z0-9_./~-]+'|"[A-Za-z0-9_./~-]+")"""
+    r"""(?:[A-Za-z0-9_./~-]|\\[A-Za-z0-9_./-]|'[A-Za-z0-9_./~-]*'|"[A-Za-z0-9_./~-]*")*""")
 
 
 @attrs.frozen
@@ -88,11 +92,27 @@ class PlainCommand:
     redirects: tuple[Redirect, ...]
 
 
+_KNOWN: dict[str, Word] = {}
+_KNOWN_LIMIT = 4096
+
+
+def _unquote(match: re.Match[str]) -> str:
+    single, double, escaped = match.groups()
+    return single if single is not None else double if double is not None else escaped
+
+
 def _word(raw: str) -> Word:
-    if "'" not in raw and '"' not in raw:
-        return Word(raw, raw)
-    return Word(_QUOTED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2),
-                            raw), raw)
+    """The word a raw token spells (words are immutable: common ones are made once)."""
+    found = _KNOWN.get(raw)
+    if found is not None:
+        return found
+    if "'" not in raw and '"' not in raw and "\\" not in raw:
+        found = Word(raw, raw)
+    else:
+        found = Word(_QUOTED.sub(_unquote, raw), raw)
+    if len(_KNOWN) < _KNOWN_LIMIT:
+        _KNOWN[raw] = found
+    return found
 
 
 def _simple(body: str, piped: bool) -> PlainCommand | None:
@@ -102,7 +122,7 @@ def _simple(body: str, piped: bool) -> PlainCommand | None:
         first = raws[0]
         if first in _FIRST_WORDS or _COMMAND_WORD.fullmatch(first) is None:
             return None
-        return PlainCommand(tuple(Word(r, r) for r in raws), body, piped, ())
+        return PlainCommand(tuple(map(_word, raws)), body, piped, ())
     words: list[Word] = []
     redirects: list[Redirect] = []
     pending: str | None = None
@@ -119,6 +139,8 @@ def _simple(body: str, piped: bool) -> PlainCommand | None:
             pending = operator.lstrip("123456789")
             offset += len(operator)
         elif pending is not None:
+            if "\\" in raw:
+                return None  # tree-sitter splits such a target in two
             redirects.append(Redirect(pending, _word(raw)))
             pending = None
             offset += len(raw)
@@ -144,9 +166,9 @@ def plain_commands(command: str) -> list[PlainCommand] | None:
     :returns: the simple commands in source order, or ``None`` when the command is outside
         the subset of the module table (the parser must then analyse it).
     """
-    if len(command) > MAX_PLAIN_CHARS or not command.isascii() or _SUBSET.fullmatch(
-            command) is None:
-        return None
+    if len(command) > MAX_PLAIN_CHARS or not command.isascii() or "\n\\" in command or (
+            _SUBSET.fullmatch(command) is None):
+        return None  # a line that starts with a backslash: the parser's own reading (parse.py)
     found: list[PlainCommand] = []
     position = 0
     piped = False

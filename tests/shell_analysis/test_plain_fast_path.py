@@ -65,7 +65,8 @@ def test_every_accepted_benchmark_command_is_analysed_as_the_parser_does() -> No
 
 _WORD = st.one_of(
     st.from_regex(r"[A-Za-z0-9_./:,+@%=~^-]{1,8}", fullmatch=True),
-    st.sampled_from(["sudo", "rm", "-rf", "/", "bash", "-c", "sh", "env", "A=1", "xargs",
+    st.sampled_from(["sudo", "\\sudo", "w\\ho", "g'it'", '"su""do"', "rm", "-rf", "/", "bash",
+                     "-c", "sh", "env", "A=1", "xargs",
                      "timeout", "5", "nohup", "curl", "find", "-exec", ";", "git", "time",
                      "if", "export", "coproc", "2", "0", "1", "~", "~/x", "eval", "source",
                      ".", "python3", "su", "watch", "--", "-", "/dev/tcp/h/1", "a@", "9%", "a+:",
@@ -95,9 +96,10 @@ def test_generated_commands_accepted_by_the_look_are_analysed_as_the_parser_does
     "echo hi>f",  # a redirection glued to a word
     "ls 2>/dev/null /etc/shadow",  # a word after a redirection
     "A=1 make",  # an assignment prefix
-    "if true; then ls; fi", "time ls", "export A=1", "coproc cat",
+    "if true; then ls; fi", "export A=1", "coproc cat",
     "cat <<EOF\nx\nEOF", "cat <<< x", "a |", "&& a", "a ;; b", "a && && b", "a | | b",
-    "echo 'unterminated", 'echo "unterminated', "echo $HOME", "echo `id`", r"\sudo id",
+    "echo 'unterminated", 'echo "unterminated', "echo $HOME", "echo `id`", r"echo a\;b",
+    "ls\n\\sudo id", r"cat > a\b",
     "echo a # comment", "ls *.py", "echo {a,b}", "ls [ab]", "(ls)", "{ ls; }", "! ls",
     "echo é", "cat > ", "cat >| f", "cat <> f", "cat <&3", 'echo "a\\"b"', 'echo "a$b"',
     "echo 'a\nb'", "x" * (MAX_PLAIN_CHARS + 1),
@@ -115,6 +117,7 @@ def test_shapes_outside_the_subset_go_to_the_parser(command: str) -> None:
     ("git commit -m 'fix: a; b | c' && git push", ["git commit -m 'fix: a; b | c'",
                                                     "git push"], ()),
     ("cd src &&\n  ls", ["cd src", "ls"], ()),
+    (r"\sudo id && time g'it' status", [r"\sudo id", "time g'it' status"], ()),
 ])
 def test_plain_commands_are_split_like_the_parser_splits_them(
         command: str, texts: list[str], redirects: tuple[str, ...]) -> None:
