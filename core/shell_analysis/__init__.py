@@ -64,10 +64,15 @@ position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktree
 Filter matching: :func:`last_command`.
 
 Command classes (:func:`judge_classes`, :mod:`.judgement`): escalation, power and persistence
-(:mod:`.escalation`), launchers and code options from GTFOBins (:mod:`.launchers`,
-:mod:`.gtfobins_table`), interpreter one-liners (:mod:`.interpreters`), routine destructive
-commands (:mod:`.routine_destructive`). Known limits: code read from files (``make`` targets,
-``python script.py``) is not analysed, nor are commands an interactive program runs later.
+(:mod:`.escalation`, :mod:`.system_state`, :mod:`.containers`), launchers and code options
+from GTFOBins (:mod:`.launchers`, :mod:`.gtfobins_table`), interpreter one-liners
+(:mod:`.interpreters`), routine destructive commands (:mod:`.routine_destructive`), secret
+reads (:mod:`.secret_reads`, :mod:`.secret_stores`), network clients' uploads and what
+they bring in to run (:mod:`.uploads`, :mod:`.remote_code`), code loaded or left to run
+later (:mod:`.loaded_code`), covert moves (:mod:`.covert`), tunnels and unreviewed agents
+(:mod:`.unreviewed_access`); program text is no path (:mod:`.program_text`). Known limits:
+code read from files (``make`` targets, ``python script.py``) is not analysed, nor are
+commands an interactive program runs later.
 """
 
 from __future__ import annotations

@@ -123,6 +123,8 @@ def node_escape(segment: Segment) -> Finding | None:
 _RUNTIME_SOCKETS = ("docker.sock", "containerd.sock", "crio.sock", "podman.sock",
                     "dockershim.sock", "kubelet.sock")
 _RUNTIME_CLIENTS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
+_LOOKS = frozenset({"ls", "stat", "file", "test", "[", "readlink", "realpath", "namei",
+                    "getfacl", "lsattr", "find", "du", "echo", "printf", "grep"})
 
 
 def runtime_socket(segment: Segment) -> Finding | None:
@@ -135,8 +137,9 @@ def runtime_socket(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions or segment.command in _RUNTIME_CLIENTS:
-        return None
+    if not segment.command_positions or segment.command in _RUNTIME_CLIENTS or (
+            segment.command in _LOOKS):
+        return None  # the runtime's own CLI, or a look at the socket file (ls -la, stat)
     for word in segment.words[segment.command_positions[-1] + 1 :]:
         if any(socket in word.value for socket in _RUNTIME_SOCKETS):
             return Finding(DENY, "escalation", f"{segment.text!r} talks to a container "

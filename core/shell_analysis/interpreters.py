@@ -91,7 +91,7 @@ _SPAWN = re.compile(
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
     r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
-    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn",
+    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(",
     re.IGNORECASE,
 )
 _BACKTICK = re.compile(r"`[^`]+`")
@@ -141,7 +141,7 @@ _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
     r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
     r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
-    r"\.request\(|net\.Dial|createConnection|Socket\(",
+    r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket",
     re.IGNORECASE,
 )
 _SENSITIVE = re.compile(

@@ -381,16 +381,17 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         interactive = shell_finding(segment)
         if interactive is not None:
             findings.append(interactive)
-    judge = _shell_judge(context)
-    rules = [judge_interpreter]
+    rules = [judge_interpreter] if interpreter is not None else []
     if name in OPTION_HEADS:
         rules.append(option_finding)
     if "=" in segment.text:
         rules.append(environment_finding)
-    for rule in rules:
-        found = rule(segment, judge)
-        if found is not None:
-            findings.append(found)
+    if rules:
+        judge = _shell_judge(context)
+        for rule in rules:
+            found = rule(segment, judge)
+            if found is not None:
+                findings.append(found)
     if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
             ("/tmp/", "/var/tmp/", "/dev/shm/")):
         covert = covert_finding(segment)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 __all__ = ["BlockMatch", "CommandAnalysis", "Segment", "Word"]
@@ -56,7 +58,7 @@ class Segment:
     command_positions: tuple[int, ...]
     stdin: str = "inherited"
 
-    @property
+    @functools.cached_property
     def command(self) -> str:
         """The command finally run: lowercase base name of its word, after unwrapping.
 
@@ -66,7 +68,7 @@ class Segment:
             return ""
         return command_name(self.words[self.command_positions[-1]].value)
 
-    @property
+    @functools.cached_property
     def argv(self) -> tuple[str, ...]:
         """The final command's argument vector: :attr:`command` then the argument values.
 

