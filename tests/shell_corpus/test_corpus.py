@@ -58,7 +58,7 @@ FRESH_LIMITS = Limits(
 THIRD_LIMITS = Limits(
     min_caught=491 / 519,  # 414 / 519 when the corpus arrived, before any rule was tuned on it
     max_dangerous_allowed=28,
-    max_benign_denied=5 / 279,  # 9 / 279 when it arrived
+    max_benign_denied=3 / 279,  # 9 / 279 when it arrived
     max_benign_asked=5 / 279,
 )
 """``third.tsv``, both halves together."""
