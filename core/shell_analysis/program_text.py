@@ -17,6 +17,8 @@ look like one:
 | interpreters (``python -c``, ``perl -e``…) | the code (judged as code by :mod:`.interpreters`) |
 | ``ssh``, ``autossh``                   | the remote command after the destination: it runs   |
 |                                        | on the other host, its paths are that host's        |
+| ``smbclient``                          | the ``//host/share`` service (the egress gate judges |
+|                                        | the host) and the ``-c``/``--command`` script       |
 """
 
 from __future__ import annotations
@@ -151,6 +153,10 @@ def program_words(segment: Segment) -> frozenset[int]:
         return frozenset(_script_and_patterns(family, args, start))
     if name in _SSHES:
         return frozenset(_remote_command(args, start))
+    if name == "smbclient":
+        return frozenset(start + i for i, w in enumerate(args)
+                         if w.value.replace("\\", "/").startswith("//")
+                         or (i and args[i - 1].value in ("-c", "--command")))
     if name == "find":
         return frozenset(start + i + 1 for i, w in enumerate(args[:-1])
                          if w.value in _FIND_PATTERNS)

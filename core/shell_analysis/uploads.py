@@ -27,7 +27,10 @@ Uploads are read from each client's documented options: curl ``-d/--data*``/``--
 ``f=@file``, ``f:=@file``; the local operands of ``scp``/``rsync``/``sftp`` toward a remote;
 ``socat`` ``FILE:``/``OPEN:`` addresses; ``mail``/``mutt -a``, ``swaks --attach``, ``lp``,
 ``hping3 --file``, ``ab -p``, ``restic backup``, ``smbclient -c 'put …'`` (GTFOBins'
-``upload`` binaries). ``-`` (or ``.`` for ``-T``) is standard input.
+``upload`` binaries); the local sources of cloud-storage copies toward a bucket or remote
+(``rclone copy|sync|move``, ``aws s3 cp|mv|sync``, ``gsutil``/``gcloud storage cp|mv|rsync``,
+``s3cmd put|sync``, ``azcopy copy|sync``: Atomic Red Team T1567.002) and ``lftp -e|-c``/``tftp
+-c`` ``put`` commands. ``-`` (or ``.`` for ``-T``) is standard input.
 """
 
 from __future__ import annotations
@@ -58,7 +61,17 @@ _FILE_OPTIONS: dict[str, frozenset[str]] = {
 }
 _HTTPIE = frozenset({"http", "https", "xh", "xhs"})
 _COPIERS = frozenset({"scp", "rsync", "sftp"})
-_REMOTE = re.compile(r"^(?:[^@/:]+@)?(?:\[[^\]]*\]|[^@/:\[\]]+):(?!//)|^[a-z+]+://")
+_REMOTE = re.compile(r"^(?:[^@/:]+@)?(?:\[[^\]]*\]|[^@/:\[\]]+):(?!//)|^[a-z][a-z0-9+.-]*://")
+_CLOUD_COPIES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "rclone": ((), frozenset({"copy", "copyto", "sync", "move", "moveto", "bisync"})),
+    "aws": (("s3",), frozenset({"cp", "mv", "sync"})),
+    "gsutil": ((), frozenset({"cp", "mv", "rsync"})),
+    "gcloud": (("storage",), frozenset({"cp", "mv", "rsync"})),
+    "s3cmd": ((), frozenset({"put", "sync"})),
+    "azcopy": ((), frozenset({"copy", "cp", "sync"})),
+}
+"""Cloud-storage clients: the group words before the verb, and the verbs that copy."""
+_SCRIPTED_TRANSFERS = {"lftp": frozenset({"-e", "-c"})}
 _STDIN_SENDERS = frozenset({
     "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt",
     "pwncat", "rcat", "http", "https", "xh", "xhs",
@@ -70,7 +83,8 @@ _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 UPLOAD_HEADS: frozenset[str] = (
     frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh"})
-    | frozenset(_FILE_OPTIONS)
+    | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
+    | {"tftp", "ftp"}
     | _HTTPIE | _COPIERS
 )
 """Command names :func:`upload_finding` looks at."""
@@ -147,6 +161,31 @@ def _socat(args: Sequence[Word]) -> Iterator[Word]:
             yield Word("-", word.source)
 
 
+def _cloud_copy(name: str, args: Sequence[Word]) -> Iterator[Word]:
+    """``aws s3 cp ./dump s3://bucket/``: the operands after the verb, as for ``scp``.
+
+    The verb is looked for after any global option's value (``aws --profile p s3 cp``).
+    """
+    group, verbs = _CLOUD_COPIES[name]
+    operands = [w for w in args if not w.value.startswith("-")]
+    values = [w.value for w in operands]
+    size = len(group) + 1
+    for start in range(len(values) - size + 1):
+        if tuple(values[start : start + size - 1]) == group and values[start + size - 1] in verbs:
+            yield from _copies(operands[start + size :])
+            return
+
+
+def _put_commands(words: Iterator[Word]) -> Iterator[Word]:
+    """The files of ``put``/``mput`` commands in an FTP-like client's script."""
+    for word in words:
+        for command in re.split(r"[;\n]|&&", word.value):
+            verb, *operands = command.split() or [""]
+            local = [o for o in operands if not o.startswith("-")]
+            if verb in ("put", "mput") and local:
+                yield Word(local[0], word.source, word.dynamic, word.globbed)
+
+
 def _uploaded(segment: Segment) -> Iterator[Word]:
     name = segment.command
     args = _args(segment)
@@ -170,11 +209,15 @@ def _uploaded(segment: Segment) -> Iterator[Word]:
         elif verbs == ["release", "upload"] or verbs == ["release", "create"]:
             yield from operands[3:]  # the tag comes first
     elif name == "smbclient":
-        for word in _values(args, frozenset({"-c", "--command"})):
-            for command in word.value.split(";"):
-                verb, *operands = command.split()
-                if verb in ("put", "mput") and operands:
-                    yield Word(operands[0], word.source, word.dynamic, word.globbed)
+        yield from _put_commands(_values(args, frozenset({"-c", "--command"})))
+    elif name in _SCRIPTED_TRANSFERS:
+        yield from _put_commands(_values(args, _SCRIPTED_TRANSFERS[name]))
+    elif name == "tftp":  # tftp-hpa: ``-c put FILE``, the command is the rest of the line
+        rest = list(itertools.dropwhile(lambda w: w.value != "-c", args))
+        if len(rest) > 2 and rest[1].value == "put":
+            yield rest[2]
+    elif name in _CLOUD_COPIES:
+        yield from _cloud_copy(name, args)
     elif name == "lp":
         yield from (w for w in args if not w.value.startswith("-"))
     elif name == "restic" and any(w.value == "backup" for w in args):
@@ -219,6 +262,8 @@ def upload_finding(segment: Segment, cwd: str | None,
     """
     if not segment.command_positions:
         return None
+    if segment.command == "ftp" and segment.stdin in ("here-string", "heredoc", "pipe", "file"):
+        return Finding(ASK, "upload", f"{segment.text!r} feeds ftp a script: it may upload")
     asked: Finding | None = None
     for word in _uploaded(segment):
         if not word.stable:

@@ -465,6 +465,11 @@ _SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "r
 _SERVICE_VALUE_OPTIONS = _words(
     "-l -p -P -u -U -d -D -c -f -o -e -i -n -s -t -T -w -W -b -x -X -g -G -m -M -E -F -I -J "
     "-H -R -S --port --user --username --dbname --database --file --output --command")
+_TRANSFER_VALUE_OPTIONS = {  # their own manuals: ``ftp -n HOST`` has no value after ``-n``
+    "ftp": _words("-N -P -o -r -s -T -q -u"),
+    "tftp": _words("-m -R -c"),
+    "lftp": _words("-p -u -e -c -f --user --password"),
+}
 
 
 def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
@@ -489,8 +494,8 @@ def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
             if found is not None:
                 yield _as_written(found, word)
     if command in _POSITIONAL_HOSTS:
-        operands = [w for w in _positional(words, _SERVICE_VALUE_OPTIONS)
-                    if not _SCHEME.match(w.value)]
+        value_options = _TRANSFER_VALUE_OPTIONS.get(command, _SERVICE_VALUE_OPTIONS)
+        operands = [w for w in _positional(words, value_options) if not _SCHEME.match(w.value)]
         if command in _SCANNERS:  # targets name a host: ports and ranges do not
             operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
         for word in operands if command in _SCANNERS else operands[:1]:

@@ -76,6 +76,10 @@ EGRESS_DENIED = [
     "psql postgresql://admin@10.0.0.5/app",
     "openssl s_client -quiet -connect 169.254.169.254:443",
     "nmap -sV 10.0.0.0/24",
+    "ftp -n 10.0.0.5",  # -n takes no value: the host after it is the destination
+    "ftp -inv 192.168.1.20",
+    "lftp -u user,pass 192.168.1.10",
+    "tftp -m binary 10.0.0.1",
 ]
 
 
