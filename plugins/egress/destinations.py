@@ -32,6 +32,11 @@ database and service clients: ``redis-cli``  ``-h``/``--host`` and ``-p``/``-P``
 ``lftp``, ``smbclient``, ``socket``,        ``//host/share`` (GTFOBins' ``upload`` and
 ``rcat``, ``nmap``, ``masscan``, ``nping``,  ``download`` clients; every scanner target)
 ``hping3``, ``zmap``, ``fping``
+proxy variables (``http_proxy``,            the proxy URL: every request of the command goes
+``https_proxy``, ``all_proxy``, ``ftp_proxy``, there (``https_proxy=http://10.0.0.1:3128 curl
+``rsync_proxy``, ``npm_config_*proxy``,      https://example.com`` reaches 10.0.0.1); set as a
+``pip_proxy``, any case) set before a         prefix, through ``env``, or by ``export``/a bare
+command or for the session                   assignment
 ==========================================  ================================================
 
 An HTTP client's URL is judged as a URL whatever its scheme (``curl gopher://…``,
@@ -566,6 +571,56 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _ssh(command, words)
 
 
+_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy",
+                              "socks_proxy", "rsync_proxy", "npm_config_proxy",
+                              "npm_config_https_proxy", "pip_proxy", "yarn_proxy",
+                              "yarn_https_proxy"})
+_PREFIX = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)=('[^']*'|\"[^\"\\]*\"|[^\s'\"]*)(?=\s|$)")
+
+
+def _proxy(name: str, value: str, dynamic: bool) -> Destination | None:
+    """Where a proxy variable sends the traffic: its host and port.
+
+    The scheme is how the command talks to the proxy, not what it fetches, so
+    ``https_only`` does not apply.
+    """
+    if name.lower() not in _PROXY_VARIABLES or not value:
+        return None
+    if dynamic:
+        return Unknown(value, name)
+    text = value if _SCHEME.match(value) else f"http://{value}"
+    try:
+        parts = urlsplit(text)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return Unknown(value, name)
+    if not host:
+        return Unknown(value, name)
+    default = 1080 if parts.scheme.lower().startswith("socks") else 3128
+    return HostPort(f"[{host}]" if ":" in host else host, port or default, name)
+
+
+def _proxy_destinations(segment: Segment) -> Iterator[Destination]:
+    """Proxies a segment sets for its command: ``NAME=url cmd`` and ``env NAME=url cmd``."""
+    index = 0
+    text = segment.text
+    while (match := _PREFIX.match(text, index)) is not None:  # prefixes are not words
+        index = match.end()
+        value = match.group(2)
+        quoted = value[:1] in ("'", '"')
+        found = _proxy(match.group(1), value[1:-1] if quoted else value,
+                       value[:1] != "'" and ("$" in value or "`" in value))
+        if found is not None:
+            yield found
+    last = segment.command_positions[-1] if segment.command_positions else 0
+    for word in segment.words[:last]:  # env NAME=url cmd
+        name, equals, value = word.value.partition("=")
+        if equals:
+            found = _proxy(name, value, word.dynamic)
+            if found is not None:
+                yield found
+
+
 def _redirect_destination(target: str) -> Destination:
     parts = target.split("/")  # ['', 'dev', 'tcp', host, port]
     if len(parts) != 5 or not parts[3] or not parts[4].isdigit():
@@ -580,7 +635,13 @@ def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
     :returns: the destinations; :class:`Unknown` for those only known at run time.
     """
     found: list[Destination] = []
+    for name, word in analysis.assignments:  # export https_proxy=…, for the whole command
+        proxy = _proxy(name, word.value, word.dynamic)
+        if proxy is not None:
+            found.append(proxy)
     for segment in analysis.segments:
+        if "roxy" in segment.text or "ROXY" in segment.text:
+            found.extend(_proxy_destinations(segment))
         found.extend(_segment_destinations(segment))
     found.extend(_redirect_destination(target) for target in analysis.network_redirects)
     return tuple(dict.fromkeys(found))
