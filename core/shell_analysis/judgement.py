@@ -11,6 +11,7 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     | :mod:`.system_state`      |                              |
 | 1     | unreviewed access   | :mod:`.unreviewed_access` | deny                         |
 | 1     | secret read         | :mod:`.secret_reads`      | deny                         |
+| 1     | attack tool, miner  | :mod:`.attack_tools`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
@@ -42,6 +43,11 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.attack_tools import (
+    ATTACK_TOOL_HEADS,
+    MINER_MARKERS,
+    attack_tool_finding,
+)
 from tooldeck.shell_analysis.blocklist import find_blocked
 from tooldeck.shell_analysis.containers import (
     ENGINES,
@@ -303,6 +309,12 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if ".sock" in segment.text:
         found = runtime_socket(segment)
+        if found is not None:
+            return found
+    if not ATTACK_TOOL_HEADS.isdisjoint(names) or (
+            "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
+            "--donate-level" in segment.text):
+        found = attack_tool_finding(segment)
         if found is not None:
             return found
     if not SYSTEM_STATE_HEADS.isdisjoint(names):

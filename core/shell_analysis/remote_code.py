@@ -13,7 +13,8 @@ not run unseen, and a shell must not be wired to a connection:
 | remote-shell    | a network client told to run a program on its connection    | deny    |
 |                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
 |                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
-|                 | ``inetd``/``xinetd`` started by hand                         |         |
+|                 | ``inetd``/``xinetd`` started by hand; ``xterm -display      |         |
+|                 | HOST:1`` (a terminal on another machine's X server)          |         |
 | remote-shell    | a network client and a shell without a script in one command| deny    |
 |                 | (``sh -i < f | openssl s_client … > f``)                     |         |
 
@@ -26,6 +27,7 @@ nobody read and usually writes outside the project (into the home directory).
 
 from __future__ import annotations
 
+import itertools
 import os
 from urllib.parse import urlsplit
 
@@ -175,6 +177,17 @@ def _program_option(segment: Segment) -> str | None:
     return None
 
 
+def _xterm_display(segment: Segment) -> str | None:
+    """``xterm -display HOST:1``: the host, when it is not this machine."""
+    args = [w.value for w in _args(segment)]
+    for option, value in itertools.pairwise(args):
+        if option in ("-display", "-d"):
+            host = value.rpartition(":")[0]
+            if host and host not in ("localhost", "127.0.0.1", "unix", "::1"):
+                return host
+    return None
+
+
 def remote_shell_finding(segment: Segment) -> Finding | None:
     """Deny a network client told to run a program on its connection.
 
@@ -190,6 +203,12 @@ def remote_shell_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "remote-shell", f"{segment.text!r} wires a program to a "
                            "socket")
         return None
+    if name == "xterm":
+        display = _xterm_display(segment)
+        if display is not None:
+            return Finding(DENY, "remote-shell", f"{segment.text!r} opens a shell on the X "
+                           f"display of {display!r}, another machine")
+        return None
     if name in _SERVICE_LAUNCHERS:
         return Finding(DENY, "remote-shell", f"{segment.text!r} starts network services "
                        "(a bind shell in Metasploit's bind_inetd)")
@@ -200,5 +219,6 @@ def remote_shell_finding(segment: Segment) -> Finding | None:
     return None
 
 
-REMOTE_SHELL_HEADS: frozenset[str] = frozenset(_PROGRAM_OPTIONS) | {"socat"} | _SERVICE_LAUNCHERS
+REMOTE_SHELL_HEADS: frozenset[str] = (frozenset(_PROGRAM_OPTIONS) | {"socat", "xterm"}
+                                      | _SERVICE_LAUNCHERS)
 """Command names :func:`remote_shell_finding` looks at."""

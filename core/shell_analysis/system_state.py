@@ -29,6 +29,10 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | swapoff                            | always                                               |
 | update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
 | launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
+| update-ca-certificates,            | always; ``trust anchor`` (a root certificate         |
+| update-ca-trust, trust             | installed: T1553.004, Sigma "Install Root Certificate")|
+| amazon-ssm-agent                   | ``-register`` (the machine handed to another AWS     |
+|                                    | account: Sigma "Amazon SSM Agent Hijacking")         |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -61,7 +65,8 @@ _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--panic-on", "--reload",
 _AUDITCTL_READS = frozenset({"-l", "-s", "-v", "-h", "--help"})
 _ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa-teardown",
                      "csrutil", "spctl", "modprobe", "insmod", "rmmod", "swapoff",
-                     "iptables-restore", "ip6tables-restore"})
+                     "iptables-restore", "ip6tables-restore", "update-ca-certificates",
+                     "update-ca-trust"})
 _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "-z"})
 _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
@@ -93,7 +98,8 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "auditctl", "sysrc",
                                      "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
-                                     "chkconfig", "launchctl"})
+                                     "chkconfig", "launchctl", "trust",
+                                     "amazon-ssm-agent"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -161,6 +167,10 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return bool(_RC_OFF.intersection(args))
     if head == "launchctl":
         return bool(_LAUNCHCTL_OFF.intersection(verbs[:1]))
+    if head == "trust":
+        return bool(verbs[:1]) and verbs[0] in ("anchor", "extract-compat")
+    if head == "amazon-ssm-agent":
+        return "-register" in args
     return False
 
 

