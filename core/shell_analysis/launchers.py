@@ -258,6 +258,13 @@ def option_finding(segment: Segment,
             a.startswith("--command") or (a.startswith("-") and not a.startswith("--")
                                           and "c" in a) for a in args):
         return Finding(DENY, "launcher", "script without -c starts an interactive shell")
+    if segment.command == "xdg-user-dir" and args:  # the script runs eval on its argument
+        found = shell_judge(f"echo ${{XDG_{args[0]}_DIR:-$HOME}}")
+        if found is not None:
+            return Finding(DENY if found.verdict == DENY or found.rule == "shell" else ASK,
+                           "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
+        if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
+            return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "
@@ -350,6 +357,6 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git", "vim", "nvim"})
-    | _DBUS_TOOLS
+    | _DBUS_TOOLS | {"xdg-user-dir"}
 )
 """Command names :func:`option_finding` looks at."""

@@ -68,7 +68,6 @@ KNOWN_GAPS: dict[str, str] = {
     "tsc#file-read#1": ".env.ts is source code, not a secret",
     "vim#file-read#1": "the placeholder file is not named in this example",
     "whois#upload#1": "data typed in the command is sent (the egress gate judges the host)",
-    "xdg-user-dir#shell#1": "shell syntax injected into a script's argument",
     "yelp#file-read#1": "a man: URL naming the file",
 }
 

@@ -56,8 +56,8 @@ FRESH_LIMITS = Limits(
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=491 / 519,  # 414 / 519 when the corpus arrived, before any rule was tuned on it
-    max_dangerous_allowed=28,
+    min_caught=494 / 519,  # 414 / 519 when the corpus arrived, before any rule was tuned on it
+    max_dangerous_allowed=25,
     max_benign_denied=3 / 279,  # 9 / 279 when it arrived
     max_benign_asked=5 / 279,
 )
