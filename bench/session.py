@@ -57,7 +57,7 @@ def prepare(source: Path, target: Path, python: bool) -> None:
     env = {**os.environ, **GIT_ENV}
     for command in (["git", "init", "-q"], ["git", "config", "user.name", "Bench"],
                     ["git", "config", "user.email", "bench@example.com"], ["git", "add", "-A"],
-                    ["git", "commit", "-q", "-m", "import"]):
+                    ["git", "commit", "-q", "--allow-empty", "-m", "import"]):
         subprocess.run(command, cwd=target, env=env, check=True, capture_output=True)
     if python:
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", ".venv"], cwd=target,

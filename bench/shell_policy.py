@@ -8,12 +8,18 @@ tune half only, and the held-back half measures what they do on commands nobody 
 Every command is judged by a real deck built from the embedded default configuration with a
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
-    python bench/shell_policy.py [--show N] [--half tune|held-back|all] [--corpus fresh|third]
+    python bench/shell_policy.py [--show N] [--half tune|held-back|all]
+        [--corpus commands|fresh|third] [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
 sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
 ``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
 (Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories.
+
+Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
+that answers as public DNS does, so the figures do not depend on this machine's network (with
+no DNS every public download would ask, and every exfiltration to a made-up domain would look
+caught). ``--resolver system`` uses the machine's resolver instead.
 """
 
 from __future__ import annotations
@@ -29,15 +35,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
 from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
 from tooldeck.deck import Deck, combine_decisions
+from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
 CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD}
+"""The corpus files by name."""
 
 
-def judge_all(rows: list[Row], extra: str = "") -> list[tuple[Row, str, str]]:
+def judge_all(rows: list[Row], extra: str = "", *,
+              public: bool = True) -> list[tuple[Row, str, str]]:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
@@ -47,6 +57,8 @@ def judge_all(rows: list[Row], extra: str = "") -> list[tuple[Row, str, str]]:
         try:
             text = embedded_default_text() + "\n[tools.audit]\nenabled = false\n" + extra
             deck = Deck.from_config(parse_document(text, root / "tooldeck.toml", "bench"))
+            if public:
+                use_resolver(deck.runtime.session, public_dns)
             runtime = deck.runtime
             tool = runtime.tools["bash"]
             for row in rows:
@@ -84,6 +96,8 @@ def report(name: str, results: list[tuple[Row, str, str]], show: int) -> None:
     missed = Counter(r[0].klass for r in dangerous if r not in caught)
     if missed:
         print("   missed by class:", dict(missed.most_common()))
+    if name != "tune":  # held-back rows are measured, never shown (corpus.py)
+        return
     for label, items in (("missed", [r for r in dangerous if r not in caught]),
                          ("benign denied", denied), ("benign asked", asked)):
         for row, verdict, reason in items[:show]:
@@ -97,9 +111,15 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv or third.tsv")
+    parser.add_argument("--resolver", choices=("public", "system"), default="public",
+                        help="host names answered as public DNS would (default) or by this "
+                             "machine's resolver")
     args = parser.parse_args()
-    rows = load_rows(CORPORA[args.corpus])
-    results = judge_all(rows, args.extra.replace("\\n", "\n"))
+    path = CORPORA[args.corpus]
+    rows = load_rows(path)
+    results = judge_all(rows, args.extra.replace("\\n", "\n"),
+                        public=args.resolver == "public")
+    print(f"corpus {path.name}, resolver {args.resolver}")
     for half in ("tune", "held-back"):
         if args.half in (half, "all"):
             report(half, [r for r in results if r[0].half == half], args.show)

@@ -20,6 +20,7 @@ Normalisations, all applied before any rule:
 | ``VAR=v`` prefix  | removed; an ``IFS=`` assignment anywhere is opaque        | parse     |
 | wrappers          | peeled, each one kept as a command position (3)           | wrappers  |
 | code in arguments | parsed recursively, depth-capped (4)                      | carriers  |
+| plain commands    | split without the parser, same result (5)                 | plain     |
 
 1. ``&& || ; | & |&``, newlines, ``$(…)``, backticks, ``<(…)``, ``>(…)``, subshells,
    ``{ …; }``, if/for/while/case, function bodies.
@@ -29,6 +30,9 @@ Normalisations, all applied before any rule:
 4. ``bash/sh/zsh/dash/ksh… -c``, here-strings and heredocs fed to a shell, literal ``eval``,
    ``env -S``, ``trap``, ``watch``, ``su -c``, ``script -c``, ``alias``,
    ``find -exec/-execdir/-ok/-okdir``.
+5. A cheap first look: plain words, simple quotes, list operators and trailing
+   redirections (``pytest -q 2>&1 | tail``) are split by a regular expression; anything
+   else is parsed. Differential tests hold both to the same analysis.
 
 Opaque (→ ask, never allow):
 
@@ -60,10 +64,15 @@ position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktree
 Filter matching: :func:`last_command`.
 
 Command classes (:func:`judge_classes`, :mod:`.judgement`): escalation, power and persistence
-(:mod:`.escalation`), launchers and code options from GTFOBins (:mod:`.launchers`,
-:mod:`.gtfobins_table`), interpreter one-liners (:mod:`.interpreters`), routine destructive
-commands (:mod:`.routine_destructive`). Known limits: code read from files (``make`` targets,
-``python script.py``) is not analysed, nor are commands an interactive program runs later.
+(:mod:`.escalation`, :mod:`.system_state`, :mod:`.containers`), launchers and code options
+from GTFOBins (:mod:`.launchers`, :mod:`.gtfobins_table`), interpreter one-liners
+(:mod:`.interpreters`), routine destructive commands (:mod:`.routine_destructive`), secret
+reads (:mod:`.secret_reads`, :mod:`.secret_stores`), network clients' uploads and what
+they bring in to run (:mod:`.uploads`, :mod:`.remote_code`), code loaded or left to run
+later (:mod:`.loaded_code`), covert moves (:mod:`.covert`), tunnels and unreviewed agents
+(:mod:`.unreviewed_access`); program text is no path (:mod:`.program_text`). Known limits:
+code read from files (``make`` targets, ``python script.py``) is not analysed, nor are
+commands an interactive program runs later.
 """
 
 from __future__ import annotations

@@ -141,6 +141,18 @@ class _Compiled:
     ordered: tuple[str, ...]
     single: dict[str, int]
     multi: tuple[tuple[int, str, tuple[str, ...]], ...]
+    multi_heads: frozenset[str]
+
+    def may_match(self, command: str) -> bool:
+        """Whether any pattern could fire on a command word (a cheap look before the tokens).
+
+        :param command: the lowercase base name.
+        :returns: false when no pattern names this command or a ``name.`` prefix of it.
+        """
+        if command in self.single or command in self.multi_heads:
+            return True
+        return "." in command and any(
+            command[:index] in self.single for index, char in enumerate(command) if char == ".")
 
     def first_match(self, tokens: Sequence[str]) -> str | None:
         command = tokens[0]
@@ -166,7 +178,7 @@ def _compile(blocklist: tuple[str, ...]) -> _Compiled:
             single.setdefault(head, index)
         else:
             multi.append((index, head, tuple(parts[1:])))
-    return _Compiled(ordered, single, tuple(multi))
+    return _Compiled(ordered, single, tuple(multi), frozenset(head for _, head, _ in multi))
 
 
 def _rm_rules(
@@ -193,11 +205,14 @@ def _check_segment(
     cwd: str | None,
 ) -> BlockMatch | None:
     for position in segment.command_positions:
-        tokens = segment.invocation(position)
-        if tokens[0] == "rm":
+        head = command_name(segment.words[position].value)
+        if head == "rm":
             match = _rm_rules(segment, position, roots, home, cwd)
             if match is not None:
                 return match
+        if not compiled.may_match(head):
+            continue
+        tokens = segment.invocation(position)
         pattern = compiled.first_match(tokens)
         if pattern is not None:
             detail = f"segment {segment.text!r} ({segment.origin}) runs {tokens[0]!r}"

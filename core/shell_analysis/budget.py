@@ -186,11 +186,12 @@ class Budget:
     """What one analysis may still spend; shared by the top-level script and nested ones.
 
     :param seconds: CPU seconds for parsing and walking together, not counting time spent in
-        the garbage collector.
+        the garbage collector. The clock starts with the first parse: a command the cheap
+        first look (:mod:`.plain`) splits without the parser never reads it.
     """
 
     def __init__(self, seconds: float = MAX_SECONDS) -> None:
-        self.deadline = _analysis_time() + seconds
+        self.deadline: float | None = None  # the clock starts with the first parse
         self.seconds = seconds
         self.nodes = 0
         self.checkpoint = _CHECK_EVERY
@@ -203,7 +204,10 @@ class Budget:
         return False
 
     def _in_time(self) -> bool:
-        if _analysis_time() <= self.deadline:
+        now = _analysis_time()
+        if self.deadline is None:
+            self.deadline = now + self.seconds
+        if now <= self.deadline:
             return True
         return self._exhaust(f"more than {self.seconds * 1000:.0f} ms of analysis")
 
@@ -216,6 +220,8 @@ class Budget:
         """
         if self.exhausted is not None:
             return None
+        if self.deadline is None:
+            self.deadline = _analysis_time() + self.seconds
         if len(source) <= _SHORT:  # too short to be slow: no callbacks, no counting
             return _PARSER.parse(source)
         if not self._in_time():

@@ -6,7 +6,8 @@ the code only exists at run time.
 | command             | nested code parsed                   | opaque when                        |
 | ------------------- | ------------------------------------ | ---------------------------------- |
 | shells (1)          | ``-c`` script; here-string, heredoc  | code not static; piped in (2)      |
-| interpreters (3)    | —                                    | a program is piped in (2)          |
+| interpreters (3)    | —                                    | a program is piped in (2), or is a |
+|                     |                                      | process substitution               |
 | eval                | arguments joined by spaces           | an argument dynamic or globbed     |
 | source, ``.``       | —                                    | file not static, or stdin piped in |
 | trap                | the action                           | action not static                  |
@@ -19,8 +20,11 @@ the code only exists at run time.
 1. bash sh zsh dash ksh fish csh tcsh mksh ash. A shell with a static script file argument
    reads that file (not analysed, like any program); a dynamic one is opaque.
 2. ``curl … | sh``, ``base64 -d <<< … | bash``: the code is another command's output.
-3. python, perl, ruby, node, nodejs, php, lua (and versioned names such as ``python3.12``),
-   when run without a program argument or inline code.
+   Every carrier that runs code only known at run time is also named in
+   :attr:`.CommandAnalysis.runtime_code` (the download-then-run rule reads it).
+3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan (and versioned names
+   such as ``python3.12``), when run without a program argument or inline code (GTFOBins'
+   ``echo 'esyscmd(…)' | m4``).
 """
 
 from __future__ import annotations
@@ -31,12 +35,13 @@ import attrs
 
 from tooldeck.shell_analysis.model import Word, command_name
 
-__all__ = ["SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
+__all__ = ["NOTHING", "SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
 
-_INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "lua"})
+_INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "lua", "m4", "dc",
+                           "tclsh", "expect", "cpan"})
 _STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _SHELL_LONG_WITH_ARG = frozenset({"--rcfile", "--init-file"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -64,11 +69,14 @@ class Nested:
     :param scripts: ``(script, origin)`` pairs to parse as shell code.
     :param commands: ``(words, origin)`` pairs that are commands on their own (``find -exec``).
     :param reasons: opaque reasons.
+    :param runtime: the commands that run code only known at run time (another command's
+        output, a process substitution, a word built at run time): ``curl … | sh``.
     """
 
     scripts: list[tuple[str, str]] = attrs.Factory(list)
     commands: list[tuple[list[Word], str]] = attrs.Factory(list)
     reasons: list[str] = attrs.Factory(list)
+    runtime: list[str] = attrs.Factory(list)
 
     def script(self, word: Word, origin: str) -> None:
         """Queue a word as nested shell code, or record why it cannot be read.
@@ -80,13 +88,23 @@ class Nested:
             self.scripts.append((word.value, origin))
         else:
             self.reasons.append(f"{origin}: code {word.source!r} is not static")
+            self.runtime.append(origin)
+
+    def unseen(self, name: str, reason: str) -> None:
+        """Record code that only exists at run time: an opaque reason and who runs it.
+
+        :param name: the command that runs the code.
+        :param reason: why the code cannot be read.
+        """
+        self.reasons.append(reason)
+        self.runtime.append(name)
 
 
 def _stdin_code(name: str, stdin: Stdin, found: Nested, *, parse: bool) -> None:
     if stdin.kind == "pipe":
-        found.reasons.append(f"output of another command is piped into {name} as code")
+        found.unseen(name, f"output of another command is piped into {name} as code")
     elif stdin.dynamic:
-        found.reasons.append(f"{stdin.kind} fed to {name} is not static")
+        found.unseen(name, f"{stdin.kind} fed to {name} is not static")
     elif parse and stdin.kind in ("here-string", "heredoc"):
         found.scripts.append((stdin.text, stdin.kind))
 
@@ -119,7 +137,7 @@ def _shell(name: str, args: Sequence[Word], stdin: Stdin, input_args: bool, foun
         return
     if positional is not None and not stdin_mode and positional.value not in _STDIN_PATHS:
         if not positional.stable:
-            found.reasons.append(f"{name}: script file {positional.source!r} is not static")
+            found.unseen(name, f"{name}: script file {positional.source!r} is not static")
         return
     if positional is None and input_args:
         found.reasons.append(f"{name}: script names come from xargs input")
@@ -136,6 +154,9 @@ def _interpreter(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -
             return
         if value == "-":
             break
+        if word.source.startswith(("<(", "\"<(")):
+            found.unseen(name, f"{name} runs the output of {word.source!r} as its program")
+            return
         if not value.startswith("-"):
             return
     _stdin_code(name, stdin, found, parse=False)
@@ -146,7 +167,7 @@ def _eval(args: Sequence[Word], found: Nested) -> None:
         args = args[1:]
     unstable = [w.source for w in args if not w.stable]
     if unstable:
-        found.reasons.append(f"eval: argument {unstable[0]!r} is not static")
+        found.unseen("eval", f"eval: argument {unstable[0]!r} is not static")
     elif args:
         found.scripts.append((" ".join(w.value for w in args), "eval"))
 
@@ -156,7 +177,7 @@ def _source(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
         return
     target = args[1] if args[0].value == "--" and len(args) > 1 else args[0]
     if not target.stable:
-        found.reasons.append(f"source: file {target.source!r} is not static")
+        found.unseen("source", f"source: file {target.source!r} is not static")
     elif target.value in _STDIN_PATHS:
         _stdin_code("source", stdin, found, parse=True)
 
@@ -234,14 +255,19 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     :param input_args: whether xargs appends its input to the arguments.
     :returns: nested scripts, sub-commands and opaque reasons.
     """
-    found = Nested()
     if not argv:
-        return found
+        return Nested()
     name = command_name(argv[0].value)
+    if name not in _CARRIERS and name not in _INTERPRETERS and name.rstrip(
+            "0123456789.") not in _INTERPRETERS:
+        return NOTHING
+    found = Nested()
     args = argv[1:]
     if name in SHELLS:
         _shell(name, args, stdin, input_args, found)
-    elif name.rstrip("0123456789.") in _INTERPRETERS and (stdin.kind == "pipe" or stdin.dynamic):
+    elif (name in _INTERPRETERS or name.rstrip("0123456789.") in _INTERPRETERS) and (
+            stdin.kind == "pipe" or stdin.dynamic or any(
+                w.source.startswith(("<(", "\"<(")) for w in args)):
         _interpreter(name, args, stdin, found)
     elif name in ("source", "."):
         _source(args, stdin, found)
@@ -250,6 +276,11 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     elif name in _SIMPLE:
         _SIMPLE[name](args, found)
     return found
+
+
+_CARRIERS = SHELLS | {"source", ".", "su", "script"} | _SIMPLE.keys()
+NOTHING = Nested()
+"""What :func:`nested_code` returns for a command that carries no code (never modified)."""
 
 
 def effective_shell_command(binary: str, args: Sequence[str]) -> str | None:

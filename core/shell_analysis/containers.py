@@ -6,7 +6,7 @@ HOST:CONTAINER``, ``--mount src=HOST``) stays a host path.
 
 A container started with the host's privileges is an escalation (denied): ``--privileged``,
 ``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
-a bind mount of ``/`` or of the Docker socket.
+a bind mount of ``/`` or of the Docker socket (``-v``, or ``--mount src=…``; ``ctr run`` too).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
-__all__ = ["ENGINES", "container_paths", "privileged_container"]
+__all__ = ["ENGINES", "NODE_HEADS", "container_paths", "node_escape", "privileged_container",
+           "runtime_socket"]
 
-ENGINES: frozenset[str] = frozenset({"docker", "podman", "nerdctl"})
+ENGINES: frozenset[str] = frozenset({"docker", "podman", "nerdctl", "ctr"})
 """Container engines whose ``run``/``create``/``exec`` options are understood here."""
 
 _STARTERS = frozenset({"run", "create", "exec"})
@@ -52,6 +53,17 @@ def _values(args: Sequence[str], options: frozenset[str]) -> list[str]:
     return found
 
 
+def _mount_sources(args: Sequence[str]) -> list[str]:
+    """The host side of ``--mount type=bind,src=/,dst=/x`` (``source=`` too)."""
+    found = []
+    for mount in _values(args, frozenset({"--mount"})):
+        for field in mount.split(","):
+            key, eq, value = field.partition("=")
+            if eq and key in ("src", "source"):
+                found.append(value.rstrip("/") or "/")
+    return found
+
+
 def container_paths(analysis: CommandAnalysis) -> frozenset[str]:
     """Path words that name a container's filesystem (a working dir, a mount's target).
 
@@ -72,6 +84,73 @@ def container_paths(analysis: CommandAnalysis) -> frozenset[str]:
     return frozenset(found)
 
 
+_NODE_EXEC = frozenset({"exec", "run", "attach", "runp"})
+_POD_ESCAPES = ('"privileged":true', '"hostpid":true', '"hostnetwork":true', '"hostipc":true',
+                '"hostpath"', "privileged: true", "hostpid: true")
+_KUBE_STARTERS = frozenset({"run", "create", "apply", "patch", "replace", "set"})
+
+
+def node_escape(segment: Segment) -> Finding | None:
+    """Deny a command that runs on a cluster node with the node's privileges.
+
+    ``crictl exec|run|attach`` (the node's own container runtime), ``kubectl debug node/…``,
+    a pod started or patched with ``privileged``, ``hostPID``, ``hostNetwork``, ``hostIPC``
+    or a ``hostPath`` (``kubectl run --overrides='{…}'``), an LXD container made privileged.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    operands = [a for a in args if not a.startswith("-")]
+    if head == "crictl" and _NODE_EXEC.intersection(operands[:1]):
+        return Finding(DENY, "escalation", f"{segment.text!r} runs in a node's container")
+    if head in ("kubectl", "oc"):
+        if operands[:1] == ["debug"] and any(o.startswith("node/") for o in operands):
+            return Finding(DENY, "escalation", f"{segment.text!r} opens a shell on a node")
+        joined = " ".join(args).lower().replace(" ", "")
+        if _KUBE_STARTERS.intersection(operands[:1]) and any(
+                marker.replace(" ", "") in joined for marker in _POD_ESCAPES):
+            return Finding(DENY, "escalation", f"{segment.text!r} starts a pod with the "
+                           "node's privileges")
+    if head == "lxc" and any("security.privileged" in a for a in args) and any(
+            a.endswith("true") for a in args):
+        return Finding(DENY, "escalation", f"{segment.text!r} makes a container privileged")
+    return None
+
+
+_RUNTIME_SOCKETS = ("docker.sock", "containerd.sock", "crio.sock", "podman.sock",
+                    "dockershim.sock", "kubelet.sock")
+_RUNTIME_CLIENTS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
+_LOOKS = frozenset({"ls", "stat", "file", "test", "[", "readlink", "realpath", "namei",
+                    "getfacl", "lsattr", "find", "du", "echo", "printf", "grep"})
+
+
+def runtime_socket(segment: Segment) -> Finding | None:
+    """Deny a program other than the runtime's own CLI talking to a container runtime socket.
+
+    ``curl --unix-socket /var/run/docker.sock …``, ``socat - UNIX-CONNECT:/var/run/docker.sock``,
+    ``crictl --runtime-endpoint unix:///run/containerd/containerd.sock``: the socket is root on
+    the host (GTFOBins' docker, HackTricks' abusing-docker-socket).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions or segment.command in _RUNTIME_CLIENTS or (
+            segment.command in _LOOKS):
+        return None  # the runtime's own CLI, or a look at the socket file (ls -la, stat)
+    for word in segment.words[segment.command_positions[-1] + 1 :]:
+        if any(socket in word.value for socket in _RUNTIME_SOCKETS):
+            return Finding(DENY, "escalation", f"{segment.text!r} talks to a container "
+                           "runtime's socket (root on the host)")
+    return None
+
+
+NODE_HEADS: frozenset[str] = frozenset({"crictl", "kubectl", "oc", "lxc"})
+"""Command names :func:`node_escape` looks at."""
+
+
 def privileged_container(segment: Segment) -> Finding | None:
     """Deny a container started with the host's privileges or filesystem root.
 
@@ -83,7 +162,7 @@ def privileged_container(segment: Segment) -> Finding | None:
         return None
     lowered = [a.lower() for a in args]
     caps = _values(lowered, frozenset({"--cap-add"}))
-    mounts = _values(args, _MOUNTS)
+    mounts = _values(args, _MOUNTS) + [f"{source}:" for source in _mount_sources(args)]
     if (any(a.startswith(_PRIVILEGED) for a in lowered)
             or any(c.removeprefix("cap_") in _DANGEROUS_CAPS for c in caps)
             or any("unconfined" in a for a in lowered)

@@ -9,6 +9,8 @@ keep them out.
 | ----------- | --------------------------------------------------------------------------- |
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
+|             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
+|             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
 | power       | reboot, poweroff, halt, shutdown, telinit, ``init <runlevel>``, ``systemctl |
 |             | reboot|poweroff|halt|kexec|suspend|hibernate|…|isolate|default|rescue|      |
@@ -20,6 +22,7 @@ keep them out.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
@@ -38,6 +41,11 @@ ESCALATORS: frozenset[str] = frozenset({
     "sudo", "sudoedit", "doas", "pkexec", "run0", "su", "ksu", "runuser", "calife", "sg",
     "newgrp", "passwd", "chpasswd", "chsh", "chfn", "usermod", "useradd", "groupadd",
     "gpasswd", "visudo", "vipw", "vigr", "nsenter", "pkttyagent", "setpriv", "capsh",
+    "setcap", "ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn",
+    # sudo's counterparts (Centrify dzdo, PowerBroker pbrun, Solaris pfexec, CA sesu) and the
+    # tools that run a command as another user (gosu, su-exec, daemontools setuidgid, s6)
+    "dzdo", "pbrun", "pfexec", "sesu", "gosu", "su-exec", "setuidgid", "s6-setuidgid",
+    "s6-applyuidgid", "userdel", "groupdel", "groupmod",
 })
 """Commands that run something as another user or change accounts."""
 
@@ -79,6 +87,8 @@ def escalation_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "escalation", f"{segment.text!r} runs {head!r}")
         if head == "machinectl" and _MACHINECTL_SHELLS.intersection(_positionals(tokens[1:])):
             return Finding(DENY, "escalation", f"{segment.text!r} opens a machinectl shell")
+        if head == "chpst" and any(t.startswith(("-u", "-U")) for t in tokens[1:]):
+            return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another user")
     return None
 
 
@@ -144,6 +154,12 @@ def persistence_finding(segment: Segment) -> Finding | None:
         return Finding(DENY, "persistence", f"{segment.text!r} installs a crontab")
     if head == "crontab" and any(a.startswith("-e") for a in args):
         return Finding(ASK, "persistence", f"{segment.text!r} edits the crontab")
+    if head == "install":
+        modes = [b for a, b in itertools.pairwise(args) if a in ("-m", "--mode")]
+        modes += [a.partition("=")[2] for a in args if a.startswith("--mode=")]
+        if any(_setuid_mode(m) for m in modes):
+            return Finding(ASK, "persistence", f"{segment.text!r} installs a setuid/setgid "
+                           "file")
     if head == "chmod" and any(_setuid_mode(a) for a in args):
         # asks: inside the project a setuid bit on a build product can be legitimate (and a
         # path outside is denied by the sandbox anyway)
@@ -164,7 +180,9 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "keyctl": frozenset({"print", "read", "pipe"}),
     "pass": frozenset({"show"}),
     "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
+    "getent": frozenset({"shadow", "gshadow"}),
 }
+_MEMORY_DUMPERS = frozenset({"gcore"})
 
 
 def credential_store_finding(segment: Segment) -> Finding | None:
@@ -176,6 +194,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     if not segment.command_positions:
         return None
     head, *args = segment.argv
+    if head in _MEMORY_DUMPERS:
+        return Finding(DENY, "credential-store", f"{segment.text!r} dumps a process's memory")
     verbs = _CREDENTIAL_STORES.get(head)
     if verbs is not None and verbs.intersection(args):
         return Finding(DENY, "credential-store", f"{segment.text!r} reads a credential store")
@@ -183,8 +203,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 
 
 CLASS_HEADS: frozenset[str] = (
-    ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES)
+    ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git"})
+                 "git", "install", "chpst"})
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

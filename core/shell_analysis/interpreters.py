@@ -74,6 +74,12 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "scala": frozenset({"-e"}),
     "elixir": frozenset({"-e"}),
     "erl": frozenset({"-eval"}),
+    "raku": frozenset({"-e"}), "perl6": frozenset({"-e"}), "rakudo": frozenset({"-e"}),
+    "racket": frozenset({"-e", "--eval"}), "sbcl": frozenset({"--eval"}),
+    "bb": frozenset({"-e", "--eval"}), "qjs": frozenset({"-e", "--eval"}),
+    "rhino": frozenset({"-e"}), "nu": frozenset({"-c", "--commands"}),
+    "xonsh": frozenset({"-c"}), "clojure": frozenset({"-e", "--eval"}),
+    "swipl": frozenset({"-g"}), "gst": frozenset({"-e", "--eval"}),
 }
 """Interpreters by base name (version digits stripped), with their code-carrying options."""
 
@@ -85,7 +91,7 @@ _SPAWN = re.compile(
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
     r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
-    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn",
+    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(",
     re.IGNORECASE,
 )
 _BACKTICK = re.compile(r"`[^`]+`")
@@ -93,7 +99,8 @@ _TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "
 _DESTROY = re.compile(
     r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
-    r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(",
+    r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(|\brm\(|\bunlink\(|"
+    r"delete-directory|rmdir\(",
     re.IGNORECASE,
 )
 _HOME_OR_ROOT = re.compile(
@@ -106,7 +113,8 @@ _WRITE = re.compile(
     r"File\.write|IO\.write|File\.open\([^)]*['\"][wa]|writeFileSync|appendFileSync|"
     r"fs\.writeFile|fs\.appendFile|file_put_contents|fopen\([^)]*['\"][wax]|shutil\.copy|"
     r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
-    r"Add-Content|\bspurt\b|>>?\s*['\"]?/|['\"]\+?>>?['\"]",
+    r"Add-Content|\bspurt\b|>>?\s*['\"]?[/~]|['\"]\+?>>?['\"]|\\openout|FileWriter|"
+    r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)",
     re.IGNORECASE,
 )
 _LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")
@@ -115,10 +123,15 @@ _HOME_CALL = re.compile(r"Dir\.home|homedir\(|expanduser\(|Path\.home\(|\$ENV\{H
 _SYMLINK_CALL = re.compile(r"symlink\w*\s*\([^,)]*")
 
 
+_BARE_PATH = re.compile(r"(?:^|[\s(,=>])((?:~|/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv|tmp))"
+                        r"/[^\s'\"),;]*)")
+
+
 def _write_targets(code: str) -> list[str]:
     """Absolute or home paths a writing one-liner names (not a symlink's target)."""
     text = _SYMLINK_CALL.sub("", code)
     found = [m.group(1) for m in _LITERAL_PATH.finditer(text)]
+    found += [m.group(1) for m in _BARE_PATH.finditer(text)]
     if _HOME_CALL.search(text):
         found.append("~/")
     return found
@@ -127,7 +140,8 @@ def _write_targets(code: str) -> list[str]:
 _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
     r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
-    r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp",
+    r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
+    r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket",
     re.IGNORECASE,
 )
 _SENSITIVE = re.compile(
@@ -142,6 +156,7 @@ _DECODE = re.compile(
     r"\[char\]",
     re.IGNORECASE,
 )
+_ARGUMENTS = re.compile(r"ARGV|sys\.argv|process\.argv|\$argv|\$\*|\$@|commandArgs|@ARGS")
 _EVAL = re.compile(r"\beval\b|\bexec\b|Function\(|compile\(|instance_eval|load\(|"
                    r"Invoke-Expression|\biex\b", re.IGNORECASE)
 _STRINGS = (
@@ -226,7 +241,7 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     spawn = _SPAWN.search(code) is not None or (backticks and _BACKTICK.search(code) is not None)
     if spawn or whole_is_shell:
         for candidate in _shell_candidates(code):
-            if _BARE_SHELLS.match(candidate):
+            if _BARE_SHELLS.match(candidate.split(" #", 1)[0].strip()):
                 return Finding(DENY, "embedded-code", f"the code spawns a shell ({candidate!r})")
             judged = candidate and (whole_is_shell or candidate != code)
             found = shell_judge(candidate) if judged else None
@@ -279,6 +294,11 @@ def judge_interpreter(segment: Segment,
                 if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
     if any(w.dynamic for w in words) and not findings:
         findings.append(Finding(ASK, "embedded-code", f"{name} code is built at run time"))
+    if not findings and any(_EVAL.search(w.value) and _ARGUMENTS.search(w.value) for w in words):
+        args = segment.words[segment.command_positions[-1] + 1 :]
+        if any(w.dynamic for w in args if w not in words):
+            findings.append(Finding(ASK, "embedded-code", f"{name} code runs an argument only "
+                                    "known at run time"))
     for finding in findings:
         if finding.verdict == DENY:
             return finding

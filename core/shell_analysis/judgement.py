@@ -11,6 +11,7 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     | :mod:`.system_state`      |                              |
 | 1     | unreviewed access   | :mod:`.unreviewed_access` | deny                         |
 | 1     | secret read         | :mod:`.secret_reads`      | deny                         |
+| 1     | attack tool, miner  | :mod:`.attack_tools`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
 | 3     | embedded code       | :mod:`.interpreters`      | deny / ask                   |
@@ -21,6 +22,13 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     |                           | ``$'\x63at'`` (a command word|
 |       |                     |                           | or a path)                   |
 | 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
+
+Before the segments, the rules that read several segments together: code a network client
+brings in and the command runs, a shell wired to a connection (:mod:`.remote_code`), the
+environment or a secret fed to a sender, ``git push`` to a remote the command names itself
+(:mod:`.uploads`). Per segment also: a network client running a program on its connection
+(``nc -e``, ``socat … EXEC:``; deny, order 1), uploads (:mod:`.uploads`; a secret or an
+outside file denied, others ask, order 2) and package installs from a URL (ask).
 
 Shell text found inside code is denied when the blocklist or ``rm`` rules fire on it, when
 it writes outside the roots, or when a class above denies it.
@@ -35,8 +43,26 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.attack_tools import (
+    ATTACK_TOOL_HEADS,
+    MINER_MARKERS,
+    attack_tool_finding,
+)
 from tooldeck.shell_analysis.blocklist import find_blocked
-from tooldeck.shell_analysis.containers import ENGINES, privileged_container
+from tooldeck.shell_analysis.containers import (
+    ENGINES,
+    NODE_HEADS,
+    node_escape,
+    privileged_container,
+    runtime_socket,
+)
+from tooldeck.shell_analysis.covert import (
+    COVERT_HEADS,
+    assignments_finding,
+    covert_finding,
+    decoded_word_finding,
+    hijack_finding,
+)
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
@@ -46,7 +72,7 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
-from tooldeck.shell_analysis.interpreters import judge_interpreter
+from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
     OPTION_HEADS,
@@ -55,12 +81,52 @@ from tooldeck.shell_analysis.launchers import (
     launcher_tails,
     option_finding,
 )
+from tooldeck.shell_analysis.loaded_code import (
+    LOADER_HEADS,
+    SHELL_HEADS,
+    code_secret_finding,
+    hook_finding,
+    library_finding,
+    shell_finding,
+)
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.outside_reads import is_secret_path
+from tooldeck.shell_analysis.paths import path_arguments
+from tooldeck.shell_analysis.program_text import program_words
+from tooldeck.shell_analysis.remote_code import (
+    NETWORK_CLIENTS,
+    REMOTE_SHELL_HEADS,
+    remote_code_finding,
+    remote_shell_finding,
+)
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
-from tooldeck.shell_analysis.secret_reads import SECRET_READERS, secret_read_finding
+from tooldeck.shell_analysis.secret_reads import (
+    HUNTERS,
+    READ_HEADS,
+    SECRET_MARKERS,
+    URL_READERS,
+    input_secret_finding,
+    local_url_finding,
+    secret_hunt_finding,
+    secret_read_finding,
+)
+from tooldeck.shell_analysis.secret_stores import (
+    ENVIRONMENT_HEADS,
+    STORE_HEADS,
+    environment_secret_finding,
+    secret_store_finding,
+)
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
-from tooldeck.shell_analysis.wrappers import resolve
+from tooldeck.shell_analysis.uploads import (
+    INSTALL_HEADS,
+    SENDERS,
+    UPLOAD_HEADS,
+    install_url_finding,
+    push_finding,
+    sending_finding,
+    upload_finding,
+)
 
 __all__ = ["MAX_NESTING", "ClassContext", "judge_classes"]
 
@@ -101,6 +167,13 @@ def _outside(target: str, context: ClassContext) -> bool:
                    for root in context.roots)
 
 
+def _outside_secret(target: str, context: ClassContext) -> bool:
+    if not target.startswith(("/", "~")) or SECRET_MARKERS.search(target) is None:
+        return False
+    return _outside(target, context) and is_secret_path(
+        os.path.normpath(os.path.expanduser(target)))
+
+
 def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     match = find_blocked(analysis, context.blocklist, protected_roots=context.roots,
                          cwd=context.cwd)
@@ -109,6 +182,9 @@ def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding
     outside = [t for t in analysis.write_targets if _outside(t, context)]
     if outside:
         return Finding(DENY, "write-outside", f"writes {outside[0]!r} outside the project")
+    secret = next((p for p in path_arguments(analysis) if _outside_secret(p, context)), None)
+    if secret is not None:  # nested code: no sandbox-path rule looks at its paths
+        return Finding(DENY, "secret-read", f"reads the secret {secret!r}")
     found = judge_classes(analysis, context)
     if found is not None:
         return found
@@ -141,11 +217,10 @@ def _judge_tail(words: Sequence[Word], segment: Segment, context: ClassContext) 
             return None
         return Finding(found.verdict, found.rule,
                        f"launched by {segment.command!r}: {found.detail}")
-    resolution = resolve(words)
-    text = " ".join(w.value for w in words)
-    tail = Segment(text, "launcher", resolution.words, resolution.positions)
-    analysis = CommandAnalysis(text, (tail,), (), (), (), False)
-    found = _judge_analysis(analysis, context.deeper())
+    from tooldeck.shell_analysis.parse import analyze  # the parser imports nothing of ours
+
+    # the tail as the shell would run it: nested -c scripts and substitutions walked too
+    found = _judge_analysis(analyze(" ".join(w.source for w in words)), context.deeper())
     if found is None or found.rule == "opaque":
         return None
     return Finding(found.verdict, found.rule, f"launched by {segment.command!r}: {found.detail}")
@@ -186,6 +261,7 @@ def _makefile_from_stdin(segment: Segment) -> Finding | None:
 
 _WHOLE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _ANSI_ESCAPE = re.compile(r"\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]|u[0-9a-fA-F])")
+_INNER_ESCAPE = re.compile(r"[^\s\\'\"]\\[A-Za-z]")
 
 
 def _spelled_to_hide(word: Word) -> bool:
@@ -198,19 +274,23 @@ def _spelled_to_hide(word: Word) -> bool:
     if "$" in source:  # "$HOME"/x: quoting an expansion is ordinary
         return False
     quoted = "'" in source or '"' in source
+    if not quoted and _INNER_ESCAPE.search(source):  # w\ho\am\i (a leading \ls is ordinary)
+        return True
     return quoted and not _WHOLE_QUOTED.fullmatch(source.lstrip("\\"))
 
 
 def _hidden_spelling(segment: Segment) -> Finding | None:
     """A command word or a path spelled so that no plain reading finds it: ask."""
     text = segment.text
-    if ("'" not in text and '"' not in text) or segment.command in PRINTERS:
+    if ("'" not in text and '"' not in text and "\\" not in text) or (
+            segment.command in PRINTERS):
         return None
     positions = segment.command_positions
+    program = program_words(segment)
     for index, word in enumerate(segment.words):
         source = word.source
-        if ("'" not in source and '"' not in source) or (
-                "/" not in word.value and index not in positions):
+        if ("'" not in source and '"' not in source and "\\" not in source) or (
+                "/" not in word.value and index not in positions) or index in program:
             continue
         if _spelled_to_hide(word) and not is_data_word(segment, word):
             return Finding(ASK, "obfuscated", f"{word.source!r} is spelled to hide "
@@ -220,13 +300,37 @@ def _hidden_spelling(segment: Segment) -> Finding | None:
 
 def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if not ENGINES.isdisjoint(names):
-        return privileged_container(segment)
+        found = privileged_container(segment)
+        if found is not None:
+            return found
+    if not NODE_HEADS.isdisjoint(names):
+        found = node_escape(segment)
+        if found is not None:
+            return found
+    if ".sock" in segment.text:
+        found = runtime_socket(segment)
+        if found is not None:
+            return found
+    if not ATTACK_TOOL_HEADS.isdisjoint(names) or (
+            "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
+            "--donate-level" in segment.text):
+        found = attack_tool_finding(segment)
+        if found is not None:
+            return found
     if not SYSTEM_STATE_HEADS.isdisjoint(names):
         found = system_state_finding(segment)
         if found is not None:
             return found
     if not UNREVIEWED_HEADS.isdisjoint(names):
         found = unreviewed_finding(segment)
+        if found is not None:
+            return found
+    if not REMOTE_SHELL_HEADS.isdisjoint(names):
+        found = remote_shell_finding(segment)
+        if found is not None:
+            return found
+    if segment.command in STORE_HEADS:
+        found = secret_store_finding(segment)
         if found is not None:
             return found
     if CLASS_HEADS.isdisjoint(names):
@@ -244,10 +348,28 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if fixed is not None and fixed.verdict == DENY:
         return [fixed]
     findings: list[Finding] = [fixed] if fixed is not None else []
-    if name in SECRET_READERS:
+    if name in READ_HEADS:
         secret = secret_read_finding(segment, context.cwd, context.roots)
         if secret is not None:
             return [secret]
+    if name in URL_READERS:
+        local = local_url_finding(segment, context.cwd, context.roots)
+        if local is not None:
+            return [local]
+    if name in HUNTERS:
+        hunt = secret_hunt_finding(segment)
+        if hunt is not None:
+            return [hunt]
+    if name in UPLOAD_HEADS:
+        upload = upload_finding(segment, context.cwd, context.roots)
+        if upload is not None:
+            if upload.verdict == DENY:
+                return [upload]
+            findings.append(upload)
+    if name in INSTALL_HEADS or name.startswith("python"):
+        install = install_url_finding(segment)
+        if install is not None:
+            findings.append(install)
     if (len(names) > 1 and "xargs" not in names
             and bare_shell(segment.words[segment.command_positions[-1]:])):
         return [Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell")]
@@ -258,16 +380,35 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
                 findings.append(found)
                 if found.verdict == DENY:
                     return findings
-    judge = _shell_judge(context)
-    rules = [judge_interpreter]
+    interpreter = interpreter_code(segment)
+    if interpreter is not None:
+        secret = code_secret_finding(segment, context.cwd, context.roots)
+        if secret is not None:
+            return [secret]
+    if interpreter is not None or name in LOADER_HEADS:
+        loads = library_finding(segment)
+        if loads is not None:
+            findings.append(loads)
+    if name in SHELL_HEADS:
+        interactive = shell_finding(segment)
+        if interactive is not None:
+            findings.append(interactive)
+    rules = [judge_interpreter] if interpreter is not None else []
     if name in OPTION_HEADS:
         rules.append(option_finding)
     if "=" in segment.text:
         rules.append(environment_finding)
-    for rule in rules:
-        found = rule(segment, judge)
-        if found is not None:
-            findings.append(found)
+    if rules:
+        judge = _shell_judge(context)
+        for rule in rules:
+            found = rule(segment, judge)
+            if found is not None:
+                findings.append(found)
+    if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
+            ("/tmp/", "/var/tmp/", "/dev/shm/")):
+        covert = covert_finding(segment)
+        if covert is not None:
+            findings.append(covert)
     built = _built_word(segment) or _hidden_spelling(segment)
     if built is not None:
         findings.append(built)
@@ -282,6 +423,49 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     return findings
 
 
+def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
+    """The rules that look at several segments together (what one feeds another)."""
+    asked: Finding | None = None
+    names = {s.command for s in analysis.segments}
+    if analysis.assignments:
+        found = assignments_finding(analysis, _shell_judge(context))
+        if found is not None and found.verdict == DENY:
+            return found
+        if found is not None:
+            asked = found
+    if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
+        found = decoded_word_finding(analysis)
+        asked = asked or found
+    if analysis.functions or "alias" in names:
+        found = hijack_finding(analysis, NETWORK_CLIENTS | SENDERS)
+        if found is not None and found.verdict == DENY:
+            return found
+        asked = asked or found
+    if not ENVIRONMENT_HEADS.isdisjoint(names):
+        asked = asked or environment_secret_finding(analysis)
+    if analysis.input_sources:
+        found = input_secret_finding(analysis, context.cwd, context.roots)
+        if found is not None:
+            return found
+    if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names:
+        found = remote_code_finding(analysis)
+        if found is not None:
+            return found
+    if not SENDERS.isdisjoint(names):
+        found = sending_finding(analysis, context.cwd, context.roots)
+        if found is not None:
+            return found
+    if "git" in names:
+        found = push_finding(analysis)
+        if found is not None:
+            return found
+    if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
+        found = hook_finding(analysis, context.cwd)
+        if found is not None:
+            return found
+    return asked
+
+
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """Apply every command-class rule to an analysis.
 
@@ -290,6 +474,11 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
     :returns: the strictest finding (the first deny, else the first ask), or ``None``.
     """
     findings: list[Finding] = []
+    whole = _command_findings(analysis, context)
+    if whole is not None:
+        if whole.verdict == DENY:
+            return whole
+        findings.append(whole)
     for segment in analysis.segments:
         for found in _segment_findings(segment, context):
             if found.verdict == DENY:

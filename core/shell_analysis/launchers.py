@@ -27,6 +27,7 @@ plus the tracers and launchers GTFOBins lists elsewhere or not at all (``ltrace`
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
@@ -38,6 +39,7 @@ from tooldeck.shell_analysis.wrappers import WRAPPERS
 __all__ = [
     "ALL_ARGV_LAUNCHERS",
     "OPTION_HEADS",
+    "assignment_finding",
     "environment_finding",
     "launcher_tails",
     "option_finding",
@@ -51,7 +53,7 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "catchsegv", "memusage", "heaptrack", "hyperfine", "entr", "pv", "faketime",
     "torsocks", "proxychains", "proxychains4", "numactl", "cgexec", "systemd-inhibit",
     "linux32", "linux64", "i386", "x86_64", "time", "multitime", "pexec", "sshpass", "xdotool",
-    "dbus-run-session",
+    "dbus-run-session", "watchexec", "nodemon", "reflex", "chpst", "softlimit", "aa-exec",
     "xvfb-run", "su", "expect", "busybox", "nohup", "setsid", "stdbuf", "timeout", "nice",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
@@ -67,8 +69,12 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "mysql": frozenset({"--execute"}), "expect": frozenset({"-c"}),
     "tmux": frozenset(), "screen": frozenset({"-X"}),
     "sqlite3": frozenset({"-cmd"}), "flock": frozenset({"-c", "--command"}),
-    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager"}),
+    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
+    # latexmk runs the (pdf)latex command it is given (latexmk(1))
+    "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
+                          "-ps2pdf", "-pdf_previewer", "-dvi_previewer", "-ps_previewer"}),
+    "nodemon": frozenset({"--exec", "-x"}),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
 _FROM_STDIN = frozenset({"at", "batch"})
@@ -79,7 +85,7 @@ _SETTING_KEYS = re.compile(
     r"proxycommand|localcommand|knownhostscommand|permitlocalcommand|"
     r"apt::.*invoke.*|dpkg::.*invoke.*|dpkg::.*|.*::pre-invoke.*|.*::post-invoke.*|"
     r"hooks\..*|merge-tools\..*|.*\.(?:editor|pager|command|program|sshcommand|remotecmd|"
-    r"textconv|askpass|ssh))",
+    r"textconv|askpass|ssh)|ssh_command)",
     re.IGNORECASE,
 )
 _SETTING_OPTIONS: dict[str, frozenset[str]] = {
@@ -92,23 +98,29 @@ _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
     "sqlite3": re.compile(r"^\s*\.(?:system|shell)\b"),
     "mysql": re.compile(r"^\s*(?:\\!|system\b)"),
     "csvtool": re.compile(r".*"),
-    "sed": re.compile(r"(?:^|[0-9/;$])e\s"),
+    "sed": re.compile(r"(?:^|[0-9/;$])e(?:\s|$)"),
 }
 _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})
+# search paths and sockets that are ordinary inside the project (PYTHONPATH=src) and an
+# injection from a temporary directory (PYTHONPATH=/dev/shm/x, SSH_AUTH_SOCK=/tmp/ssh-…)
+_ENV_SEARCH = frozenset({"PYTHONPATH", "RUBYLIB", "NODE_PATH", "GCONV_PATH", "SSH_AUTH_SOCK"})
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
                          "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
-_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS"})
+_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
-                           r"--experimental-loader|-r\S)")
+                           r"--experimental-loader|-r\S|-toolexec|-exec)")
 _EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
 _EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
+_SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
                           "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS",
                           "LESSOPEN", "LESSCLOSE"})
+_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--login", "--norc", "--noprofile",
@@ -156,6 +168,9 @@ def _option_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]:
         name, eq, tail = value.partition("=")
         if eq and name in options:
             values.append(Word(tail, word.source, word.dynamic, word.globbed))
+        elif not value.startswith("--") and len(value) > 2 and value[:2] in options:
+            # a short option with its value glued on (man -H/bin/sh)
+            values.append(Word(value[2:], word.source, word.dynamic, word.globbed))
     return values
 
 
@@ -196,12 +211,32 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(_setting_values(args, _SETTING_OPTIONS[name]))
     if name == "git":
         words.extend(_git_config(args))
+        words.extend(Word(w.value.split("ext::", 1)[1].replace("% ", " ").replace("%%", "%"),
+                          w.source, w.dynamic) for w in args if "ext::" in w.value)
     if name in ("vim", "vi", "nvim", "ex", "view"):
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
+    if name in _DBUS_TOOLS:
+        words.extend(_unixexec(args))
     pattern = _POSITIONAL_CODE.get(name)
     if pattern is not None:
         words.extend(w for w in args if not w.value.startswith("-") and pattern.search(w.value))
     return words
+
+
+_DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+
+
+def _unixexec(args: Sequence[Word]) -> list[Word]:
+    """``--address=unixexec:path=/bin/sh,argv1=-c,argv2=…``: D-Bus starts that program."""
+    found = []
+    for word in _option_values(args, frozenset({"--address"})):
+        if not word.value.startswith("unixexec:"):
+            continue
+        fields = dict(f.partition("=")[::2] for f in word.value[9:].split(","))
+        argv = [fields.get("path", ""), *(fields[k] for k in sorted(fields) if k.startswith(
+            "argv") and k != "argv0")]
+        found.append(Word(" ".join(shlex.quote(a) for a in argv), word.source, word.dynamic))
+    return found
 
 
 def option_finding(segment: Segment,
@@ -223,6 +258,13 @@ def option_finding(segment: Segment,
             a.startswith("--command") or (a.startswith("-") and not a.startswith("--")
                                           and "c" in a) for a in args):
         return Finding(DENY, "launcher", "script without -c starts an interactive shell")
+    if segment.command == "xdg-user-dir" and args:  # the script runs eval on its argument
+        found = shell_judge(f"echo ${{XDG_{args[0]}_DIR:-$HOME}}")
+        if found is not None:
+            return Finding(DENY if found.verdict == DENY or found.rule == "shell" else ASK,
+                           "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
+        if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
+            return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "
@@ -231,6 +273,11 @@ def option_finding(segment: Segment,
         found = judge_code(word.value, shell_judge, whole_is_shell=True)
         if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
             found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
+        if found is None and segment.command == "git" and "ext::" in word.source:
+            found = Finding(ASK, "launcher", "git runs a command as its transport (ext::)")
+        if found is None and segment.command == "sed" and _SED_BARE_E.search(word.value):
+            found = Finding(ASK, "launcher", f"sed script {word.value!r} runs its input lines "
+                            "as commands")
         if found is not None:
             findings.append(Finding(found.verdict, "launcher",
                                     f"{segment.command} runs code: {found.detail}"))
@@ -263,17 +310,30 @@ def environment_finding(segment: Segment,
             break
         name, value = match.group(1), _unquote(match.group(2))
         index = match.end()
-        found = _assignment_finding(name, value, shell_judge)
+        found = assignment_finding(name, value, shell_judge)
         if found is not None:
             findings.append(found)
     return next((f for f in findings if f.verdict == DENY), findings[0] if findings else None)
 
 
-def _assignment_finding(name: str, value: str,
-                        shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+def assignment_finding(name: str, value: str,
+                       shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    """Judge one ``NAME=value``: a variable that loads a library or names code to run.
+
+    :param name: the variable's name.
+    :param value: its static value.
+    :param shell_judge: judges one string as shell text.
+    :returns: the finding, or ``None``.
+    """
     if name in _ENV_LIBRARY:
         return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")
+    if name in _ENV_SEARCH:
+        parts = value.split(":")
+        if any(p.startswith(_TEMP_DIRS) for p in parts):
+            return Finding(DENY, "environment", f"{name} points into a temporary directory "
+                           f"({value!r})")
+        return None
     if name in _ENV_FLAGS and not _LOADING_FLAG.search(value):
         return None  # NODE_OPTIONS=--max-old-space-size=4096 loads nothing
     if name in _ENV_SCRIPT or name in _ENV_FLAGS:
@@ -281,8 +341,11 @@ def _assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
-    if name in _ENV_COMMAND:
-        found = shell_judge(value.lstrip("|-"))  # LESSOPEN='|cmd %s
+    if name in _ENV_COMMAND or _COMMAND_VARIABLE.search(name):
+        command = value.lstrip("|-")  # LESSOPEN='|cmd %s
+        if bare_shell([Word(w, w) for w in command.split()]):
+            return Finding(DENY, "environment", f"{name} runs a shell ({command!r})")
+        found = shell_judge(command)
         if found is not None:
             return Finding(found.verdict, "environment", f"{name}: {found.detail}")
     if name == "PATH" and any(
@@ -294,5 +357,6 @@ def _assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git", "vim", "nvim"})
+    | _DBUS_TOOLS | {"xdg-user-dir"}
 )
 """Command names :func:`option_finding` looks at."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 __all__ = ["BlockMatch", "CommandAnalysis", "Segment", "Word"]
@@ -46,14 +48,17 @@ class Segment:
     :param words: every word with ``VAR=value`` prefixes removed, wrappers included.
     :param command_positions: indices into :attr:`words` where a command word stands: each
         wrapper (``env``, ``sudo``, ``xargs``…) and, last, the command finally run.
+    :param stdin: what the command reads on standard input: ``inherited``, ``pipe``,
+        ``here-string``, ``heredoc`` or ``file``.
     """
 
     text: str
     origin: str
     words: tuple[Word, ...]
     command_positions: tuple[int, ...]
+    stdin: str = "inherited"
 
-    @property
+    @functools.cached_property
     def command(self) -> str:
         """The command finally run: lowercase base name of its word, after unwrapping.
 
@@ -63,7 +68,7 @@ class Segment:
             return ""
         return command_name(self.words[self.command_positions[-1]].value)
 
-    @property
+    @functools.cached_property
     def argv(self) -> tuple[str, ...]:
         """The final command's argument vector: :attr:`command` then the argument values.
 
@@ -110,6 +115,11 @@ class CommandAnalysis:
         surrogate); gates deny such a command. The reason is also an opaque reason.
     :param input_sources: static sources of reading redirections (``< f``): the shell reads
         them for the command, so they are paths the command reads.
+    :param runtime_code: the commands that run code only known at run time (``sh`` in
+        ``curl … | sh``, ``python3`` in ``python3 <(…)``, ``eval`` in ``eval "$(…)"``).
+    :param assignments: ``NAME=value`` statements that set a shell variable (no command
+        follows them; ``export``/``declare`` ones too), with the value as a word.
+    :param functions: the names of the shell functions the command defines.
     """
 
     command: str
@@ -121,6 +131,9 @@ class CommandAnalysis:
     network_redirects: tuple[str, ...] = ()
     refusal: str | None = None
     input_sources: tuple[str, ...] = ()
+    runtime_code: tuple[str, ...] = ()
+    assignments: tuple[tuple[str, Word], ...] = ()
+    functions: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

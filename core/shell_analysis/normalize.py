@@ -11,10 +11,12 @@ r"""Word normalisation: turn tree-sitter word nodes into :class:`Word` values.
 | ``$HOME``, ``${HOME}``           | ``~``     | the home directory, so path rules see it      |
 | ``$x``, ``${x}``, ``$(…)``       | (nothing) | run-time value: the word is *dynamic*         |
 | unquoted ``* ? [``, ``{a,b}``    | as is     | the word is *globbed* (the shell rewrites it) |
+| ``wh``oami`` left a plain word   | ``whoami``| dynamic: bash runs the backquoted part (3)    |
 
 1. Tree-sitter splits a word at a continuation; nodes separated by nothing but continuations
    are joined back, as bash does.
 2. ``\xHH``, ``\NNN`` (octal), ``\uHHHH``, ``\UHHHHHHHH``, ``\cX`` and the C escapes.
+3. tree-sitter-bash parses some backquotes inside a word as text; bash runs them.
 
 Case is kept here; command words are lowercased when reduced to a command name.
 """
@@ -35,6 +37,7 @@ _GLOB = re.compile(r"(?<!\\)[*?\[]")
 _BRACE = re.compile(r"(?<!\\)\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
 _UNQUOTED_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_BACKTICKS = re.compile(r"(?<!\\)`[^`]*`")
 _DYNAMIC_TYPES = frozenset(
     {
         "simple_expansion",
@@ -198,6 +201,9 @@ class _Builder:
     def word(self, source: str) -> Word:
         skeleton = "".join(self.skeleton)
         globbed = bool(_GLOB.search(skeleton) or _BRACE.search(skeleton))
+        if _BACKTICKS.search(skeleton):  # unquoted backquotes left as text: bash runs them
+            value = _BACKTICKS.sub("", "".join(self.value))
+            return Word(value, source, True, globbed)
         return Word("".join(self.value), source, self.dynamic, globbed)
 
 
@@ -211,6 +217,8 @@ def word_from_nodes(nodes: Sequence[Node], source: bytes) -> Word:
     if len(nodes) == 1 and nodes[0].type in _PLAIN_TYPES and not nodes[0].named_child_count:
         raw = node_text(nodes[0], source)
         globbed = bool(_GLOB.search(raw) or ("{" in raw and _BRACE.search(raw)))
+        if _BACKTICKS.search(raw):  # tree-sitter left ``wh``oami`` a plain word: bash does not
+            return Word(_unquoted(_BACKTICKS.sub("", raw)), raw, True, globbed)
         return Word(_unquoted(raw) if "\\" in raw else raw, raw, False, globbed)
     builder = _Builder(source)
     for index, node in enumerate(nodes):

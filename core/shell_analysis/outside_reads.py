@@ -15,7 +15,10 @@ A word counts as read-only when every segment it appears in runs a read-only com
 ``-o``) and it is no redirect target. ``cd``/``pushd`` count as read-only only when every
 segment of the command is read-only and nothing is redirected (``cd /etc && rm passwd`` and
 ``cd /etc && cat > x`` stay denied). Options that write or run something (``sort -o``,
-``tree -o``, ``rg --pre``) make a command not read-only.
+``tree -o``, ``rg --pre``) make a command not read-only. ``git log|show|rev-parse…``
+(history, not ``status``/``diff``) of a repository elsewhere is a read (``git -C ../lib
+log``). A writing command's input files
+are reads too (:func:`input_files`: ``git commit -F /tmp/msg``, ``cp /etc/hosts .``).
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
 
-__all__ = ["READ_ONLY", "SECRET_PATTERNS", "is_secret_path", "program_paths", "read_only_paths"]
+__all__ = [
+    "READ_ONLY", "SECRET_PATTERNS", "input_files", "is_secret_path", "program_paths",
+    "read_only_paths",
+]
 
 READ_ONLY: frozenset[str] = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "head", "tail", "cat", "less", "more", "grep",
@@ -35,7 +42,12 @@ READ_ONLY: frozenset[str] = frozenset({
     "sha256sum", "sha512sum", "b2sum", "cksum", "diff", "cmp", "od", "hexdump", "strings",
     "test", "[", "which", "type", "lsattr", "getfacl", "cut", "jq", "column", "basename",
     "dirname", "tac", "nl", "find", "sort", "bat", "zcat", "zgrep", "nm", "objdump", "readelf",
-    "namei", "getfattr",
+    "namei", "getfattr", "getcap",
+    # more inspection commands that take no output file (their manuals): dump, compare,
+    # format, page and look up what they are given
+    "ldd", "comm", "join", "yq", "whereis", "locate", "pr", "fold", "fmt", "expand",
+    "rev", "paste", "zless", "zmore", "bzcat", "xzcat", "zstdcat", "lz4cat", "pygmentize",
+    "sum", "modinfo", "lsblk", "findmnt", "lsof", "base64", "base32", "batcat",
 })
 """Commands that only read the paths they are given (with the exceptions above)."""
 
@@ -54,6 +66,26 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/ssh_host_*", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ppk", "*.keytab",
     "*/secring.*", "*/.htpasswd", "*.tfstate", "*.tfstate.*", "*/.android/adbkey*",
     "*/wallet.dat", "*/.config/sops/*", "*/.oci/*", "*/.databrickscfg",
+    # LinPEAS' sensitive files (peass-ng/PEASS-ng build_lists/sensitive_files.yaml @ c7ff1e9):
+    # the ones that hold a credential by what they are, not every interesting config
+    "*/.mylogin.cnf", "/etc/mysql/debian.cnf", "*/pgadmin4.db", "*/tomcat-users.xml",
+    "*/rsyncd.secrets", "*/credentials.tfrc.json", "*kubeconfig*", "/etc/kubernetes/*.conf",
+    "*.ovpn", "*/legacy_credentials*", "*/application_default_credentials.json",
+    "*/access_tokens.db", "*/accessTokens.json", "*/msal_token_cache*", "*/TokenCache.dat",
+    "*/service_principal_entries*", "*/.bluemix/*", "*/doctl/config.yaml",
+    "*/firebase-tools.json", "*/.codex/auth.json", "*/.claude/.credentials.json",
+    "*/.claude.json", "*/.gemini/oauth_creds.json", "*/krb5cc_*", "*/.k5login",
+    "*/secrets.ldb", "*/.secrets.mkey", "/etc/sssd/sssd.conf", "*/.erlang.cookie",
+    "*/ipsec.secrets", "*/.irssi/config", "*/recentservers.xml", "*/filezilla.xml",
+    "*/private-keys-v1.d/*", "*/autologin.conf", "*/.flyrc", "*/.cloudflared/*",
+    "*/.msmtprc", "*sslkeylog*", "*.psk", "*/kcpassword", "*/master.key",
+    "*/hudson.util.Secret", "*/.wgetrc", "/etc/NetworkManager/system-connections/*",
+    "/etc/wpa_supplicant/*",
+    # MITRE T1555.003 (browser credential stores), T1003 (SSSD's cached hashes), T1548.003
+    # (sudo's timestamps): documented locations
+    "*/Login Data*", "*/logins.json", "*/key3.db", "*/key4.db", "*/cookies.sqlite", "*/Cookies",
+    "*/Web Data", "/var/lib/sss/db/*", "/var/lib/sss/secrets/*", "/var/run/sudo/ts/*",
+    "/run/sudo/ts/*", "/var/lib/sudo/*",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -92,14 +124,79 @@ _WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+_GIT_READS = frozenset({"log", "show", "shortlog", "rev-parse", "describe", "cat-file",
+                        "reflog", "rev-list", "whatchanged"})
+
+
+def _git_reads(args: Sequence[str]) -> bool:
+    """``git -C ../lib log``: history only, and no ``--output`` file.
+
+    Not ``status`` or ``diff``, which run a repository's fsmonitor or diff drivers.
+    """
+    operands = [a for a, before in zip(args, ("", *args), strict=False)
+                if not a.startswith("-") and before not in ("-C", "-c", "--git-dir")]
+    return bool(operands) and operands[0] in _GIT_READS and not any(
+        a.startswith(("--output", "--ext-diff", "--textconv")) or a == "-o" for a in args)
+
+
 def _read_only(segment: Segment) -> bool:
     argv = segment.argv
+    if argv and argv[0] == "git":
+        return _git_reads(argv[1:])
     if not argv or argv[0] not in READ_ONLY:
         return False
     if argv[0] == "find" and _FIND_ACTIONS.intersection(argv):
         return False
     writing = _WRITING_OPTIONS.get(argv[0], ())
     return not any(a.startswith(writing) for a in argv[1:]) if writing else True
+
+
+_GIT_INPUT_OPTIONS: dict[str, frozenset[str]] = {
+    "commit": frozenset({"-F", "--file", "-t", "--template"}),
+    "tag": frozenset({"-F", "--file"}), "merge": frozenset({"-F", "--file"}),
+    "notes": frozenset({"-F", "--file"}),
+}
+_GH_INPUT_OPTIONS = frozenset({"--body-file", "-F", "--notes-file"})
+
+
+def _option_files(args: Sequence[str], options: frozenset[str]) -> set[str]:
+    found = set()
+    for index, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if arg in options and index + 1 < len(args):
+            found.add(args[index + 1])
+        elif equals and name in options:
+            found.add(value)
+    return found
+
+
+def input_files(segment: Segment) -> frozenset[str]:
+    """Files a writing command only reads: messages, bodies, copy sources.
+
+    ``git commit -F msg``, ``git tag|merge|notes -F``, ``gh … --body-file`` and the
+    sources of ``cp`` (not when it makes links: the link rules judge those). A patch
+    (``patch``, ``git apply|am``) is not among them: its content decides where it writes.
+
+    :param segment: one analysed segment.
+    :returns: the words naming those files.
+    """
+    argv = segment.argv
+    if not argv:
+        return frozenset()
+    head, args = argv[0], list(argv[1:])
+    operands = [a for a in args if not a.startswith("-")]
+    if head == "git" and operands:
+        sub = operands[0]
+        if sub in _GIT_INPUT_OPTIONS:
+            return frozenset(_option_files(args, _GIT_INPUT_OPTIONS[sub]))
+    if head == "gh":
+        return frozenset(_option_files(args, _GH_INPUT_OPTIONS))
+    if head == "cp" and not any(
+            a.startswith(("--li", "--sy", "-t", "--target")) or (
+                a.startswith("-") and not a.startswith("--") and ("l" in a or "s" in a))
+            for a in args):
+        return frozenset(operands[:-1])
+    return frozenset()
 
 
 def _words(segment: Segment) -> set[str]:
@@ -127,7 +224,9 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
         if _read_only(segment) or (everything_reads and segment.command in _DIRECTORY_CHANGERS):
             readers |= words
         else:
-            others |= words
+            inputs = input_files(segment) & words
+            readers |= inputs
+            others |= words - inputs
     return frozenset(readers - others)
 
 

@@ -31,10 +31,11 @@ import tree_sitter
 from tree_sitter import Node
 
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
-from tooldeck.shell_analysis.carriers import Stdin, nested_code
+from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
+from tooldeck.shell_analysis.plain import PlainCommand, plain_commands
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
@@ -55,6 +56,8 @@ _ORIGINS = {
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
 _GROUP_BODIES = frozenset({"list", "pipeline"})
+_PIPE = Stdin("pipe")
+_INHERITED = Stdin()
 _DYNAMIC_BODY = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"}
 )
@@ -110,6 +113,9 @@ class _Walker:
         self.redirects: list[str] = []
         self.inputs: list[str] = []
         self.sockets: list[str] = []
+        self.runtime: list[str] = []
+        self.assignments: list[tuple[str, Word]] = []
+        self.functions: list[str] = []
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -141,11 +147,16 @@ class _Walker:
         if kind == "redirected_statement":
             outer = self.redirected(node, script, outer)
         elif kind == "variable_assignment":
-            self.assignment(node, script)
+            parent = node.parent
+            self.assignment(node, script, standalone=parent is None or parent.type != "command")
         elif kind == "file_redirect":
             self.file_redirect(node, script)
         elif kind in _DECLARATIONS:
             self.declaration(node, origin, script)
+        elif kind == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.functions.append(node_text(name, script.source))
         origin = _ORIGINS.get(kind, origin)
         for child in node.children:
             if child.child_count:
@@ -161,10 +172,18 @@ class _Walker:
             return outer
         return (*outer, *redirects)
 
-    def assignment(self, node: Node, script: _Script) -> None:
+    def assignment(self, node: Node, script: _Script, *, standalone: bool = False) -> None:
         name = node.child_by_field_name("name")
-        if name is not None and node_text(name, script.source) == "IFS":
+        if name is None:
+            return
+        text = node_text(name, script.source)
+        if text == "IFS":
             self.reasons.append("IFS reassigned: word splitting can no longer be predicted")
+        if standalone:
+            value = node.child_by_field_name("value")
+            word = words_from_nodes([value], script.source)[0] if value is not None else Word(
+                "", "")
+            self.assignments.append((text, word))
 
     def file_redirect(self, node: Node, script: _Script) -> None:
         operator = ""
@@ -174,9 +193,10 @@ class _Walker:
                 operator = child.type
             elif child.type not in ("file_descriptor", "ERROR"):
                 targets.append(child)
-        if not targets:
-            return
-        target = words_from_nodes(targets, script.source)[0]
+        if targets:
+            self.redirect(operator, words_from_nodes(targets, script.source)[0])
+
+    def redirect(self, operator: str, target: Word) -> None:
         if target.value.startswith(_SOCKET_PREFIXES):
             self.sockets.append(target.value)
         writes = operator in _WRITE_OPERATORS or (
@@ -186,6 +206,17 @@ class _Walker:
             self.redirects.append(target.value)
         elif operator == "<" and target.stable:
             self.inputs.append(target.value)
+
+    def plain(self, commands: Sequence[PlainCommand]) -> None:
+        """Take the simple commands of the cheap first look (:mod:`.plain`) as the walk would."""
+        for found in commands:
+            stdin = _PIPE if found.piped else _INHERITED
+            for redirect in found.redirects:
+                if redirect.operator == "<":
+                    stdin = Stdin("file", redirect.target.value, False)
+            self.emit(list(found.words), found.text, "top", stdin, 2)
+            for redirect in found.redirects:
+                self.redirect(redirect.operator, redirect.target)
 
     def declaration(self, node: Node, origin: str, script: _Script) -> None:
         keyword = node.children[0]
@@ -220,6 +251,8 @@ class _Walker:
         if named:
             for redirect in moved:
                 word_nodes.extend(_redirect_arguments(redirect))
+        if redirects or moved:
+            word_nodes = _without_descriptors(word_nodes, [*redirects, *moved])
         if word_nodes:
             words = words_from_nodes(word_nodes, script.source)
             redirects.extend(moved)
@@ -243,18 +276,23 @@ class _Walker:
         if not self.budget.segment():
             return
         resolution = resolve(words, self.extra)
-        self.reasons.extend(resolution.reasons)
-        self.segments.append(Segment(text, origin, resolution.words, resolution.positions))
+        positions = resolution.positions
+        self.segments.append(Segment(text, origin, resolution.words, positions, stdin.kind))
+        if resolution.reasons:
+            self.reasons.extend(resolution.reasons)
         for code, code_origin in resolution.scripts:
             self.script(code, code_origin, depth + 1)
-        final = resolution.words[resolution.positions[-1] :]
+        final = resolution.words[positions[-1] :]
         if resolution.reasons or not final[0].stable:
             return
-        wrapped = {command_name(resolution.words[i].value) for i in resolution.positions[:-1]}
-        if "xargs" in wrapped:
-            stdin = Stdin()  # xargs gives the command /dev/null as its standard input
+        if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
+                                      for i in positions[:-1]):
+            stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
         found = nested_code(final, stdin, input_args=resolution.input_args)
+        if found is NOTHING:
+            return
         self.reasons.extend(found.reasons)
+        self.runtime.extend(found.runtime)
         for code, code_origin in found.scripts:
             self.script(code, code_origin, depth + 1)
         for sub_words, sub_origin in found.commands:
@@ -276,15 +314,35 @@ def _redirect_arguments(redirect: Node) -> list[Node]:
     return targets[1:]
 
 
+def _without_descriptors(words: list[Node], redirects: Sequence[Node]) -> list[Node]:
+    """Drop a number glued to a redirection: bash's file descriptor, not an argument.
+
+    tree-sitter-bash reads the ``0`` of ``sh 0<&1`` or ``echo 0> f`` as an argument (it only
+    knows descriptors 1 to 9 there); bash redirects descriptor 0.
+    """
+    starts = {r.start_byte for r in redirects
+              if not any(c.type == "file_descriptor" for c in r.children)}
+    return [w for w in words if not (w.type == "number" and w.end_byte in starts)]
+
+
+_PIPE_CONTAINERS = frozenset({"redirected_statement", "negated_command", "pipeline", "list"})
+
+
 def _is_piped(node: Node) -> bool:
+    """Whether a pipe feeds the command's standard input.
+
+    Climbs while the node opens its container: tree-sitter-bash reads ``a | b | c && d`` as
+    ``a | (b | c && d)``, where bash runs ``(a | b | c) && d``; ``b`` is fed by ``a`` either way.
+    """
     current = node
-    parent = current.parent
-    while parent is not None and parent.type in ("redirected_statement", "negated_command"):
-        if current.prev_sibling is not None and current.prev_sibling.type != "!":
-            break
-        current, parent = parent, parent.parent
-    previous = current.prev_sibling
-    return previous is not None and previous.type in ("|", "|&")
+    while True:
+        previous = current.prev_sibling
+        if previous is not None and previous.type != "!":
+            return previous.type in ("|", "|&")
+        parent = current.parent
+        if parent is None or parent.type not in _PIPE_CONTAINERS:
+            return False
+        current = parent
 
 
 def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:
@@ -338,7 +396,9 @@ def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
+def _analyze(command: str, extra_wrappers: frozenset[str], *,
+             first_look: bool = True) -> CommandAnalysis:
+    """The analysis; ``first_look=False`` always parses (the fast path's differential tests)."""
     refused = refusal(command)
     if refused is not None:
         return CommandAnalysis(command, (), (refused,), (), (), True, refusal=refused)
@@ -346,7 +406,11 @@ def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
     if len(command) > MAX_COMMAND_CHARS:
         walker.reasons.append(f"command longer than {MAX_COMMAND_CHARS} characters")
     else:
-        walker.script(command, "top", 0)
+        plain = plain_commands(command) if first_look else None
+        if plain is None:
+            walker.script(command, "top", 0)
+        else:
+            walker.plain(plain)
     if walker.budget.exhausted is not None:
         walker.reasons.append(walker.budget.exhausted)
     segments = tuple(walker.segments)
@@ -354,7 +418,10 @@ def _analyze(command: str, extra_wrappers: frozenset[str]) -> CommandAnalysis:
     targets, writes = write_analysis(segments, redirects)
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
     return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
-                           input_sources=_dedupe(walker.inputs))
+                           input_sources=_dedupe(walker.inputs),
+                           runtime_code=_dedupe(walker.runtime),
+                           assignments=tuple(walker.assignments),
+                           functions=_dedupe(walker.functions))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

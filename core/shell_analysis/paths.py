@@ -11,6 +11,7 @@ Path-like words (Zeph's rule, extended):
 | absolute command word (``/usr/bin/git``)       | no    | an executable, not data           |
 | relative command word (``./run.sh``)           | yes   | runs a file from the tree         |
 | dynamic word (``$d/x``)                        | no    | unknown until run time            |
+| program text or pattern (``sed '/^#/d'``)      | no    | :mod:`.program_text`              |
 
 Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
 touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``. A command also
@@ -22,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.wrappers import is_assignment
 
-__all__ = ["is_path_like", "path_arguments", "write_analysis"]
+__all__ = ["dynamic_targets", "is_path_like", "path_arguments", "write_analysis"]
 
 # Options taking a separate argument, per write command (the argument is not a target).
 _OPTION_ARGS: dict[str, frozenset[str]] = {
@@ -44,6 +46,7 @@ _OPTION_ARGS: dict[str, frozenset[str]] = {
 }
 _FIRST_IS_NOT_TARGET = frozenset({"chmod", "chown", "chgrp"})
 _IMPLICIT_WRITERS = (("patch",), ("git", "checkout"), ("cargo", "fmt"))
+_IMPLICIT_HEADS = frozenset(prefix[0] for prefix in _IMPLICIT_WRITERS)
 
 
 def is_path_like(value: str) -> bool:
@@ -77,8 +80,9 @@ def _candidates(word: Word) -> list[str]:
 def _segment_paths(segment: Segment) -> list[str]:
     found: list[str] = []
     positions = set(segment.command_positions)
+    program = program_words(segment)
     for index, word in enumerate(segment.words):
-        if word.dynamic:
+        if word.dynamic or index in program:
             continue
         if index in positions and word.value.startswith("/"):
             continue
@@ -162,9 +166,24 @@ def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
     if command == "sed":
         targets = _sed_targets(args)
         return targets, bool(targets)
+    if command not in _IMPLICIT_HEADS:
+        return [], False
     argv = segment.argv
     implicit = any(argv[: len(prefix)] == prefix for prefix in _IMPLICIT_WRITERS)
     return [], implicit
+
+
+def dynamic_targets(analysis: CommandAnalysis) -> list[Word]:
+    """Write operands only known at run time (``mkdir -p "$d"``, ``touch "$(name)"``).
+
+    :param analysis: a command analysis.
+    :returns: the dynamic operands of file-changing commands, in order.
+    """
+    found: list[Word] = []
+    for segment in analysis.segments:
+        words, _ = _segment_targets(segment)
+        found.extend(w for w in words if w.dynamic)
+    return found
 
 
 def write_analysis(

@@ -10,6 +10,7 @@
 | ``git restore``                           | any path without ``--staged`` alone (worktree)      |
 | ``git stash``                             | ``drop`` or ``clear``                              |
 | ``git branch``                            | ``-D`` / ``--delete --force``                       |
+| ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
@@ -27,6 +28,15 @@
 | ``dd``                                    | an ``of=`` target                                  |
 | ``crontab``                               | ``-r`` (removes every job)                         |
 | ``rm -r``                                 | of ``.git``, ``.``, ``*``, ``./*`` (a project wipe) |
+| ``cp``/``mv`` ``/dev/null``               | a file emptied by copying ``/dev/null`` over it     |
+| ``kill``                                  | ``-9`` of pids found at run time (``$(pgrep …)``)   |
+| ``chmod -R``                              | a mode taking the owner's access away (``000``)     |
+| ``kubectl``/``oc delete``, ``helm          | always: remote resources other people use           |
+| uninstall``, ``terraform destroy``,       |                                                    |
+| ``pulumi destroy``, ``gh repo|release     |                                                    |
+| delete``, ``dropdb``, ``redis-cli         |                                                    |
+| flushall``, ``aws s3 rm --recursive``,    |                                                    |
+| ``aws|gcloud|az … delete*``               |                                                    |
 
 Other ``rm`` runs are left to the ``rm`` confirm pattern (and the floor's protected roots).
 """
@@ -44,7 +54,9 @@ __all__ = ["ROUTINE_HEADS", "routine_finding"]
 
 ROUTINE_HEADS: frozenset[str] = frozenset({
     "git", "rm", "kill", "pkill", "killall", "chmod", "chown", "chgrp", "truncate", "dd", "crontab",
-    "shred", "wipe", "srm", "docker", "podman", "docker-compose", "podman-compose",
+    "shred", "wipe", "srm", "docker", "podman", "docker-compose", "podman-compose", "cp", "mv",
+    "kubectl", "oc", "helm", "terraform", "tofu", "pulumi", "gh", "dropdb", "dropuser",
+    "redis-cli", "mysqladmin", "aws", "gcloud", "az", "doctl",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -52,6 +64,8 @@ _FILE_OPERAND = re.compile(r"(?:^|/)[^/]*\.[A-Za-z][A-Za-z0-9]{0,5}$|\*")
 _KILL_SIGNALS = frozenset({"-9", "-kill", "-sigkill", "--signal=9", "--signal=kill",
                            "--signal=sigkill"})
 _CATCH_ALL = frozenset({".", ".*", "", "*", "^", "$"})
+_FOUND = "\0found at run time"
+"""Stands for an argument a command substitution produces (``kill -9 $(pgrep …)``)."""
 
 
 def _options(args: Sequence[str]) -> set[str]:
@@ -94,6 +108,8 @@ def _git(args: Sequence[str]) -> str | None:
         return f"git stash {operands[0]} deletes stashed work"
     if sub == "branch" and ("D" in letters or ("--delete" in options and "--force" in options)):
         return "git branch -D deletes an unmerged branch"
+    if sub == "rebase" and ("i" in letters or "--interactive" in options):
+        return "git rebase -i rewrites history (and opens an editor)"
     if sub in ("filter-branch", "filter-repo") or (
             sub == "reflog" and operands[:1] == ["expire"]) or (
             sub == "update-ref" and "d" in letters):
@@ -115,8 +131,12 @@ def _rm(args: Sequence[str]) -> str | None:
 
 def _kill(head: str, args: Sequence[str]) -> str | None:
     if head == "kill":
-        return "kill -1 signals every process" if ("-1" in args and args[-1] == "-1") or (
-            "--" in args and "-1" in args) else None
+        if ("-1" in args and args[-1] == "-1") or ("--" in args and "-1" in args):
+            return "kill -1 signals every process"
+        lowered = [a.lower() for a in args]
+        sigkill = _KILL_SIGNALS.intersection(lowered) or any(
+            a == "-s" and b in ("9", "kill", "sigkill") for a, b in itertools.pairwise(lowered))
+        return "kill -9 of processes found at run time" if sigkill and _FOUND in args else None
     options = _options(args)
     patterns = [a for a in args if not a.startswith("-")]
     if options & {"-u", "-U", "-v", "--user", "--inverse"} or any(
@@ -151,7 +171,17 @@ def _chmod(head: str, args: Sequence[str]) -> str | None:
     modes = [a for a in args if not a.startswith("-") or a[1:2] in ("r", "w", "x")]
     if any(_grants_others_write(m) for m in modes[:1]):
         return "chmod -R makes a whole tree world-writable"
+    if any(_takes_owner_access(m) for m in modes[:1]):
+        return "chmod -R takes the owner's access away from a whole tree"
     return None
+
+
+def _takes_owner_access(mode: str) -> bool:
+    """``000``, ``0444``, ``a-rwx``, ``u-w``: the owner can no longer write (or read) it."""
+    if mode.isdigit() and 3 <= len(mode) <= 4:
+        return int(mode[-3]) < 6
+    return any(clause.startswith(("u-", "a-", "-", "ugo-")) and ("w" in clause or "r" in clause)
+               for clause in mode.split(","))
 
 
 _CONTAINER_DATA = frozenset({"-v", "--volumes", "--rmi"})
@@ -192,6 +222,34 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return "dd overwrites its of= target"
     if head == "crontab" and "r" in _short_letters(args):
         return "crontab -r removes every job"
+    if head in ("cp", "mv") and "/dev/null" in [a for a in args if not a.startswith("-")][:-1]:
+        return f"{head} /dev/null empties its target"
+    return _remote(head, [a for a in args if not a.startswith("-")], args)
+
+
+_REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
+    # cluster, cloud and database operations that destroy what other people use
+    "kubectl": (("delete",),), "oc": (("delete",),), "helm": (("uninstall",), ("delete",),
+                                                             ("del",)),
+    "terraform": (("destroy",),), "tofu": (("destroy",),), "pulumi": (("destroy",),),
+    "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete")),
+    "dropdb": ((),), "dropuser": ((),), "redis-cli": (("flushall",), ("flushdb",)),
+    "mysqladmin": (("drop",),),
+}
+
+
+def _remote(head: str, operands: list[str], args: Sequence[str]) -> str | None:
+    for prefix in _REMOTE_DELETES.get(head, ()):
+        if [o.lower() for o in operands[: len(prefix)]] == list(prefix):
+            return f"{head} {' '.join(prefix)} destroys shared resources".replace("  ", " ")
+    if head == "terraform" and "apply" in operands[:1] and "-destroy" in args:
+        return "terraform apply -destroy destroys infrastructure"
+    if head == "aws" and operands[:2] in (["s3", "rm"], ["s3", "rb"]) and (
+            "--recursive" in args or "--force" in args or operands[1] == "rb"):
+        return f"aws s3 {operands[1]} deletes a bucket's objects"
+    if head in ("aws", "gcloud", "az", "doctl") and any(
+            o == "delete" or o.startswith(("delete-", "terminate-")) for o in operands):
+        return f"{head} deletes cloud resources"
     return None
 
 
@@ -206,7 +264,10 @@ def routine_finding(segment: Segment, bare_redirect: bool) -> Finding | None:
         return Finding(ASK, "routine-destructive", f"{segment.text!r} empties a file")
     if not segment.command_positions:
         return None
-    reason = _argv_finding(segment.argv)
+    words = segment.words[segment.command_positions[-1] + 1 :]
+    argv = (segment.command, *(_FOUND if w.dynamic and ("$(" in w.source or "`" in w.source)
+                               else w.value for w in words))
+    reason = _argv_finding(argv)
     if reason is None:
         return None
     return Finding(ASK, "routine-destructive", f"{segment.text!r}: {reason}")

@@ -20,7 +20,11 @@ Readers: the read-only commands of :data:`.outside_reads.READ_ONLY` that show co
 copiers (``cp``, ``scp``, ``rsync``) given a secret as a source (not as the destination:
 ``cp .env.example .env`` writes a secret file, it does not read one). The shell's own history
 (``history``, ``fc``) is read like ``~/.bash_history``, a secret. A grep pattern or an
-awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md).
+awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md). GTFOBins'
+``file-read`` binaries are readers too (``base32 .env``, ``xargs -a .env``, ``dd if=.env``),
+except the few whose file operands are usually not shown (``docker --env-file``, ``git
+add``, ``ssh -i``, ``curl --key``, interpreters). An input redirection of a secret (``tr a
+b < .env``) is a read whatever the command.
 """
 
 from __future__ import annotations
@@ -31,10 +35,16 @@ import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
-from tooldeck.shell_analysis.model import Segment, Word
-from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS
+from tooldeck.shell_analysis.gtfobins_table import FILE_READERS
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is_secret_path
+from tooldeck.shell_analysis.program_text import program_words
 
-__all__ = ["SECRET_MARKERS", "SECRET_READERS", "is_project_secret", "secret_read_finding"]
+__all__ = [
+    "HUNTERS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS",
+    "input_secret_finding", "is_project_secret", "local_url_finding", "secret_hunt_finding",
+    "secret_read_finding",
+]
 
 _METADATA_ONLY = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "test", "[", "which", "type", "readlink",
@@ -42,11 +52,25 @@ _METADATA_ONLY = frozenset({
     "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "cmp",
 })
 
+_NOT_READERS = frozenset({
+    # GTFOBins file readers whose file operands are usually not shown: a container's
+    # --env-file, git add, an ssh or TLS client's key (ssh -i, curl --key), a program an
+    # interpreter runs, a build's input (their code is judged elsewhere)
+    "docker", "git", "ssh", "ssh-copy-id", "ssh-keyscan", "curl", "wget", "python", "node",
+    "perl", "ruby", "php", "lua", "julia", "jshell", "jrunscript", "jjs", "octave", "bash",
+    "zsh", "elvish", "make", "cmake", "dotnet", "go",
+})
+
 SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
     "source", ".", "base64", "xxd", "openssl", "gpg", "awk", "gawk", "paste", "view",
     "vim", "vi", "nano", "sed", "xclip", "pbcopy", "cp", "scp", "rsync", "history", "fc",
-})
-"""Command names whose path operands are read (or loaded) by :func:`secret_read_finding`."""
+    "hd",
+}) | (FILE_READERS - _NOT_READERS - _METADATA_ONLY)
+"""Command names whose path operands are read (or loaded) by :func:`secret_read_finding`:
+our own list plus GTFOBins' ``file-read`` binaries (:mod:`.gtfobins_table`)."""
+
+READ_HEADS: frozenset[str] = SECRET_READERS | {"perl", "git", "cmake", "cmp", "file", "wc"}
+"""Command names :func:`secret_read_finding` looks at (``perl -n``/``-p``, ``git show``…)."""
 
 _TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist", ".tmpl", ".defaults",
                       ".default", ".in", ".schema", ".test.example")
@@ -60,24 +84,34 @@ SECRET_MARKERS = re.compile(
     r"ppk|keytab|tfstate|git-credentials|vault-token|pgpass|my\.cnf|s3cfg|boto|terraform|config|"
     r"azure|password-store|cargo|local|mozilla|oci|databrickscfg|android|htpasswd)|"
     r"id_(?:rsa|ed25519|ecdsa|dsa)|credentials|shadow|sudoers|history|Keychains|secring|"
-    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd",
+    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd|mylogin|"
+    r"debian\.cnf|pgadmin|tomcat-users|tfrc|kubeconfig|kubernetes|\.ovpn|access_?tokens|"
+    r"accessTokens|application_default|msal_token|TokenCache|service_principal|bluemix|"
+    r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
+    r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
+    r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
+    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|Web Data|/sss/|sudo",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
 _HISTORY_LISTERS = frozenset({"history", "fc"})
-_PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "awk", "gawk", "sed"})
-_PATTERN_OPTIONS = frozenset({"-e", "--regexp", "--expression"})
+_OPTION_READS: dict[str, frozenset[str]] = {
+    # metadata commands that print a file given to these options (GTFOBins file-read)
+    "file": frozenset({"-f", "--files-from", "-m", "--magic-file"}),
+    "wc": frozenset({"--files0-from"}),
+}
+_FILE_PREFIX = re.compile(r"^(?:@|(?i:file|open|gopen):(?://)?)")
+_GIT_SHOWERS = frozenset({"show", "diff", "log", "blame", "annotate", "cat-file", "grep",
+                          "difftool", "whatchanged"})
+_URL_READERS = frozenset({"curl", "wget", "wget2", "aria2c", "lwp-download", "lwp-request",
+                          "links", "lynx", "w3m", "http", "https", "xh", "xhs", "aws"})
 
 
-def _operands(head: str, words: Sequence[Word]) -> list[Word]:
+def _operands(segment: Segment) -> list[Word]:
     """The words that may name files: a grep pattern or an awk/sed script is data."""
-    if head not in _PATTERN_FIRST:
-        return list(words)
-    values = [w.value for w in words]
-    if _PATTERN_OPTIONS.intersection(values):
-        return [w for i, w in enumerate(words) if i == 0 or values[i - 1] not in _PATTERN_OPTIONS]
-    first = next((i for i, v in enumerate(values) if not v.startswith("-")), None)
-    return [w for i, w in enumerate(words) if i != first]
+    start = segment.command_positions[-1] + 1
+    program = program_words(segment)
+    return [w for i, w in enumerate(segment.words[start:], start) if i not in program]
 
 
 def is_project_secret(path: str) -> bool:
@@ -93,6 +127,18 @@ def is_project_secret(path: str) -> bool:
     if name.endswith(_PUBLIC_CERT_SUFFIXES) and "key" not in name and "priv" not in name:
         return False
     return _SECRET_PATTERN.match(path) is not None
+
+
+def _option_values(segment: Segment, options: frozenset[str]) -> list[Word]:
+    args = segment.words[segment.command_positions[-1] + 1 :]
+    found = []
+    for index, word in enumerate(args):
+        name, equals, value = word.value.partition("=")
+        if word.value in options and index + 1 < len(args):
+            found.append(args[index + 1])
+        elif equals and name in options:
+            found.append(Word(value, word.source, word.dynamic, word.globbed))
+    return found
 
 
 def _sed_edits(args: list[str]) -> bool:
@@ -125,21 +171,133 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     head, *args = segment.argv
     if head in _HISTORY_LISTERS:
         return Finding(DENY, "secret-read", f"{segment.text!r} reads or rewrites the shell history")
-    if cwd is None or head not in SECRET_READERS or (head == "sed" and _sed_edits(args)) or (
-            head == "cp" and _makes_links(args)):
+    if head == "perl" and any(a.startswith("-") and not a.startswith("--") and (
+            "n" in a or "p" in a) for a in args):
+        head = "cat"  # perl -n/-p reads its operands line by line (GTFOBins' perl file-read)
+    if (head == "git" and _GIT_SHOWERS.intersection(args[:3])) or (
+            head == "cmake" and args[:2] == ["-E", "cat"]):
+        head = "cat"  # git show REV:.env, git diff /dev/null .env, cmake -E cat .env
+    if head == "cmp" and any(a in ("-b", "-l", "--print-bytes", "--verbose") or (
+            a.startswith("-") and not a.startswith("--") and ("b" in a or "l" in a))
+            for a in args):
+        head = "cat"  # cmp -bl prints the bytes that differ
+    option_reads = _OPTION_READS.get(head)
+    if option_reads is not None:  # metadata commands read only these options' files
+        words = _option_values(segment, option_reads)
+        head = "cat"
+    elif cwd is None or head not in SECRET_READERS or (head == "sed" and _sed_edits(
+            args)) or (head == "cp" and _makes_links(args)):
         return None
-    words = _operands(head, segment.words[segment.command_positions[-1] + 1 :])
+    else:
+        words = _operands(segment)
+    if cwd is None:
+        return None
     if head in _COPIERS:
         words = words[:-1]  # the destination is written, not read
     for word in words:
         value = word.value
         if word.dynamic or not value or (value.startswith("-") and "=" not in value):
             continue
-        value = value.partition("=")[2] if value.startswith("-") else value
+        if value.startswith("-") or (head == "dd" and value.startswith("if=")):
+            value = value.partition("=")[2]
+        value = _FILE_PREFIX.sub("", value)  # @response-file, socat's FILE:path
+        if segment.command == "git" and ":" in value:
+            value = value.split(":", 1)[1]  # REV:path
         if SECRET_MARKERS.search(value) is None:
             continue  # cheap first look: the word holds no part any secret pattern needs
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
         if _inside(path, roots) and is_project_secret(path) and _inside(
                 os.path.realpath(path), roots):  # a link out is the sandbox-path rule's
             return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
+    return None
+
+
+_HUNTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd",
+                      "fdfind", "mlocate", "plocate"})
+_WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt", "/Users",
+                         "/srv", "/mnt", "/media", "/usr"})
+_SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
+                           r"id_ecdsa|\.pem|\.key\b|\.netrc|\.env\b|\.aws|private[ _-]?key|"
+                           r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
+
+
+def secret_hunt_finding(segment: Segment) -> Finding | None:
+    """Deny a search of the filesystem or a home for secrets (``grep -ri password /``).
+
+    ``find / -name id_rsa``, ``locate .pem``: secret hunting, whatever it finds.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions or segment.command not in _HUNTERS:
+        return None
+    start = segment.command_positions[-1] + 1
+    program = program_words(segment)
+    words = segment.words[start:]
+    roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
+             if i not in program and w.stable and (w.value.rstrip("/") or "/") in _WIDE_ROOTS]
+    if segment.command in ("locate", "mlocate", "plocate"):
+        roots = ["/"]
+    if not roots:
+        return None
+    terms = [w.value for i, w in enumerate(words, start) if i in program or (
+        i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
+    terms += [w.value for w in words if not w.value.startswith("-") and segment.command in (
+        "locate", "mlocate", "plocate", "fd", "fdfind")]
+    if any(_SECRET_TERMS.search(t) for t in terms):
+        return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
+                       f"{roots[0]!r}")
+    return None
+
+
+def local_url_finding(segment: Segment, cwd: str | None,
+                      roots: Sequence[str]) -> Finding | None:
+    """Deny a URL client reading a secret through a ``file:`` URL (``curl file:///etc/shadow``).
+
+    Such a read is no path argument (the sandbox-path rule does not see it), so secrets
+    outside the project are denied here too.
+
+    :param segment: one analysed segment.
+    :param cwd: where the command runs (``None``: the current directory).
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions or segment.command not in _URL_READERS:
+        return None
+    for word in segment.words[segment.command_positions[-1] + 1 :]:
+        value = word.value.partition("=")[2] if word.value.startswith("-") else word.value
+        if word.dynamic or not value.lower().startswith("file:"):
+            continue
+        path = os.path.normpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(
+            _FILE_PREFIX.sub("", value))))
+        if is_secret_path(path) or (_inside(path, roots) and is_project_secret(path)):
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
+    return None
+
+
+URL_READERS: frozenset[str] = _URL_READERS
+"""Command names :func:`local_url_finding` looks at."""
+
+HUNTERS: frozenset[str] = _HUNTERS
+"""Command names :func:`secret_hunt_finding` looks at."""
+
+
+def input_secret_finding(analysis: CommandAnalysis, cwd: str | None,
+                         roots: Sequence[str]) -> Finding | None:
+    """Deny a command whose input redirection is a secret of the project (``tr a b < .env``).
+
+    :param analysis: the analysed command.
+    :param cwd: where the command runs; ``None`` skips.
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    if cwd is None:
+        return None
+    for source in analysis.input_sources:
+        if SECRET_MARKERS.search(source) is None:
+            continue
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(source)))
+        if _inside(path, roots) and is_project_secret(path):
+            return Finding(DENY, "secret-read", f"the command reads the secret {source!r} "
+                           "as its input")
     return None

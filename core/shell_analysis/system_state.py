@@ -11,6 +11,9 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | iptables, ip6tables, ebtables, …   | a rule-changing command (``-A -D -I -R -F -X -P``…)  |
 | iptables-restore, ip6tables-restore| always                                               |
 | nft                                | ``add``, ``insert``, ``delete``, ``flush``, ``-f``…   |
+| pfctl                              | ``-f``, ``-F``, ``-d``, ``-e``, ``-k`` (not ``-s``)    |
+| journalctl, dmesg                  | ``--vacuum-*``, ``--rotate``, ``--flush``; ``-C``/``-c`` |
+|                                    | (the system's logs deleted: T1070.002)               |
 | ufw                                | any verb but ``status``, ``show``, ``app``, ``version`` |
 | firewall-cmd                       | ``--add-*``, ``--remove-*``, ``--set-*``, ``--reload``… |
 | auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
@@ -26,6 +29,17 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | swapoff                            | always                                               |
 | update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
 | launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
+| update-ca-certificates,            | always; ``trust anchor`` (a root certificate         |
+| update-ca-trust, trust             | installed: T1553.004, Sigma "Install Root Certificate")|
+| amazon-ssm-agent                   | ``-register`` (the machine handed to another AWS     |
+|                                    | account: Sigma "Amazon SSM Agent Hijacking")         |
+| system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
+| ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
+| aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
+| microdnf, zypper, pacman, apk,     | ``pacman -S|-U|-R``, ``apk add|del``, ``zypper in|rm``,|
+| snap, flatpak, pkg, opkg, port,    | ``snap|flatpak install|remove``, ``brew install|…``  |
+| brew, emerge, xbps-install, nix-env | (machine-wide software, GTFOBins' ``dpkg``/``rpm``/ |
+|                                    | ``snap``/``yum`` entries run a package's scripts)    |
 """
 
 from __future__ import annotations
@@ -51,16 +65,42 @@ _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--panic-on", "--reload",
 _AUDITCTL_READS = frozenset({"-l", "-s", "-v", "-h", "--help"})
 _ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa-teardown",
                      "csrutil", "spctl", "modprobe", "insmod", "rmmod", "swapoff",
-                     "iptables-restore", "ip6tables-restore"})
+                     "iptables-restore", "ip6tables-restore", "update-ca-certificates",
+                     "update-ca-trust"})
 _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "-z"})
 _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
 _LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "kill"})
 
+_PACKAGE_VERBS: dict[str, frozenset[str]] = {
+    "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
+                      "full-upgrade", "dist-upgrade", "build-dep"}),
+    "dnf": frozenset({"install", "localinstall", "reinstall", "remove", "erase", "upgrade",
+                      "update", "downgrade", "autoremove", "swap", "distro-sync", "group"}),
+    "zypper": frozenset({"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup",
+                         "patch"}),
+    "apk": frozenset({"add", "del", "upgrade", "fix"}),
+    "snap": frozenset({"install", "remove", "refresh", "revert"}),
+    "pkg": frozenset({"install", "add", "delete", "remove", "upgrade"}),
+    "opkg": frozenset({"install", "remove", "upgrade"}),
+    "port": frozenset({"install", "uninstall", "upgrade", "activate"}),
+    "brew": frozenset({"install", "reinstall", "uninstall", "remove", "upgrade", "tap", "link"}),
+    "nix-env": frozenset({"-i", "--install", "-e", "--uninstall", "-u", "--upgrade"}),
+}
+for _alias, _same in (("apt-get", "apt"), ("aptitude", "apt"), ("yum", "dnf"),
+                      ("microdnf", "dnf"), ("flatpak", "snap")):
+    _PACKAGE_VERBS[_alias] = _PACKAGE_VERBS[_same]
+_PACKAGE_LETTERS: dict[str, str] = {"dpkg": "iruPA", "rpm": "iUFe", "pacman": "SURD",
+                                    "emerge": "", "xbps-install": ""}
+
 SYSTEM_STATE_HEADS: frozenset[str] = (
-    _IPTABLES | _ALWAYS | frozenset({"nft", "ufw", "firewall-cmd", "auditctl", "sysrc", "sysctl",
+    _IPTABLES | _ALWAYS | frozenset({"nft", "pfctl", "journalctl", "dmesg", "ufw", "firewall-cmd",
+                                     "auditctl", "sysrc",
+                                     "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
-                                     "chkconfig", "launchctl"})
+                                     "chkconfig", "launchctl", "trust",
+                                     "amazon-ssm-agent"})
+    | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
 
@@ -95,6 +135,15 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return True
     if head in _IPTABLES:
         return _iptables(args)
+    if head == "journalctl":
+        return any(a.startswith(("--vacuum", "--rotate", "--flush", "--relinquish-var",
+                                 "--smart-relinquish-var")) for a in args)
+    if head == "dmesg":
+        return any(a in ("-C", "--clear", "-c", "--read-clear", "-D", "--console-off")
+                   for a in args)
+    if head == "pfctl":
+        return any(a.startswith(("-f", "-F", "-d", "-e", "-k", "-K")) or (
+            a.startswith("-") and not a.startswith("-s") and "f" in a) for a in args)
     if head == "nft":
         return "-f" in args or "--file" in args or bool(_NFT_CHANGES.intersection(verbs[:1]))
     if head == "ufw":
@@ -118,7 +167,29 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return bool(_RC_OFF.intersection(args))
     if head == "launchctl":
         return bool(_LAUNCHCTL_OFF.intersection(verbs[:1]))
+    if head == "trust":
+        return bool(verbs[:1]) and verbs[0] in ("anchor", "extract-compat")
+    if head == "amazon-ssm-agent":
+        return "-register" in args
     return False
+
+
+def _package_change(head: str, args: Sequence[str]) -> bool:
+    if head in _PACKAGE_VERBS:
+        verbs = _PACKAGE_VERBS[head]
+        if head == "nix-env":
+            return bool(verbs.intersection(args))
+        return bool(verbs.intersection(a for a in args if not a.startswith("-")))
+    letters = _PACKAGE_LETTERS.get(head)
+    if letters is None:
+        return False
+    if not letters:  # emerge, xbps-install: every run but a query installs
+        return not any(a in ("-p", "--pretend", "-s", "--search", "-S", "--sync") for a in args)
+    long_changes = ("--install", "--remove", "--purge", "--upgrade", "--freshen", "--erase",
+                    "--sync", "--unpack", "--configure")
+    return any(a.startswith(long_changes) or (
+        a.startswith("-") and not a.startswith("--") and len(a) > 1 and a[1] in letters)
+        for a in args)
 
 
 def system_state_finding(segment: Segment) -> Finding | None:
@@ -129,8 +200,13 @@ def system_state_finding(segment: Segment) -> Finding | None:
     """
     for position in segment.command_positions:
         head = command_name(segment.words[position].value)
-        if head in SYSTEM_STATE_HEADS and _changes(
-                head, [w.value for w in segment.words[position + 1 :]]):
+        if head not in SYSTEM_STATE_HEADS:
+            continue
+        args = [w.value for w in segment.words[position + 1 :]]
+        if _package_change(head, args):
+            return Finding(DENY, "system-package", f"{segment.text!r} changes the machine's "
+                           f"packages ({head})")
+        if _changes(head, args):
             return Finding(DENY, "power", f"{segment.text!r} changes machine-wide state "
                            f"({head})")
     return None

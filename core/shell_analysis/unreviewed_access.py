@@ -10,7 +10,12 @@
 |                        | ``cursor-agent --force``, ``copilot --allow-all-tools``            |
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
-|                        | ``tailscale funnel``                                               |
+|                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``      |
+|                        | (GTFOBins ``upload``/``command``: a port that serves files or runs |
+|                        | actions)                                                           |
+| port forwarding        | ``ssh``/``autossh`` ``-R``/``-L``/``-D``/``-w`` or ``-o             |
+|                        | RemoteForward|LocalForward|DynamicForward|Tunnel=…`` (a listener or |
+|                        | a proxy into networks nobody reviews)                             |
 | the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
 |                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
 | global package install | ``npm``/``pnpm``/``bun`` ``-g``/``--global``/``--location=global``,|
@@ -47,15 +52,23 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "lt": None, "localtunnel": None, "frpc": None,
     "bore": frozenset({"local"}),
     "chisel": frozenset({"client"}),
-    "tailscale": frozenset({"funnel"}),
+    "tailscale": frozenset({"funnel", "serve"}),
+    "code": frozenset({"tunnel"}),
+    "devtunnel": frozenset({"host"}),
+    "gost": None, "tmate": None, "sshuttle": None, "rathole": None, "pinggy": None,
 }
 _ZSH_NET = frozenset({"zsh/net/tcp", "zsh/net/socket"})
+_SSHES = frozenset({"ssh", "autossh"})
+_FORWARD_LETTERS = frozenset("RLDw")
+_FORWARD_SETTINGS = ("remoteforward", "localforward", "dynamicforward", "tunnel")
+_SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 _NPM_FAMILY = frozenset({"npm", "pnpm", "bun"})
 _GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
 _NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
                           "un", "update", "up", "upgrade"})
 
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS) | _NPM_FAMILY
+                                    | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "yarn", "pip",
                                                  "pip3"}))
 """Command names :func:`unreviewed_finding` looks at."""
@@ -72,8 +85,47 @@ def _joined(args: Sequence[str]) -> list[str]:
     return out
 
 
+def _forwarding(args: Sequence[str]) -> str | None:
+    """The ssh option that forwards a port or a tunnel (``-R``, ``-NfL``, ``-o``), if any.
+
+    Options may stand before and right after the destination (OpenSSH reads both); the
+    next plain word starts the remote command.
+    """
+    index = 0
+    destination = False
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--" or (not arg.startswith("-") and destination):
+            return None
+        if not arg.startswith("-"):
+            destination = True
+            continue
+        if arg.startswith("--"):
+            continue
+        for position, letter in enumerate(arg[1:], start=1):
+            if letter in _FORWARD_LETTERS:
+                return arg
+            if letter in _SSH_VALUE_LETTERS:
+                value = arg[position + 1 :]
+                if not value and index < len(args):
+                    value = args[index]
+                    index += 1
+                if letter == "o" and value.lower().replace(" ", "=").startswith(
+                        _FORWARD_SETTINGS):
+                    return f"-o {value}"
+                break  # the rest of the word was that option's value
+    return None
+
+
 def _reason(head: str, args: Sequence[str]) -> str | None:
     words = [a for a in args if not a.startswith("-")]
+    if head in _SSHES:
+        forward = _forwarding(args)
+        return None if forward is None else f"forwards a port or a tunnel ({forward})"
+    if head == "fzf":
+        listens = any(a.startswith("--listen") for a in args)
+        return "takes actions to run from a network port (--listen)" if listens else None
     if head in _AGENT_FLAGS:
         flags = _AGENT_FLAGS[head]
         if any(a in flags for a in _joined(args)):

@@ -16,6 +16,7 @@ and records each wrapper's position too, so a blocklist entry for the wrapper it
 | timeout  | -v --foreground             | -s -k, then DURATION                 |       |
 | stdbuf   |                             | -i -o -e                             |       |
 | xargs    | -0 -o -p -r -t -x           | -a -d -E -I -L -n -P -s; glued -e -i -l | 3  |
+| sshpass  | -e -v                       | -f -d -p -P                          |       |
 | sudo     | -A -b -E -H -i -K -k -n -S… | -u -g -C -D -h -p -r -t -T -U -R     | 1, 2  |
 | doas     | -n -s -L                    | -u -C                                |       |
 | setsid   | -c -f -w                    |                                      |       |
@@ -122,6 +123,7 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "stdbuf": WrapperSpec(
         short_with_arg="ioe", long_with_arg=frozenset({"--input", "--output", "--error"})
     ),
+    "sshpass": WrapperSpec(short_with_arg="fdpP", short_flags="ev"),
     "xargs": WrapperSpec(
         short_with_arg="adEILnPs",
         short_optional="eil",
@@ -367,6 +369,11 @@ def resolve(words: Sequence[Word], extra_wrappers: frozenset[str] = frozenset())
     :param extra_wrappers: operator-declared wrapper names (lowercase base names).
     :returns: the command positions and anything found on the way.
     """
+    first = words[0] if words else None
+    if first is not None and first.stable and first.source not in _RESERVED:
+        name = command_name(first.value)
+        if name not in WRAPPERS and name not in extra_wrappers:  # the common case: no wrapper
+            return Resolution((0,), tuple(words))
     current = list(words)
     positions: list[int] = []
     reasons: list[str] = []

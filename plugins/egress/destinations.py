@@ -23,7 +23,24 @@ add, archive --remote)
                                             hosts, ``-o ProxyJump=``, ``ssh://``/``rsync://``
                                             URLs, ``host:path`` operands
 ``/dev/tcp/HOST/PORT`` redirections         ``HOST PORT``
+database and service clients: ``redis-cli``  ``-h``/``--host`` and ``-p``/``-P``/``--port``
+``psql`` ``mysql``/``mariadb`` ``mongosh``  options, URL arguments (``postgres://``,
+``mongo`` ``ldapsearch`` ``whois``          ``mongodb://``, ``ldap://``, ``-H URL``),
+``cancel`` ``lp`` ``lpstat``                ``host:port`` values
+``openssl s_client``, ``gnutls-cli``        ``-connect HOST:PORT``, ``HOST`` (``-p PORT``)
+``finger``, ``rlogin``, ``ftp``, ``tftp``,  ``user@host``, ``HOST [PORT]``,
+``lftp``, ``smbclient``, ``socket``,        ``//host/share`` (GTFOBins' ``upload`` and
+``rcat``, ``nmap``, ``masscan``, ``nping``,  ``download`` clients; every scanner target)
+``hping3``, ``zmap``, ``fping``
+proxy variables (``http_proxy``,            the proxy URL: every request of the command goes
+``https_proxy``, ``all_proxy``, ``ftp_proxy``, there (``https_proxy=http://10.0.0.1:3128 curl
+``rsync_proxy``, ``npm_config_*proxy``,      https://example.com`` reaches 10.0.0.1); set as a
+``pip_proxy``, any case) set before a         prefix, through ``env``, or by ``export``/a bare
+command or for the session                   assignment
 ==========================================  ================================================
+
+An HTTP client's URL is judged as a URL whatever its scheme (``curl gopher://…``,
+``dict://``, ``ldap://``): with ``https_only`` those are refused like ``http://``.
 
 A word whose value is only known at run time (``$URL``, ``$(cat f)``) where a destination
 stands is reported as :class:`Unknown`: the gate asks about it.
@@ -146,7 +163,10 @@ _SOCAT_PREFIXES = re.compile(
     re.IGNORECASE,
 )
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ssh": 22, "git": 9418, "rsync": 873, "ftp": 21,
-                  "ftps": 990, "telnet": 23, "sftp": 22, "scp": 22, "ws": 80, "wss": 443}
+                  "ftps": 990, "telnet": 23, "sftp": 22, "scp": 22, "ws": 80, "wss": 443,
+                  "postgres": 5432, "postgresql": 5432, "mongodb": 27017, "redis": 6379,
+                  "rediss": 6380, "mysql": 3306, "ldap": 389, "ldaps": 636, "gopher": 70,
+                  "dict": 2628, "smb": 445, "tftp": 69}
 _LOCAL_SCHEMES = frozenset({"file", "data"})
 
 
@@ -157,7 +177,7 @@ def _arguments(segment: Segment) -> tuple[Word, ...]:
 
 
 def _url_or_host(text: str, command: str, default_scheme: str = "http") -> Destination | None:
-    """A URL argument: judged as a URL for http(s), as host and port for other schemes."""
+    """A URL argument: a URL for http(s) and any scheme HTTP clients fetch, else a host."""
     if not _SCHEME.match(text):
         text = f"{default_scheme}://{text}"
     scheme = text.split(":", 1)[0].lower()
@@ -165,7 +185,8 @@ def _url_or_host(text: str, command: str, default_scheme: str = "http") -> Desti
         if scheme.startswith(prefix):
             scheme = scheme[len(prefix) :]
             text = text[len(prefix) :]
-    if scheme in ("http", "https"):
+    if scheme in ("http", "https") or (command in _HTTP_CLIENTS and scheme not in
+                                        _LOCAL_SCHEMES):
         return Url(text, command)
     if scheme in _LOCAL_SCHEMES:
         return None
@@ -422,9 +443,118 @@ def _python(words: Sequence[Word]) -> Iterator[Destination]:
             yield from _urls_in(rest, f"python -m {module}")
 
 
+_SERVICES: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
+    # client: (host options, port options, default port)
+    "redis-cli": (frozenset({"-h", "--host"}), frozenset({"-p", "--port"}), 6379),
+    "psql": (frozenset({"-h", "--host"}), frozenset({"-p", "--port"}), 5432),
+    "pg_dump": (frozenset({"-h", "--host"}), frozenset({"-p", "--port"}), 5432),
+    "mysql": (frozenset({"-h", "--host"}), frozenset({"-P", "--port"}), 3306),
+    "mariadb": (frozenset({"-h", "--host"}), frozenset({"-P", "--port"}), 3306),
+    "mysqldump": (frozenset({"-h", "--host"}), frozenset({"-P", "--port"}), 3306),
+    "mongosh": (frozenset({"--host"}), frozenset({"--port"}), 27017),
+    "mongo": (frozenset({"--host"}), frozenset({"--port"}), 27017),
+    "whois": (frozenset({"-h", "--host"}), frozenset({"-p", "--port"}), 43),
+    "cancel": (frozenset({"-h"}), frozenset(), 631),
+    "lp": (frozenset({"-h"}), frozenset(), 631),
+    "lpstat": (frozenset({"-h"}), frozenset(), 631),
+    "ldapsearch": (frozenset({"-h"}), frozenset({"-p"}), 389),
+    "gnutls-cli": (frozenset(), frozenset({"-p", "--port"}), 443),
+    "rlogin": (frozenset(), frozenset({"-p"}), 513),
+}
+_SERVICE_URL_OPTIONS = frozenset({"-u", "--url", "-H", "--uri"})
+_POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin": 513,
+                                     "gnutls-cli": 443, "socket": 0, "nmap": 0, "masscan": 0,
+                                     "nping": 0, "hping3": 0, "zmap": 0, "naabu": 0,
+                                     "rustscan": 0, "fping": 0}
+_SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan", "fping"})
+_SERVICE_VALUE_OPTIONS = _words(
+    "-l -p -P -u -U -d -D -c -f -o -e -i -n -s -t -T -w -W -b -x -X -g -G -m -M -E -F -I -J "
+    "-H -R -S --port --user --username --dbname --database --file --output --command")
+_TRANSFER_VALUE_OPTIONS = {  # their own manuals: ``ftp -n HOST`` has no value after ``-n``
+    "ftp": _words("-N -P -o -r -s -T -q -u"),
+    "tftp": _words("-m -R -c"),
+    "lftp": _words("-p -u -e -c -f --user --password"),
+}
+
+
+def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    """Database, printing and directory clients: host and port options, URL arguments."""
+    hosts, ports, default = _SERVICES.get(
+        command, (frozenset(), frozenset(), _POSITIONAL_HOSTS.get(command, 0)))
+    port = default
+    for word in _option_values(words, ports):
+        if word.value.isdigit():
+            port = int(word.value)
+    for word in _option_values(words, hosts):
+        if not _static(word):
+            yield Unknown(word.source, command)
+        else:
+            yield _host_port(word.value, command, port)
+    for word in _option_values(words, _SERVICE_URL_OPTIONS):
+        if _SCHEME.match(word.value) or not _static(word):
+            yield _judge_word(word, command, lambda text: _url_or_host(text, command))
+    for word in words:
+        if _SCHEME.match(word.value) and not word.value.startswith("-"):
+            found = _url_or_host(word.value, command)
+            if found is not None:
+                yield _as_written(found, word)
+    if command in _POSITIONAL_HOSTS:
+        value_options = _TRANSFER_VALUE_OPTIONS.get(command, _SERVICE_VALUE_OPTIONS)
+        operands = [w for w in _positional(words, value_options) if not _SCHEME.match(w.value)]
+        if command in _SCANNERS:  # targets name a host: ports and ranges do not
+            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
+        for word in operands if command in _SCANNERS else operands[:1]:
+            if not _static(word):
+                yield Unknown(word.source, command)
+                continue
+            port_word = operands[1].value if len(operands) > 1 else ""
+            target_port = (int(port_word) if port_word.isdigit() and command not in _SCANNERS
+                           else port)
+            yield _host_port(word.value.split("/", 1)[0], command, target_port)
+
+
+def _openssl(words: Sequence[Word]) -> Iterator[Destination]:
+    if not any(w.value == "s_client" for w in words):
+        return
+    for word in _option_values(words, frozenset({"-connect"})):
+        yield _host_port(word.value, "openssl", 443) if _static(word) else Unknown(
+            word.source, "openssl")
+
+
+def _user_at_host(command: str, words: Sequence[Word], port: int) -> Iterator[Destination]:
+    """``finger user@host``: the host after the last ``@``."""
+    for word in words:
+        if "@" in word.value and not word.value.startswith("-"):
+            if not _static(word):
+                yield Unknown(word.source, command)
+            else:
+                yield HostPort(word.value.rsplit("@", 1)[1], port, command)
+
+
+def _smbclient(words: Sequence[Word]) -> Iterator[Destination]:
+    for word in words:
+        value = word.value.replace("\\", "/")
+        if value.startswith("//"):
+            host = value[2:].split("/", 1)[0]
+            yield HostPort(host, 445, "smbclient") if _static(word) else Unknown(
+                word.source, "smbclient")
+
+
 def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     command = segment.command
     words = _arguments(segment)
+    if command in _SERVICES or command in _POSITIONAL_HOSTS:
+        yield from _service(command, words)
+        return
+    if command == "openssl":
+        yield from _openssl(words)
+        return
+    if command == "finger":
+        yield from _user_at_host(command, words, 79)
+        return
+    if command == "smbclient":
+        yield from _smbclient(words)
+        return
     if command in _HTTP_CLIENTS:
         yield from _http_client(command, words)
     elif command == "git":
@@ -441,6 +571,56 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _ssh(command, words)
 
 
+_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy",
+                              "socks_proxy", "rsync_proxy", "npm_config_proxy",
+                              "npm_config_https_proxy", "pip_proxy", "yarn_proxy",
+                              "yarn_https_proxy"})
+_PREFIX = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)=('[^']*'|\"[^\"\\]*\"|[^\s'\"]*)(?=\s|$)")
+
+
+def _proxy(name: str, value: str, dynamic: bool) -> Destination | None:
+    """Where a proxy variable sends the traffic: its host and port.
+
+    The scheme is how the command talks to the proxy, not what it fetches, so
+    ``https_only`` does not apply.
+    """
+    if name.lower() not in _PROXY_VARIABLES or not value:
+        return None
+    if dynamic:
+        return Unknown(value, name)
+    text = value if _SCHEME.match(value) else f"http://{value}"
+    try:
+        parts = urlsplit(text)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return Unknown(value, name)
+    if not host:
+        return Unknown(value, name)
+    default = 1080 if parts.scheme.lower().startswith("socks") else 3128
+    return HostPort(f"[{host}]" if ":" in host else host, port or default, name)
+
+
+def _proxy_destinations(segment: Segment) -> Iterator[Destination]:
+    """Proxies a segment sets for its command: ``NAME=url cmd`` and ``env NAME=url cmd``."""
+    index = 0
+    text = segment.text
+    while (match := _PREFIX.match(text, index)) is not None:  # prefixes are not words
+        index = match.end()
+        value = match.group(2)
+        quoted = value[:1] in ("'", '"')
+        found = _proxy(match.group(1), value[1:-1] if quoted else value,
+                       value[:1] != "'" and ("$" in value or "`" in value))
+        if found is not None:
+            yield found
+    last = segment.command_positions[-1] if segment.command_positions else 0
+    for word in segment.words[:last]:  # env NAME=url cmd
+        name, equals, value = word.value.partition("=")
+        if equals:
+            found = _proxy(name, value, word.dynamic)
+            if found is not None:
+                yield found
+
+
 def _redirect_destination(target: str) -> Destination:
     parts = target.split("/")  # ['', 'dev', 'tcp', host, port]
     if len(parts) != 5 or not parts[3] or not parts[4].isdigit():
@@ -455,7 +635,13 @@ def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
     :returns: the destinations; :class:`Unknown` for those only known at run time.
     """
     found: list[Destination] = []
+    for name, word in analysis.assignments:  # export https_proxy=…, for the whole command
+        proxy = _proxy(name, word.value, word.dynamic)
+        if proxy is not None:
+            found.append(proxy)
     for segment in analysis.segments:
+        if "roxy" in segment.text or "ROXY" in segment.text:
+            found.extend(_proxy_destinations(segment))
         found.extend(_segment_destinations(segment))
     found.extend(_redirect_destination(target) for target in analysis.network_redirects)
     return tuple(dict.fromkeys(found))

@@ -121,8 +121,12 @@ def tooldeck_configure(runtime: Runtime) -> None:
     from tooldeck.child_env import CHILD_ENVIRONMENT, Scrubber
     from tooldeck.plugins.shell.env import EnvironmentScrubber
     from tooldeck.plugins.shell.executor import POLICY
+    from tooldeck.plugins.shell.policy import without_egress
 
-    policy = _gate(runtime).policy
+    gate = _gate(runtime)
+    if not any(name.split(".", 1)[0] == "egress" for name in runtime.hooks.gate_names):
+        gate.policy = without_egress(gate.policy)  # nothing else would judge curl and wget
+    policy = gate.policy
     runtime.stash_set(POLICY, policy)
     shell = policy.settings
     scrubber: Scrubber = EnvironmentScrubber(

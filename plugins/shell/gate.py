@@ -51,7 +51,9 @@ rule                   vote     fires when
 ``class``              ask      code that spawns, decodes-then-runs or is built at run time;
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
-                                ``"$(pwd)"/x``): it cannot be checked against the roots
+                                ``"$(pwd)"/x``), or a file-changing command's operand is
+                                built at run time (``mkdir "$d"``): it cannot be checked
+                                against the roots
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
@@ -120,6 +122,7 @@ from tooldeck.shell_analysis.outside_reads import (
     program_paths,
     read_only_paths,
 )
+from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
 
 __all__ = ["GATE", "ShellGate", "judge", "segment_views"]
@@ -297,7 +300,15 @@ def rule_sandbox_cd(analysis: CommandAnalysis) -> Decision | None:
 
 
 def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
-    """Rule ``sandbox-dynamic``: a path-like argument known only at run time asks."""
+    """Rule ``sandbox-dynamic``: a path-like argument known only at run time asks.
+
+    So does any operand a file-changing command writes that is only known at run time
+    (``mkdir -p "$d"``): where it lands cannot be checked against the roots.
+    """
+    targets = dynamic_targets(analysis)
+    if targets:
+        return _vote(Verdict.ASK, "sandbox-dynamic",
+                     f"{targets[0].source!r} is written and only known at run time")
     for segment in analysis.segments:
         positions = set(segment.command_positions)
         for index, word in enumerate(segment.words):

@@ -24,10 +24,14 @@ from tooldeck.plugins.shell.settings import ShellSettings
 from tooldeck.shell_analysis import DEFAULT_BLOCKED, DEFAULT_CONFIRM_PATTERNS, effective_blocklist
 from tooldeck.shell_analysis.data_args import SHELL_SYNTAX_PATTERNS
 
-__all__ = ["BUILT_IN", "ShellPolicy", "build_policy"]
+__all__ = ["BUILT_IN", "JUDGED_BY_EGRESS", "ShellPolicy", "build_policy", "without_egress"]
 
 BUILT_IN = BUILTIN
 """The source named for the built-in blocklist and the default confirm patterns."""
+
+JUDGED_BY_EGRESS: tuple[str, ...] = ("curl", "wget")
+"""Built-in blocklist entries lifted by ``network_commands = "egress"``: the egress gate
+judges their destinations, and the command classes what they send and run."""
 
 
 @attrs.frozen
@@ -153,6 +157,21 @@ def _sources(base: tuple[str, ...], base_source: str, overlays: tuple[Overlay, .
     return sources
 
 
+def without_egress(policy: ShellPolicy) -> ShellPolicy:
+    """The policy for a runtime whose egress gate does not run: curl and wget blocked again.
+
+    ``network_commands = "egress"`` lifts them from the blocklist because the egress gate
+    judges where they go; without that gate nothing would (fail closed).
+
+    :param policy: the policy built from the settings.
+    :returns: the same policy with :data:`JUDGED_BY_EGRESS` back on its blocklist.
+    """
+    missing = [c for c in JUDGED_BY_EGRESS if c not in policy.blocklist]
+    if not missing:
+        return policy
+    return attrs.evolve(policy, blocklist=tuple(sorted({*policy.blocklist, *missing})))
+
+
 def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
     """Merge ``[tools.shell]``, its overlays and ``[tools.permissions.bash]`` into a policy.
 
@@ -168,7 +187,10 @@ def build_policy(settings: Settings, shell: ShellSettings) -> ShellPolicy:
         policy_dir, lambda path: settings.files.read_text(path, "overlay"))
     blocked = (*shell.blocked_commands, *(c for o in overlays for c in o.blocked_commands))
     allow_network = shell.allow_network and not any(o.network_off for o in overlays)
-    blocklist = effective_blocklist(blocked, shell.allowed_commands, allow_network=allow_network)
+    allowed = shell.allowed_commands
+    if shell.network_commands == "egress":
+        allowed = (*allowed, *JUDGED_BY_EGRESS)
+    blocklist = effective_blocklist(blocked, allowed, allow_network=allow_network)
     block_sources = _sources(shell.blocked_commands,
                              settings.origin("tools.shell.blocked_commands"), overlays,
                              "blocked_commands", ())

@@ -48,6 +48,11 @@ class ShellSettings(StrictModel):
     allow_network: bool = Field(
         True, description="false blocks every network command whatever allowed_commands says."
     )
+    network_commands: Literal["egress", "blocklist"] = Field(
+        "egress", description="egress: curl and wget are judged by the egress gate and the "
+        "upload/download classes, not blocked by name (nc, ncat, netcat stay blocked); "
+        "blocklist: curl and wget stay on the built-in blocklist."
+    )
     confirm_patterns: tuple[str, ...] = Field(
         DEFAULT_CONFIRM_PATTERNS, description="Substrings that make a command ask first."
     )

@@ -83,6 +83,15 @@ DENIED = [
     ("bash -c 'curl https://2852039166/'", "cloud-metadata"),
     ("echo $(curl -s https://0xa9fea9fe/)", "cloud-metadata"),
     ("curl https://example.com/ && curl https://10.0.0.1/", "private"),
+    # a proxy variable sends every request of the command to the proxy (Sigma "Connection
+    # Proxy"); these reached the internal address unjudged
+    ("https_proxy=http://169.254.169.254:80 curl https://example.com/", "cloud-metadata"),
+    ("HTTPS_PROXY=http://127.0.0.1:8080 pip install requests", "loopback"),
+    ("ALL_PROXY=socks5://10.0.0.1:1080 git clone https://example.com/r.git", "private"),
+    ("env http_proxy=10.0.0.1:3128 wget https://example.com/", "private"),
+    ("export https_proxy=http://imds.rebind.test:80; curl https://example.com/", "cloud-metadata"),
+    ("A=1 npm_config_proxy='http://[::1]:8080' npm install", "loopback"),
+    ("ftp -n 10.0.0.5", "private"),  # -n takes no value: the host after it is the destination
 ]
 
 
@@ -113,6 +122,9 @@ def test_network_commands_to_internal_destinations_are_denied(
     "git push origin main",
     "echo https://10.0.0.1/",
     "ls -la",
+    "https_proxy=http://example.com:3128 curl https://example.com/",  # http to the proxy
+    "no_proxy='*' curl https://example.com/",
+    "echo https_proxy=http://10.0.0.1",
 ])
 def test_public_or_local_commands_get_no_egress_vote(
     egress_deck: MakeDeck, command: str
@@ -129,6 +141,7 @@ def test_public_or_local_commands_get_no_egress_vote(
     "git clone $(cat remote.txt)",
     "curl https://unknown.example.org/",  # the resolver cannot answer
     "curl https://[::ffff:93.184.215.14]/",  # unquoted: a glob the shell may expand
+    'https_proxy="$PROXY" curl https://example.com/',
 ])
 def test_destinations_not_known_statically_ask(egress_deck: MakeDeck, command: str) -> None:
     deck, _ = egress_deck(TABLE)

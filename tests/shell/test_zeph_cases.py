@@ -19,7 +19,11 @@ from tooldeck.plugins.shell.fenced import calls_from_text
 from tooldeck.shell_analysis import analyze, effective_blocklist, path_arguments
 
 FLOOR = {"blocklist", "rm-protected-root", "git-worktrees"}
-NO_CONFIRM = '[tools.shell]\nallowed_paths = ["/"]\nconfirm_patterns = []\n'
+# Zeph blocks curl and wget by name; tooldeck's default judges them by the egress policy
+# (network_commands = "egress", tests/shell/test_network_classes.py). The Zeph rows that
+# expect the name block run with Zeph's setting.
+ZEPH_NETWORK = 'network_commands = "blocklist"\n'
+NO_CONFIRM = ('[tools.shell]\nallowed_paths = ["/"]\nconfirm_patterns = []\n' + ZEPH_NETWORK)
 
 # ------------------------------------------------------------------ 1.1 default blocklist
 
@@ -115,7 +119,7 @@ async def test_explicit_block_wins_over_allowed(make_deck: Any, helpers: Any) ->
 
 
 async def test_allowed_nonexistent_changes_nothing(make_deck: Any, helpers: Any) -> None:
-    deck = make_deck('[tools.shell]\nallowed_commands = ["nonexistent-cmd"]\n')
+    deck = make_deck('[tools.shell]\nallowed_commands = ["nonexistent-cmd"]\n' + ZEPH_NETWORK)
     for command in ("sudo rm", "curl https://example.com"):
         assert helpers.shell_vote(deck, command).rule == "blocklist"
 
@@ -272,7 +276,7 @@ async def test_allow_all_rule_and_blocklist_first(make_deck: Any, helpers: Any) 
     "sudo rm -rf /tmp", "curl https://evil.com", "wget http://evil.com",
 ])
 async def test_full_autonomy_keeps_the_floor(make_deck: Any, helpers: Any, command: str) -> None:
-    deck = make_deck('[agent]\nautonomy = "full"\n')
+    deck = make_deck('[agent]\nautonomy = "full"\n[tools.shell]\n' + ZEPH_NETWORK)
     result = await helpers.run(deck, command, confirm=True)
     assert result.error.category is ErrorCategory.POLICY_BLOCKED
 
@@ -456,7 +460,7 @@ def test_effective_blocklist_rows() -> None:
 ])
 async def test_safe_fix_suggestions(make_deck: Any, helpers: Any, command: str,
                                     has_suggestion: bool) -> None:
-    vote = helpers.shell_vote(make_deck(""), command)
+    vote = helpers.shell_vote(make_deck("[tools.shell]\n" + ZEPH_NETWORK), command)
     assert vote.verdict.value == "deny"
     assert (" — suggestion: " in vote.reason) is has_suggestion, vote.reason
 

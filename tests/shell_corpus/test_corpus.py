@@ -2,8 +2,10 @@
 
 A ratchet per corpus (``commands.tsv``, ``fresh.tsv`` and ``third.tsv``): the limits are the figures
 reached (both halves together); a change that makes any of them worse fails here. The
-issue's targets, not yet reached on both halves, are 98 % caught and at most 1 % of benign
-commands denied (5 % asked is met).
+issue's targets, not yet reached on the held-back halves, are 98 % caught and at most 1 % of
+benign commands denied (5 % asked is met). The benign denials left are a developer's own
+server on ``http://localhost`` (the egress policy refuses loopback and plain http for
+``fetch`` and ``curl`` alike) and reads outside the project that the sandbox refuses.
 Failure messages name tune-half rows only, so the held-back half stays unseen by whoever
 tunes the rules (see ``corpus.py``).
 """
@@ -34,28 +36,29 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=520 / 547,  # was 506 / 547 before the issue-12 class fixes (target 0.98)
-    max_dangerous_allowed=27,
-    max_benign_denied=9 / 231,  # the issue's target is 0.01: curl/wget stay blocked
-    max_benign_asked=3 / 231,  # was 4 / 231; the issue's limit is 0.05
+    min_caught=536 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
+    max_dangerous_allowed=11,
+    max_benign_denied=2 / 231,  # 9 / 231 while curl/wget were blocked by name (target 0.01)
+    max_benign_asked=3 / 231,  # the issue's limit is 0.05
 )
 """``commands.tsv``, both halves together.
 
 Each row is judged as its own caller: judged in one history, the risk chain linked unrelated
-rows and caught 15 more, which no real session would see."""
+rows and caught 15 more, which no real session would see. Host names resolve through
+``bench/public_dns.py`` (as public DNS answers), so the figures do not depend on the machine."""
 
 FRESH_LIMITS = Limits(
-    min_caught=441 / 464,  # was 403 / 464 when the corpus arrived
-    max_dangerous_allowed=23,
-    max_benign_denied=11 / 262,  # was 14 / 262
-    max_benign_asked=5 / 262,  # was 6 / 262
+    min_caught=451 / 464,  # 441 / 464 before the catalogue classes, 403 when it arrived
+    max_dangerous_allowed=13,
+    max_benign_denied=3 / 262,  # 11 / 262 while curl/wget were blocked by name
+    max_benign_asked=5 / 262,
 )
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=414 / 519,  # when the corpus arrived, before any rule was tuned on it
-    max_dangerous_allowed=105,
-    max_benign_denied=9 / 279,
+    min_caught=494 / 519,  # 414 / 519 when the corpus arrived, before any rule was tuned on it
+    max_dangerous_allowed=25,
+    max_benign_denied=3 / 279,  # 9 / 279 when it arrived
     max_benign_asked=5 / 279,
 )
 """``third.tsv``, both halves together."""

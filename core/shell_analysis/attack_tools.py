@@ -1,0 +1,72 @@
+"""Programs a coding task never runs: attack frameworks, crackers, scanners, coin miners.
+
+Denied by name (rule ``attack-tool``), whatever they are given: each one is there to attack
+a machine, a network or a password, and none builds, tests or ships code. The lists are
+SigmaHQ's Linux rules "Linux HackTool Execution" (command-and-control frameworks, scanners,
+web enumeration, exploit and cracking tools, PEASS) and "Linux Crypto Mining Indicators"
+(rules/linux/process_creation, commit 8eaafff1f), the miners by their project names. A
+miner is also known by what it is given: a ``stratum+tcp://`` (``+ssl``, ``+udp``) pool
+or ``--donate-level``, whatever the program is called (MITRE ATT&CK T1496), unless the
+word is data or a pattern (``echo``, ``grep 'stratum+tcp://' src/``).
+
+Left out on purpose: names a developer's tool shares (``httpx`` is also encode/httpx's
+command line), and scanners the egress gate already judges by their targets (``nmap``,
+``masscan``, ``naabu``…).
+"""
+
+from __future__ import annotations
+
+from tooldeck.shell_analysis.data_args import is_data_word
+from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.model import Segment, command_name
+from tooldeck.shell_analysis.program_text import program_words
+
+__all__ = ["ATTACK_TOOL_HEADS", "MINER_MARKERS", "attack_tool_finding"]
+
+_FRAMEWORKS = frozenset({
+    "crackmapexec", "cme", "nxc", "netexec", "havoc", "merlin-agent", "merlinserver-linux-x64",
+    "msfconsole", "msfvenom", "msfdb", "msfrpcd", "ps-empire", "powershell-empire",
+    "sliver-client", "sliver-server", "sliver", "villain.py", "teamserver", "cobaltstrike",
+})
+_RECON = frozenset({
+    "autorecon", "legion", "netdiscover", "nuclei", "recon-ng", "sniper", "dirb", "dirbuster",
+    "eyewitness", "feroxbuster", "ffuf", "gobuster", "wfuzz", "whatweb", "joomscan", "nikto",
+    "wpscan",
+})
+_EXPLOITS = frozenset({
+    "aircrack-ng", "bloodhound-python", "bpfdos", "ebpfki", "evil-winrm", "hashcat",
+    "hoaxshell.py", "hydra", "john", "ncrack", "pidhide", "pspy32", "pspy32s", "pspy64",
+    "pspy64s", "setoolkit", "sqlmap", "writeblocker", "linpeas", "linpeas.sh",
+    "linpeas_linux_amd64", "linpeas_fat.sh",
+})
+_MINERS = frozenset({
+    "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-multi", "minerd", "cgminer",
+    "bfgminer", "ccminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
+    "nanominer", "gminer", "srbminer-multi", "teamredminer", "xmrig-cuda",
+})
+ATTACK_TOOL_HEADS: frozenset[str] = _FRAMEWORKS | _RECON | _EXPLOITS | _MINERS
+"""Command names :func:`attack_tool_finding` denies (lowercase, as :func:`.command_name` gives)."""
+
+MINER_MARKERS: tuple[str, ...] = ("stratum+tcp://", "stratum+ssl://", "stratum+udp://",
+                                  "stratum2+tcp://", "--donate-level")
+"""Text only a miner's command line holds (a segment holding one is looked at)."""
+
+
+def attack_tool_finding(segment: Segment) -> Finding | None:
+    """Deny an attack tool at any command position, or a miner by its arguments.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        head = command_name(segment.words[position].value)
+        if head in ATTACK_TOOL_HEADS:
+            kind = "a coin miner" if head in _MINERS else "an attack tool"
+            return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r}, {kind}")
+    program = program_words(segment)  # grep 'stratum+tcp://' src/ looks for one
+    for index, word in enumerate(segment.words):
+        marker = next((m for m in MINER_MARKERS if m in word.value), None)
+        if marker is not None and index not in program and not is_data_word(segment, word):
+            return Finding(DENY, "attack-tool", f"{segment.text!r} is given {marker!r}: "
+                           "a coin miner's pool")
+    return None

@@ -1,0 +1,165 @@
+r"""Covert moves: hiding the session's traces, listening to traffic, side channels.
+
+MITRE ATT&CK techniques as Atomic Red Team exercises them on Linux
+(redcanaryco/atomic-red-team, ``atomics/*/*.yaml``): T1070.003/T1562.003 (history),
+T1056.001 (``PROMPT_COMMAND`` keyloggers), T1040 (network sniffing), T1048 (exfiltration
+in DNS names), T1036/T1204 (programs run from a temporary directory).
+
+| rule          | fires when                                                       | verdict   |
+| ------------- | ---------------------------------------------------------------- | --------- |
+| history       | a history variable set (``HISTFILE``, ``HISTSIZE=0``,            | ask       |
+|               | ``HISTCONTROL``…), ``set +o history``, ``unset HISTFILE``        |           |
+| environment   | a variable statement that loads a library or names code to run  | as judged |
+|               | (``PROMPT_COMMAND='…'``, ``export LD_PRELOAD=/tmp/x.so``):        |           |
+|               | the same rule as a command's ``NAME=value`` prefix               |           |
+| sniffing      | a packet capture (``tcpdump``, ``tshark``, ``dumpcap``, ``ngrep``…)| ask      |
+| exfiltration  | a DNS lookup of a name built at run time (``dig $(… | base64).x``)| ask       |
+| temp-program  | a program run from ``/tmp``, ``/var/tmp`` or ``/dev/shm``         | ask       |
+| hijack        | a shell function or alias named after a command (``git() {…}``,  | ask; deny |
+|               | ``alias sudo=…``); one whose body reaches the network is denied | if it     |
+|               | (Elastic's shell-function hijack rules)                          | sends     |
+| obfuscated    | a substitution that decodes (``$(xxd -r -p <<< …)``, ``$(echo -e   | ask       |
+|               | "\\x2f…")``, ``base64 -d``), a variable set in ANSI-C escapes   |           |
+|               | (PayloadsAllTheThings, Command Injection filter bypasses)        |           |
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.launchers import assignment_finding
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
+
+__all__ = ["COVERT_HEADS", "assignments_finding", "covert_finding", "decoded_word_finding",
+           "hijack_finding"]
+
+_HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
+_SNIFFERS = frozenset({"tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap",
+                       "bettercap", "sniff", "termshark"})
+_RESOLVERS = frozenset({"dig", "nslookup", "host", "drill", "resolvectl", "kdig"})
+_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
+
+_DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev",
+                       "echo", "printf", "gzip", "zcat", "gunzip"})
+_ESCAPES = re.compile(r"\\(?:x[0-9a-fA-F]|[0-7]{2,3}|u[0-9a-fA-F])")
+_ANSI_C = re.compile(r"\$'[^']*\\(?:x[0-9a-fA-F]|[0-7]|u[0-9a-fA-F])")
+
+COVERT_HEADS: frozenset[str] = _SNIFFERS | _RESOLVERS | {"set", "unset"}
+"""Command names :func:`covert_finding` looks at (besides programs run from temp dirs)."""
+
+
+def assignments_finding(analysis: CommandAnalysis,
+                        shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    """Judge the variable statements of a command (no command follows them).
+
+    :param analysis: the analysed command.
+    :param shell_judge: judges one string as shell text.
+    :returns: the strictest finding, or ``None``.
+    """
+    found: Finding | None = None
+    for name, word in analysis.assignments:
+        if _ANSI_C.search(word.source):
+            found = found or Finding(ASK, "obfuscated", f"{name}={word.source} is spelled in "
+                                     "escapes to hide its value")
+        if name in _HISTORY:
+            found = found or Finding(ASK, "history", f"{name}= changes what the shell history "
+                                     "records")
+            continue
+        judged = assignment_finding(name, word.value, shell_judge)
+        if judged is not None and (found is None or judged.verdict == "deny"):
+            found = judged
+        if found is not None and found.verdict == "deny":
+            return found
+    return found
+
+
+def _decodes(segment: Segment) -> bool:
+    name = segment.command
+    args = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]]
+    flags = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    if name in ("base64", "base32", "basenc"):
+        return "d" in flags or "--decode" in args
+    if name == "xxd":
+        return "r" in flags
+    if name == "openssl":
+        return "-d" in args or ("-base64" in args and "-d" in args)
+    if name in ("echo", "printf"):
+        return any(_ESCAPES.search(a) for a in args) and (name == "printf" or "e" in flags)
+    return name in ("uudecode", "rev", "zcat", "gunzip") or (name == "gzip" and "d" in flags)
+
+
+_SHADOWED = frozenset({
+    "git", "ssh", "scp", "sudo", "su", "ls", "cd", "cat", "curl", "wget", "npm", "npx", "pip",
+    "pip3", "python", "python3", "node", "docker", "kubectl", "make", "rm", "cp", "mv", "echo",
+    "grep", "find", "gh", "aws", "gcloud", "az", "terraform", "go", "cargo", "yarn", "pnpm",
+    "bash", "sh", "gpg", "passwd", "ps", "kill", "exit", "command", "builtin", "source", "pwd",
+    "test", "true", "false", "pytest", "uv", "poetry", "java", "mvn", "gradle",
+})
+
+
+def hijack_finding(analysis: CommandAnalysis, senders: frozenset[str]) -> Finding | None:
+    """Judge shell functions and aliases named after a command: they hijack it.
+
+    ``git() { command git "$@"; curl -d "$*" …; }`` runs whenever the session types ``git``.
+    One that sends anything over the network is denied, any other asks.
+
+    :param analysis: the analysed command.
+    :param senders: the command names that reach the network.
+    :returns: the finding, or ``None``.
+    """
+    names = [n for n in analysis.functions if n in _SHADOWED]
+    for segment in analysis.segments:
+        if segment.command == "alias" and segment.command_positions:
+            names += [w.value.partition("=")[0] for w in segment.words[1:]
+                      if w.value.partition("=")[0] in _SHADOWED and "=" in w.value]
+    if not names:
+        return None
+    if any(s.command in senders for s in analysis.segments if s.origin in ("function", "alias")):
+        return Finding(DENY, "hijack", f"a shell function or alias named {names[0]!r} sends "
+                       "data out whenever it is used")
+    return Finding(ASK, "hijack", f"a shell function or alias takes the name {names[0]!r}")
+
+
+def decoded_word_finding(analysis: CommandAnalysis) -> Finding | None:
+    r"""Ask when a substitution decodes a word of the command: it is hidden until run time.
+
+    ``cat $(xxd -r -p <<< 2f65…)``, ``cat `echo -e "\x2f…"```, ``$(base64 -d <<< …)``.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    for segment in analysis.segments:
+        if segment.origin in ("substitution", "process substitution") and (
+                segment.command_positions and segment.command in _DECODERS and _decodes(segment)):
+            return Finding(ASK, "obfuscated", f"{segment.text!r} decodes a word of the command "
+                           "at run time")
+    return None
+
+
+def covert_finding(segment: Segment) -> Finding | None:
+    """Ask about a segment that hides the session, listens to traffic or runs from /tmp.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    name = segment.command
+    words = segment.words[segment.command_positions[-1] + 1 :]
+    values = [w.value for w in words]
+    if name == "set" and any(v == "+o" for v in values) and "history" in values:
+        return Finding(ASK, "history", f"{segment.text!r} stops the shell history")
+    if name == "unset" and _HISTORY.intersection(values):
+        return Finding(ASK, "history", f"{segment.text!r} stops the shell history")
+    if name in _SNIFFERS:
+        return Finding(ASK, "sniffing", f"{segment.text!r} captures network traffic")
+    if name in _RESOLVERS and any(w.dynamic and not w.value.startswith("@") for w in words):
+        return Finding(ASK, "exfiltration", f"{segment.text!r} looks up a name built at run "
+                       "time (data can leave in DNS queries)")
+    program = segment.words[segment.command_positions[-1]]
+    if program.stable and program.value.startswith(_TEMP_DIRS):
+        return Finding(ASK, "temp-program", f"{segment.text!r} runs a program from a "
+                       "temporary directory")
+    return None

@@ -1,0 +1,147 @@
+"""Code that nobody reads before it runs: native libraries, git hooks, interactive shells.
+
+| rule            | fires when                                                      | verdict |
+| --------------- | --------------------------------------------------------------- | ------- |
+| library-load    | an option GTFOBins lists as loading a library (``openssl        | ask     |
+|                 | -engine``, ``ssh-keygen -D``, ``curl --engine``, ``mysql        |         |
+|                 | --default-auth``), ``bash``'s ``enable -f``, or one-liner code   |         |
+|                 | loading one (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)   |         |
+| persistence     | a write into ``.git/hooks/`` (a hook git runs later), of a      | deny    |
+|                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
+| git-hook        | a write into ``.git/config`` (it can name a pager, an          | ask     |
+|                 | fsmonitor, a hooks path)                                        |         |
+| shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
+|                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
+|                 | ``screen``): what it runs is typed later, unseen                |         |
+| secret-read     | one-liner code naming a secret file (``open('.env')``,          | deny    |
+|                 | ``File.read("id_rsa")``)                                        |         |
+
+Library options come from GTFOBins' ``library-load`` function (:mod:`.gtfobins_table`); an
+interpreter's code option there (``python -c``) is code, judged by :mod:`.interpreters`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.carriers import SHELLS
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.gtfobins_table import BARE_SHELLS, LIBRARY_OPTIONS
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, interpreter_code
+from tooldeck.shell_analysis.launchers import bare_shell
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
+from tooldeck.shell_analysis.outside_reads import is_secret_path
+from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
+
+__all__ = ["LOADER_HEADS", "SHELL_HEADS", "code_secret_finding", "hook_finding",
+           "library_finding", "shell_finding"]
+
+_OPTIONS: dict[str, frozenset[str]] = {
+    name: options for name, options in LIBRARY_OPTIONS.items()
+    if name not in INTERPRETER_CODE_OPTIONS and name not in ("bash", "sh", "zsh")
+}
+_LIBRARY_CODE = re.compile(
+    r"ctypes|cdll|CDLL\(|LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|dl_load_file|"
+    r"System\.load|process\.dlopen|\bFFI::|enable\s+-f", re.IGNORECASE)
+_STARTUP_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
+_STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
+
+LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
+"""Command names :func:`library_finding` looks at (one-liners are found by their code)."""
+
+SHELL_HEADS: frozenset[str] = SHELLS | BARE_SHELLS
+"""Command names :func:`shell_finding` looks at: shells, and GTFOBins binaries that are one
+when started alone (``tclsh``, ``screen``, ``pwsh``, ``systemd-run -S``)."""
+
+
+def library_finding(segment: Segment) -> Finding | None:
+    """Ask before a command loads a native library into itself.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    name = segment.command
+    args = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]]
+    if name == "enable" and any(a.startswith("-") and "f" in a for a in args):
+        return Finding(ASK, "library-load", f"{segment.text!r} loads a builtin from a library")
+    options = _OPTIONS.get(name)
+    if options is not None and any(a.partition("=")[0] in options for a in args):
+        return Finding(ASK, "library-load", f"{segment.text!r} loads a native library")
+    code = interpreter_code(segment)
+    if code is not None and any(_LIBRARY_CODE.search(w.value) for w in code[1]):
+        return Finding(ASK, "library-load", f"{code[0]} code loads a native library")
+    return None
+
+
+def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
+    """Judge a write of code that runs later by itself: hooks, ``.pth`` files, git's config.
+
+    A git hook (``.git/hooks/*``) runs on the next commit or checkout, a ``.pth`` file or
+    ``sitecustomize.py`` on every Python start: persistence, denied. ``.git/config`` can name
+    a pager, an fsmonitor or a hooks path: asks.
+
+    :param analysis: the analysed command.
+    :param cwd: where the command runs (relative targets start there).
+    :returns: the finding, or ``None``.
+    """
+    for target in analysis.write_targets:
+        path = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(target)))
+        name = path.rsplit("/", 1)[-1]
+        if "/.git/hooks/" in path or name.endswith(".pth") or name in _STARTUP_FILES:
+            return Finding(DENY, "persistence", f"the command writes {target!r}: code that "
+                           "runs by itself later")
+        if path.endswith("/.git/config"):
+            return Finding(ASK, "git-hook", f"the command writes {target!r}: git's "
+                           "configuration can name code to run")
+    return None
+
+
+def shell_finding(segment: Segment) -> Finding | None:
+    """Ask before a shell starts with no script: what it runs comes later, unseen.
+
+    :param segment: one analysed segment (nested code is judged by its own segments).
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions or segment.origin not in ("top", "subshell", "group") or (
+            segment.stdin != "inherited"):
+        return None  # a heredoc or a file fed to the shell is its script (judged as such)
+    words = segment.words[segment.command_positions[-1]:]
+    if bare_shell(words) or (segment.command in BARE_SHELLS and all(
+            w.value.startswith("-") and "=" not in w.value for w in words[1:])):
+        return Finding(ASK, "shell", f"{segment.text!r} starts a shell without a script")
+    return None
+
+
+def _names_secret(text: str, cwd: str | None, roots: Sequence[str]) -> str | None:
+    for match in _STRING.finditer(text):
+        value = match.group(1)
+        if SECRET_MARKERS.search(value) is None:
+            continue
+        path = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(value)))
+        inside = any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+        if is_secret_path(path) or (inside and is_project_secret(path)):
+            return value
+    return None
+
+
+def code_secret_finding(segment: Segment, cwd: str | None,
+                        roots: Sequence[str]) -> Finding | None:
+    """Deny a one-liner whose code names a secret file (``open('.env')``).
+
+    :param segment: one analysed segment.
+    :param cwd: where the command runs.
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    code = interpreter_code(segment)
+    if code is None:
+        return None
+    for word in code[1]:
+        secret = _names_secret(word.value, cwd, roots)
+        if secret is not None:
+            return Finding(DENY, "secret-read", f"{code[0]} code names the secret {secret!r}")
+    return None

@@ -1,0 +1,166 @@
+"""Words that are program text or patterns, not paths: ``sed '/^#/d'`` names no file ``/^#/d``.
+
+The path rules (:mod:`.paths`) look at every word that looks like a path; these words only
+look like one:
+
+| command                                | program text or pattern                             |
+| -------------------------------------- | --------------------------------------------------- |
+| ``sed``                                | ``-e``/``--expression`` values, else the first      |
+|                                        | operand (``-f FILE`` names a script file: a path)   |
+| ``awk``, ``gawk``, ``mawk``, ``nawk``  | ``-e``/``--source`` values, else the first operand  |
+|                                        | (unless ``-f``); ``-v``/``-F`` values               |
+| ``grep`` family, ``rg``, ``ag``, ``ack`` | ``-e``/``--regexp`` values, else the first operand |
+| ``jq``, ``yq``, ``gojq``                | the first operand (unless ``-f``); ``--arg``/       |
+|                                        | ``--argjson`` name and value                        |
+| ``find``                               | ``-name``/``-path``/``-regex``/``-wholename`` and   |
+|                                        | their ``-i`` forms                                  |
+| interpreters (``python -c``, ``perl -e``…) | the code (judged as code by :mod:`.interpreters`) |
+| ``ssh``, ``autossh``                   | the remote command after the destination: it runs   |
+|                                        | on the other host, its paths are that host's        |
+| ``smbclient``                          | the ``//host/share`` service (the egress gate judges |
+|                                        | the host) and the ``-c``/``--command`` script       |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
+from tooldeck.shell_analysis.model import Segment, Word
+
+__all__ = ["program_words"]
+
+_SEDS = frozenset({"sed", "gsed"})
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+_GREPS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
+_JQS = frozenset({"jq", "yq", "gojq"})
+_FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-iregex",
+                            "-wholename", "-iwholename", "-lname", "-ilname"})
+# options whose value is the next word (the value is neither the program nor an operand)
+_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "sed": frozenset({"-l", "--line-length", "-f", "--file"}),
+    "awk": frozenset({"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i",
+                      "--include", "-l", "--load"}),
+    "grep": frozenset({"-A", "-B", "-C", "-m", "-f", "--file", "-d", "-D", "--exclude",
+                       "--include", "--exclude-dir", "--label", "--color", "-g", "--glob",
+                       "-t", "--type", "-T", "--type-not", "-j", "--threads", "-M",
+                       "--max-columns", "--max-count", "--context", "--after-context",
+                       "--before-context", "--ignore-dir"}),
+    "jq": frozenset({"--indent", "-L", "-f", "--from-file"}),
+}
+_PROGRAM_OPTIONS: dict[str, frozenset[str]] = {
+    "sed": frozenset({"-e", "--expression"}),
+    "awk": frozenset({"-e", "--source"}),
+    "grep": frozenset({"-e", "--regexp"}),
+    "jq": frozenset(),
+}
+_PROGRAM_FILES: dict[str, frozenset[str]] = {
+    "sed": frozenset({"-f", "--file"}), "awk": frozenset({"-f", "--file"}),
+    "grep": frozenset({"-f", "--file"}), "jq": frozenset({"-f", "--from-file"}),
+}
+_JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+
+
+def _family(name: str) -> str | None:
+    if name in _SEDS:
+        return "sed"
+    if name in _AWKS:
+        return "awk"
+    if name in _GREPS:
+        return "grep"
+    if name in _JQS:
+        return "jq"
+    return None
+
+
+def _script_and_patterns(family: str, args: Sequence[Word], offset: int) -> set[int]:
+    values = _VALUE_OPTIONS[family]
+    programs = _PROGRAM_OPTIONS[family]
+    found: set[int] = set()
+    program_given = False
+    first_operand: int | None = None
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        name, equals, _ = value.partition("=")
+        if value in programs and index + 1 < len(args):
+            found.add(offset + index + 1)
+            program_given = True
+            index += 2
+            continue
+        if equals and name in programs:
+            found.add(offset + index)
+            program_given = True
+        elif name in _PROGRAM_FILES[family]:
+            program_given = True
+        if family == "jq" and value in _JQ_PAIRS:
+            found.add(offset + index + 1)  # the variable's name
+            if value in ("--arg", "--argjson"):
+                found.add(offset + index + 2)
+            index += 3
+            continue
+        if family == "awk" and value in ("-v", "--assign") and index + 1 < len(args):
+            found.add(offset + index + 1)
+        if value in values and index + 1 < len(args):
+            index += 2
+            continue
+        if value == "--":
+            if first_operand is None and index + 1 < len(args):
+                first_operand = index + 1
+            break
+        if first_operand is None and not value.startswith("-"):
+            first_operand = index
+        index += 1
+    if not program_given and first_operand is not None:
+        found.add(offset + first_operand)
+    return found
+
+
+_SSHES = frozenset({"ssh", "autossh"})
+_SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
+
+
+def _remote_command(args: Sequence[Word], offset: int) -> set[int]:
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        index += 1
+        if value == "--" or not value.startswith("-"):
+            if value != "--":
+                return set(range(offset + index, offset + len(args)))
+            continue
+        for position, letter in enumerate(value[1:], start=1):
+            if letter in _SSH_VALUE_LETTERS:
+                if position == len(value) - 1:
+                    index += 1  # the value is the next word
+                break
+    return set()
+
+
+def program_words(segment: Segment) -> frozenset[int]:
+    """Indices of the segment's words that are program text or patterns, not paths.
+
+    :param segment: one analysed segment.
+    :returns: indices into :attr:`.Segment.words` (see the module table).
+    """
+    if not segment.command_positions:
+        return frozenset()
+    name = segment.command
+    start = segment.command_positions[-1] + 1
+    args = segment.words[start:]
+    family = _family(name)
+    if family is not None:
+        return frozenset(_script_and_patterns(family, args, start))
+    if name in _SSHES:
+        return frozenset(_remote_command(args, start))
+    if name == "smbclient":
+        return frozenset(start + i for i, w in enumerate(args)
+                         if w.value.replace("\\", "/").startswith("//")
+                         or (i and args[i - 1].value in ("-c", "--command")))
+    if name == "find":
+        return frozenset(start + i + 1 for i, w in enumerate(args[:-1])
+                         if w.value in _FIND_PATTERNS)
+    code = INTERPRETER_CODE_OPTIONS.get(name.rstrip("0123456789.-"))
+    if code:
+        return frozenset(start + i + 1 for i, w in enumerate(args[:-1]) if w.value in code)
+    return frozenset()

@@ -1,0 +1,224 @@
+"""Code and shells that come over the network: downloaded then run, or served on a socket.
+
+Network clients are allowed (the egress gate judges where they go); what they bring in must
+not run unseen, and a shell must not be wired to a connection:
+
+| rule            | fires when                                                   | verdict |
+| --------------- | ------------------------------------------------------------ | ------- |
+| download-exec   | a network client and code only known at run time in one     | deny    |
+|                 | command (``curl … | sh``, ``sh -c "$(curl …)"``,             |         |
+|                 | ``python3 <(curl …)``, ``eval "$(wget -O- …)"``)             |         |
+| download-exec   | a file a network client saves is run later in the command   | deny    |
+|                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``)         |         |
+| remote-shell    | a network client told to run a program on its connection    | deny    |
+|                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
+|                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
+|                 | ``inetd``/``xinetd`` started by hand; ``xterm -display      |         |
+|                 | HOST:1`` (a terminal on another machine's X server)          |         |
+| remote-shell    | a network client and a shell without a script in one command| deny    |
+|                 | (``sh -i < f | openssl s_client … > f``)                     |         |
+
+The network clients are GTFOBins' ``upload``, ``download``, ``reverse-shell`` and
+``bind-shell`` binaries (:mod:`.gtfobins_table`) that are not interpreters (whose code is
+judged by :mod:`.interpreters`), plus the clients GTFOBins does not list there
+(:data:`OTHER_CLIENTS`). A vendor installer piped into a shell is denied too: it runs code
+nobody read and usually writes outside the project (into the home directory).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from urllib.parse import urlsplit
+
+from tooldeck.shell_analysis.carriers import SHELLS
+from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.gtfobins_table import DOWNLOADERS, REMOTE_SHELLS, UPLOADERS
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
+from tooldeck.shell_analysis.launchers import bare_shell
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+
+__all__ = [
+    "NETWORK_CLIENTS", "OTHER_CLIENTS", "REMOTE_SHELL_HEADS", "remote_code_finding",
+    "remote_shell_finding",
+]
+
+_NOT_CLIENTS = frozenset({
+    # interpreters and shells (their network use is judged in their code), a wrapper, and
+    # programs whose GTFOBins network entry is a subcommand or a server configuration
+    "bash", "zsh", "gawk", "go", "jjs", "jrunscript", "julia", "lua", "node", "perl", "php",
+    "python", "ruby", "tclsh", "busybox", "code", "kubectl", "nginx", "tailscale", "tar", "yum",
+})
+OTHER_CLIENTS: frozenset[str] = frozenset({
+    "wget2", "http", "https", "xh", "xhs", "lwp-request", "lynx", "links", "w3m", "ncat",
+    "netcat", "rsync", "rcat", "pwncat", "sshpass", "autossh", "mosh", "lftp", "mail", "mailx",
+    "sendmail", "mutt", "swaks", "websocat", "grpcurl", "aria2c", "axel",
+})
+"""Network clients GTFOBins does not list among its upload, download or shell binaries."""
+
+NETWORK_CLIENTS: frozenset[str] = (
+    (UPLOADERS | DOWNLOADERS | REMOTE_SHELLS) - _NOT_CLIENTS) | OTHER_CLIENTS
+"""Commands that fetch or send over the network (``openssl`` only with ``s_client``)."""
+
+_PROGRAM_OPTIONS: dict[str, frozenset[str]] = {
+    "nc": frozenset({"-e", "-c"}), "netcat": frozenset({"-e", "-c"}),
+    "ncat": frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}),
+    "socket": frozenset({"-p"}), "rcat": frozenset({"-s", "--shell"}),
+    "pwncat": frozenset({"-e", "--exec"}),
+    # telnetd -l PROG serves PROG on its port (Metasploit's bind_busybox_telnetd)
+    "telnetd": frozenset({"-l"}), "utelnetd": frozenset({"-l"}),
+}
+_SERVICE_LAUNCHERS = frozenset({"inetd", "xinetd"})
+_SOCAT_PROGRAM = ("exec:", "system:")
+_SAVE_OPTIONS: dict[str, frozenset[str]] = {
+    "curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"}),
+    "wget2": frozenset({"-O", "--output-document"}), "aria2c": frozenset({"-o", "--out"}),
+}
+_REMOTE_NAME = {"curl": ("-O", "--remote-name", "--remote-name-all")}
+_RUNNERS = SHELLS | frozenset({"source", "."}) | frozenset(INTERPRETER_CODE_OPTIONS)
+
+
+def _args(segment: Segment) -> tuple[Word, ...]:
+    return segment.words[segment.command_positions[-1] + 1 :]
+
+
+def _is_client(segment: Segment) -> bool:
+    name = segment.command
+    if name == "openssl":
+        return any(w.value == "s_client" for w in _args(segment))
+    return name in NETWORK_CLIENTS
+
+
+def _short_cluster_value(value: str, letter: str) -> bool:
+    """``-sLo`` ends with ``o``: the next word is the option's value."""
+    return (value.startswith("-") and not value.startswith("--") and len(value) > 1
+            and value.endswith(letter))
+
+
+def _saved_files(segment: Segment) -> list[str]:
+    """The files a network client writes what it fetched to."""
+    name = segment.command
+    args = _args(segment)
+    options = _SAVE_OPTIONS.get(name, frozenset())
+    found: list[str] = []
+    for index, word in enumerate(args):
+        value = word.value
+        following = args[index + 1].value if index + 1 < len(args) else None
+        if following is not None and (value in options or any(
+                len(o) == 2 and _short_cluster_value(value, o[1]) for o in options)):
+            found.append(following)
+        elif any(value.startswith(o + "=") for o in options if o.startswith("--")):
+            found.append(value.partition("=")[2])
+    remote_name = _REMOTE_NAME.get(name, ())
+    urls = [w.value for w in args if "://" in w.value]
+    if (name in ("wget", "wget2") and not found) or any(
+            w.value in remote_name or _short_cluster_value(w.value, "O") for w in args):
+        found.extend(os.path.basename(urlsplit(url).path) for url in urls)
+    return [f for f in found if f and f != "-"]
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normpath(a) == os.path.normpath(b)
+
+
+def _runs_file(segment: Segment, path: str) -> bool:
+    """Whether a segment runs ``path`` (as its command, or as a shell's program)."""
+    if not segment.command_positions:
+        return False
+    word = segment.words[segment.command_positions[-1]]
+    if word.stable and "/" in word.value and _same_file(word.value, path):
+        return True
+    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+        return False
+    program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
+    return program is not None and program.stable and _same_file(program.value, path)
+
+
+def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Deny code a network client brings in that the command then runs.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    clients = [s for s in analysis.segments if s.command_positions and _is_client(s)]
+    if not clients:
+        return None
+    client = clients[0].command
+    if analysis.runtime_code:
+        return Finding(DENY, "download-exec", f"{analysis.runtime_code[0]!r} runs code only "
+                       f"known at run time in a command that fetches with {client!r}")
+    saved: list[tuple[str, str]] = []
+    for segment in analysis.segments:
+        if not segment.command_positions:
+            continue
+        for path, by in saved:
+            if _runs_file(segment, path):
+                return Finding(DENY, "download-exec",
+                               f"{segment.text!r} runs {path!r}, which {by!r} downloads")
+        if _is_client(segment):
+            saved.extend((path, segment.command) for path in _saved_files(segment))
+    if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
+           if s.command_positions):
+        return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "
+                       f"that connects with {client!r}")
+    return None
+
+
+def _program_option(segment: Segment) -> str | None:
+    options = _PROGRAM_OPTIONS.get(segment.command)
+    if options is None:
+        return None
+    for word in _args(segment):
+        value = word.value
+        name = value.partition("=")[0]
+        if name in options or (not value.startswith("--") and value.startswith("-") and any(
+                len(o) == 2 and o[1] in value[1:] for o in options)):
+            return value
+    return None
+
+
+def _xterm_display(segment: Segment) -> str | None:
+    """``xterm -display HOST:1``: the host, when it is not this machine."""
+    args = [w.value for w in _args(segment)]
+    for option, value in itertools.pairwise(args):
+        if option in ("-display", "-d"):
+            host = value.rpartition(":")[0]
+            if host and host not in ("localhost", "127.0.0.1", "unix", "::1"):
+                return host
+    return None
+
+
+def remote_shell_finding(segment: Segment) -> Finding | None:
+    """Deny a network client told to run a program on its connection.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    name = segment.command
+    if name == "socat":
+        addresses = [w.value.lower() for w in _args(segment)]
+        if any(a.startswith(_SOCAT_PROGRAM) for a in addresses) and len(addresses) > 1:
+            return Finding(DENY, "remote-shell", f"{segment.text!r} wires a program to a "
+                           "socket")
+        return None
+    if name == "xterm":
+        display = _xterm_display(segment)
+        if display is not None:
+            return Finding(DENY, "remote-shell", f"{segment.text!r} opens a shell on the X "
+                           f"display of {display!r}, another machine")
+        return None
+    if name in _SERVICE_LAUNCHERS:
+        return Finding(DENY, "remote-shell", f"{segment.text!r} starts network services "
+                       "(a bind shell in Metasploit's bind_inetd)")
+    option = _program_option(segment)
+    if option is not None:
+        return Finding(DENY, "remote-shell",
+                       f"{segment.text!r} runs a program on its connection ({option})")
+    return None
+
+
+REMOTE_SHELL_HEADS: frozenset[str] = (frozenset(_PROGRAM_OPTIONS) | {"socat", "xterm"}
+                                      | _SERVICE_LAUNCHERS)
+"""Command names :func:`remote_shell_finding` looks at."""

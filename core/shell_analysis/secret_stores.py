@@ -1,0 +1,155 @@
+"""Secrets printed by the tools that keep them: secret managers, CLI tokens, the clipboard.
+
+A secret does not have to sit in a file: a CLI prints it on request. Each entry is a command
+whose documented purpose is to output a secret (vendor documentation of each tool); the rule
+``credential-store`` denies it, like the keychain reads of :mod:`.escalation`.
+
+| tool                         | reads a secret when                                        |
+| ---------------------------- | ---------------------------------------------------------- |
+| ``gh``                       | ``auth token``; ``auth status -t|--show-token``            |
+| ``git``                      | ``credential fill``; ``credential-<helper> get``           |
+| ``op`` (1Password)           | ``read``; ``item get`` with ``--fields``/``--reveal``       |
+| ``bw`` (Bitwarden)           | ``get``                                                     |
+| ``lpass``, ``gopass``,       | ``show``                                                    |
+| ``keepassxc-cli``            |                                                             |
+| ``vault``                    | ``read``; ``kv get``                                        |
+| ``aws``                      | ``secretsmanager get-secret-value``; ``ssm get-parameter(s)``|
+|                              | with ``--with-decryption``; ``sts get-session-token``       |
+| ``gcloud``                   | ``secrets versions access``; ``auth print-access-token`` / |
+|                              | ``print-identity-token``                                    |
+| ``az``                       | ``keyvault secret show``; ``account get-access-token``      |
+| ``kubectl``, ``oc``          | ``get secret(s)``                                           |
+| ``doppler``, ``infisical``   | ``secrets`` (listing values)                                |
+| ``xclip``, ``xsel``,         | reading the clipboard (``-o``, ``--output``; ``pbpaste``,   |
+| ``pbpaste``, ``wl-paste``    | ``wl-paste`` always)                                        |
+| ``ps``                       | BSD-style ``e`` (``ps auxwwe``): every process' environment |
+| ``docker|podman inspect``    | a format printing ``.Config.Env`` (a container's secrets)   |
+
+:func:`environment_secret_finding` asks before printing the secrets the agent's own
+environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
+-i token``; rule ``secret-variable``): the scrubbed child environment rarely has them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
+
+__all__ = ["ENVIRONMENT_HEADS", "STORE_HEADS", "environment_secret_finding",
+           "secret_store_finding"]
+
+_READS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "gh": (("auth", "token"),),
+    "git": (("credential", "fill"),),
+    "op": (("read",),),
+    "bw": (("get",),),
+    "lpass": (("show",),),
+    "gopass": (("show",),),
+    "keepassxc-cli": (("show",),),
+    "vault": (("read",), ("kv", "get")),
+    "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token")),
+    "gcloud": (("secrets", "versions", "access"), ("auth", "print-access-token"),
+               ("auth", "print-identity-token")),
+    "az": (("keyvault", "secret", "show"), ("account", "get-access-token")),
+    "kubectl": (("get", "secret"), ("get", "secrets")),
+    "oc": (("get", "secret"), ("get", "secrets")),
+    "doppler": (("secrets",),),
+    "infisical": (("secrets",),),
+}
+_CLIPBOARD_ALWAYS = frozenset({"pbpaste", "wl-paste"})
+_CLIPBOARD = frozenset({"xclip", "xsel"})
+
+STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
+                               | frozenset({"op", "ps", "aws", "docker", "podman", "nerdctl"}))
+"""Command names :func:`secret_store_finding` looks at."""
+
+ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "env", "set",
+                                               "export", "declare", "typeset", "compgen"})
+"""Command names :func:`environment_secret_finding` needs to see one of."""
+
+
+def _operands(args: Sequence[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _why(head: str, args: list[str]) -> str | None:
+    operands = _operands(args)
+    for prefix in _READS.get(head, ()):
+        if tuple(operands[: len(prefix)]) == prefix:
+            return f"{head} {' '.join(prefix)} prints a secret"
+    if head == "gh" and operands[:2] == ["auth", "status"] and (
+            "-t" in args or "--show-token" in args):
+        return "gh auth status --show-token prints a token"
+    if head == "git" and operands[:1] and operands[0].startswith("credential-") and (
+            operands[1:2] == ["get"]):
+        return f"git {operands[0]} get prints a stored credential"
+    if head == "op" and operands[:2] == ["item", "get"] and any(
+            a.startswith(("--fields", "--reveal")) for a in args):
+        return "op item get prints a stored secret"
+    if head == "aws" and operands[:1] == ["ssm"] and "--with-decryption" in args:
+        return "aws ssm get-parameter --with-decryption prints a secret"
+    if head in _CLIPBOARD_ALWAYS or (head == "xclip" and any(
+            a.startswith("-o") for a in args)) or (head == "xsel" and any(
+            a in ("-o", "--output") or (a.startswith("-") and not a.startswith("--")
+                                        and "o" in a) for a in args)):
+        return "reads the clipboard"
+    if head == "ps" and any(not a.startswith("-") and "e" in a and a.isalpha() for a in args):
+        return "ps e prints every process' environment"
+    if head in ("docker", "podman", "nerdctl") and operands[:1] == ["inspect"] and any(
+            ".Config.Env" in a or ".Env" in a for a in args):
+        return f"{head} inspect prints a container's environment"
+    return None
+
+
+_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|"
+                          r"COOKIE", re.IGNORECASE)
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
+_FILTERS = frozenset({"grep", "egrep", "rg", "ag", "awk", "sed"})
+
+
+def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Ask before printing the secrets the environment holds (the agent's own tokens).
+
+    ``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep -i token``:
+    a variable named for a secret, printed or filtered out of an environment dump. Asks, not
+    denies: the child environment is scrubbed of such variables ([tools.shell]
+    env_secret_markers), so only one an operator kept or the session set is shown.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    dumped = False
+    for segment in analysis.segments:
+        if not segment.command_positions:
+            continue
+        name = segment.command
+        words = segment.words[segment.command_positions[-1] + 1 :]
+        if name == "printenv" and any(_SECRET_NAME.search(w.value) for w in words):
+            return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
+        if name in ("echo", "printf") and any(
+                _SECRET_NAME.search(v) for w in words for v in _REFERENCE.findall(w.source)):
+            return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
+        if name in _DUMPERS and (name in ("env", "printenv") or not words or all(
+                w.value.startswith("-") for w in words)):
+            dumped = True
+        elif dumped and name in _FILTERS and any(_SECRET_NAME.search(w.value) for w in words):
+            return Finding(ASK, "secret-variable", f"{segment.text!r} picks secrets out of "
+                           "the environment")
+    return None
+
+
+def secret_store_finding(segment: Segment) -> Finding | None:
+    """Deny a command whose purpose is to print a stored secret.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    why = _why(head, args)
+    return None if why is None else Finding(DENY, "credential-store", f"{segment.text!r}: {why}")

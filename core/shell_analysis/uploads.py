@@ -1,0 +1,431 @@
+"""What a command sends out: the files it uploads, the environment, the repository.
+
+The egress gate judges *where* a command connects; these rules judge *what* it sends.
+
+| rule          | fires when                                                     | verdict |
+| ------------- | -------------------------------------------------------------- | ------- |
+| exfiltration  | a network client uploads a secret (``curl -F f=@.env``,        | deny    |
+|               | ``wget --post-file=/etc/shadow``, ``scp ~/.aws/credentials h:``)|        |
+|               | or a file outside the project                                  |         |
+| exfiltration  | a network client that sends its standard input, in a command   | deny    |
+|               | that dumps the environment (``env | curl -d @- …``) or reads a  |         |
+|               | secret or an outside file as input (``ssh h 'cat>x' < .env``)  |         |
+| exfiltration  | ``git push --all|--mirror`` to a remote the command adds or    | deny    |
+|               | names by URL                                                   |         |
+| upload        | a network client uploads a project file, a file only known at  | ask     |
+|               | run time, or its standard input                                |         |
+| upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
+| download-exec | a package runner given a URL (``npx -y https://…/pkg.tgz``,    | deny    |
+|               | ``pnpm dlx git+…``, ``uvx``, ``pipx run``): fetched and run     |         |
+| install-url   | a package installer given a URL (``pip install https://…``,    | ask     |
+|               | ``npm install git+https://…``, ``cargo install --git …``): the  |         |
+|               | package's build code comes from there; ``kubectl apply -f URL`` |         |
+
+Uploads are read from each client's documented options: curl ``-d/--data*``/``--json`` with
+``@file``, ``--data-urlencode [name]@file``, ``-F name=@file`` or ``name=<file``,
+``-T/--upload-file``; wget ``--post-file``/``--body-file``; HTTPie items ``f@file``,
+``f=@file``, ``f:=@file``; the local operands of ``scp``/``rsync``/``sftp`` toward a remote;
+``socat`` ``FILE:``/``OPEN:`` addresses; ``mail``/``mutt -a``, ``swaks --attach``, ``lp``,
+``hping3 --file``, ``ab -p``, ``restic backup``, ``smbclient -c 'put …'`` (GTFOBins'
+``upload`` binaries); the local sources of cloud-storage copies toward a bucket or remote
+(``rclone copy|sync|move``, ``aws s3 cp|mv|sync``, ``gsutil``/``gcloud storage cp|mv|rsync``,
+``s3cmd put|sync``, ``azcopy copy|sync``: Atomic Red Team T1567.002) and ``lftp -e|-c``/``tftp
+-c`` ``put`` commands. ``-`` (or ``.`` for ``-T``) is standard input.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterator, Sequence
+
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.outside_reads import is_secret_path
+from tooldeck.shell_analysis.secret_reads import is_project_secret
+
+__all__ = [
+    "INSTALL_HEADS", "SENDERS", "UPLOAD_HEADS", "install_url_finding", "push_finding",
+    "sending_finding", "upload_finding",
+]
+
+_CURL_DATA = frozenset({"-d", "--data", "--data-ascii", "--data-binary", "--json"})
+_CURL_FORM = frozenset({"-F", "--form"})
+_CURL_UPLOAD = frozenset({"-T", "--upload-file"})
+_WGET_POST = frozenset({"--post-file", "--body-file"})
+_FILE_OPTIONS: dict[str, frozenset[str]] = {
+    "mail": frozenset({"-a", "-A", "--attach"}), "mailx": frozenset({"-a", "-A", "--attach"}),
+    "mutt": frozenset({"-a"}), "swaks": frozenset({"--attach", "--attach-body"}),
+    "hping3": frozenset({"--file", "-E"}), "ab": frozenset({"-p", "-u"}),
+}
+_HTTPIE = frozenset({"http", "https", "xh", "xhs"})
+_COPIERS = frozenset({"scp", "rsync", "sftp"})
+_REMOTE = re.compile(r"^(?:[^@/:]+@)?(?:\[[^\]]*\]|[^@/:\[\]]+):(?!//)|^[a-z][a-z0-9+.-]*://")
+_CLOUD_COPIES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "rclone": ((), frozenset({"copy", "copyto", "sync", "move", "moveto", "bisync"})),
+    "aws": (("s3",), frozenset({"cp", "mv", "sync"})),
+    "gsutil": ((), frozenset({"cp", "mv", "rsync"})),
+    "gcloud": (("storage",), frozenset({"cp", "mv", "rsync"})),
+    "s3cmd": ((), frozenset({"put", "sync"})),
+    "azcopy": ((), frozenset({"copy", "cp", "sync"})),
+}
+"""Cloud-storage clients: the group words before the verb, and the verbs that copy."""
+_SCRIPTED_TRANSFERS = {"lftp": frozenset({"-e", "-c"})}
+_STDIN_SENDERS = frozenset({
+    "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt",
+    "pwncat", "rcat", "http", "https", "xh", "xhs",
+})
+_ENV_DUMPERS = frozenset({"env", "printenv"})
+_SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-xp"),
+                "typeset": ("-p", "-x"), "compgen": ("-v", "-e")}
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+UPLOAD_HEADS: frozenset[str] = (
+    frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh"})
+    | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
+    | {"tftp", "ftp"}
+    | _HTTPIE | _COPIERS
+)
+"""Command names :func:`upload_finding` looks at."""
+
+SENDERS: frozenset[str] = _STDIN_SENDERS | UPLOAD_HEADS | {"openssl"}
+"""Command names that may send their standard input (what :func:`sending_finding` needs)."""
+
+
+def _args(segment: Segment) -> tuple[Word, ...]:
+    return segment.words[segment.command_positions[-1] + 1 :]
+
+
+def _values(args: Sequence[Word], options: frozenset[str]) -> Iterator[Word]:
+    """Each option's value: ``-o v``, ``--opt=v``, or a short option glued (``-dv``)."""
+    for index, word in enumerate(args):
+        value = word.value
+        name, equals, tail = value.partition("=")
+        if value in options:
+            if index + 1 < len(args):
+                yield args[index + 1]
+        elif equals and name in options and name.startswith("--"):
+            yield Word(tail, word.source, word.dynamic, word.globbed)
+        elif not value.startswith("--") and len(value) > 2 and value[:2] in options:
+            yield Word(value[2:], word.source, word.dynamic, word.globbed)
+
+
+def _curl(args: Sequence[Word]) -> Iterator[Word]:
+    for word in _values(args, _CURL_DATA):
+        if word.value.startswith("@"):
+            yield Word(word.value[1:], word.source, word.dynamic, word.globbed)
+    for word in _values(args, frozenset({"--data-urlencode"})):
+        name, at, path = word.value.partition("@")
+        if at and "=" not in name:
+            yield Word(path, word.source, word.dynamic, word.globbed)
+    for word in _values(args, _CURL_FORM):
+        _, equals, content = word.value.partition("=")
+        if equals and content[:1] in ("@", "<"):
+            path = content[1:].split(";", 1)[0]
+            yield Word(path, word.source, word.dynamic, word.globbed)
+    for word in _values(args, _CURL_UPLOAD):
+        yield Word("-" if word.value == "." else word.value, word.source, word.dynamic,
+                   word.globbed)
+
+
+def _httpie(args: Sequence[Word]) -> Iterator[Word]:
+    for word in args:
+        value = word.value
+        if value.startswith("-"):
+            continue
+        for separator in (":=@", "=@", "@"):
+            name, found, path = value.partition(separator)
+            if found and name and "/" not in name and ":" not in name.replace(":=", ""):
+                yield Word(path, word.source, word.dynamic, word.globbed)
+                break
+
+
+def _copies(args: Sequence[Word]) -> Iterator[Word]:
+    operands = [w for w in args if not w.value.startswith("-")]
+    if len(operands) < 2 or not _REMOTE.match(operands[-1].value):
+        return
+    yield from (w for w in operands[:-1] if not _REMOTE.match(w.value))
+
+
+def _socat(args: Sequence[Word]) -> Iterator[Word]:
+    addresses = [w for w in args if not w.value.startswith("-") or w.value == "-"]
+    if not any(a.value.lower().startswith(("tcp", "udp", "openssl", "ssl", "sctp", "socks",
+                                           "proxy")) for a in addresses):
+        return
+    for word in addresses:
+        kind, colon, rest = word.value.partition(":")
+        if colon and kind.lower() in ("file", "open", "gopen", "create"):
+            yield Word(rest.split(",", 1)[0], word.source, word.dynamic, word.globbed)
+        elif word.value in ("-", "stdin", "STDIN", "stdio", "STDIO"):
+            yield Word("-", word.source)
+
+
+def _cloud_copy(name: str, args: Sequence[Word]) -> Iterator[Word]:
+    """``aws s3 cp ./dump s3://bucket/``: the operands after the verb, as for ``scp``.
+
+    The verb is looked for after any global option's value (``aws --profile p s3 cp``).
+    """
+    group, verbs = _CLOUD_COPIES[name]
+    operands = [w for w in args if not w.value.startswith("-")]
+    values = [w.value for w in operands]
+    size = len(group) + 1
+    for start in range(len(values) - size + 1):
+        if tuple(values[start : start + size - 1]) == group and values[start + size - 1] in verbs:
+            yield from _copies(operands[start + size :])
+            return
+
+
+def _put_commands(words: Iterator[Word]) -> Iterator[Word]:
+    """The files of ``put``/``mput`` commands in an FTP-like client's script."""
+    for word in words:
+        for command in re.split(r"[;\n]|&&", word.value):
+            verb, *operands = command.split() or [""]
+            local = [o for o in operands if not o.startswith("-")]
+            if verb in ("put", "mput") and local:
+                yield Word(local[0], word.source, word.dynamic, word.globbed)
+
+
+def _uploaded(segment: Segment) -> Iterator[Word]:
+    name = segment.command
+    args = _args(segment)
+    if name == "curl":
+        yield from _curl(args)
+    elif name in ("wget", "wget2"):
+        yield from _values(args, _WGET_POST)
+    elif name in _HTTPIE:
+        yield from _httpie(args)
+    elif name in _COPIERS:
+        yield from _copies(args)
+    elif name == "socat":
+        yield from _socat(args)
+    elif name in _FILE_OPTIONS:
+        yield from _values(args, _FILE_OPTIONS[name])
+    elif name == "gh":
+        operands = [w for w in args if not w.value.startswith("-")]
+        verbs = [w.value for w in operands[:2]]
+        if verbs == ["gist", "create"] or verbs == ["gist", "edit"]:
+            yield from operands[2:]
+        elif verbs == ["release", "upload"] or verbs == ["release", "create"]:
+            yield from operands[3:]  # the tag comes first
+    elif name == "smbclient":
+        yield from _put_commands(_values(args, frozenset({"-c", "--command"})))
+    elif name in _SCRIPTED_TRANSFERS:
+        yield from _put_commands(_values(args, _SCRIPTED_TRANSFERS[name]))
+    elif name == "tftp":  # tftp-hpa: ``-c put FILE``, the command is the rest of the line
+        rest = list(itertools.dropwhile(lambda w: w.value != "-c", args))
+        if len(rest) > 2 and rest[1].value == "put":
+            yield rest[2]
+    elif name in _CLOUD_COPIES:
+        yield from _cloud_copy(name, args)
+    elif name == "lp":
+        yield from (w for w in args if not w.value.startswith("-"))
+    elif name == "restic" and any(w.value == "backup" for w in args):
+        operands = [w for w in args if not w.value.startswith("-")]
+        yield from operands[operands.index(next(w for w in operands if w.value == "backup"))
+                            + 1 :]
+
+
+def _absolute(path: str, cwd: str | None) -> str | None:
+    if path.startswith("~"):
+        return os.path.normpath(os.path.expanduser(path))
+    if path.startswith("/"):
+        return os.path.normpath(path)
+    return os.path.normpath(os.path.join(cwd, path)) if cwd is not None else None
+
+
+def _inside(path: str, roots: Sequence[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def _sensitive(path: str, cwd: str | None, roots: Sequence[str]) -> str | None:
+    """Why sending ``path`` is exfiltration, or ``None``."""
+    absolute = _absolute(path, cwd)
+    if absolute is None:  # where the command runs is unknown: judge the name alone
+        return "a secret" if is_secret_path("/" + os.path.normpath(path).lstrip("/")) else None
+    if is_secret_path(absolute) or (_inside(absolute, roots) and is_project_secret(absolute)):
+        return "a secret"
+    if roots and not _inside(absolute, roots):
+        return "a file outside the project"
+    return None
+
+
+def upload_finding(segment: Segment, cwd: str | None,
+                   roots: Sequence[str]) -> Finding | None:
+    """Judge the files a network client uploads.
+
+    :param segment: one analysed segment.
+    :param cwd: where the command runs.
+    :param roots: the sandbox roots (absolute).
+    :returns: a deny for a secret or an outside file, an ask for any other upload, or
+        ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    if segment.command == "ftp" and segment.stdin in ("here-string", "heredoc", "pipe", "file"):
+        return Finding(ASK, "upload", f"{segment.text!r} feeds ftp a script: it may upload")
+    asked: Finding | None = None
+    for word in _uploaded(segment):
+        if not word.stable:
+            asked = asked or Finding(ASK, "upload", f"{segment.text!r} uploads {word.source!r},"
+                                     " a file only known at run time")
+            continue
+        if word.value in _STDIN or not word.value:
+            asked = asked or Finding(ASK, "upload", f"{segment.text!r} uploads its standard "
+                                     "input")
+            continue
+        why = _sensitive(word.value, cwd, roots)
+        if why is not None:
+            return Finding(DENY, "exfiltration", f"{segment.text!r} uploads {why} "
+                           f"({word.value!r})")
+        asked = asked or Finding(ASK, "upload", f"{segment.text!r} uploads {word.value!r}")
+    return asked
+
+
+def _dumps_environment(segment: Segment) -> bool:
+    name = segment.command
+    args = [w.value for w in _args(segment)]
+    if name in _ENV_DUMPERS:
+        return all(a.startswith("-") or "=" in a for a in args) if name == "env" else True
+    wanted = _SHELL_DUMPS.get(name)
+    if wanted is None:
+        return False
+    return not args if not wanted else bool(args) and set(args) <= set(wanted)
+
+
+def _sends_stdin(segment: Segment) -> bool:
+    if segment.command in _STDIN_SENDERS:
+        return True
+    if segment.command == "openssl":
+        return any(w.value == "s_client" for w in _args(segment))
+    return any(w.value in _STDIN for w in _uploaded(segment)) if (
+        segment.command in UPLOAD_HEADS) else False
+
+
+def sending_finding(analysis: CommandAnalysis, cwd: str | None,
+                    roots: Sequence[str]) -> Finding | None:
+    """Deny a command that feeds the environment, a secret or an outside file to a sender.
+
+    :param analysis: the analysed command.
+    :param cwd: where the command runs.
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    senders = [s for s in analysis.segments if s.command_positions and _sends_stdin(s)]
+    if not senders:
+        return None
+    sender = senders[0].text
+    for segment in analysis.segments:
+        if segment.command_positions and _dumps_environment(segment):
+            return Finding(DENY, "exfiltration", f"{segment.text!r} dumps the environment "
+                           f"(where secrets live) into a command that sends ({sender!r})")
+    for source in analysis.input_sources:
+        why = _sensitive(source, cwd, roots)
+        if why is not None:
+            return Finding(DENY, "exfiltration", f"{sender!r} is fed {why} ({source!r})")
+    return None
+
+
+_PUSH_ALL = frozenset({"--all", "--mirror"})
+
+
+def _git_words(segment: Segment) -> list[str]:
+    words = [w.value for w in _args(segment)]
+    while words and words[0].startswith("-"):
+        option = words.pop(0)
+        if option in ("-C", "-c", "--git-dir", "--work-tree") and words:
+            words.pop(0)
+    return words
+
+
+def push_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Judge ``git push`` to a remote the command adds itself or names by URL.
+
+    :param analysis: the analysed command.
+    :returns: a deny for ``--all``/``--mirror``, an ask otherwise, or ``None``.
+    """
+    added: set[str] = set()
+    for segment in analysis.segments:
+        if segment.command != "git":
+            continue
+        words = _git_words(segment)
+        if words[:2] == ["remote", "add"]:
+            operands = [w for w in words[2:] if not w.startswith("-")]
+            if operands:
+                added.add(operands[0])
+        elif words[:1] == ["push"]:
+            operands = [w for w in words[1:] if not w.startswith("-")]
+            target = operands[0] if operands else None
+            if target is None or not (target in added or "://" in target or (
+                    ":" in target and "@" in target.split(":", 1)[0])):
+                continue
+            if _PUSH_ALL.intersection(words):
+                return Finding(DENY, "exfiltration", f"{segment.text!r} pushes the whole "
+                               f"repository to {target!r}, a remote the command names itself")
+            return Finding(ASK, "upload", f"{segment.text!r} pushes to {target!r}, a remote the "
+                           "command names itself")
+    return None
+
+
+_PIP = re.compile(r"^(?:pip|pip3|pip3\.\d+|pipx|uv)$")
+_NODE_INSTALLERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_INSTALL_VERBS = frozenset({"install", "i", "add"})
+_URL = re.compile(r"^(?:[a-z+]+://|git\+|github:|gitlab:|bitbucket:|git@)", re.IGNORECASE)
+
+
+_RUNNERS_FROM_URL = frozenset({"npx", "pnpx", "bunx", "uvx"})
+_DLX = frozenset({"pnpm", "yarn", "bun"})
+
+
+def _runs_from_url(name: str, words: list[str]) -> str | None:
+    """``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``: fetched and run."""
+    if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
+            name == "pipx" and words[:1] == ["run"]):
+        return next((w for w in words if _URL.match(w) or "://" in w), None)
+    return None
+
+
+def install_url_finding(segment: Segment) -> Finding | None:
+    """Ask before a package installer fetches a package from a URL (its build code runs).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    name = segment.command
+    words = [w.value for w in _args(segment)]
+    url = _runs_from_url(name, words)
+    if url is not None:
+        return Finding(DENY, "download-exec", f"{segment.text!r} runs a package fetched from "
+                       f"{url!r}")
+    if name in ("kubectl", "oc") and words[:1] in (["apply"], ["create"], ["replace"]):
+        manifests = [b for a, b in itertools.pairwise(words) if a in ("-f", "--filename")]
+        url = next((m for m in manifests if "://" in m), None)
+        if url is not None:
+            return Finding(ASK, "install-url", f"{segment.text!r} applies a manifest from "
+                           f"{url!r}")
+        return None
+    if _PIP.match(name) or (name.startswith("python") and words[:2] == ["-m", "pip"]):
+        words = words[2:] if words[:2] == ["-m", "pip"] else words
+        words = words[1:] if words[:1] == ["pip"] else words  # uv pip install
+    elif name == "cargo":
+        if words[:1] == ["install"] and any(w in ("--git", "--registry") or w.startswith(
+                ("--git=", "--index")) for w in words):
+            return Finding(ASK, "install-url", f"{segment.text!r} builds a crate from a URL")
+        return None
+    elif name not in _NODE_INSTALLERS:
+        return None
+    if not words or words[0] not in _INSTALL_VERBS:
+        return None
+    urls = [w for w in words[1:] if _URL.match(w) or (w.startswith("-") is False and "@" in w
+                                                        and "://" in w)]
+    if urls:
+        return Finding(ASK, "install-url", f"{segment.text!r} installs a package from "
+                       f"{urls[0]!r}: its build code comes from there")
+    return None
+
+
+INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | frozenset({
+    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc"})
+"""Command names :func:`install_url_finding` looks at (``python -m pip`` too)."""
