@@ -8,10 +8,12 @@ tune half only, and the held-back half measures what they do on commands nobody 
 Every command is judged by a real deck built from the embedded default configuration with a
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
-    python bench/shell_policy.py [--show N] [--half tune|held-back|all] [--corpus fresh]
+    python bench/shell_policy.py [--show N] [--half tune|held-back|all] [--corpus fresh|third]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
-sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were.
+sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
+``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
+(Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import CORPUS, FRESH, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
 from tooldeck.deck import Deck, combine_decisions
 from tooldeck.models import ToolCall
+
+CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD}
 
 
 def judge_all(rows: list[Row], extra: str = "") -> list[tuple[Row, str, str]]:
@@ -91,10 +95,10 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0, help="print N examples per failure kind")
     parser.add_argument("--half", choices=("tune", "held-back", "all"), default="all")
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
-    parser.add_argument("--corpus", choices=("commands", "fresh"), default="commands",
-                        help="commands.tsv (the first corpus) or fresh.tsv (the second)")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
+                        help="commands.tsv (the first corpus), fresh.tsv or third.tsv")
     args = parser.parse_args()
-    rows = load_rows(FRESH if args.corpus == "fresh" else CORPUS)
+    rows = load_rows(CORPORA[args.corpus])
     results = judge_all(rows, args.extra.replace("\\n", "\n"))
     for half in ("tune", "held-back"):
         if args.half in (half, "all"):

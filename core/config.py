@@ -280,7 +280,8 @@ BUILTIN_PLUGIN_SECTIONS = frozenset(
      "tools.overflow", "tools.risk_chain", "tools.memory", "tools.scheduler", "tools.telemetry",
      "tools.result_cache", "tools.egress", "tools.trust", "tools.anomaly", "tools.policy",
      "tools.verifiers", "tools.scopes", "tools.diagnostics", "tools.skills",
-     "tools.adversarial_policy", "tools.compress_context", "tools.summarizer", "mcp"}
+     "tools.adversarial_policy", "tools.compress_context", "tools.summarizer", "tools.utility",
+     "mcp"}
 )
 """Sections of tooldeck's own plugins: with the plugin disabled they are kept, unvalidated,
 with a warning (disabling a plugin must not make its settings an error)."""
@@ -288,7 +289,6 @@ with a warning (disabling a plugin must not make its settings an error)."""
 UNBUILT_FEATURE_SECTIONS = frozenset(
     {
         "tools.sandbox",
-        "tools.utility",
         "tools.compression",
     }
 )

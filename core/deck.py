@@ -2,14 +2,16 @@
 
 One call, end to end (each step's failure is a classified :class:`~tooldeck.errors.ToolError`)::
 
-    ToolCall ─► shape (tool_not_found / invalid_parameters: see tooldeck.call_shape)
+    ToolCall ─► a turn a gate ended? (cancelled: see tooldeck.turns)
+             ─► shape (tool_not_found / invalid_parameters: see tooldeck.call_shape)
              ─► strip _tafc_think* fields ─► tool lookup (tool_not_found)
              ─► validate params (invalid_parameters / type_mismatch)
              ─► gates: deny > ask > allow, nobody voting = ask (policy_blocked)
              ─► ask? a grant, else the confirmation (confirmation_required / cancelled;
                  with confirm=DEFER a pending approval, see tooldeck.approvals)
              ─► route (tooldeck_select_executor) ─► wrap (tooldeck_wrap_executor)
-             ─► probe (tooldeck_probe_call; a deny is policy_blocked) ─► executor ─► ToolOutput
+             ─► probe (tooldeck_probe_call; a deny is policy_blocked, or the category it
+                 names) ─► executor ─► ToolOutput
              ─► tooldeck_transform_output, each in turn (filters, redaction)
              ─► audit (written before the result returns) ─► ToolResult
 
@@ -25,12 +27,13 @@ writes exactly one audit record: a step that fails unexpectedly ends the call as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
 import enum
 import inspect
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -55,6 +58,7 @@ from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
 from tooldeck.trust import PROJECT_ORIGIN, project_document
+from tooldeck.turns import TurnContext, in_turn, turn_of
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
 
 __all__ = ["DEFER", "SETTLE_S", "Approval", "Confirm", "Deck", "Defer", "ToolResult",
@@ -256,6 +260,23 @@ class Deck:
         """
         self._runtime.session.setdefault(USER_URLS, UserUrls).add(extract_urls(text), caller_id)
 
+    @contextlib.contextmanager
+    def turn(self, context: TurnContext) -> Iterator[TurnContext]:
+        """Run the calls made inside the ``with`` block as part of the user turn ``context``.
+
+        Gates that need the turn (the user's message, the token budget, the calls made so
+        far: the ``utility`` gate) read it with :func:`tooldeck.turns.turn_of`. The deck
+        counts each call of ``context.caller_id`` made in the block in
+        ``context.calls_made``, and refuses them (``cancelled``) once a gate ended the turn.
+        :class:`tooldeck.loop.ToolLoop` wraps each run in one. See :mod:`tooldeck.turns`.
+
+        :param context: the turn; keep it for the turn's life and update its
+            ``tokens_consumed`` as the conversation grows.
+        :returns: ``context``.
+        """
+        with in_turn(context):
+            yield context
+
     # ------------------------------------------------------------------------ calling
 
     async def call(self, call: ToolCall, *,
@@ -282,9 +303,15 @@ class Deck:
         started = time.perf_counter()
         self._events.emit(lambda: started_event(call, _tool_of(runtime, call)),
                           lambda event: runtime.hooks.call_event(event, runtime))
+        turn = turn_of(call)
         try:
             if isinstance(confirm, ToolError):  # a denied approval, resumed: nothing runs
                 result = ToolResult(call, error=confirm)
+            elif turn is not None and turn.ended is not None:
+                ended = turn.ended
+                result = _fail(call, ErrorCategory.CANCELLED, f"not run: {ended.detail}",
+                               Decision(Verdict.DENY, ended.detail, gate=ended.gate,
+                                        rule=ended.rule))
             else:
                 result = await self._run(runtime, call, confirm)
         except asyncio.CancelledError:
@@ -299,6 +326,8 @@ class Deck:
                            f"tooldeck failed while handling the call ({type(exc).__name__})")
         finally:
             runtime.leave()
+            if turn is not None:
+                turn.calls_made += 1
         if approval_id is not None:  # a resumed approval: its result names it
             result = attrs.evolve(result, approval_id=approval_id)
         return self._audit(runtime, result, started)
@@ -396,7 +425,8 @@ class Deck:
         if decision.verdict is Verdict.DENY:
             category = (ErrorCategory.QUOTA_BLOCKED if decision.rule == _QUOTA_RULE
                         else ErrorCategory.POLICY_BLOCKED)
-            return _fail(call, category, decision.reason, decision)
+            return _fail(call, category, decision.reason, decision,
+                         suggestion=decision.suggestion)
 
         approved_by: str | None = None
         if decision.verdict is Verdict.ASK:
@@ -433,8 +463,9 @@ class Deck:
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)
         if probed is not None:
-            return ToolResult(call, error=ToolError(ErrorCategory.POLICY_BLOCKED, probed.reason),
-                              decision=probed, approved_by=approved_by)
+            error = ToolError(probed.category or ErrorCategory.POLICY_BLOCKED, probed.reason,
+                              suggestion=probed.suggestion)
+            return ToolResult(call, error=error, decision=probed, approved_by=approved_by)
         self._calls[call.caller_id] = used + 1
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by, progress=self._progress(runtime, call, tool))
@@ -726,8 +757,9 @@ def _closest_names(tool_id: object, known: list[str]) -> str:
 
 
 def _fail(call: ToolCall, category: ErrorCategory, message: str,
-          decision: Decision | None = None) -> ToolResult:
-    return ToolResult(call, error=ToolError(category, message), decision=decision)
+          decision: Decision | None = None, *, suggestion: str | None = None) -> ToolResult:
+    return ToolResult(call, error=ToolError(category, message, suggestion=suggestion),
+                      decision=decision)
 
 
 async def _confirm(

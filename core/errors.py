@@ -149,7 +149,12 @@ _DOMAINS: dict[ErrorCategory, ErrorDomain] = {
 }
 
 
-def format_feedback(category: ErrorCategory, message: str, *, retryable: bool | None = None) -> str:
+def _one_line(text: str) -> str:
+    return "; ".join(line for line in safe_text(text).splitlines() if line.strip())
+
+
+def format_feedback(category: ErrorCategory, message: str, *, retryable: bool | None = None,
+                    suggestion: str | None = None) -> str:
     r"""Render the five-line ``[tool_error]`` block given back to the model.
 
     :param category: the failure's category.
@@ -157,13 +162,14 @@ def format_feedback(category: ErrorCategory, message: str, *, retryable: bool | 
         text from a tool's output can neither add lines to the block nor forge its fields, and
         lone surrogates become ``\udcxx`` escapes so that the block is valid UTF-8.
     :param retryable: overrides the category's own retryability (for a tool that is not retried).
+    :param suggestion: replaces the category's suggestion (one line, like ``message``).
     :returns: the block: five lines, no trailing newline.
     """
     retry = category.retryable if retryable is None else retryable
-    message = "; ".join(line for line in safe_text(message).splitlines() if line.strip())
+    advice = category.suggestion if suggestion is None else _one_line(suggestion)
     return (
-        f"[tool_error]\ncategory: {category.label}\nerror: {message}\n"
-        f"suggestion: {category.suggestion}\nretryable: {'true' if retry else 'false'}"
+        f"[tool_error]\ncategory: {category.label}\nerror: {_one_line(message)}\n"
+        f"suggestion: {advice}\nretryable: {'true' if retry else 'false'}"
     )
 
 
@@ -174,6 +180,7 @@ class ToolError(Exception):
     :param message: what went wrong, for the model and the audit log.
     :param exit_code: the process exit code, for shell failures.
     :param retryable: overrides the category's retryability when the tool is never retried.
+    :param suggestion: what the model should do next, instead of the category's suggestion.
     """
 
     def __init__(
@@ -183,12 +190,14 @@ class ToolError(Exception):
         *,
         exit_code: int | None = None,
         retryable: bool | None = None,
+        suggestion: str | None = None,
     ) -> None:
         super().__init__(message)
         self.category = category
         self.message = message
         self.exit_code = exit_code
         self._retryable = retryable
+        self.suggestion = suggestion
 
     @property
     def retryable(self) -> bool:
@@ -197,7 +206,8 @@ class ToolError(Exception):
 
     def feedback(self) -> str:
         """The ``[tool_error]`` block for this error."""
-        return format_feedback(self.category, self.message, retryable=self.retryable)
+        return format_feedback(self.category, self.message, retryable=self.retryable,
+                               suggestion=self.suggestion)
 
     def __repr__(self) -> str:
         return f"ToolError({self.category.label!r}, {self.message!r})"

@@ -154,6 +154,10 @@ def tooldeck_check_call(call: ToolCall, tool: ToolDef, runtime: Runtime) -> Deci
     closed). A gate that raises counts as a deny naming the gate. Confirmation by the user
     turns an ``ask`` into a run; it never overrides a ``deny``.
 
+    A gate that needs the user turn around the call (the user's message, the token budget,
+    the calls made so far) reads it with :func:`tooldeck.turns.turn_of`: ``None`` when the
+    call was made outside a turn (:meth:`tooldeck.deck.Deck.turn`).
+
     :param call: the call with validated parameters (``call.params``), TAFC fields stripped.
     :param tool: the definition of the called tool.
     :param runtime: the runtime the call runs on.
@@ -169,12 +173,15 @@ def tooldeck_probe_call(call: ToolCall, turn: int | None, risk: str, tool: ToolD
     Runs after the gates voted and any ``ask`` was confirmed, so a probe sees only calls that
     are about to run (a shadow run in a sandbox, a dry-run comparison, a last check that
     needs what the gates decided). Every implementation is asked, in turn; the first deny
-    stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason,
-    and the executor never starts (nor does the call count against the quota). An
+    stops the call: it ends as a ``policy_blocked`` tool error with the decision's reason
+    (or as the decision's ``category``: a probe that skips a call rather than forbidding it
+    says ``cancelled``; its ``suggestion`` tells the model what to do instead), and the
+    executor never starts (nor does the call count against the quota). An
     implementation that raises, returns an ``ask`` (nobody is left to ask) or anything but a
     :class:`~tooldeck.models.Decision` denies, naming itself (fail closed). A plugin that
     implements this hook can stop calls, so it is a gate: list it in the entry-point group
-    ``tooldeck.gates``, so that it failing to load refuses the configuration.
+    ``tooldeck.gates``, so that it failing to load refuses the configuration. The user turn
+    around the call, when the host handed one over, is :func:`tooldeck.turns.turn_of`.
 
     :param call: the call, parameters validated.
     :param turn: the agent turn of the call (``call.turn``), ``None`` when unknown.

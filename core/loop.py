@@ -14,6 +14,13 @@ rule                   behaviour
 =====================  ======================================================================
 turn, caller           every call carries the loop's caller id and the turn number (one
                        per model response, counting up across runs of the same loop)
+user turn              each run is one user turn for the deck's gates: its calls run inside
+                       :meth:`Deck.turn <tooldeck.deck.Deck.turn>` with a
+                       :class:`~tooldeck.turns.TurnContext` holding the run's user message,
+                       the caller, the token budget (``budget_ratio`` of
+                       ``context_window``; ``0`` without a window) and the tokens the last
+                       request used; when a gate ends the turn, the round's remaining calls
+                       are refused by the deck and the run stops with ``turn_ended``
 fenced blocks          a reply without structured calls is searched for fenced blocks of
                        the tools that declare one (```` ```bash ````, ```` ```scrape ````;
                        ```` ```bashrc ```` is no bash block); their results go back in one
@@ -72,6 +79,7 @@ from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.fenced import fenced_calls
 from tooldeck.safe_json import json_safe, safe_repr
 from tooldeck.schema_filter import Embed, SchemaFilter
+from tooldeck.turns import TurnContext
 
 if TYPE_CHECKING:
     from tooldeck.deck import Deck
@@ -137,6 +145,9 @@ class StopReason(str, enum.Enum):
     """The conversation reached the budget share of the context window (after compressing)."""
     MODEL_ERROR = "model_error"
     """The client raised, or its response was not of the adapter's format."""
+    TURN_ENDED = "turn_ended"
+    """A gate ended the user turn (:meth:`tooldeck.turns.TurnContext.end`): the ``utility``
+    gate after ``utility_window`` calls in a row it did not let run."""
 
 
 @attrs.frozen
@@ -317,19 +328,28 @@ class ToolLoop:
         text = json.dumps([history, tools], ensure_ascii=False, default=str)
         return self.count_tokens(text)
 
+    def _token_budget(self) -> int:
+        """The tokens a run may use before it compresses or stops (``0``: no window)."""
+        if self.context_window is None:
+            return 0
+        return math.ceil(self.context_window * self.budget_ratio)
+
     async def _within_budget(
-        self, history: list[dict[str, Any]], tools: list[dict[str, Any]]
+        self, history: list[dict[str, Any]], tools: list[dict[str, Any]], turn: TurnContext
     ) -> tuple[list[dict[str, Any]], str | None]:
-        """The history to send, and why the budget stops the run (``None``: go on)."""
+        """The history to send, and why the budget stops the run (``None``: go on).
+
+        The tokens the request uses are recorded as the turn's ``tokens_consumed``.
+        """
         if self.context_window is None:
             return history, None
         limit = self.context_window * self.budget_ratio
-        used = self._measure(history, tools)
+        used = turn.tokens_consumed = self._measure(history, tools)
         if used < limit:
             return history, None
         if self.compress is not None:
             history = list(await self.compress(list(history)))
-            used = self._measure(history, tools)
+            used = turn.tokens_consumed = self._measure(history, tools)
             if used < limit:
                 return history, None
         return history, (f"{used} tokens reach {self.budget_ratio:.0%} of the "
@@ -342,10 +362,17 @@ class ToolLoop:
         :returns: why the run stopped and the whole conversation; the stop is audited.
         """
         history = [dict(m) for m in messages]
+        query = _last_user_text(history)
+        turn = TurnContext(user_message=query, caller_id=self.caller_id,
+                           token_budget=self._token_budget())
+        with self.deck.turn(turn):
+            return await self._run_turn(history, query, turn)
+
+    async def _run_turn(self, history: list[dict[str, Any]], query: str,
+                        turn: TurnContext) -> LoopOutcome:
         cap = self.max_iterations or self.deck.runtime.settings.core.agent.max_tool_iterations
         watch = _DoomWatch(self.doom_repeats)
         iterations, text = 0, ""
-        query = _last_user_text(history)
         while True:
             runtime = self.deck.runtime
             tafc = runtime.settings.core.tafc
@@ -356,7 +383,7 @@ class ToolLoop:
                 choice = self.adapter.allowed_tools_choice([tool.id for tool in offered])
                 if choice is not None:
                     tools = self.adapter.tool_specs(self.deck.tools(), tafc)
-            history, over = await self._within_budget(history, tools)
+            history, over = await self._within_budget(history, tools, turn)
             if over is not None:
                 return self._stop(StopReason.CONTEXT_BUDGET, history, text, iterations, over)
             try:
@@ -405,6 +432,10 @@ class ToolLoop:
             self._answer(history, results, fenced)
             if request is not None and request.summary is not None:
                 history = self._compressed(history, reply_start, request)
+            if turn.ended is not None:
+                ended = turn.ended
+                return self._stop(StopReason.TURN_ENDED, history, text, iterations,
+                                  ended.detail, ended_by=ended.gate, rule=ended.rule)
             doom = watch.observe(results)
             if doom is not None:
                 return self._stop(StopReason.DOOM_LOOP, history, text, iterations, doom)
@@ -456,10 +487,10 @@ class ToolLoop:
         history.append(self.adapter.user_message("\n\n".join(parts)))
 
     def _stop(self, reason: StopReason, history: list[dict[str, Any]], text: str,
-              iterations: int, detail: str) -> LoopOutcome:
+              iterations: int, detail: str, **extra: str) -> LoopOutcome:
         runtime = self.deck.runtime
         fields: dict[str, Any] = {"reason": reason.value, "iterations": iterations,
-                                  "turn": self.turn, "adapter": self.adapter.name}
+                                  "turn": self.turn, "adapter": self.adapter.name, **extra}
         if detail:
             fields["detail"] = detail
         if self.caller_id:

@@ -17,6 +17,7 @@ import attrs
 import pydantic
 
 from tooldeck.capabilities import effective, normalise
+from tooldeck.errors import ErrorCategory
 
 __all__ = [
     "BUILTIN",
@@ -185,6 +186,14 @@ class Decision:
     :param pattern: the rule's pattern (a glob, a blocked command), when it has one.
     :param line: the line of the rule in ``source``, when known.
     :param segment: for a shell command, the segment (or command position) that decided.
+    :param suggestion: for a deny, what the model should do next; it replaces the error
+        category's own suggestion in the ``[tool_error]`` block the model reads.
+    :param category: for a deny returned by ``tooldeck_probe_call``, the error category the
+        call ends with (default ``policy_blocked``): a probe that skips a call rather than
+        forbidding it says ``cancelled``. Ignored in a gate's vote: the deny that wins a
+        vote may be a security rule's, and stays a policy block.
+
+    .. versionadded:: 0.1 ``suggestion`` and ``category``
     """
 
     verdict: Verdict = attrs.field(converter=Verdict)
@@ -195,6 +204,8 @@ class Decision:
     pattern: str | None = None
     line: int | None = None
     segment: str | None = None
+    suggestion: str | None = None
+    category: ErrorCategory | None = None
 
     def provenance(self) -> dict[str, str | int]:
         """Where the decision came from, for audit records and ``check`` answers.

@@ -1,4 +1,9 @@
-"""Suite-wide isolation: no test reads or writes the real user's config, data or audit log."""
+"""Suite-wide isolation: no test reads or writes the real user's config, data or audit log.
+
+Hypothesis runs without its per-example deadline: no property here is about time (speed is
+measured in ``bench/``), and on a loaded 2-core CI machine one slow example of a property
+would fail it as flaky.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,10 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("tooldeck", deadline=None)
+settings.load_profile("tooldeck")
 
 
 @pytest.fixture(autouse=True)

@@ -160,7 +160,8 @@ def test_call_bad_params_json_is_a_usage_error(in_tmp: Path) -> None:
     ("[tools.shel]\nx = 1\n", "tools.shel"),
     ("[tools.audit]\nenabled = \"x\"\n", "tools.audit.enabled"),
     ("[agent]\nmax_tool_iterations = \"x\"\n", "agent.max_tool_iterations"),
-    ("[tools.utility]\nenabled = true\n", "tools.utility"),
+    ("[tools.sandbox]\nenabled = true\n", "tools.sandbox"),
+    ("[tools.utility]\ngain_weight = -1\n", "tools.utility.gain_weight"),
     ("[agent.tool_filter]\ntop_k = -1\n", "agent.tool_filter.top_k"),
 ])
 def test_config_typo_exits_2_naming_file_and_key(in_tmp: Path, toml: str, key: str) -> None:

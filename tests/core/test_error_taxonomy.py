@@ -157,3 +157,12 @@ def test_a_multi_line_message_cannot_break_the_five_lines(message: str, error_li
     assert len(lines) == 5 and len(block.splitlines()) == 5
     assert lines[2] == error_line
     assert lines[4] == "retryable: false"
+
+
+def test_a_suggestion_replaces_the_categorys_on_one_line() -> None:
+    error = ToolError(C.CANCELLED, "not run", suggestion="Retrieve context,\nthen call again.")
+    lines = error.feedback().split("\n")
+    assert len(lines) == 5
+    assert lines[3] == "suggestion: Retrieve context,; then call again."
+    assert format_feedback(C.CANCELLED, "not run").split("\n")[3] == (
+        f"suggestion: {C.CANCELLED.suggestion}")

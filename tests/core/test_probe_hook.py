@@ -124,3 +124,45 @@ def test_a_probe_plugin_that_breaks_refuses_the_configuration(
     with pytest.raises(ConfigError, match=r"plugin 'probe' failed while registering \(rule: "
                                           "gates fail closed\\): RuntimeError: cannot load"):
         make_deck("", {"p": tool_plugin("echo"), "probe": _BrokenProbe(None)})
+
+
+def test_a_probe_deny_may_name_its_category_and_suggestion(
+    make_deck: Callable[..., Deck], tool_plugin: Callable[..., Any], fixed_gate: Any,
+    audit_records: Callable[[Deck], list[dict[str, Any]]],
+) -> None:
+    """A probe that skips a call (the utility gate) says ``cancelled``: a skip is no policy
+    block, and the anomaly detector must not count it as one."""
+    probe = Probe(Decision(Verdict.DENY, "skipped: not worth it", rule="skip",
+                           category=ErrorCategory.CANCELLED,
+                           suggestion="Answer with what you have.\nNothing else."))
+    deck, executor = deck_with(make_deck, tool_plugin, fixed_gate, Verdict.ALLOW, probe,
+                               toml="[tools]\nmax_tool_calls_per_session = 1\n")
+    result = deck.call_sync(ToolCall("echo", {"command": "hi"}))
+    assert result.error is not None and executor.calls == []
+    assert result.error.category is ErrorCategory.CANCELLED
+    assert result.text.split("\n")[1:4] == [
+        "category: cancelled", "error: skipped: not worth it",
+        "suggestion: Answer with what you have.; Nothing else."]
+    record = audit_records(deck)[-1]
+    assert record["error_category"] == "cancelled" and record["decision"]["rule"] == "skip"
+    probe.answer = None
+    assert deck.call_sync(ToolCall("echo", {"command": "again"})).ok  # quota not used up
+
+
+def test_a_gate_vote_keeps_the_policy_block_whatever_category_it_names(
+    make_deck: Callable[..., Deck], tool_plugin: Callable[..., Any],
+) -> None:
+    """A vote's deny may be a security rule's: a gate cannot turn it into a mere skip."""
+
+    class Disguising:
+        @hookimpl
+        def tooldeck_check_call(self) -> Decision:
+            return Decision(Verdict.DENY, "no", category=ErrorCategory.CANCELLED,
+                            suggestion="Ask the operator.")
+
+    deck = make_deck('[plugins]\ndisable = ["permissions"]\n',
+                     {"p": tool_plugin("echo"), "g": Disguising()})
+    result = deck.call_sync(ToolCall("echo", {"command": "hi"}))
+    assert result.error is not None
+    assert result.error.category is ErrorCategory.POLICY_BLOCKED
+    assert result.text.split("\n")[3] == "suggestion: Ask the operator."

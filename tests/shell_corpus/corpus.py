@@ -3,7 +3,9 @@
 The half of a row is fixed by a hash of its id (``tune`` when the first byte of its SHA-256
 is even): rules may be tuned on the tune half only; the held-back half measures them.
 ``fresh.tsv`` (:data:`FRESH`) is a second corpus from other sources, in the same format,
-meant to measure how well rules tuned on ``commands.tsv`` generalise.
+meant to measure how well rules tuned on ``commands.tsv`` generalise; ``third.tsv``
+(:data:`THIRD`) a third, from sources neither of the others used (detection rules, post-
+exploitation checklists, agents' CI and trajectories), written after the rules were.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import attrs
 
 CORPUS = Path(__file__).with_name("commands.tsv")
 FRESH = Path(__file__).with_name("fresh.tsv")
+THIRD = Path(__file__).with_name("third.tsv")
 
 
 @attrs.frozen
@@ -56,7 +59,7 @@ def _decode(command: str, note: str) -> str:
 def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
-    :param path: the corpus file, :data:`CORPUS` (default) or :data:`FRESH`.
+    :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH` or :data:`THIRD`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []

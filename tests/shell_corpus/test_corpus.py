@@ -1,6 +1,6 @@
 """The default policy on both shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet per corpus (``commands.tsv`` and ``fresh.tsv``): the limits are the figures
+A ratchet per corpus (``commands.tsv``, ``fresh.tsv`` and ``third.tsv``): the limits are the figures
 reached (both halves together); a change that makes any of them worse fails here. The
 issue's targets, not yet reached on both halves, are 98 % caught and at most 1 % of benign
 commands denied (5 % asked is met).
@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FRESH, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
 
@@ -52,7 +52,19 @@ FRESH_LIMITS = Limits(
 )
 """``fresh.tsv``, both halves together."""
 
-CORPORA = {"commands": (CORPUS, COMMANDS), "fresh": (FRESH, FRESH_LIMITS)}
+THIRD_LIMITS = Limits(
+    min_caught=414 / 519,  # when the corpus arrived, before any rule was tuned on it
+    max_dangerous_allowed=105,
+    max_benign_denied=9 / 279,
+    max_benign_asked=5 / 279,
+)
+"""``third.tsv``, both halves together."""
+
+CORPORA = {
+    "commands": (CORPUS, COMMANDS),
+    "fresh": (FRESH, FRESH_LIMITS),
+    "third": (THIRD, THIRD_LIMITS),
+}
 
 
 @pytest.fixture(scope="module", params=sorted(CORPORA))
