@@ -51,7 +51,14 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("npm error", r"^npm (?:ERR!|_____) [^\s\[-]"),
     ("error code", r"\bcode:? '?E[A-Z0-9_]{2,}|\bcode: '?[A-Z][A-Z0-9]*_[A-Z0-9_]+"),
     ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
-    ("failed test marker", r"^\s*(?:✕|✗|\x{00D7}|●)\s"),
+    ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
+    # what a leak checker found (valgrind, LeakSanitizer)
+    ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
+    # javac's and others' fields under an error: ``symbol  : method x()``, ``location: class Y``
+    (
+        "error field",
+        r"^\s*(?:\[ERROR\]\s+)?(?:(?:symbol|required|found|reason)\s*:\s*\S|location\s*:\s*[a-z])",
+    ),
     # warnings: for a linter or a compiler, the warnings are the result
     (
         "warning",
@@ -83,7 +90,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
         r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
         r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
-        r"|success\b|(?:PASS|FAIL)\s*$|# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
+        r"|success\b|(?:PASS|FAIL)\s*$"
+        r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
     ),
     ("outcome of a step", r"\.{3,} ?(?:SUCCESS|FAILURE|SKIPPED|OK|FAILED)\b"),
     (
@@ -93,11 +101,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
     ),
     ("line reference", r"(?i)\bline \d+:"),
+    # a package an install added, removed or changed: ``+ httpx==0.28.1``, ``- idna 3.4``
+    ("package change", r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"),
     # what ran: a tool's version banner, the commit a build checked out
     (
         "version banner",
         r"^[A-Z][\w.-]*(?: [A-Za-z][\w.-]*){0,2},? (?:version )?v?\d+\.\d+(?:\.\d+)+\b"
-        r"|(?i)^commit message:",
+        r"|(?i)^commit message:|(?i)\bidentification is \S+ v?\d",
     ),
 )
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
@@ -109,6 +119,8 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
         r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
     ),
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
+    # node:test's diagnostics and a native frame's ``(file.c:36)``
+    ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
     ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
 )
 """Lines pointing into source code: protected unless the code is a library's
@@ -136,7 +148,7 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
 
 LISTING_RULES: tuple[tuple[str, str], ...] = (
     # identifier lines of structured listings, and changed lines
-    ("package change", r"^\s*(?:[+~-]|[├└]─+) @?[\w./-]+(?:==|@| )v?\d"),
+    ("package in a tree", r"^\s*[│├└ ]*[├└]─+ @?[\w./-]+(?:==|@| )v?\d"),
     # the top level of a drawn tree (tree, npm ls, pnpm list, uv tree): what it holds
     ("tree root", r"^[├└]─[─┬]? \S"),
     ("package totals", r"^Packages: [+-]\d+"),

@@ -85,8 +85,10 @@ banner: the output after it can still be data."""
 _ALARM = re.compile(r"(?i)error|fail|warn|panic|fatal|exception|traceback|denied|killed")
 """A protected line that reports a problem: the output is then a report, not data."""
 
-_NARRATION = re.compile(r"^\s*(?:[A-Z][a-z]+ing\b|Setting up |(?:Get|Hit|Ign):\d)")
+_NARRATION = re.compile(r"^[ \t]*(?:[A-Z][a-z]+ing\b|Setting up |(?:Get|Hit|Ign):\d)", re.MULTILINE)
 """A line narrating a step (``Downloading x``, ``Compiling y``, ``Setting up z``)."""
+
+_BLANK = re.compile(r"^[ \t\f\v]*$", re.MULTILINE)
 
 
 def is_data(lines: list[str], protected: set[int]) -> bool:
@@ -99,12 +101,25 @@ def is_data(lines: list[str], protected: set[int]) -> bool:
     :param protected: the numbers of its protected lines.
     :returns: ``True`` for data.
     """
-    nonblank = [index for index, line in enumerate(lines) if line.strip()]
-    banner = set(nonblank[:_BANNER_LINES])
+    banner = set(_nonblank(lines, _BANNER_LINES))
     if any(_ALARM.search(lines[index]) for index in protected if index not in banner):
         return False
-    narrating = sum(1 for index in nonblank if _NARRATION.match(lines[index]))
-    return narrating * 5 < len(nonblank)
+    text = "\n".join(lines)
+    narrating = len(_NARRATION.findall(text))
+    nonblank = len(lines) - len(_BLANK.findall(text))
+    return narrating * 5 < nonblank
+
+
+def _nonblank(lines: list[str], most: int, *, backwards: bool = False) -> list[int]:
+    """The numbers of the first (or last) ``most`` lines that hold text."""
+    found: list[int] = []
+    order = range(len(lines) - 1, -1, -1) if backwards else range(len(lines))
+    for index in order:
+        if lines[index].strip():
+            found.append(index)
+            if len(found) == most:
+                break
+    return found
 
 
 class Fallback(Strategy[FallbackParams]):
@@ -146,8 +161,8 @@ class Fallback(Strategy[FallbackParams]):
         keep |= context_lines(lines, keep)
         if params.outline:
             keep |= outline_lines(lines)
-        nonblank = [index for index, line in enumerate(lines) if line.strip()]
-        keep.update(edge_lines(nonblank, lines, head, edge_chars))
-        keep.update(edge_lines(nonblank[::-1], lines, tail, edge_chars))
+        keep.update(edge_lines(_nonblank(lines, head), lines, head, edge_chars))
+        last = _nonblank(lines, tail, backwards=True)
+        keep.update(edge_lines(last, lines, tail, edge_chars))
         kept = render(lines, keep)
         return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)

@@ -34,7 +34,7 @@ from tooldeck.filters.fact_kinds import (
 )
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.repeats import without_repeats
-from tooldeck.filters.spans import intersect, lines_of, subtract, union
+from tooldeck.filters.spans import Span, intersect, subtract, union
 
 __all__ = [
     "MUST_KEEP_RULES",
@@ -89,18 +89,47 @@ def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
 _NPM_ERROR = "npm error"
 _NPM_MASK = "npm _____"
 
+_STAMP = re.compile(
+    rb"(?m)^(?:\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    rb"[ \t]+)"
+)
+"""A time stamp a log (a CI console, ``docker logs -t``) prints before every line."""
+
+_STAMP_PROBE = 2048
+"""Stamps are masked in the whole text only when they open most lines of its first bytes."""
+
+
+def _stamped(data: bytes) -> bool:
+    """Whether a log stamps its lines: half of its first lines open with a time stamp."""
+    head = data[:_STAMP_PROBE].split(b"\n")[:-1] or [data[:_STAMP_PROBE]]
+    stamps = sum(1 for line in head if _STAMP.match(line))
+    return stamps * 2 >= len(head)
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return b" " * len(match[0])
+
 
 def _mask_tags(data: bytes) -> bytes:
-    """``data`` with npm's ``npm error`` line tag masked (same length).
+    """``data`` with the tags that open every line masked (same length).
 
-    The tag marks the stream npm prints every line of its report on, not an error in that
-    line: the usage text npm prints after the error is not protected because of it.
+    A time stamp before each line is blanked, so that a line is classified by what it says
+    (``11:02:14  symbol  : method x()`` is javac's ``symbol`` field). npm's ``npm error`` tag
+    marks the stream npm prints every line of its report on, not an error in that line: the
+    usage text npm prints after the error is not protected because of it.
     """
+    if _stamped(data):
+        data = _STAMP.sub(_blank, data)
     tag, mask = _NPM_ERROR.encode(), _NPM_MASK.encode()
     if tag not in data:
         return data
     masked = data.replace(b"\n" + tag, b"\n" + mask)
     return mask + masked[len(tag) :] if masked.startswith(tag) else masked
+
+
+def _mask_line(line: str) -> str:
+    """One line with its opening tags masked, as :func:`_mask_tags` masks them."""
+    return _mask_tags(line.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
 
 
 class MustKeepClassifier:
@@ -133,6 +162,8 @@ class MustKeepClassifier:
             LineMatcher([pattern], label=label) for _, pattern in listing_rules
         )
         self._listing_limit = listing_limit
+        package = [pattern for kind, pattern in rules if kind == "package change"]
+        self._package = LineMatcher(package or [r"[^\s\S]"], label=label)
         changed = [pattern for kind, pattern in listing_rules if kind == "changed line"]
         self._changed = LineMatcher(changed, label=label) if changed else None
         # every line any kind may protect: the one scan that finds the candidates
@@ -148,8 +179,7 @@ class MustKeepClassifier:
 
     def _protects(self, line: str, listing: Sequence[LineMatcher]) -> bool:
         """Whether ``line`` is protected, ``listing`` being the listing kinds that are."""
-        if line.startswith(_NPM_ERROR):
-            line = _NPM_MASK + line[len(_NPM_ERROR) :]
+        line = _mask_line(line)
         if self._quoted.matches(line):
             return False
         if self._strong.matches(line):
@@ -157,6 +187,10 @@ class MustKeepClassifier:
         if self._source.matches(line) and not self._library.matches(line):
             return True
         return any(kind.matches(line) for kind in listing)
+
+    def _short_listings_of(self, data: bytes) -> tuple[LineMatcher, ...]:
+        """:meth:`_short_listings` of unmasked ``data``."""
+        return self._short_listings(_mask_tags(data))
 
     def _short_listings(self, data: bytes) -> tuple[LineMatcher, ...]:
         """The listing kinds protected in ``data``: those it holds few enough lines of."""
@@ -171,6 +205,32 @@ class MustKeepClassifier:
                 short.append(kind)
         return tuple(short)
 
+    def _classified(
+        self, data: bytes, listing: Callable[[], Sequence[LineMatcher]]
+    ) -> list[Span]:
+        """Runs of the protected lines of ``data`` (masked), in span arithmetic.
+
+        Protected: the always-protected kinds, the locations outside library paths and the
+        listing kinds that are short, less the quoted lines. Each term is one RE2 scan of the
+        whole text; no line is classified on its own.
+
+        :param data: masked line data.
+        :param listing: the listing kinds protected, asked only when a listing line is met.
+        """
+        runs = self._matcher.line_runs(data)
+        if not runs:
+            return runs
+        protected = self._strong.line_runs(data)
+        if subtract(runs, protected):  # some candidates are locations or listing lines
+            source = self._source.line_runs(data)
+            if source:
+                protected = union(protected, subtract(source, self._library.line_runs(data)))
+            if self._listing.line_runs(data):
+                for kind in listing():
+                    protected = union(protected, kind.line_runs(data))
+        quoted = self._quoted.line_runs(data)
+        return subtract(protected, quoted) if quoted else protected
+
     def _protected_runs(
         self, data: bytes, listing: Callable[[], Sequence[LineMatcher]] | None = None
     ) -> list[tuple[int, int]]:
@@ -180,26 +240,13 @@ class MustKeepClassifier:
         :param listing: the listing kinds protected, asked only when a listing line is met
             (``None``: decided on ``data`` itself).
         """
-        data = _mask_tags(data)
-        runs = self._matcher.line_runs(data)
-        if not runs:
-            return runs
-        doubtful = union(self._library.line_runs(data), self._listing.line_runs(data))
-        doubtful = union(doubtful, self._quoted.line_runs(data))
-        candidates = intersect(runs, doubtful)
-        if not candidates:
-            return runs
-        short = self._short_listings(data) if listing is None else listing()
-        dropped: list[tuple[int, int]] = []
-        for start, end in candidates:
-            for line_start, line_end in lines_of(data, start, end):
-                line = data[line_start : line_end - 1].decode("utf-8", "surrogatepass")
-                if not self._protects(line, short):
-                    dropped.append((line_start, line_end))
-        return subtract(runs, dropped) if dropped else runs
+        masked = _mask_tags(data)
+        if listing is None:
+            listing = functools.partial(self._short_listings, masked)
+        return self._classified(masked, listing)
 
     def _without_long_changes(
-        self, data: bytes, runs: list[tuple[int, int]]
+        self, data: bytes, runs: list[tuple[int, int]], masked: bytes
     ) -> list[tuple[int, int]]:
         """``runs`` without the changed lines of long blocks (:data:`CHANGED_BLOCK`).
 
@@ -213,18 +260,12 @@ class MustKeepClassifier:
             for start, end in self._changed.line_runs(data)
             if data.count(b"\n", start, end) > CHANGED_BLOCK
         ]
-        candidates = intersect(runs, long_blocks)
-        if not candidates:
+        if not intersect(runs, long_blocks):
             return runs
-        others = tuple(kind for kind in self._short_listings(data) if kind.patterns[0]
-                       not in self._changed.patterns)
-        dropped = [
-            (start, end)
-            for span in candidates
-            for start, end in lines_of(data, *span)
-            if not self._protects(data[start : end - 1].decode("utf-8", "surrogatepass"), others)
-        ]
-        return subtract(runs, dropped) if dropped else runs
+        others = tuple(kind for kind in self._short_listings(masked)
+                       if kind.patterns[0] not in self._changed.patterns)
+        kept = intersect(self._classified(masked, lambda: others), long_blocks)
+        return union(subtract(runs, long_blocks), kept)
 
     def line_runs(self, data: bytes) -> list[tuple[int, int]]:
         """Byte spans of runs of must-keep lines, each extended by the location lines after it.
@@ -236,8 +277,13 @@ class MustKeepClassifier:
         :returns: the spans, in order.
         """
         runs: list[tuple[int, int]] = []
-        protected = self._without_long_changes(data, self._protected_runs(data))
-        protected = without_repeats(data, protected, self._listing.matches, _located)
+        masked = _mask_tags(data)
+        listing = functools.partial(self._short_listings, masked)
+        protected = self._without_long_changes(data, self._classified(masked, listing), masked)
+        bare = subtract(self._source.line_runs(masked), self._strong.line_runs(masked))
+        entries = union(self._listing.line_runs(masked), self._package.line_runs(masked))
+        exempt = union(entries, bare)  # entries and bare locations, not located findings
+        protected = without_repeats(data, protected, exempt, _located)
         for start, end in protected:
             end = _after_followers(data, end)
             if runs and start <= runs[-1][1]:
@@ -266,7 +312,7 @@ class MustKeepClassifier:
         for start, end in spans:
             offsets.append(offsets[-1] + end - start)
         found: list[tuple[int, int]] = []
-        listing = functools.partial(self._short_listings, data)
+        listing = functools.partial(self._short_listings_of, data)
         for joined_start, joined_end in self._protected_runs(joined, listing):
             index = bisect.bisect_right(offsets, joined_start) - 1
             while joined_start < joined_end:
@@ -297,16 +343,20 @@ class MustKeepClassifier:
         """
         if not spans:
             return []
-        short: Sequence[LineMatcher] | None = None
+        if not lines:
+            return self._complete_within(data, spans, [])
+        joined = b"".join(data[start:end] for start, end, _ in lines)
+        offsets = [0]
+        for start, end, _ in lines:
+            offsets.append(offsets[-1] + end - start)
         found: list[tuple[int, int]] = []
-        for start, end, span_end in lines:
-            line = data[start : end - 1].decode("utf-8", "surrogatepass")
-            if not self._protects(line, ()):
-                if short is None:
-                    short = self._short_listings(data)
-                if not self._protects(line, short):
-                    continue
-            found.append((start, _after_followers(data, end, limit=span_end)))
+        listing = functools.partial(self._short_listings_of, data)
+        for run_start, run_end in self._classified(_mask_tags(joined), listing):
+            index = bisect.bisect_right(offsets, run_start) - 1
+            while index < len(lines) and offsets[index] < run_end:
+                start, end, span_end = lines[index]
+                found.append((start, _after_followers(data, end, limit=span_end)))
+                index += 1
         return self._complete_within(data, spans, found)
 
     def _complete_within(

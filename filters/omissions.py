@@ -143,17 +143,36 @@ def shortened(line: str) -> str:
     return f"{line[:_LONG_HEAD]}…[{hidden} characters omitted]…{line[-_LONG_TAIL:]}"
 
 
-def _marker(lines: list[str], shapes: list[str], gap: list[int]) -> str | None:
-    """The marker of a stretch, or ``None`` when the stretch is only layout."""
-    content = [index for index in gap if not _DECORATION.match(lines[index])]
-    if not content:
+_SHAPE_SAMPLE = 400
+"""Past this many lines, a stretch's shape is read from its first and last lines."""
+
+
+def _content(lines: list[str], most: int) -> list[str]:
+    """The first ``most`` lines of ``lines`` that are not layout."""
+    found: list[str] = []
+    for line in lines:
+        if not _DECORATION.match(line):
+            found.append(line)
+            if len(found) == most:
+                break
+    return found
+
+
+def _marker(gap: list[str]) -> str | None:
+    """The marker of a stretch of omitted lines, or ``None`` when it is only layout."""
+    if len(gap) <= _SHAPE_SAMPLE:
+        sample = _content(gap, len(gap))
+    else:
+        half = _SHAPE_SAMPLE // 2
+        sample = _content(gap, half) + _content(gap[::-1], half)[::-1]
+    if not sample:
         return None
-    hidden = [lines[index] for index in gap]
-    shape, _ = Counter(shapes[index] for index in content).most_common(1)[0]
-    like = [lines[index] for index in content if shapes[index] == shape]
-    if len(like) == len(content):
-        return fold_marker(hidden, like)
-    return stretch_marker(hidden, like)
+    shapes = line_shapes("\n".join(sample))
+    shape, _ = Counter(shapes).most_common(1)[0]
+    like = [line for line, other in zip(sample, shapes, strict=True) if other == shape]
+    if len(like) == len(sample):
+        return fold_marker(gap, like)
+    return stretch_marker(gap, like)
 
 
 def render(lines: list[str], keep: set[int]) -> list[str]:
@@ -165,25 +184,19 @@ def render(lines: list[str], keep: set[int]) -> list[str]:
     :param keep: the numbers of the lines kept.
     :returns: the lines to show.
     """
-    shapes = line_shapes("\n".join(lines))
     out: list[str] = []
-    gap: list[int] = []
-
-    def flush() -> None:
-        marker = _marker(lines, shapes, gap)
-        if marker is not None:
-            hidden_chars = sum(len(lines[index]) + 1 for index in gap)
-            if hidden_chars <= len(marker) + 1:
-                out.extend(lines[index] for index in gap)
-            else:
-                out.append(marker)
-        gap.clear()
-
-    for index, line in enumerate(lines):
-        if index in keep:
-            flush()
-            out.append(shortened(line))
-        else:
-            gap.append(index)
-    flush()
+    cursor = 0
+    for index in [*sorted(keep), len(lines)]:
+        if index > cursor:
+            gap = lines[cursor:index]
+            marker = _marker(gap)
+            if marker is not None:
+                short = len(gap) <= len(marker)  # (a longer stretch is longer than its marker)
+                if short and sum(len(line) + 1 for line in gap) <= len(marker) + 1:
+                    out.extend(gap)
+                else:
+                    out.append(marker)
+        if index < len(lines):
+            out.append(shortened(lines[index]))
+        cursor = index + 1
     return out

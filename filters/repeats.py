@@ -11,15 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from tooldeck.filters.spans import Span, lines_of, subtract
+from tooldeck.filters.spans import Span, intersect, lines_of, subtract
 
-__all__ = ["REPEATED", "line_template", "without_repeats"]
+__all__ = ["REPEATED", "REPEATS_FROM_LINES", "line_template", "without_repeats"]
 
 REPEATED = 10
 """A line template protected this many times or more is a repeated fact."""
 
+REPEATS_FROM_LINES = 60
+"""Facts are grouped as repeats only in outputs of more lines: a shorter one is read whole."""
+
 _TEMPLATE_PARTS = re.compile(
-    r"""'[^']*'|"[^"]*"|`[^`]*`"""  # quoted values
+    r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`"""  # quoted values
     r"|\S*[/\\:.]\S*[\w)\]]"  # paths, dotted and qualified names, URLs, test ids
     r"|\b[0-9a-f]*\d[0-9a-f]*\b"  # numbers and hashes
     r"|\b\w*_\w*|\b[a-z]+[A-Z]\w*"  # identifiers: snake_case, CONSTANT_NAME, camelCase
@@ -42,7 +45,7 @@ _SUBJECT = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+|[\w@+-]+\.[A-Za-z]\w*(?=:\d|::|
 def without_repeats(
     data: bytes,
     runs: list[Span],
-    listed: Callable[[str], bool],
+    exempt: list[Span],
     located: Callable[[bytes, int], bool],
 ) -> list[Span]:
     """``runs`` without the lines that state a protected fact again.
@@ -51,34 +54,42 @@ def without_repeats(
     location follows it (the same message about another place); a fact stated
     over and over with other particulars (:data:`REPEATED` lines of one template) is
     protected at its first and last statement. A fact is repeated per file: the same
-    message about two files is two facts. Lines of a listing (``listed``) are not facts
-    stated again but the entries of the listing.
+    message about two files is two facts. Lines of a listing and bare locations (``exempt``)
+    are not facts stated again but the entries of a listing, each about its own place; a
+    finding at a location (``src/a.py:3:0: C0301 Line too long``) can be repeated.
 
     :param data: line data.
     :param runs: the runs of protected lines.
-    :param listed: whether a line is an entry of a listing.
+    :param exempt: runs of the lines that are never repeats (listing entries, locations).
     :param located: whether a location line follows the line ending at an offset.
     :returns: the runs without the repeats.
     """
-    lines = [span for start, end in runs for span in lines_of(data, start, end)]
-    groups: dict[tuple[str, str], list[Span]] = {}
     seen: set[bytes] = set()
     dropped: list[Span] = []
-    for start, end in lines:
+    candidates: list[Span] = []
+    exempt_lines = {start for span in intersect(runs, exempt) for start, _ in lines_of(data, *span)}
+    for start, end in (span for run in runs for span in lines_of(data, *run)):
         raw = data[start:end]
         if raw in seen and len(raw) > _SHORTEST_REPEAT and not located(data, end):
             dropped.append((start, end))
             continue
         seen.add(raw)
-        line = raw[:-1].decode("utf-8", "surrogatepass")
-        if listed(line):
-            continue
-        subject = _SUBJECT.match(line)
-        key = (subject[0] if subject else "", line_template(line))
-        groups.setdefault(key, []).append((start, end))
-    dropped += [
-        span for group in groups.values() if len(group) >= REPEATED for span in group[1:-1]
-    ]
+        if start not in exempt_lines:
+            candidates.append((start, end))
+    if len(candidates) >= REPEATED and data.count(b"\n") > REPEATS_FROM_LINES:
+        text = b"".join(data[start:end] for start, end in candidates).decode(
+            "utf-8", "surrogatepass"
+        )
+        lines = text.split("\n")
+        templates = _TEMPLATE_PARTS.sub("_", text).split("\n")
+        groups: dict[tuple[str, str], list[Span]] = {}
+        for span, line, template in zip(candidates, lines, templates, strict=False):
+            subject = _SUBJECT.match(line)
+            key = (subject[0] if subject else "", template.strip())
+            groups.setdefault(key, []).append(span)
+        dropped += [
+            span for group in groups.values() if len(group) >= REPEATED for span in group[1:-1]
+        ]
     return subtract(runs, sorted(dropped)) if dropped else runs
 
 
