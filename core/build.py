@@ -32,6 +32,7 @@ from tooldeck.runtime import (
     SessionState,
     impls,
 )
+from tooldeck.storage import discard_storage, has_storage, open_storage
 
 __all__ = ["build_runtime"]
 
@@ -295,11 +296,15 @@ def build_runtime(
         section_owners={**dict.fromkeys(CORE_SECTIONS, CORE_PLUGIN), **section_owner},
     )
     runtime.services  # noqa: B018 - built now: a sandbox key that does not validate is refused
+    first = not has_storage(runtime.session)
+    open_storage(settings, runtime.hooks.open_storage, runtime.session, environ)
     try:
         runtime.hooks.configure(runtime)
         check_examples(runtime)
     except Exception as exc:
         runtime.hooks.unconfigure(runtime)
+        if first:  # no deck will ever close it
+            discard_storage(runtime.session)
         if isinstance(exc, ConfigError):
             raise
         raise ConfigError(f"a plugin failed to configure: {type(exc).__name__}: {exc}") from exc

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import attrs
 import pydantic
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, field_validator
 
 from tooldeck.dirs import data_dir
 from tooldeck.errors import ConfigError
@@ -59,6 +59,7 @@ __all__ = [
     "PluginsConfig",
     "RetryConfig",
     "Settings",
+    "StorageConfig",
     "StrictModel",
     "ToolFilterConfig",
     "parse_document",
@@ -171,6 +172,60 @@ class ApprovalsConfig(StrictModel):
         return data_dir() / "approvals.sqlite3"
 
 
+_URL_SCHEMES = ("postgresql://", "postgres://")
+_NEVER_ECHOED = frozenset({"storage.url"})
+"""Keys whose refused value is not repeated in the error: it may hold a password."""
+
+
+class StorageConfig(StrictModel):
+    """``[storage]``: where shared state lives (see docs/fleet.md).
+
+    Without ``url`` every kind of state stays embedded (JSON-lines files and SQLite in the
+    user data directory). With a ``postgresql://`` URL, a storage backend plugin (the built-in
+    ``postgres``, ``pip install 'tooldeck[postgres]'``) keeps it in PostgreSQL, shared by every
+    worker that names the same database and ``namespace``.
+    """
+
+    url: str | None = Field(
+        None, description="postgresql://user@host:port/database of the shared state; unset: "
+        "embedded files and SQLite. Never put the password here: see password_env.")
+    password_env: str = Field(
+        "TOOLDECK_PG_PASSWORD", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="Environment variable holding the database password (when it is unset, "
+        "libpq's own PGPASSWORD and ~/.pgpass apply).")
+    namespace: str = Field(
+        "default", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$",
+        description="Workers with the same url and namespace share quota, trust, overflow, "
+        "audit, scheduled tasks and memory; another namespace in the same database shares "
+        "nothing with them.")
+    durable: bool = Field(
+        True, description="Each write returns once the server has flushed it to disk "
+        "(synchronous_commit on). false: once the server has it (synchronous_commit off): a "
+        "worker killed at any point still loses nothing, but a server crash may lose the "
+        "last fraction of a second of writes, as an OS crash may with the embedded JSON-lines "
+        "audit log; the quota may then allow those calls again.")
+    pool_size: int = Field(4, ge=1, le=64, description="Most connections one deck opens "
+                           "(besides its one listening connection).")
+    connect_timeout_secs: float = Field(
+        5.0, gt=0, le=120, description="How long the first connection may take before the "
+        "deck refuses to start (exit 2).")
+
+    @field_validator("url")
+    @classmethod
+    def _no_password_in_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(_URL_SCHEMES):
+            raise ValueError("expected a postgresql:// URL")
+        from urllib.parse import parse_qs, urlsplit
+
+        parts = urlsplit(value)
+        if parts.password is not None or "password" in parse_qs(parts.query):
+            raise ValueError("the URL holds a password; put it in the environment variable "
+                             "named by storage.password_env instead")
+        return value
+
+
 class TafcConfig(StrictModel):
     """``[tools.tafc]``: think-augmented function calling.
 
@@ -272,6 +327,7 @@ CORE_SECTIONS: dict[str, type[BaseModel]] = {
     "agent.tool_filter": ToolFilterConfig,
     "tools.dependencies": DependencyConfig,
     "examples": ExamplesConfig,
+    "storage": StorageConfig,
 }
 """Sections the core itself owns, with their models."""
 
@@ -308,6 +364,7 @@ class CoreConfig:
     tool_filter: ToolFilterConfig
     dependencies: DependencyConfig
     approvals: ApprovalsConfig
+    storage: StorageConfig
 
 
 @attrs.frozen
@@ -639,7 +696,8 @@ def validate_sections(
                     hint = _did_you_mean(str(err["loc"][-1]), keys)
                     fail(dotted, f"unknown key{hint}", where)
                 else:
-                    found = f"; found {_describe(err['input'])}" if "input" in err else ""
+                    echo = "input" in err and dotted not in _NEVER_ECHOED
+                    found = f"; found {_describe(err['input'])}" if echo else ""
                     fail(dotted, f"{err['msg']}{found}", where)
 
     if errors:
@@ -655,6 +713,7 @@ def validate_sections(
         tool_filter=_typed(sections["agent.tool_filter"], ToolFilterConfig),
         dependencies=_typed(sections["tools.dependencies"], DependencyConfig),
         approvals=_typed(sections["tools.approvals"], ApprovalsConfig),
+        storage=_typed(sections["storage"], StorageConfig),
     )
     return Settings(
         core=core,

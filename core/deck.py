@@ -57,6 +57,7 @@ from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
 from tooldeck.runtime import CallContext, Runtime
 from tooldeck.safe_json import safe_repr
+from tooldeck.storage_api import StorageError
 from tooldeck.trust import PROJECT_ORIGIN, project_document
 from tooldeck.turns import TurnContext, in_turn, turn_of
 from tooldeck.user_input import USER_URLS, UserUrls, extract_urls
@@ -157,7 +158,6 @@ class Deck:
         self._environ = environ
         self._settle_s = settle_s
         self._settle_wait = settle_wait
-        self._calls: dict[str | None, int] = {}
         self._reload_lock: asyncio.Lock | None = None
         self._sync_loop: asyncio.AbstractEventLoop | None = None
         self._events = EventBus()
@@ -413,10 +413,11 @@ class Deck:
         call = attrs.evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
+        quota = runtime.storage.quota()
         votes: list[Decision] = []
         if not tools_config.enabled:
             decision = tools_disabled(runtime)
-        elif limit is not None and self._calls.get(call.caller_id, 0) >= limit:
+        elif limit is not None and quota.used(call.caller_id) >= limit:
             decision = _quota_exhausted(limit, call.caller_id,
                                         runtime.settings.origin(_QUOTA_RULE))
         else:
@@ -453,20 +454,21 @@ class Deck:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"wrapping the executor of {tool.id!r} failed: "
                          f"{type(exc).__name__}: {exc}", decision)
-        used = self._calls.get(call.caller_id, 0)
-        if limit is not None and used >= limit:
-            # checked again with no await before the count: a confirmation may have waited
-            # while other calls used up the quota
-            exhausted = _quota_exhausted(limit, call.caller_id,
-                                         runtime.settings.origin(_QUOTA_RULE))
-            return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
+        if (limit is not None and runtime.hooks.probes_calls
+                and quota.used(call.caller_id) >= limit):
+            # a probe must not see a call the quota stops (``take`` below checks it anyway:
+            # a confirmation may have waited while other calls used up the quota)
+            return self._quota_blocked(runtime, call, limit)
         risk = "elevated" if decision.verdict is Verdict.ASK else "low"
         probed = runtime.hooks.probe_call(call, tool, runtime, risk)
         if probed is not None:
             error = ToolError(probed.category or ErrorCategory.POLICY_BLOCKED, probed.reason,
                               suggestion=probed.suggestion)
             return ToolResult(call, error=error, decision=probed, approved_by=approved_by)
-        self._calls[call.caller_id] = used + 1
+        if limit is not None and not quota.take(call.caller_id, limit):
+            # counted atomically, for every worker of a shared backend: another worker may
+            # have taken the last call since the check above
+            return self._quota_blocked(runtime, call, limit)
         ctx = CallContext(tool=tool, params=model, runtime=runtime, decision=decision,
                           approved_by=approved_by, progress=self._progress(runtime, call, tool))
 
@@ -493,6 +495,11 @@ class Deck:
         if tools_config.summarize_output:
             output = runtime.hooks.transform_output(call, tool, output, runtime)
         return ToolResult(call, output=output, decision=decision, approved_by=approved_by)
+
+    @staticmethod
+    def _quota_blocked(runtime: Runtime, call: ToolCall, limit: int) -> ToolResult:
+        exhausted = _quota_exhausted(limit, call.caller_id, runtime.settings.origin(_QUOTA_RULE))
+        return _fail(call, ErrorCategory.QUOTA_BLOCKED, exhausted.reason, exhausted)
 
     def _granted(self, call: ToolCall, asks: list[Decision]) -> str | None:
         """The ``approved_by`` of a live grant covering this ``ask``, else ``None``."""
@@ -553,6 +560,7 @@ class Deck:
             self._runtime = new
             self.last_reload_error = None
             self._audit_swap(old, new, candidate.change)
+            self._announce(old, new)
         await old.drained()
         await old.aclose()
         return _Outcome.APPLIED
@@ -579,6 +587,18 @@ class Deck:
             if candidate.still_on_disk():
                 return candidate
             await candidate.discard()
+
+    @staticmethod
+    def _announce(old: Runtime, new: Runtime) -> None:
+        """Tell the fleet a new generation is in place (see :meth:`follow_fleet`)."""
+        digest = new.digest()
+        if digest == old.digest():
+            return
+        try:
+            new.storage.publish(POLICY_CHANNEL, digest)
+        except StorageError as exc:  # the others still reload on their own file events
+            print(f"tooldeck: could not announce policy {digest} to the fleet: {exc}",
+                  file=sys.stderr)
 
     @staticmethod
     def _audit_swap(old: Runtime, new: Runtime, change: PolicyChange) -> None:
@@ -661,17 +681,57 @@ class Deck:
         def any_file_in() -> set[Path]:
             return {p.resolve() for p in self._runtime.watch_any_file}
 
-        async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms,
-                                                any_file_in=any_file_in):
-            outcome = await self._reload()
-            if on_reload is not None and outcome is not _Outcome.SKIPPED:
-                on_reload(outcome is _Outcome.APPLIED)
+        follow = asyncio.ensure_future(self.follow_fleet(on_reload=on_reload))
+        try:
+            async for _changes in watch_directories(self.watched_dirs, debounce_ms=debounce_ms,
+                                                    any_file_in=any_file_in):
+                outcome = await self._reload()
+                if on_reload is not None and outcome is not _Outcome.SKIPPED:
+                    on_reload(outcome is _Outcome.APPLIED)
+        finally:
+            follow.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follow
+
+    async def follow_fleet(self, *,
+                           on_reload: Callable[[bool], None] | None = None) -> None:
+        """Reload whenever another worker of the fleet announces a new policy; until cancelled.
+
+        With a shared storage backend (``[storage] url``), a worker whose reload applies a new
+        generation publishes its digest on the channel ``policy``; every other worker of the
+        namespace that runs a different generation then reloads from its own configuration
+        files, by the same rule as :meth:`reload` (tighten-only at once, last good kept), so a
+        fleet whose workers share one configuration directory follows a change even where
+        the file system reports no events (network file systems). :meth:`watch` runs this
+        too. With the embedded backend nothing is ever announced.
+
+        :param on_reload: as for :meth:`watch`.
+        """
+        loop = asyncio.get_running_loop()
+        announced = asyncio.Event()
+
+        def heard(digest: str) -> None:  # on the backend's thread
+            if digest != self._runtime.digest():
+                loop.call_soon_threadsafe(announced.set)
+
+        stop = self._runtime.storage.subscribe(POLICY_CHANNEL, heard)
+        try:
+            while True:
+                await announced.wait()
+                announced.clear()
+                outcome = await self._reload()
+                if on_reload is not None and outcome is not _Outcome.SKIPPED:
+                    on_reload(outcome is _Outcome.APPLIED)
+        finally:
+            stop()
 
     async def aclose(self) -> None:
         """Wait for calls in flight, unconfigure the runtime, close the session state and store."""
         await self._runtime.drained()
         await self._runtime.aclose()
+        storage = self._runtime.storage  # closed last: the session's values use it
         await self._runtime.session.aclose()
+        storage.close()
         if self._approvals is not None:
             self._approvals.close()
         self._events.close()
@@ -729,6 +789,8 @@ def _parse_config(version: FileVersion, origin: str) -> ConfigDocument:
 
 
 _QUOTA_RULE = "tools.max_tool_calls_per_session"
+POLICY_CHANNEL = "policy"
+"""The storage channel on which workers announce the digest of a policy they reloaded."""
 
 
 def _quota_exhausted(limit: int, caller_id: str | None, source: str) -> Decision:

@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any
 from tooldeck import hookspec
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
-    from tooldeck.config import Settings
+    from tooldeck.config import Settings, StorageConfig
     from tooldeck.context_compression import Summarize
     from tooldeck.events import CallEvent
     from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput
     from tooldeck.runtime import Executor, Runtime
     from tooldeck.schema_filter import Embed
+    from tooldeck.storage_api import Storage
     from tooldeck.trust_levels import TrustLevel
 
 
@@ -303,6 +304,23 @@ def tooldeck_summarizer(runtime: Runtime) -> Summarize | None:
 
     :param runtime: the current runtime.
     :returns: a summariser, or ``None`` to let the next implementation decide.
+    """
+
+
+@hookspec(firstresult=True)
+def tooldeck_open_storage(config: StorageConfig, environ: Mapping[str, str]) -> Storage | None:
+    """Open the storage backend ``[storage] url`` names, for a deck that starts.
+
+    Asked once per deck, only when ``[storage] url`` is set; stops at the first non-``None``
+    result. Return ``None`` for a URL scheme the plugin does not serve. Nobody answering is
+    a configuration error (never a silent fallback to the embedded backend), and so is an
+    implementation that raises :class:`~tooldeck.storage_api.StorageError` or ``OSError``
+    (an unreachable server, a failed migration): connect and check before returning. The
+    backend is closed with the deck (``Storage.close``).
+
+    :param config: the validated ``[storage]`` table.
+    :param environ: the environment (read the password from ``config.password_env`` here).
+    :returns: a :class:`~tooldeck.storage_api.Storage`, or ``None`` to let the next decide.
     """
 
 

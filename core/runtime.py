@@ -19,7 +19,7 @@ import pluggy
 from pydantic import BaseModel
 
 from tooldeck import hookimpl
-from tooldeck.config import Settings
+from tooldeck.config import Settings, StorageConfig
 from tooldeck.loader import BUILTIN_DIST
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, ToolOutput, Verdict
 from tooldeck.secrets import redact
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from tooldeck.services import Services
+    from tooldeck.storage_api import Storage
 
 __all__ = [
     "CORE_PLUGIN",
@@ -186,6 +187,11 @@ class Hooks:
                 )
             votes.append(vote)
         return votes
+
+    @property
+    def probes_calls(self) -> bool:
+        """Whether any plugin implements ``tooldeck_probe_call``."""
+        return bool(self._probe)
 
     def probe_call(self, call: ToolCall, tool: ToolDef, runtime: Runtime,
                    risk: str) -> Decision | None:
@@ -367,6 +373,15 @@ class Hooks:
                 return cast("Summarize", summarize)
         return None
 
+    def open_storage(self, config: StorageConfig, environ: Mapping[str, str]) -> Storage | None:
+        """The first backend a ``tooldeck_open_storage`` opens; exceptions propagate."""
+        for impl in impls(self._pm.hook.tooldeck_open_storage):
+            args = {"config": config, "environ": environ}
+            storage: Storage | None = impl.function(*[args[a] for a in impl.argnames])
+            if storage is not None:
+                return storage
+        return None
+
     def configure(self, runtime: Runtime) -> None:
         """Run every ``tooldeck_configure``; the first exception propagates."""
         self._pm.hook.tooldeck_configure(runtime=runtime)
@@ -453,6 +468,17 @@ class Runtime:
 
             self._services = Services.from_settings(self.settings, self.session)
         return self._services
+
+    @property
+    def storage(self) -> Storage:
+        """Where the deck's state lives (``[storage]``): see :mod:`tooldeck.storage_api`.
+
+        The deck's one backend, opened by its first runtime and shared by every runtime it
+        builds; embedded (files and SQLite) unless ``[storage] url`` names a shared one.
+        """
+        from tooldeck.storage import session_storage
+
+        return session_storage(self.session)
 
     def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
         """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""

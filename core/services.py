@@ -45,9 +45,10 @@ from tooldeck.paths import Operation, PathSandbox
 from tooldeck.sandbox import sandbox_from_settings
 from tooldeck.secrets import redact
 from tooldeck.state import SessionState, StashKey
+from tooldeck.storage import session_storage
 
 if TYPE_CHECKING:
-    from tooldeck.overflow_store import OverflowStore
+    from tooldeck.storage_api import OverflowBackend, Storage
 
 __all__ = [
     "OVERFLOW_SECTION",
@@ -264,42 +265,40 @@ class OverflowStoreSettings(StrictModel):
 
 
 class _DeckStores:
-    """The stores a deck opened, by path, and the deck's own session scope."""
+    """The deck's own session scope, and the overflow stores it wrote to (to drop it there)."""
 
     def __init__(self) -> None:
         self.scope = "deck:" + uuid.uuid4().hex
-        self._stores: dict[Path, OverflowStore] = {}
+        self._stores: list[OverflowBackend] = []
 
-    def open(self, path: Path, settings: OverflowStoreSettings) -> OverflowStore:
-        store = self._stores.get(path)
-        if store is None:
-            from tooldeck.overflow_store import OverflowStore  # sqlite3: only once used
-
-            store = self._stores[path] = OverflowStore(
-                path, retention_days=settings.retention_days,
-                max_bytes=settings.max_overflow_bytes)
-        store.retention_days = settings.retention_days
-        store.max_bytes = settings.max_overflow_bytes
+    def open(self, storage: Storage, path: Path,
+             settings: OverflowStoreSettings) -> OverflowBackend:
+        store = storage.overflow(path, retention_days=settings.retention_days,
+                                 max_bytes=settings.max_overflow_bytes)
+        if not any(known is store for known in self._stores):
+            self._stores.append(store)
         return store
 
     async def aclose(self) -> None:
-        """Drop the deck's own scope from every store, then close them."""
-        stores, self._stores = list(self._stores.values()), {}
+        """Drop the deck's own scope from every store it used (the backend closes them)."""
+        stores, self._stores = self._stores, []
         for store in stores:
             store.drop_scope(self.scope)
-            store.close()
 
 
 _STORES: StashKey[_DeckStores] = StashKey("overflow.stores")
 
 
 class OverflowService:
-    """Long texts kept whole in the user's SQLite overflow store, read back by reference.
+    """Long texts kept whole in the deck's overflow store, read back by reference.
 
-    One database per user (0600), opened on first use and kept open by the deck across hot
-    reloads. Every entry belongs to a scope: the call's ``caller_id`` when it has one (one
-    deck serving several conversations), else the deck's own session, whose entries are
-    deleted when the deck closes. A lookup from another scope finds nothing.
+    The store is the storage backend's (``runtime.storage``): embedded, one SQLite database
+    per user (0600), opened on first use and kept open by the deck across hot reloads; with
+    ``[storage] url``, shared by every worker of the namespace, so a reference one worker
+    handed out is read by another. Every entry belongs to a scope: the call's ``caller_id``
+    when it has one (one deck serving several conversations, or a fleet serving a caller),
+    else the deck's own session, whose entries are deleted when the deck closes. A lookup
+    from another scope finds nothing.
 
     :param settings: the store keys.
     :param session: the deck's session state (the open stores live there).
@@ -312,10 +311,11 @@ class OverflowService:
         self._session = session
         self._config_dir = config_dir
 
-    def _store(self, caller_id: str | None) -> tuple[OverflowStore, str]:
+    def _store(self, caller_id: str | None) -> tuple[OverflowBackend, str]:
         stores = self._session.setdefault(_STORES, _DeckStores)
         scope = f"caller:{caller_id}" if caller_id else stores.scope
-        return stores.open(self.settings.database(self._config_dir), self.settings), scope
+        path = self.settings.database(self._config_dir)
+        return stores.open(session_storage(self._session), path, self.settings), scope
 
     def put(self, text: str, *, tool: str, caller_id: str | None = None) -> str | None:
         """Store ``text`` with its secrets redacted.

@@ -9,21 +9,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
-__all__ = ["SessionState", "StashKey", "StoresByPath"]
+__all__ = ["SessionState", "StashKey"]
 
 T = TypeVar("T")
-
-
-class _Closable(Protocol):
-    def close(self) -> None: ...
-
-
-S = TypeVar("S", bound=_Closable)
 
 
 @attrs.frozen
@@ -61,6 +53,11 @@ class SessionState:
             value = self._values[key] = factory()
         return value
 
+    def get(self, key: StashKey[T]) -> T | None:
+        """The value under ``key``, or ``None`` when none was made yet."""
+        value: T | None = self._values.get(key)
+        return value
+
     async def aclose(self) -> None:
         """Close every value that has an ``aclose`` coroutine method.
 
@@ -76,30 +73,3 @@ class SessionState:
             except Exception as exc:
                 print(f"tooldeck: closing session state {key.name!r} failed: {exc!r}",
                       file=sys.stderr)
-
-
-class StoresByPath(Generic[S]):
-    """The stores a deck opened, one per database path, closed with the deck.
-
-    Keep one in the deck's session state (``runtime.session.setdefault(KEY, lambda:
-    StoresByPath(MyStore))``) so that hot reloads reuse the open stores.
-
-    :param opener: opens the store at a path.
-    """
-
-    def __init__(self, opener: Callable[[Path], S]) -> None:
-        self._opener = opener
-        self._stores: dict[Path, S] = {}
-
-    def open(self, path: Path) -> S:
-        """The store at ``path``, opened on first use."""
-        store = self._stores.get(path)
-        if store is None:
-            store = self._stores[path] = self._opener(path)
-        return store
-
-    async def aclose(self) -> None:
-        """Close every store opened."""
-        stores, self._stores = list(self._stores.values()), {}
-        for store in stores:
-            store.close()

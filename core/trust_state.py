@@ -35,12 +35,12 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, cast
 
 import attrs
 
 from tooldeck.dirs import data_dir
-from tooldeck.runtime import Runtime, StashKey
+from tooldeck.storage_api import Storage
 from tooldeck.trust_levels import TrustLevel, parse_trust_level
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "Subject",
     "TrustState",
     "TrustStateError",
+    "TrustStore",
     "default_state_path",
     "session_trust_state",
 ]
@@ -355,16 +356,43 @@ class TrustState:
         self.close()
 
 
-_SESSION_STATE = StashKey[TrustState]("trust_state")
+class TrustStore(Protocol):
+    """What :func:`session_trust_state` returns: :class:`TrustState` or a shared backend's twin.
+
+    Every method may raise :class:`TrustStateError`; readers treat that as ``blocked``.
+    """
+
+    def overrides(self) -> Mapping[Subject, Override]:
+        """Every row, as of now."""
+        ...
+
+    def get(self, subject: Subject) -> Override | None:
+        """The row of ``subject``, or ``None``."""
+        ...
+
+    def set(self, subject: Subject, level: TrustLevel, *, by: str,
+            reason: str = "") -> Override | None:
+        """Set ``subject``'s level; the row it replaced, if any."""
+        ...
+
+    def reset(self, subject: Subject) -> Override | None:
+        """Remove ``subject``'s row; the row removed, if any."""
+        ...
 
 
-def session_trust_state(runtime: Runtime) -> TrustState:
-    """The deck's open :class:`TrustState` on the default path, opened on first use.
+class _HasStorage(Protocol):
+    @property
+    def storage(self) -> Storage: ...
 
-    Every plugin of a deck shares it; it is closed with the deck. A failed open is not
-    remembered: the next use tries again.
+
+def session_trust_state(runtime: _HasStorage) -> TrustStore:
+    """The deck's run-time trust levels, from its storage backend (``runtime.storage``).
+
+    Embedded: a :class:`TrustState` on the default path, opened on first use and shared by
+    every plugin of the deck (a failed open is not remembered: the next use tries again).
+    A shared backend gives every worker of its namespace the same rows.
 
     :param runtime: any runtime of the deck.
     :raises TrustStateError: the state cannot be opened.
     """
-    return runtime.session.setdefault(_SESSION_STATE, TrustState)
+    return cast(TrustStore, runtime.storage.trust())

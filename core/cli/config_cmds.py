@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import deque
 from collections.abc import Iterable
@@ -124,31 +123,24 @@ def _show(runtime: Runtime, as_json: bool) -> int:
     return EXIT_OK
 
 
-def _last_lines(path: Path, n: int) -> list[str]:
-    with path.open("rb") as f:
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        block, data = 64 * 1024, b""
-        while size > 0 and data.count(b"\n") <= n:
-            step = min(block, size)
-            size -= step
-            f.seek(size)
-            data = f.read(step) + data
-    return [line.decode("utf-8", "replace") for line in data.splitlines()[-n:] if line.strip()]
-
-
 def audit_tail(config: str | None, n: int, as_json: bool) -> int:
     """Print the last ``n`` audit records."""
     if n < 1:
         print("tooldeck: -n must be at least 1")
         return EXIT_CONFIG
-    settings = open_deck(config).runtime.settings
+    runtime = open_deck(config).runtime
+    settings = runtime.settings
     path = settings.core.audit.resolved_path(settings.document.directory)
-    if not path.exists():
+    if not runtime.storage.shared and not path.exists():
         emit([] if as_json else None, f"no audit records yet ({path})")
         return EXIT_OK
+    log = runtime.storage.append_log("audit", path)
+    try:
+        lines = log.tail(n)
+    finally:
+        log.close()
     records: deque[dict[str, Any]] = deque()
-    for line in _last_lines(path, n):
+    for line in lines:
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError:

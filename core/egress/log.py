@@ -12,14 +12,15 @@ of a shell command that ran (or that it refused). A record::
 ``status``, ``response_bytes`` and ``caller_id`` are left out when unknown, ``hop`` when 0,
 ``blocked``, ``block_reason`` and ``rule`` when nothing was refused. ``block_reason`` is
 Zeph's category (``allowlist``, ``blocklist``, ``ssrf``, ``scheme``); ``rule`` names the
-rule that fired. URLs are redacted (:func:`redact_url`). The file is appended to with one
-``write`` per record (``O_APPEND``, mode 0600), so records of concurrent calls and
-processes never interleave; a failed write is reported on stderr and never fails a call.
+rule that fired. URLs are redacted (:func:`redact_url`). The records go to the storage
+backend's append log ``egress``: embedded, the file is appended to with one ``write`` per
+record (``O_APPEND``, mode 0600), so records of concurrent calls and processes never
+interleave; with ``[storage] url``, one committed row per record, shared by the fleet. A
+failed write is reported on stderr and never fails a call.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Mapping
@@ -35,6 +36,8 @@ from tooldeck.config import Settings, StrictModel
 from tooldeck.errors import ConfigError
 from tooldeck.safe_json import json_line
 from tooldeck.secrets import redact
+from tooldeck.storage.jsonl import JsonlLog
+from tooldeck.storage_api import Storage, StorageError
 
 __all__ = [
     "LOG_SECTION",
@@ -181,22 +184,25 @@ class EgressLog:
         self.path = path
         self.log_blocked = log_blocked
 
-    def write(self, hop: Hop) -> None:
+    def write(self, hop: Hop, storage: Storage | None = None) -> None:
         """Append one record; a failure is reported on stderr, never raised.
 
         :param hop: the hop (skipped when refused and ``log_blocked`` is off).
+        :param storage: the deck's storage backend (``runtime.storage``), whose append log
+            ``egress`` gets the record: the file at :attr:`path` when embedded, the shared
+            log of a fleet otherwise; ``None``: the file.
         """
         if hop.rule is not None and not self.log_blocked:
             return
-        line = (json_line(hop.record(), max_chars=_MAX_LINE) + "\n").encode("utf-8")
+        line = json_line(hop.record(), max_chars=_MAX_LINE)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            sink = (JsonlLog(self.path) if storage is None
+                    else storage.append_log("egress", self.path))
             try:
-                os.write(fd, line)
+                sink.append(line)
             finally:
-                os.close(fd)
-        except OSError as exc:
+                sink.close()
+        except (OSError, StorageError) as exc:
             print(f"tooldeck: egress log {self.path}: {exc}", file=sys.stderr)
 
 
@@ -234,22 +240,25 @@ class HopRecorder:
     """
 
     def __init__(self, log: EgressLog | None, tool: str, correlation_id: str,
-                 caller_id: str | None = None) -> None:
+                 caller_id: str | None = None, storage: Storage | None = None) -> None:
         self._log = log
         self._tool = tool
         self._id = correlation_id
         self._caller = caller_id
+        self._storage = storage
 
     def sent(self, url: str, hop: int, *, status: int | None, duration_ms: float,
              response_bytes: int | None, method: str = "GET") -> None:
         """Record a request that went out (``status`` is ``None`` when no response came)."""
         if self._log is not None:
             self._log.write(Hop(self._tool, url, self._id, hop, status, duration_ms,
-                                response_bytes, caller_id=self._caller, method=method))
+                                response_bytes, caller_id=self._caller, method=method),
+                            self._storage)
 
     def refused(self, url: str, hop: int, rule: str, duration_ms: float = 0.0, *,
                 method: str = "GET") -> None:
         """Record a request the egress policy refused before it was sent."""
         if self._log is not None:
             self._log.write(Hop(self._tool, url, self._id, hop, duration_ms=duration_ms,
-                                rule=rule, caller_id=self._caller, method=method))
+                                rule=rule, caller_id=self._caller, method=method),
+                            self._storage)

@@ -182,7 +182,7 @@ class EgressGate:
         return judged.decision
 
     @hookimpl
-    def tooldeck_audit(self, event: AuditEvent) -> None:
+    def tooldeck_audit(self, event: AuditEvent, runtime: Runtime) -> None:
         """Write the egress log records of a shell call once its audit record says how it ended.
 
         A command that ran gets one record per destination it names (its status and bytes
@@ -196,7 +196,7 @@ class EgressGate:
             return
         caller = fields.get("caller_id")
         hops = HopRecorder(self.log, str(fields.get("tool")), str(fields.get("call_id")),
-                           caller if isinstance(caller, str) else None)
+                           caller if isinstance(caller, str) else None, runtime.storage)
         result = fields.get("result")
         outcome = result.get("type") if isinstance(result, dict) else None
         decision = fields.get("decision")

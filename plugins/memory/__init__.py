@@ -24,9 +24,7 @@ from tooldeck.plugins.memory.settings import SECTION, MemorySettings
 from tooldeck.plugins.memory.store import MemoryStore
 from tooldeck.plugins.memory.tools import MEMORY_SAVE, MEMORY_SEARCH, MemoryExecutor
 from tooldeck.runtime import Runtime
-from tooldeck.state import StashKey, StoresByPath
-
-_STORES: StashKey[StoresByPath[MemoryStore]] = StashKey("memory.stores")
+from tooldeck.storage_api import MemoryBackend
 
 
 @hookimpl
@@ -48,8 +46,8 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     """Register the executor behind both tools."""
     memory = settings.get(MemorySettings)
 
-    def store_for(runtime: Runtime) -> MemoryStore:
-        stores = runtime.session.setdefault(_STORES, lambda: StoresByPath(MemoryStore))
-        return stores.open(memory.database(runtime.settings.document.directory))
+    def store_for(runtime: Runtime) -> MemoryBackend:
+        path = memory.database(runtime.settings.document.directory)
+        return runtime.storage.memory(path, MemoryStore)
 
     register(MemoryExecutor(store_for, memory))

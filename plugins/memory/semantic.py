@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from tooldeck.plugins.memory.store import MemoryStore, Note
 from tooldeck.schema_filter import Embed, cosine
 from tooldeck.state import StashKey
+from tooldeck.storage_api import MemoryBackend, Note
 
 __all__ = ["CANDIDATES", "VECTORS", "VectorCache", "semantic_search"]
 
@@ -48,7 +48,7 @@ class VectorCache:
 VECTORS: StashKey[VectorCache] = StashKey("memory.vectors")
 
 
-async def semantic_search(embed: Embed, store: MemoryStore, scope: str, query: str,
+async def semantic_search(embed: Embed, store: MemoryBackend, scope: str, query: str,
                           limit: int, cache: VectorCache) -> list[Note]:
     """The notes of ``scope`` closest in meaning to ``query``, best first.
 

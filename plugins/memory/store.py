@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-import attrs
+from tooldeck.storage_api import Note
 
 __all__ = ["MemoryStore", "Note", "search_terms"]
 
@@ -41,22 +41,6 @@ END;
 """
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MAX_TERMS = 32
-
-
-@attrs.frozen
-class Note:
-    """One remembered note.
-
-    :param id: its number in the store.
-    :param created: when it was saved (Unix time).
-    :param tags: the tags it was saved with.
-    :param content: the note.
-    """
-
-    id: int
-    created: float
-    tags: tuple[str, ...]
-    content: str
 
 
 def search_terms(query: str) -> str | None:

@@ -12,8 +12,8 @@ from pydantic import Field
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
 from tooldeck.plugins.memory.semantic import VECTORS, VectorCache, semantic_search
-from tooldeck.plugins.memory.store import MemoryStore, Note
 from tooldeck.secrets import redact
+from tooldeck.storage_api import MemoryBackend, Note
 
 if TYPE_CHECKING:
     from tooldeck.plugins.memory.settings import MemorySettings
@@ -32,7 +32,7 @@ __all__ = [
 EXECUTOR = "memory"
 DEFAULT_SCOPE = "default"
 
-StoreFor = Callable[["Runtime"], MemoryStore]
+StoreFor = Callable[["Runtime"], MemoryBackend]
 """Finds the store a runtime's calls use."""
 
 
@@ -117,7 +117,7 @@ class MemoryExecutor:
         assert isinstance(params, MemorySearchParams)
         return await self._search(call, store, params, ctx)
 
-    def _save(self, call: ToolCall, store: MemoryStore, params: MemorySaveParams) -> ToolOutput:
+    def _save(self, call: ToolCall, store: MemoryBackend, params: MemorySaveParams) -> ToolOutput:
         limit = self._settings.max_note_chars
         if len(params.content) > limit:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS,
@@ -133,7 +133,7 @@ class MemoryExecutor:
         return runtime.session.setdefault(VECTORS, VectorCache)
 
     async def _search(
-        self, call: ToolCall, store: MemoryStore, params: MemorySearchParams, ctx: CallContext
+        self, call: ToolCall, store: MemoryBackend, params: MemorySearchParams, ctx: CallContext
     ) -> ToolOutput:
         most = self._settings.max_results
         if params.limit > most:

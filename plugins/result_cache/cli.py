@@ -57,23 +57,28 @@ class Stats:
         from tooldeck.errors import ConfigError
 
         try:
-            settings = open_deck(getattr(args, "config", None)).runtime.settings
+            runtime = open_deck(getattr(args, "config", None)).runtime
         except ConfigError as exc:
             print(f"tooldeck: configuration error:\n{exc}", file=sys.stderr)
             return 2
+        settings = runtime.settings
         path: Path = settings.core.audit.resolved_path(settings.document.directory)
-        try:
-            with path.open(encoding="utf-8", errors="replace") as lines:
-                totals = sum_stats(lines)
-        except FileNotFoundError:
+        if runtime.storage.shared or path.exists():
+            log = runtime.storage.append_log("audit", path)
+            try:
+                totals = sum_stats(log.lines())
+            finally:
+                log.close()
+        else:
             totals = sum_stats(())
+        where = f"the {runtime.storage.name} audit log" if runtime.storage.shared else str(path)
         looked_up = totals["hits"] + totals["misses"]
         rate = totals["hits"] / looked_up * 100 if looked_up else 0.0
         if getattr(args, "json", False):
-            print(json.dumps({"audit_log": str(path), "result_cache": {
+            print(json.dumps({"audit_log": where, "result_cache": {
                 **totals, "hit_rate_pct": round(rate, 1)}}, indent=2))
         else:
-            print(f"result cache ({path}): {totals['hits']} hits, {totals['misses']} misses "
+            print(f"result cache ({where}): {totals['hits']} hits, {totals['misses']} misses "
                   f"({rate:.1f}% hit rate), {totals['stale']} of them because a file changed")
         return 0
 

@@ -22,9 +22,7 @@ from tooldeck.plugins.scheduler.settings import SECTION, SchedulerSettings
 from tooldeck.plugins.scheduler.store import TaskStore
 from tooldeck.plugins.scheduler.tools import SCHEDULER_TOOLS, SchedulerExecutor
 from tooldeck.runtime import Runtime
-from tooldeck.state import StashKey, StoresByPath
-
-_STORES: StashKey[StoresByPath[TaskStore]] = StashKey("scheduler.stores")
+from tooldeck.storage_api import TaskBackend
 
 
 @hookimpl
@@ -46,8 +44,8 @@ def tooldeck_register_executors(register: Callable[..., None], settings: Setting
     """Register the executor behind the scheduler tools."""
     scheduler = settings.get(SchedulerSettings)
 
-    def store_for(runtime: Runtime) -> TaskStore:
-        stores = runtime.session.setdefault(_STORES, lambda: StoresByPath(TaskStore))
-        return stores.open(scheduler.database(runtime.settings.document.directory))
+    def store_for(runtime: Runtime) -> TaskBackend:
+        path = scheduler.database(runtime.settings.document.directory)
+        return runtime.storage.tasks(path, TaskStore)
 
     register(SchedulerExecutor(store_for, scheduler))

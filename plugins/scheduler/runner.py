@@ -18,8 +18,9 @@ from tooldeck.audit import runtime_event
 from tooldeck.deck import Deck, ToolResult
 from tooldeck.models import ToolCall
 from tooldeck.plugins.scheduler.settings import SchedulerSettings
-from tooldeck.plugins.scheduler.store import Task, TaskStore
+from tooldeck.plugins.scheduler.store import TaskStore
 from tooldeck.plugins.scheduler.timing import BadSchedule, next_fire
+from tooldeck.storage_api import Task
 
 __all__ = ["TaskRunner"]
 
@@ -36,8 +37,12 @@ class TaskRunner:
     def __init__(self, deck: Deck, clock: Callable[[], float] = time.time) -> None:
         self.deck = deck
         self.clock = clock
-        settings = deck.runtime.settings.get(SchedulerSettings)
-        self.store = TaskStore(settings.database(deck.runtime.settings.document.directory))
+        runtime = deck.runtime
+        settings = runtime.settings.get(SchedulerSettings)
+        path = settings.database(runtime.settings.document.directory)
+        self.store = runtime.storage.tasks(path, TaskStore)
+        """The deck's task store (``runtime.storage``): shared by a fleet's runners, each task
+        is claimed by one of them."""
 
     def _following(self, now: float) -> Callable[[Task], float | None]:
         def following(task: Task) -> float | None:
@@ -83,5 +88,4 @@ class TaskRunner:
                 await asyncio.wait_for(stop.wait(), timeout=min(max(wait, 0.0), MAX_SLEEP_S))
 
     def close(self) -> None:
-        """Close the store."""
-        self.store.close()
+        """Stop using the store; it is the deck's, closed with the deck, so nothing closes here."""

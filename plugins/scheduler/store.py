@@ -13,11 +13,11 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import attrs
+from tooldeck.storage_api import Task
 
 __all__ = ["Task", "TaskStore"]
 
@@ -36,30 +36,6 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE INDEX IF NOT EXISTS tasks_by_time ON tasks(next_run);
 """
-
-
-@attrs.frozen
-class Task:
-    """One scheduled call.
-
-    :param scope: whose task it is (``caller:<id>`` or ``default``).
-    :param name: its name, unique in the scope.
-    :param caller: the caller id the call runs under (``None``: none).
-    :param cron: the cron expression of a periodic task; ``None`` for a one-shot task.
-    :param next_run: Unix time of the next firing.
-    :param tool: the tool to call.
-    :param params: its parameters.
-    :param runs: how many times it fired.
-    """
-
-    scope: str
-    name: str
-    caller: str | None
-    cron: str | None
-    next_run: float
-    tool: str
-    params: Mapping[str, Any]
-    runs: int = 0
 
 
 def _task(row: tuple[Any, ...]) -> Task:

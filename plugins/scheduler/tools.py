@@ -20,13 +20,13 @@ from pydantic import Field
 
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import ToolCall, ToolDef, ToolOutput
-from tooldeck.plugins.scheduler.store import Task, TaskStore
 from tooldeck.plugins.scheduler.timing import (
     BadSchedule,
     check_interval,
     next_fire,
     parse_utc_time,
 )
+from tooldeck.storage_api import Task, TaskBackend
 
 if TYPE_CHECKING:
     from tooldeck.plugins.scheduler.settings import SchedulerSettings
@@ -47,7 +47,7 @@ EXECUTOR = "scheduler"
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 _NAME_HELP = "a short name for the task (letters, digits, _ . -), unique among your tasks"
 
-StoreFor = Callable[["Runtime"], TaskStore]
+StoreFor = Callable[["Runtime"], TaskBackend]
 """Finds the store a runtime's calls use."""
 
 

@@ -64,7 +64,8 @@ class WebExecutor:
         """
         params = ctx.params
         page: FetchResult
-        hops = HopRecorder(self._egress_log, call.tool_id, call.call_id, call.caller_id)
+        hops = HopRecorder(self._egress_log, call.tool_id, call.call_id, call.caller_id,
+                           ctx.runtime.storage)
         if isinstance(params, ScrapeParams):
             page = await self._web(ctx).scrape(params.url, params.select, params.extract,
                                             params.limit, hops)

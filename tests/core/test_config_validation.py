@@ -116,7 +116,7 @@ def test_did_you_mean(text: str, key: str, suggestion: str) -> None:
     ("text", "message"),
     [
         ("[zzzzzz]\nx = 1\n",
-         "zzzzzz: unknown section; expected one of: agent, examples, mcp, plugins, tools"),
+         "zzzzzz: unknown section; expected one of: agent, examples, mcp, plugins, storage, tools"),
         ("[agent]\nquux = 1\n",
          "agent.quux: unknown key; expected one of: autonomy, max_tool_iterations, "
          "readonly_network, tool_filter"),

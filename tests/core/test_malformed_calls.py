@@ -8,7 +8,6 @@ surrogates that made the audit line unwritable, integers too long to print.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -18,7 +17,7 @@ from tooldeck.call_shape import MAX_PARAMS_DEPTH
 from tooldeck.deck import Deck
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import ToolCall
-from tooldeck.plugins.audit import FD
+from tooldeck.plugins.audit import LOG
 
 ALLOW_ECHO = """
 [[tools.permissions.echo]]
@@ -181,8 +180,7 @@ def test_a_defect_in_the_pipeline_is_a_permanent_failure_and_audited(
 def test_a_failing_sink_is_reported_and_the_result_kept(
     deck: Deck, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    os.close(deck.runtime.stash_get(FD))  # every write now fails with EBADF
+    deck.runtime.stash_get(LOG).close()  # every write now fails with OSError
     result = deck.call_sync(ToolCall("echo", {"command": "ls"}))
     assert result.ok and result.text == "ran: ls"
     assert "audit sink 'audit' failed: OSError" in capsys.readouterr().err
-    deck.runtime.stash_set(FD, os.open(os.devnull, os.O_WRONLY))  # for the deck's own close
