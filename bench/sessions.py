@@ -82,7 +82,12 @@ def _python_session(package: str, tests: str, files: list[str], test_files: list
         bash("git stash list"), bash("git stash && git stash pop"),
         bash("env | grep -i ^PATH= | head -1"), bash("ls .venv/bin | head"),
         bash("du -sh . 2>/dev/null"), bash("ls /usr/lib/python3*/ 2>/dev/null | head -5"),
-        bash("which python3 git"), bash("echo done"),
+        bash("which python3 git"),
+        bash(f"git log --oneline -n 5 -- {path}"), bash(f"git blame -L 1,15 {path}"),
+        bash(f"wc -l {tests}/*.py | tail -3"),
+        bash(f".venv/bin/python -m pytest --collect-only -q {test_files[0]} 2>&1 | tail -5"),
+        bash("git log --format='%h %s' -n 3"),
+        bash("echo done"),
     ]
     return calls
 
@@ -162,7 +167,16 @@ def mux() -> list[Call]:
         bash("git log -n 1 --stat"), bash("git show HEAD:route.go | head -40"),
         bash("git log -p -n 1"), bash("for f in *.go; do echo \"$f $(grep -c func \"$f\")\"; done"),
         bash("go doc github.com/gorilla/mux Router 2>&1 | head -20"),
-        bash("ls $(go env GOROOT)/src | head -5"), bash("echo done"),
+        bash("ls $(go env GOROOT)/src | head -5"),
+        bash("go list ./..."), bash("go list -m all 2>&1 | head -10"),
+        bash("go test -count=1 -run 'TestRoute|TestVars' -v ./... 2>&1 | tail -30"),
+        bash("go test -cover ./... 2>&1 | tail -5"), bash("go vet ./... && echo vet-ok"),
+        bash("git log --oneline -n 5 -- route.go"), bash("git blame -L 1,20 route.go"),
+        bash("grep -c 'func Test' *_test.go"), bash("cat .gitignore 2>/dev/null | head"),
+        bash("ls .github 2>/dev/null"), bash("git diff HEAD~1 --stat"),
+        bash("git log --format='%h %an %s' -n 5"), bash("head -30 example_route_test.go"),
+        bash("go test -run XXX_NONE ./... 2>&1 | tail -3"),
+        bash("echo done"),
     ]
     return calls
 

@@ -5,8 +5,9 @@ What the engine guarantees, whatever the rules and strategies do:
 - **views of file content are exact**: ``cat``, ``head``, ``tail``, ``nl``, ``less``, ``more``,
   ``tac``, ``bat``, ``sed -n`` and ``git show REV:PATH`` outputs only lose terminal escapes and
   get secrets redacted (:func:`is_file_view`);
-- **short outputs are never cut**: fewer than :data:`NEVER_CUT_LINES` lines come back as the
-  terminal showed them (blank lines and leading whitespace are content);
+- **short outputs are never cut**: at most :data:`NEVER_CUT_LINES` lines of text, or fewer
+  than :data:`NEVER_CUT_CHARS` characters, come back as the terminal showed them (blank lines
+  and leading whitespace are content);
 - **every output is reduced**: after the matched rules (or in place of them, when none
   matched) the ``fallback`` strategy folds what is still long;
 - **protected lines survive**: a line of a protected kind (:mod:`tooldeck.filters.must_keep`)
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from tooldeck.filters.settings import FilterSettings, SecuritySettings
 
 __all__ = [
+    "NEVER_CUT_CHARS",
     "NEVER_CUT_LINES",
     "FailureMode",
     "FilterEngine",
@@ -54,12 +56,35 @@ __all__ = [
     "SecuritySettings",
     "WarningKind",
     "is_file_view",
+    "is_short",
 ]
 
 NEVER_CUT_LINES = 20
-"""Outputs with fewer lines are never cut, whatever rule matches."""
+"""Outputs of at most this many lines holding text (blank lines not counted) are never cut,
+whatever rule matches."""
+
+NEVER_CUT_CHARS = 2048
+"""Outputs with fewer characters are never cut either: a model reads them at a glance, and
+cutting them would save little and risk a fact."""
+
+_STATS_LINE_CHARS = 80
+"""About what the stats line adds: a reduction that saves less is not made."""
 
 _VIEWERS = frozenset({"cat", "head", "tail", "nl", "less", "more", "tac", "bat", "batcat"})
+
+
+def is_short(text: str) -> bool:
+    """Whether an output is never cut.
+
+    Short is fewer than :data:`NEVER_CUT_CHARS` characters, or at most
+    :data:`NEVER_CUT_LINES` lines that hold text (blank lines are not counted).
+
+    :param text: the output, terminal escapes removed.
+    :returns: ``True`` for a short output.
+    """
+    if len(text) < NEVER_CUT_CHARS:
+        return True
+    return sum(1 for line in text.split("\n") if line.strip()) <= NEVER_CUT_LINES
 
 
 def is_file_view(argv: Sequence[str]) -> bool:
@@ -281,6 +306,7 @@ class FilterEngine:
             if (
                 failed
                 and stage.confidence is not FilterConfidence.FULL
+                and not rule.strategy.states_omissions
                 and self._options.on_failure is FailureMode.KEEP_INPUT
             ):
                 continue
@@ -342,10 +368,10 @@ class FilterEngine:
             text, confidence = self._run_pipeline(rules, clean, exit_code)
         elif (
             self._options.enabled
-            and count_lines(exact) >= NEVER_CUT_LINES
+            and not is_short(exact)
             and not (normalized and is_file_view(normalized.split()))
         ):
-            clean = collapse_blank_lines(exact)
+            clean = compact_rulers(collapse_blank_lines(exact))
             text, confidence = self._reduce(rules, clean, exit_code)
         warnings: list[FilterWarning] = []
         options = self._options
@@ -388,17 +414,15 @@ class FilterEngine:
     ) -> tuple[str, FilterConfidence | None]:
         """The rules' pipeline, then the fallback, then the protected lines put back.
 
-        The fallback is a lossy stage like any other: a failed command keeps its input when
-        ``on_failure`` says so. A result longer than the input is dropped for the input.
+        The fallback runs on failed commands too: it keeps every protected line and states
+        every omission (:attr:`Strategy.states_omissions`). A result that would not save
+        more than the stats line costs is dropped for the input.
         """
         text, confidence = self._run_pipeline(rules, clean, exit_code)
-        failed = exit_code not in (None, 0)
-        if (
-            self.fallback is None
-            or any(rule.strategy.name == self.fallback.name for rule in rules)
-            or (failed and self._options.on_failure is FailureMode.KEEP_INPUT)
+        if self.fallback is None or any(
+            rule.strategy.name == self.fallback.name for rule in rules
         ):
-            stage = None  # a rule ran it with its own budget, or a failure keeps lossy input
+            stage = None  # a rule ran it with its own budget
         else:
             stage = self.fallback.apply_clean(text, exit_code)
         if stage is not None and stage.output != text:
@@ -406,7 +430,6 @@ class FilterEngine:
             confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
         if text != clean:
             text, _ = restore_must_keep(clean, text)
-        text = compact_rulers(text)
-        if len(text) >= len(clean):  # a filter never lengthens what it was given
+        if len(text) + _STATS_LINE_CHARS >= len(clean):  # not worth the stats line
             return clean, None
         return text, confidence

@@ -2,7 +2,18 @@
 
 Every strategy consults it (directly, or through the check in
 :meth:`tooldeck.filters.strategy.Strategy.apply`), so a filter can shorten the output around a
-failure but never hide the failure itself.
+failure but never hide the failure itself. The kinds are the tables of
+:mod:`tooldeck.filters.fact_kinds`; whether a line of a kind is protected can depend on the
+whole output:
+
+- a location in source code is protected unless the code is a library's;
+- a line quoting source code (a code frame) is never protected for the words it holds;
+- listing and changed lines are protected while the output holds few of them, and changed
+  lines only outside long blocks (a created resource, an added file);
+- a fact stated over and over is protected at its first and last statement
+  (:mod:`tooldeck.filters.repeats`);
+- a protected line carries its followers: rustc's ``--> file:line``, the frames in the
+  project after a JavaScript error, the message after a line ending in ``:``.
 """
 
 from __future__ import annotations
@@ -12,7 +23,18 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from tooldeck.filters.fact_kinds import (
+    CHANGED_BLOCK,
+    LIBRARY_PATH,
+    LISTING_LIMIT,
+    LISTING_RULES,
+    MUST_KEEP_RULES,
+    QUOTED_RULES,
+    SOURCE_RULES,
+)
 from tooldeck.filters.patterns import LineMatcher
+from tooldeck.filters.repeats import without_repeats
+from tooldeck.filters.spans import Span, intersect, subtract, union
 
 __all__ = [
     "MUST_KEEP_RULES",
@@ -22,80 +44,19 @@ __all__ = [
     "must_keep_line_numbers",
 ]
 
-MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
-    # (kind, pattern) — a line matching any pattern is protected. Kinds of fact:
-    # errors and failures
-    ("error word", r"(?i)\berror(?:s)?\b"),
-    ("exception class", r"\b[A-Z]\w*(?:Error|Exception|Warning)\b"),
-    ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?\b"),
-    ("panic", r"(?i)\bpanic(?:ked)?\b"),
-    ("fatal", r"(?i)\bfatal\b"),
-    ("traceback header", r"^Traceback \(most recent call last\)"),
-    ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
-    ("pytest assertion line", r"^E\s"),
-    ("assertion", r"(?i)\bassert(?:ion)?\b"),
-    ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\s*:"),
-    ("expectation", r"(?i)\bexpected\b|\bwant(?:ed)? \S"),
-    ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
-    ("npm error", r"^npm ERR!|^npm error"),
-    ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
-    ("failed test marker", r"^\s*(?:✕|✗|\x{00D7}|●)\s"),
-    # warnings: for a linter or a compiler, the warnings are the result
-    ("warning", r"(?i)\bwarn(?:s|ed|ing|ings)?\b|\bEBADENGINE\b|\bdeprecated\b"),
-    # failure details: a message that starts with the location it is about
-    ("location", r"^\s*[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)"),
-    ("stack frame", r"^\s+at \S.*:\d+(?::\d+)?\)?\s*$"),
-    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
-    (
-        "skip",
-        r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
-        r"|\bignored\b|\bno tests?\b|at least one test",
-    ),
-    # summaries and counts
-    (
-        "count",
-        r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
-        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
-        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
-        r"|deletions?\(?|to add|to change|to destroy|workers?|durations?)\b",
-    ),
-    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
-    (
-        "summary",
-        r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
-        r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
-        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
-        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
-        r"|success\b|(?:PASS|FAIL)\s*$|# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
-    ),
-    (
-        "nothing to do",
-        r"(?i)nothing to (?:do|commit|be done)|\bup[ -]to[ -]date\b|no changes"
-        r"|no (?:issues|problems|errors) found|would be left unchanged|\bunchanged\b"
-        r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
-    ),
-    ("line reference", r"(?i)\bline \d+:"),
-    # identifier lines of structured listings
-    ("package change", r"^\s*(?:[+~-]|[├└]─+) @?[\w./-]+(?:==|@| )v?\d"),
-    # top-level packages of a dependency tree (npm ls, pnpm list): what the project depends on
-    ("dependency root", r"^[├└]─[─┬] @?[\w./-]+@v?\d"),
-    ("package totals", r"^Packages: [+-]\d+"),
-    ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
-    ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
-)
-"""The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
-
 _LOCATION_FOLLOWER = re.compile(
-    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at [^\n]*:\d+|>?[ \t]*\d*[ \t]*\|(?=[ \t\n])|= (?:note|help):)"
-    rb"[^\n]*\n"
+    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at (?![^\n]*(?:node_modules/|node:internal))[^\n]*:\d+)[^\n]*\n"
 )
 """The lines right after a must-keep line that belong to it are kept with it: a diagnostic
-location (rustc's ``--> file:line``, a JS stack frame ``at fn (file:line:col)``), and the
-code frame of a compiler or test-runner diagnostic (``52 |     let s = 42;``, ``   |  ^^
-expected `u32```, ``> 12 | expect(x)``, ``= note: …``)."""
+location (rustc's ``--> file:line``) and a JavaScript stack frame outside the libraries
+(``at fn (file:line:col)``)."""
 
 
-_FOLLOWER_FIRST_BYTES = b" \t-a>|=0123456789"
+_FOLLOWER_FIRST_BYTES = b" \t-a"
+
+
+def _located(data: bytes, end: int) -> bool:
+    return _LOCATION_FOLLOWER.match(data, end) is not None
 
 
 def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
@@ -125,32 +86,205 @@ def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
     return end
 
 
+_NPM_ERROR = "npm error"
+_NPM_MASK = "npm _____"
+
+_STAMP = re.compile(
+    rb"(?m)^(?:\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+    rb"[ \t]+)"
+)
+"""A time stamp a log (a CI console, ``docker logs -t``) prints before every line."""
+
+_STAMP_PROBE = 2048
+"""Stamps are masked in the whole text only when they open most lines of its first bytes."""
+
+
+def _stamped(data: bytes) -> bool:
+    """Whether a log stamps its lines: half of its first lines open with a time stamp."""
+    head = data[:_STAMP_PROBE].split(b"\n")[:-1] or [data[:_STAMP_PROBE]]
+    stamps = sum(1 for line in head if _STAMP.match(line))
+    return stamps * 2 >= len(head)
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    return b" " * len(match[0])
+
+
+def _mask_tags(data: bytes) -> bytes:
+    """``data`` with the tags that open every line masked (same length).
+
+    A time stamp before each line is blanked, so that a line is classified by what it says
+    (``11:02:14  symbol  : method x()`` is javac's ``symbol`` field). npm's ``npm error`` tag
+    marks the stream npm prints every line of its report on, not an error in that line: the
+    usage text npm prints after the error is not protected because of it.
+    """
+    if _stamped(data):
+        data = _STAMP.sub(_blank, data)
+    tag, mask = _NPM_ERROR.encode(), _NPM_MASK.encode()
+    if tag not in data:
+        return data
+    masked = data.replace(b"\n" + tag, b"\n" + mask)
+    return mask + masked[len(tag) :] if masked.startswith(tag) else masked
+
+
+def _mask_line(line: str) -> str:
+    """One line with its opening tags masked, as :func:`_mask_tags` masks them."""
+    return _mask_tags(line.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
+
+
 class MustKeepClassifier:
     """Marks the lines that must survive every filter.
 
-    :param rules: ``(kind, pattern)`` pairs; defaults to :data:`MUST_KEEP_RULES`.
+    :param rules: ``(kind, pattern)`` pairs always protected; defaults to
+        :data:`MUST_KEEP_RULES`.
+    :param source_rules: kinds protected unless the line names a library path
+        (:data:`SOURCE_RULES`, :data:`LIBRARY_PATH`).
+    :param listing_rules: kinds protected while a text holds at most ``listing_limit`` such
+        lines (:data:`LISTING_RULES`).
+    :param listing_limit: see :data:`LISTING_LIMIT`.
     """
 
-    def __init__(self, rules: tuple[tuple[str, str], ...] = MUST_KEEP_RULES) -> None:
-        self.rules = rules
-        self._matcher = LineMatcher([pattern for _, pattern in rules], label="must-keep rule")
+    def __init__(
+        self,
+        rules: tuple[tuple[str, str], ...] = MUST_KEEP_RULES,
+        source_rules: tuple[tuple[str, str], ...] = SOURCE_RULES,
+        listing_rules: tuple[tuple[str, str], ...] = LISTING_RULES,
+        listing_limit: int = LISTING_LIMIT,
+    ) -> None:
+        self.rules = (*rules, *source_rules, *listing_rules)
+        label = "must-keep rule"
+        self._strong = LineMatcher([pattern for _, pattern in rules], label=label)
+        self._source = LineMatcher([pattern for _, pattern in source_rules], label=label)
+        self._library = LineMatcher([LIBRARY_PATH], label=label)
+        self._quoted = LineMatcher([pattern for _, pattern in QUOTED_RULES], label=label)
+        self._listing = LineMatcher([pattern for _, pattern in listing_rules], label=label)
+        self._listing_kinds = tuple(
+            LineMatcher([pattern], label=label) for _, pattern in listing_rules
+        )
+        self._listing_limit = listing_limit
+        package = [pattern for kind, pattern in rules if kind == "package change"]
+        self._package = LineMatcher(package or [r"[^\s\S]"], label=label)
+        changed = [pattern for kind, pattern in listing_rules if kind == "changed line"]
+        self._changed = LineMatcher(changed, label=label) if changed else None
+        # every line any kind may protect: the one scan that finds the candidates
+        self._matcher = LineMatcher([pattern for _, pattern in self.rules], label=label)
 
     def is_must_keep(self, line: str) -> bool:
-        """Whether one line must be kept.
+        """Whether one line, taken as a whole text, must be kept.
 
         :param line: a single line.
-        :returns: ``True`` when any rule matches.
+        :returns: ``True`` when a rule protects it (a listing line counts as a listing of one).
         """
-        return self._matcher.matches(line)
+        return self._protects(line, self._listing_kinds)
+
+    def _protects(self, line: str, listing: Sequence[LineMatcher]) -> bool:
+        """Whether ``line`` is protected, ``listing`` being the listing kinds that are."""
+        line = _mask_line(line)
+        if self._quoted.matches(line):
+            return False
+        if self._strong.matches(line):
+            return True
+        if self._source.matches(line) and not self._library.matches(line):
+            return True
+        return any(kind.matches(line) for kind in listing)
+
+    def _short_listings_of(self, data: bytes) -> tuple[LineMatcher, ...]:
+        """:meth:`_short_listings` of unmasked ``data``."""
+        return self._short_listings(_mask_tags(data))
+
+    def _short_listings(self, data: bytes) -> tuple[LineMatcher, ...]:
+        """The listing kinds protected in ``data``: those it holds few enough lines of."""
+        short: list[LineMatcher] = []
+        for kind in self._listing_kinds:
+            count = 0
+            for start, end in kind.line_runs(data):
+                count += data.count(b"\n", start, end)
+                if count > self._listing_limit:
+                    break
+            else:
+                short.append(kind)
+        return tuple(short)
+
+    def _classified(
+        self, data: bytes, listing: Callable[[], Sequence[LineMatcher]]
+    ) -> list[Span]:
+        """Runs of the protected lines of ``data`` (masked), in span arithmetic.
+
+        Protected: the always-protected kinds, the locations outside library paths and the
+        listing kinds that are short, less the quoted lines. Each term is one RE2 scan of the
+        whole text; no line is classified on its own.
+
+        :param data: masked line data.
+        :param listing: the listing kinds protected, asked only when a listing line is met.
+        """
+        runs = self._matcher.line_runs(data)
+        if not runs:
+            return runs
+        protected = self._strong.line_runs(data)
+        if subtract(runs, protected):  # some candidates are locations or listing lines
+            source = self._source.line_runs(data)
+            if source:
+                protected = union(protected, subtract(source, self._library.line_runs(data)))
+            if self._listing.line_runs(data):
+                for kind in listing():
+                    protected = union(protected, kind.line_runs(data))
+        quoted = self._quoted.line_runs(data)
+        return subtract(protected, quoted) if quoted else protected
+
+    def _protected_runs(
+        self, data: bytes, listing: Callable[[], Sequence[LineMatcher]] | None = None
+    ) -> list[tuple[int, int]]:
+        """Runs of protected lines, before their followers are added.
+
+        :param data: the text to scan.
+        :param listing: the listing kinds protected, asked only when a listing line is met
+            (``None``: decided on ``data`` itself).
+        """
+        masked = _mask_tags(data)
+        if listing is None:
+            listing = functools.partial(self._short_listings, masked)
+        return self._classified(masked, listing)
+
+    def _without_long_changes(
+        self, data: bytes, runs: list[tuple[int, int]], masked: bytes
+    ) -> list[tuple[int, int]]:
+        """``runs`` without the changed lines of long blocks (:data:`CHANGED_BLOCK`).
+
+        A resource created by a plan or a file added by a diff is a block of ``+`` lines:
+        the block is the change, not each of its lines.
+        """
+        if self._changed is None or not runs:
+            return runs
+        long_blocks = [
+            (start, end)
+            for start, end in self._changed.line_runs(data)
+            if data.count(b"\n", start, end) > CHANGED_BLOCK
+        ]
+        if not intersect(runs, long_blocks):
+            return runs
+        others = tuple(kind for kind in self._short_listings(masked)
+                       if kind.patterns[0] not in self._changed.patterns)
+        kept = intersect(self._classified(masked, lambda: others), long_blocks)
+        return union(subtract(runs, long_blocks), kept)
 
     def line_runs(self, data: bytes) -> list[tuple[int, int]]:
         """Byte spans of runs of must-keep lines, each extended by the location lines after it.
+
+        A fact stated over and over (:data:`REPEATED`: the same line but for its numbers,
+        paths, names and quoted values) is protected at its first and last statement only.
 
         :param data: UTF-8 text whose every line ends with a newline.
         :returns: the spans, in order.
         """
         runs: list[tuple[int, int]] = []
-        for start, end in self._matcher.line_runs(data):
+        masked = _mask_tags(data)
+        listing = functools.partial(self._short_listings, masked)
+        protected = self._without_long_changes(data, self._classified(masked, listing), masked)
+        bare = subtract(self._source.line_runs(masked), self._strong.line_runs(masked))
+        entries = union(self._listing.line_runs(masked), self._package.line_runs(masked))
+        exempt = union(entries, bare)  # entries and bare locations, not located findings
+        protected = without_repeats(data, protected, exempt, _located)
+        for start, end in protected:
             end = _after_followers(data, end)
             if runs and start <= runs[-1][1]:
                 runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
@@ -178,7 +312,8 @@ class MustKeepClassifier:
         for start, end in spans:
             offsets.append(offsets[-1] + end - start)
         found: list[tuple[int, int]] = []
-        for joined_start, joined_end in self._matcher.line_runs(joined):
+        listing = functools.partial(self._short_listings_of, data)
+        for joined_start, joined_end in self._protected_runs(joined, listing):
             index = bisect.bisect_right(offsets, joined_start) - 1
             while joined_start < joined_end:
                 span_start, span_end = spans[index]
@@ -208,9 +343,20 @@ class MustKeepClassifier:
         """
         if not spans:
             return []
-        found = [
-            (start, _after_followers(data, end, limit=span_end)) for start, end, span_end in lines
-        ]
+        if not lines:
+            return self._complete_within(data, spans, [])
+        joined = b"".join(data[start:end] for start, end, _ in lines)
+        offsets = [0]
+        for start, end, _ in lines:
+            offsets.append(offsets[-1] + end - start)
+        found: list[tuple[int, int]] = []
+        listing = functools.partial(self._short_listings_of, data)
+        for run_start, run_end in self._classified(_mask_tags(joined), listing):
+            index = bisect.bisect_right(offsets, run_start) - 1
+            while index < len(lines) and offsets[index] < run_end:
+                start, end, span_end = lines[index]
+                found.append((start, _after_followers(data, end, limit=span_end)))
+                index += 1
         return self._complete_within(data, spans, found)
 
     def _complete_within(

@@ -2,17 +2,21 @@
 
 Test runners, build tools and installers draw lines of one repeated character across the
 terminal (``=``, ``_``, ``-``, ``*``, ``#``, ``~`` and box-drawing dashes), some of them
-around a title. The length of a bare ruler carries nothing, and on a 120-column terminal a
-single output spends kilobytes on them. A ruler around a title (``=== 3 failed in 0.4s ===``)
-is left whole: readers quote such lines, and a search for the quoted text must still find
-them. The engine shortens bare rulers as its last step on the outputs it reduces (never on a
-file view or a short output); outputs that carry a diff are left alone, since there a line of
-dashes is file content.
+around a title. The length of a ruler carries nothing, and on a 120-column terminal a single
+output spends kilobytes on them: a bare ruler becomes three of its character, a ruler around
+a title keeps three on each side (``=== test session starts ===``, ``___ test_div ___``). A
+ruler around a protected title (``=== 3 failed in 0.4s ===``, ``=== FAILURES ===``) stays
+whole: a protected line is never reshaped, readers quote such lines, and a search for the
+quoted text must still find them. The engine shortens
+rulers before it reduces an output (never on a file view or a short output); outputs that
+carry a diff are left alone, since there a line of dashes is file content.
 """
 
 from __future__ import annotations
 
 import re
+
+from tooldeck.filters.must_keep import must_keep_classifier
 
 __all__ = ["carries_diff", "compact_ruler", "compact_rulers"]
 
@@ -28,13 +32,28 @@ def _short(match: re.Match[str]) -> str:
     return f"{match['indent']}{match['char'] * 3}"
 
 
+_TITLED = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~─━═⎯])(?P=char){9,}(?P<title>[ \t]+\S.*?\S?[ \t]+)"
+    r"(?P=char){10,}[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _short_unprotected(match: re.Match[str]) -> str:
+    """A titled ruler shortened unless it is protected (``=== 3 failed in 0.4s ===``)."""
+    if must_keep_classifier().is_must_keep(match[0]):
+        return match[0]
+    char = match["char"] * 3
+    return f"{match['indent']}{char}{match['title']}{char}"
+
+
 def compact_ruler(line: str) -> str:
     """One line with its ruler shortened (unchanged when it is not a ruler).
 
     :param line: a single line.
     :returns: the line, or its short form.
     """
-    return _RULER.sub(_short, line)
+    return _TITLED.sub(_short_unprotected, _RULER.sub(_short, line))
 
 
 def carries_diff(text: str) -> bool:
@@ -54,4 +73,5 @@ def compact_rulers(text: str) -> str:
     """
     if carries_diff(text):
         return text
-    return _RULER.sub(_short, text)
+    return _TITLED.sub(_short_unprotected, _RULER.sub(_short, text))
+

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.spans import Span, complement, subtract, union
 
 __all__ = [
     "Span",
@@ -25,7 +26,6 @@ __all__ = [
     "union",
 ]
 
-Span = tuple[int, int]
 
 
 def as_line_data(text: str) -> bytes:
@@ -54,64 +54,6 @@ def omission_marker(count: int, kind: str = "lines") -> str:
     :returns: e.g. ``... (16 lines omitted) ...``.
     """
     return f"... ({count} {kind} omitted) ..."
-
-
-def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
-    """The parts of ``spans`` not covered by ``removed`` (both sorted, non-overlapping).
-
-    :param spans: the spans to cut.
-    :param removed: the spans to cut out.
-    :returns: the remaining spans, sorted.
-    """
-    result: list[Span] = []
-    cursor = 0
-    for start, end in spans:
-        while cursor < len(removed) and removed[cursor][1] <= start:
-            cursor += 1
-        probe = cursor
-        while probe < len(removed) and removed[probe][0] < end:
-            cut_start, cut_end = removed[probe]
-            if cut_start > start:
-                result.append((start, cut_start))
-            start = max(start, cut_end)
-            probe += 1
-        if start < end:
-            result.append((start, end))
-    return result
-
-
-def union(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
-    """Merge two sorted span lists into one sorted, non-overlapping list.
-
-    :param first: spans.
-    :param second: more spans.
-    :returns: the merged spans (adjacent spans are joined).
-    """
-    merged: list[Span] = []
-    for start, end in sorted([*first, *second]):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def complement(spans: Sequence[Span], size: int) -> list[Span]:
-    """The ranges of ``[0, size)`` outside ``spans``.
-
-    :param spans: sorted, non-overlapping spans.
-    :param size: length of the data.
-    :returns: the gaps, sorted.
-    """
-    gaps: list[Span] = []
-    cursor = 0
-    for start, end in spans:
-        if start > cursor:
-            gaps.append((cursor, start))
-        cursor = end
-    if cursor < size:
-        gaps.append((cursor, size))
-    return gaps
 
 
 def cut_spans(data: bytes, removed: Sequence[Span], protected: Sequence[Span]) -> tuple[bytes, int]:

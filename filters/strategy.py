@@ -143,6 +143,11 @@ class Strategy(abc.ABC, Generic[ParamsT]):
     """The class of the strategy's parameters: a pydantic model (``extra="forbid"``), or a
     :class:`StrategyParams` dataclass; both are validated by pydantic."""
 
+    states_omissions: ClassVar[bool] = False
+    """``True`` when every line the strategy leaves out is counted in its output (with an
+    example) and it never drops a protected line: nothing is guessed away, so its output
+    stands even for a failed command (``on_failure = "keep_input"`` does not discard it)."""
+
     def __init__(self, params: ParamsT) -> None:
         self.params = params
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.selection import (
     as_line_data,
@@ -93,7 +94,12 @@ class StripAnnotated(Strategy[StripAnnotatedParams]):
             last_start, last_end = summary_runs[-1]
             summary = data[last_start : last_end - 1].rsplit(b"\n", 1)[-1]
             parts.append(summary.decode("utf-8", "surrogatepass").lstrip())
-        parts.append(f"({line_count(data, noise)} noise lines removed)")
+        first = next(
+            (line for start, end in noise for line in from_line_data(data[start:end]).split("\n")
+             if line.strip()),
+            "",
+        )
+        parts.append(noise_notice(line_count(data, noise), first))
         kept = join_spans(data, complement(noise, len(data)))
         if kept:
             shortened = self._shorten(kept)

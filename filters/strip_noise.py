@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+from collections.abc import Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
+from tooldeck.filters.selection import Span, as_line_data, cut_spans, from_line_data
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
@@ -28,8 +31,8 @@ class StripNoiseParams(StrategyParams):
 class StripNoise(Strategy[StripNoiseParams]):
     """Remove noise lines; must-keep lines stay even when they match a noise pattern.
 
-    Full when lines were removed (the output ends with ``(N noise lines removed)``), Fallback
-    with the text unchanged otherwise.
+    Full when lines were removed (the output ends with ``(N noise lines removed, like
+    "<the first of them>")``), Fallback with the text unchanged otherwise.
     """
 
     name = "strip_noise"
@@ -61,6 +64,21 @@ class StripNoise(Strategy[StripNoiseParams]):
         if not removed:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
         kept = from_line_data(kept_data)
-        marker = f"({removed} noise lines removed)"
+        marker = noise_notice(removed, _first_removed(data, noise, protected))
         text = f"{kept}\n{marker}" if kept else marker
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
+
+
+def _first_removed(data: bytes, noise: Sequence[Span], protected: Sequence[Span]) -> str:
+    """The first non-blank noise line that was removed (not protected)."""
+    starts = [start for start, _ in protected]
+    for start, end in noise:
+        while start < end:
+            line_end = data.index(b"\n", start) + 1
+            inside = bisect.bisect_right(starts, start) - 1
+            if inside < 0 or protected[inside][1] <= start:
+                line = data[start : line_end - 1].decode("utf-8", "surrogatepass")
+                if line.strip():
+                    return line
+            start = line_end
+    return ""

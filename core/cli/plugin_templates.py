@@ -386,7 +386,7 @@ ENABLED = """
     enable = ["$name"]
 """
 
-OUTPUT = "\n".join(["start", *["same line"] * 30, "end"])
+OUTPUT = "\n".join(["start", *["same line"] * 300, "end"])  # long enough to be cut
 
 
 def test_the_rule_applies_to_its_command(make_deck) -> None:

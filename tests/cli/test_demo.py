@@ -36,8 +36,8 @@ def test_the_demo_tells_the_story_in_under_60_lines(in_tmp: Path) -> None:
     assert "demo_tickets enabled (distribution tooldeck-demo-tickets 1.0)" in out
     assert "OPS-1 filed: disk full on build-3" in out
     # a noisy command filtered, with the omission notice the model gets
-    assert "401 lines of output → 41 for the model" in out
-    assert "361 lines omitted" in out
+    assert "401 lines of output → 9 for the model" in out
+    assert '393 lines omitted, like "Collecting …"' in out
     # a secret redacted
     assert "token=[REDACTED:github-token]" in out and _SECRET not in out
     # an overlay dropped into the watched directory, enforced on the next call, no restart

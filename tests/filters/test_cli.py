@@ -21,7 +21,7 @@ from tooldeck.filters.cli import FilterCommand
 from .test_plugin import RULES, TOKEN, ShoutPlugin
 
 FIXTURES = Path(__file__).parent / "fixtures"
-CARGO = (FIXTURES / "cargo_test_failing.txt").read_text()
+CARGO = (FIXTURES / "cargo_test_long.txt").read_text()  # long enough to be cut
 TOOLDECK = Path(sys.executable).parent / "tooldeck"
 JSON_KEYS = {"output", "rule", "normalized_command", "confidence", "lines_in", "lines_out",
              "chars_in", "chars_out", "warnings"}
@@ -51,7 +51,7 @@ def test_prints_what_the_model_sees(monkeypatch: pytest.MonkeyPatch,
     out = capsys.readouterr().out.rstrip("\n").split("\n")
     assert code == 0
     assert "---- tests::adds_wrongly stdout ----" in out
-    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 37 lines -> 28 lines, 16.4% filtered"
+    assert out[-1] == "[shell] `cd x && cargo test 2>&1` 97 lines -> 23 lines, 72.1% filtered"
 
 
 def test_json_output(monkeypatch: pytest.MonkeyPatch,
@@ -60,8 +60,9 @@ def test_json_output(monkeypatch: pytest.MonkeyPatch,
                CARGO) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == JSON_KEYS
-    assert data["rule"] == ["cargo-test"] and data["confidence"] == "full"
-    assert (data["lines_in"], data["lines_out"]) == (37, 28)
+    assert data["rule"] == ["cargo-test-noise", "cargo-test"]
+    assert data["confidence"] == "fallback"
+    assert (data["lines_in"], data["lines_out"]) == (97, 23)
     assert data["chars_in"] == len(CARGO) and data["chars_out"] == len(data["output"])
     assert data["warnings"] == []
 
@@ -76,7 +77,7 @@ def test_json_shows_the_rule_and_the_normalised_command(
     assert run(monkeypatch, ["--json", "--command", command], "1 passed in 0.01s\n") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["normalized_command"] == "pytest -x"
-    assert data["rule"] == ["pytest-summary", "pytest"]
+    assert data["rule"] == ["pytest-noise", "pytest"]
 
 
 def test_json_when_no_rule_matches(monkeypatch: pytest.MonkeyPatch,
@@ -132,10 +133,12 @@ def test_a_plugin_strategy_in_the_user_file_opens_the_deck(
     config = tmp_path / "tooldeck.toml"
     config.write_text("[tools.filters]\nfilters_path = 'filters.toml'\n")
     command = FilterCommand({"acme": ShoutPlugin()})
-    raw = "noise\n" * 5 + "".join(f"hi {n}\n" for n in range(25))  # long enough to be cut
+    pad = " " + "-" * 80  # long enough to be cut
+    raw = f"noise{pad}\n" * 5 + "".join(f"hi {n}{pad}\n" for n in range(25))
     assert run(monkeypatch, ["--config", str(config), "--command", "echo hi"], raw, command) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("".join(f"HI {n}\n" for n in range(24)) + "HI 24!\n[shell]")
+    shouted = "".join(f"HI {n}{pad}\n" for n in range(24)) + f"HI 24{pad}!\n[shell]"
+    assert captured.out.startswith(shouted)
     assert captured.err == "tooldeck filter: rule loud-echo; command as matched: 'echo hi'\n"
 
 
@@ -172,7 +175,7 @@ def test_verify_reports_failures_and_broken_user_rules(
     data = json.loads(capsys.readouterr().out)
     (failure,) = data["failures"]
     assert failure["rule"] == "quiet-make" and failure["test"] == 1
-    assert failure["actual"] == "built\n(1 noise lines removed)"
+    assert failure["actual"] == 'built\n(1 noise lines removed, like "make[1]: Entering directory")'
     (warning,) = data["warnings"]
     assert "skipping rule 'broken': unknown strategy type 'no_such_type'" in warning
     builtin_text = resources.files("tooldeck.filters").joinpath("builtin_rules.toml").read_text()

@@ -20,7 +20,10 @@ from .deckkit import ExecToolPlugin, open_deck
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CARGO = (FIXTURES / "cargo_test_failing.txt").read_text()
+CARGO_LONG = (FIXTURES / "cargo_test_long.txt").read_text()  # long enough to be cut
 TOKEN = "ghp_" + "a1B2c3D4e5" * 3 + "F6g7H8"
+PAD = " " + "-" * 60 + " padding"
+"""Makes an echoed line long: an output of 25 such lines is long enough to be cut."""
 
 
 def test_the_builtin_types_are_registered_like_a_third_partys(tmp_path: Path) -> None:
@@ -33,24 +36,24 @@ def test_the_builtin_types_are_registered_like_a_third_partys(tmp_path: Path) ->
 
 def test_an_exec_output_is_filtered_with_stats_and_the_raw_kept(tmp_path: Path) -> None:
     command = "cd crate && cargo test 2>&1 | tail -200"
-    deck = open_deck(tmp_path, tool=ExecToolPlugin({command: (CARGO, 101)}))
+    deck = open_deck(tmp_path, tool=ExecToolPlugin({command: (CARGO_LONG, 101)}))
     result = deck.call_sync(ToolCall("sh", {"command": command}), confirm=True)
     assert result.output is not None
     output = result.output
     stats = output.filter_stats
     assert stats is not None
-    assert stats.rules == ("cargo-test",)
-    assert stats.confidence == "full"
+    assert stats.rules == ("cargo-test-noise", "cargo-test")
+    assert stats.confidence == "fallback"
     assert stats.command == command
-    assert stats.raw_lines == CARGO.count("\n") and stats.filtered_lines < stats.raw_lines
-    assert stats.raw_chars == len(CARGO)
+    assert stats.raw_lines == CARGO_LONG.count("\n") and stats.filtered_lines < stats.raw_lines
+    assert stats.raw_chars == len(CARGO_LONG)
     lines = output.summary.split("\n")
     assert lines[-1].startswith("[shell] `cd crate && cargo test 2>&1 | tail -200` ")
     assert lines[-1].endswith("% filtered")
     assert "---- tests::adds_wrongly stdout ----" in lines
     assert output.raw_response is not None
-    assert output.raw_response["unfiltered"] == CARGO
-    assert output.raw_response["stdout"] == CARGO  # the executor's envelope stays
+    assert output.raw_response["unfiltered"] == CARGO_LONG
+    assert output.raw_response["stdout"] == CARGO_LONG  # the executor's envelope stays
     assert output.exit_code == 101
 
 
@@ -85,18 +88,18 @@ def test_redaction_can_be_turned_off_in_the_nested_table(tmp_path: Path) -> None
 
 
 def test_stderr_marks_are_removed_when_a_rule_matches(tmp_path: Path) -> None:
-    marked = "\n".join(f"[stderr] {line}" for line in CARGO.split("\n"))
+    marked = "\n".join(f"[stderr] {line}" for line in CARGO_LONG.split("\n"))
     deck = open_deck(tmp_path, tool=ExecToolPlugin({"cargo test": (marked, 101)}))
     output = deck.call_sync(ToolCall("sh", {"command": "cargo test"}), confirm=True).output
     assert output is not None and output.filter_stats is not None
-    assert output.filter_stats.confidence == "full"
+    assert output.filter_stats.confidence == "fallback"
     assert "[stderr]" not in output.summary
     assert output.raw_response is not None and output.raw_response["unfiltered"] == marked
 
 
 def test_the_truncation_note_stays_the_last_line_before_the_stats(tmp_path: Path) -> None:
     note = "\n[truncated: output exceeded max_output_bytes=1000]"
-    plugin = ExecToolPlugin({"cargo test": (CARGO.rstrip("\n") + note, 101)}, truncated=True)
+    plugin = ExecToolPlugin({"cargo test": (CARGO_LONG.rstrip("\n") + note, 101)}, truncated=True)
     deck = open_deck(tmp_path, tool=plugin)
     output = deck.call_sync(ToolCall("sh", {"command": "cargo test"}), confirm=True).output
     assert output is not None
@@ -168,10 +171,10 @@ def test_a_third_party_strategy_is_used_by_a_user_rule(tmp_path: Path) -> None:
     toml = f"[tools.filters]\nfilters_path = '{tmp_path / 'filters.toml'}'\n"
     deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
     assert "shout" in deck.runtime.strategies
-    command = "echo \"$(seq -f 'noise %g' 5; seq -f 'hello %g' 25)\""  # long enough to be cut
+    command = f"echo \"$(seq -f 'noise %g{PAD}' 5; seq -f 'hello %g' 25; seq -f 'pad %g{PAD}' 25)\""
     output = deck.call_sync(ToolCall("sh", {"command": command}), confirm=True).output
     assert output is not None and output.summary.startswith("HELLO 1\nHELLO 2\n")
-    assert "\nHELLO 25!!\n[shell] " in output.summary
+    assert "\nPAD 25" + PAD.upper() + "!!\n[shell] " in output.summary
     assert output.filter_stats is not None and output.filter_stats.rules == ("loud-echo",)
 
 
@@ -182,9 +185,10 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
     toml = "[tools.filters]\nfilters_path = 'rules'\n"  # relative to the config file
     deck = open_deck(tmp_path, toml, tool=ExecToolPlugin(), acme=ShoutPlugin())
     assert rules_dir.resolve() in deck.watched_dirs()
-    call = ToolCall("sh", {"command": "echo \"$(seq -f 'noise %g' 5; seq -f 'hi %g' 25)\""})
+    command = f"echo \"$(seq -f 'noise %g{PAD}' 5; seq -f 'hi %g{PAD}' 25)\""
+    call = ToolCall("sh", {"command": command})
     first = (await deck.call(call, confirm=True)).output
-    assert first is not None and "\nHI 25!\n[shell] " in first.summary
+    assert first is not None and f"\nHI 25{PAD.upper()}!\n[shell] " in first.summary
     reloaded = asyncio.Event()
     watcher = asyncio.create_task(deck.watch(on_reload=lambda ok: reloaded.set()))
     try:
@@ -194,12 +198,13 @@ async def test_editing_filters_toml_hot_reloads(tmp_path: Path) -> None:
     finally:
         watcher.cancel()
     second = (await deck.call(call, confirm=True)).output
-    assert second is not None and "\nHI 25?\n[shell] " in second.summary
+    assert second is not None and f"\nHI 25{PAD.upper()}?\n[shell] " in second.summary
     await deck.aclose()
 
 
 FAKE_CARGO = (
-    'cargo() { for i in $(seq 1 40); do echo "   Compiling crate$i v0.1.$i" >&2; done; '
+    'cargo() { for i in $(seq 1 80); do '
+    'echo "   Compiling crate$i v0.1.$i (/srv/app/crates/c$i)" >&2; done; '
     "echo 'error[E0308]: mismatched types' >&2; echo ' --> src/main.rs:4:18' >&2; return 101; }"
     "; cd . && cargo build"
 )
@@ -221,11 +226,13 @@ async def test_the_real_bash_tool_is_filtered(
     assert output.filter_stats is not None and output.filter_stats.rules == ("cargo-build",)
     lines = output.summary.split("\n")
     assert "error[E0308]: mismatched types" in lines and " --> src/main.rs:4:18" in lines
-    assert not any("Compiling crate" in line for line in lines)
+    assert [line for line in lines if "Compiling crate" in line] == [
+        '(80 noise lines removed, like "Compiling crate1 v0.1.1 (/srv/app/crate…")'
+    ]
     assert lines[-1].startswith("[shell] `cargo() {") and lines[-1].endswith("% filtered")
     assert output.raw_response is not None
-    assert output.raw_response["unfiltered"].count("[stderr]    Compiling crate") == 40
-    assert "Compiling crate40" in output.raw_response["stderr"]
+    assert output.raw_response["unfiltered"].count("[stderr]    Compiling crate") == 80
+    assert "Compiling crate80" in output.raw_response["stderr"]
 
 
 def test_each_builtin_strategy_type_is_a_plugin_of_its_own(tmp_path: Path) -> None:
@@ -239,13 +246,14 @@ def test_each_builtin_strategy_type_is_a_plugin_of_its_own(tmp_path: Path) -> No
 
 
 def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
-    deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_truncate"]\n', tool=ExecToolPlugin())
-    assert "truncate" not in deck.runtime.strategies
+    toml = '[plugins]\ndisable = ["filter_keep_matching"]\n'
+    deck = open_deck(tmp_path, toml, tool=ExecToolPlugin())
+    assert "keep_matching" not in deck.runtime.strategies
     engine = deck.runtime.stash_get(ENGINE)
-    assert "make" not in [rule.name for rule in engine.rules]  # it uses truncate
+    assert "git-push" not in [rule.name for rule in engine.rules]  # it uses keep_matching
     assert any(
-        "'make'" in w and "strategy type 'truncate' is not available: its plugin "
-        "'filter_truncate' is disabled" in w for w in deck.runtime.warnings
+        "'git-push'" in w and "strategy type 'keep_matching' is not available: its plugin "
+        "'filter_keep_matching' is disabled" in w for w in deck.runtime.warnings
     )
 
 

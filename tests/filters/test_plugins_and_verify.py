@@ -119,7 +119,7 @@ expected = "x"
         ("strip", 0, "output differs"),
         ("strip", 1, "command does not match"),
     ]
-    assert failures[0].actual == "kept\n(1 noise lines removed)"
+    assert failures[0].actual == 'kept\n(1 noise lines removed, like "noise")'
     assert "rule 'strip' test #1: output differs" in failures[0].describe()
 
 

@@ -29,8 +29,8 @@ result
 {stats}
 '''
 """
-GOOD = RULE.format(noise="NOISE", stats="(1 noise lines removed)")
-BAD = RULE.format(noise="NOISE", stats="(2 noise lines removed)")  # the wrong count
+GOOD = RULE.format(noise="NOISE", stats='(1 noise lines removed, like "NOISE one")')
+BAD = RULE.format(noise="NOISE", stats='(2 noise lines removed, like "NOISE one")')  # wrong count
 
 
 def _save(path: Path, text: str) -> None:

@@ -57,7 +57,8 @@ def test_invalid_extra_pattern_is_skipped_with_a_warning() -> None:
 
 
 def test_security_lines_survive_filtering(rules: tuple[Rule, ...]) -> None:
-    raw = "line\n" * 200 + "advisory RUSTSEC-2023-0071 in rsa\n" + "line\n" * 200
+    raw = "./src/pkg/line.py\n" * 200 + "advisory RUSTSEC-2023-0071 in rsa\n"
+    raw += "./src/pkg/line.py\n" * 200
     result = FilterEngine(rules).apply("find . -type f", raw, 0)
     assert result.output.endswith(
         "--- Security Warnings (preserved) ---\nadvisory RUSTSEC-2023-0071 in rsa\n"
@@ -66,7 +67,8 @@ def test_security_lines_survive_filtering(rules: tuple[Rule, ...]) -> None:
 
 
 def test_a_security_line_already_shown_is_not_repeated(rules: tuple[Rule, ...]) -> None:
-    raw = "line\n" * 200 + "thread 'main' panicked at src/x.rs:1:1\n" + "line\n" * 200
+    raw = "./src/pkg/line.py\n" * 200 + "thread 'main' panicked at src/x.rs:1:1\n"
+    raw += "./src/pkg/line.py\n" * 200
     result = FilterEngine(rules).apply("find . -type f", raw, 0)
     assert result.output.count("thread 'main' panicked at src/x.rs:1:1") == 1
     assert "Security Warnings" not in result.output

@@ -34,7 +34,9 @@ def test_strip_noise_removes_noise_and_counts_it(registry: StrategyRegistry) -> 
     raw = "noise: ignore this\nkeep this\nnoise: also ignore\nkeep too"
     result = strategy.apply(raw)
     assert result.confidence is FULL
-    assert result.output == "keep this\nkeep too\n(2 noise lines removed)"
+    assert result.output == (
+        'keep this\nkeep too\n(2 noise lines removed, like "noise: ignore this")'
+    )
 
 
 def test_strip_noise_without_match_is_fallback_and_unchanged(registry: StrategyRegistry) -> None:
@@ -57,7 +59,9 @@ def test_strip_noise_empty_input_is_fallback(registry: StrategyRegistry) -> None
 def test_strip_noise_never_drops_an_error_line(registry: StrategyRegistry) -> None:
     strategy = build(registry, type="strip_noise", patterns=[r"^\s*Compiling"])
     result = strategy.apply("Compiling a\nCompiling b failed: error[E0425]\nCompiling c")
-    assert result.output == "Compiling b failed: error[E0425]\n(2 noise lines removed)"
+    assert result.output == (
+        'Compiling b failed: error[E0425]\n(2 noise lines removed, like "Compiling a")'
+    )
 
 
 # --- truncate ------------------------------------------------------------------------------
@@ -151,14 +155,18 @@ def test_strip_annotated_removes_noise_and_leads_with_summary(registry: Strategy
     strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Build complete ")
     result = strategy.apply(raw, 0)
     assert result.confidence is FULL
-    assert result.output == "Build complete in 1s\n(3 noise lines removed)\n\nerror: oops"
+    assert result.output == (
+        'Build complete in 1s\n(3 noise lines removed, like "Compiling a v1")\n\nerror: oops'
+    )
 
 
 def test_strip_annotated_leaves_a_protected_summary_in_place(registry: StrategyRegistry) -> None:
     strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Finished ")
     raw = "   Compiling a v1\n    Checking b v1\n    Finished dev in 1s\nerror: oops"
     result = strategy.apply(raw, 0)
-    assert result.output == "(2 noise lines removed)\n\n    Finished dev in 1s\nerror: oops"
+    assert result.output == (
+        '(2 noise lines removed, like "Compiling a v1")\n\n    Finished dev in 1s\nerror: oops'
+    )
 
 
 def test_strip_annotated_failed_without_noise_passes_raw(registry: StrategyRegistry) -> None:
@@ -185,7 +193,7 @@ def test_strip_annotated_summary_pattern_without_summary_line(registry: Strategy
     strategy = build(registry, **ANNOTATED, summary_pattern=r"^\s*Finished ")
     result = strategy.apply("Compiling a\nCompiling b\nerror: build failed", 1)
     assert result.confidence is FULL
-    assert result.output == "(2 noise lines removed)\n\nerror: build failed"
+    assert result.output == '(2 noise lines removed, like "Compiling a")\n\nerror: build failed'
 
 
 def test_strip_annotated_head_tail_beyond_kept_lines(registry: StrategyRegistry) -> None:

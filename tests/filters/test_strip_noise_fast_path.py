@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from tooldeck.filters import sanitize
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import lost_must_keep_lines, must_keep_classifier
+from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import sanitize_output
-from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data
+from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data, subtract
 from tooldeck.filters.strategy import StageResult
 
 # ---- the references -------------------------------------------------------------------------
@@ -48,7 +49,10 @@ def old_strip_noise(noise: LineMatcher, raw: str) -> tuple[str, FilterConfidence
     if not removed:
         return clean, FilterConfidence.FALLBACK
     kept = from_line_data(kept_data)
-    marker = f"({removed} noise lines removed)"
+    dropped = subtract(runs, protected)
+    first = next((line for start, end in dropped
+                  for line in from_line_data(data[start:end]).split("\n") if line.strip()), "")
+    marker = noise_notice(removed, first)
     return (f"{kept}\n{marker}" if kept else marker), FilterConfidence.FULL
 
 
@@ -182,7 +186,7 @@ def test_unconfinable_patterns_take_the_previous_path() -> None:
     strategy = default_strategy_registry().build(
         {"type": "strip_noise", "patterns": [r"(?s)a.b", "^noise"]}
     )
-    expected = "error noise\nkeep\n(1 noise lines removed)"
+    expected = 'error noise\nkeep\n(1 noise lines removed, like "noise")'
     assert strategy.apply("noise\nerror noise\nkeep").output == expected
 
 
@@ -197,7 +201,9 @@ def test_noise_must_keep_lines_and_their_locations_stay() -> None:
     )
     raw = "noise\nerror: a\n  --> src/a.rs:1:2\nnoise\n\n\nkeep\n  --> src/b.rs:2:3\nnoise"
     result = strategy.apply(raw)
-    assert result.output == "error: a\n  --> src/a.rs:1:2\nkeep\n(5 noise lines removed)"
+    assert result.output == (
+        'error: a\n  --> src/a.rs:1:2\nkeep\n(5 noise lines removed, like "noise")'
+    )
     assert result.confidence is FilterConfidence.FULL
 
 
@@ -284,5 +290,5 @@ def test_a_location_chain_after_a_must_keep_line_stays() -> None:
     strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": ["é"]})
     assert strategy.apply(raw, 1).output == (
         "noise error\n    at f (x.js:1:2)\n  --> src/é.rs:1:2\n  --> src/é.rs:3:4\n"
-        "(1 noise lines removed)"
+        '(1 noise lines removed, like "é")'
     )

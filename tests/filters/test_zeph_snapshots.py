@@ -28,7 +28,7 @@ def test_cargo_build_filter(engine: FilterEngine) -> None:
     result = engine.apply_rules("cargo build", raw, 0)
     # ours: the summary is a protected line, kept where it stands and as it was written
     assert result.output == (
-        f"(3 noise lines removed)\n\n{WARNING_BLOCK}\n"
+        f'(3 noise lines removed, like "Compiling libc v0.2.150")\n\n{WARNING_BLOCK}\n'
         "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 4.23s"
     )
 
@@ -46,7 +46,8 @@ error: could not compile `zeph` (bin "zeph") due to 1 previous error"""
 
 def test_cargo_build_error(engine: FilterEngine) -> None:
     result = engine.apply_rules("cargo build", f"   Compiling zeph v0.9.0\n{ERROR_BLOCK}\n", 101)
-    assert result.output == f"(1 noise lines removed)\n\n{ERROR_BLOCK}"
+    notice = '(1 noise lines removed, like "Compiling zeph v0.9.0")'
+    assert result.output == f"{notice}\n\n{ERROR_BLOCK}"
     assert result.confidence is FilterConfidence.FULL
 
 
@@ -97,9 +98,12 @@ index 1234567..abcdefg 100644
 @@ -1,2 +1,3 @@
  pub fn f() {}
 +pub fn g() {}"""
+    # ours: the changed lines of a small diff are facts; the summary cannot drop them
     assert registry.build({"type": "git_diff"}).apply(raw).output == (
         "src/main.rs    | +1 -1\nsrc/lib.rs    | +1 -0\n"
-        "2 files changed, 2 insertions(+), 1 deletions(-)"
+        "2 files changed, 2 insertions(+), 1 deletions(-)\n\n"
+        "--- 2 error/failure line(s) kept from the unfiltered output ---\n"
+        '-    println!("old");\n+    println!("new");'
     )
 
 

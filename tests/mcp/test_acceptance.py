@@ -90,7 +90,7 @@ async def test_list_read_deny_ask_filter_and_audit(connect: Opener) -> None:
     assert not noisy.is_error
     filtered = text_of(noisy)
     raw = (workspace / "app.log").read_text()
-    assert "lines omitted" in filtered, "the filters folded the repeats"
+    assert "omitted" in filtered, "the filters folded the repeats"
     assert len(filtered) < len(raw) / 4
     assert filtered.count("\n") < NOISY_LINES / 4
 

@@ -118,7 +118,7 @@ def test_the_gate_vetoes_drop_table_that_the_rules_allow(
     assert (code, result["text"]) == (0, "n\n1"), result
 
 
-JOURNAL = "\n".join(["-- Boot 1 --", *["kernel: eth0: link up"] * 40, "systemd: Started."])
+JOURNAL = "\n".join(["-- Boot 1 --", *["kernel: eth0: link up"] * 120, "systemd: Started."])
 GIT_LOG = "".join(f"commit {i:040x}\nAuthor: A <a@example.com>\nDate:   Mon Jan 1\n\n"
                   f"    change {i}\n\n" for i in range(60))
 

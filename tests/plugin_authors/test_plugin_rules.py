@@ -61,7 +61,7 @@ class JournalPlugin:
         register(DedupeAdjacent)
 
 
-JOURNAL = "\n".join(["-- boot --", *["kernel: eth0 link up"] * 30, "done"])
+JOURNAL = "\n".join(["-- boot --", *["kernel: eth0 link up"] * 120, "done"])  # 2 KB: cut
 GIT_LOG = "\n".join(f"commit {i:040x}\nAuthor: A <a@b>\nDate: today\n\n    change {i}\n"
                     for i in range(40))
 

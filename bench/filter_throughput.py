@@ -1,0 +1,104 @@
+"""Throughput of ``strip_noise`` and of the generic reduction, and their memory as inputs grow.
+
+Run with ``python bench/filter_throughput.py`` (a minute or two). Issue 13 asks, in one run:
+``strip_noise`` and ``fallback`` each at 150 MB/s or more on a 20 MB log, or at least 1/50 of
+``grep -vE`` with the same patterns (both are printed), and memory that stays flat when the
+input grows from 10 to 100 MB.
+
+1. On the generated 20 MB build log of ``bench/filters.py``: MB/s per CPU second (process
+   time; children's time for grep, which stays meaningful on a loaded machine) and per wall
+   second, best of three, for ``strip_noise`` with the bench's noise patterns, for the
+   ``fallback`` strategy (classification, context, folding), and for ``grep -vE`` with the
+   same noise patterns over the log on disk; then each strategy's rate as a fraction of grep's.
+2. Peak memory (``tracemalloc``) of each strategy on 10 MB and on 100 MB of the same log,
+   divided by the input's size: flat means the two ratios are close (memory grows with the
+   input, not faster).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import tracemalloc
+from pathlib import Path
+from types import ModuleType
+
+from tooldeck.filters.registry import default_strategy_registry
+
+
+def _filters_bench() -> ModuleType:
+    """``bench/filters.py``, whose log generator and timing helpers this bench shares."""
+    spec = importlib.util.spec_from_file_location(
+        "filters_bench", Path(__file__).resolve().parent / "filters.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_BENCH = _filters_bench()
+NOISE_PATTERNS = _BENCH.NOISE_PATTERNS
+best_of = _BENCH.best_of
+generate_log = _BENCH.generate_log
+grep_strip_seconds = _BENCH.grep_strip_seconds
+rates = _BENCH.rates
+
+SPECS = {
+    "strip_noise": {"type": "strip_noise", "patterns": NOISE_PATTERNS},
+    "fallback": {"type": "fallback"},
+}
+
+
+def throughput(text: str) -> None:
+    """Print MB/s of both strategies and of grep -vE, and the ratios."""
+    megabytes = len(text.encode()) / 1e6
+    registry = default_strategy_registry()
+    print(f"## {megabytes:.1f} MB log, {text.count(chr(10)) + 1} lines")
+    print(f"{'':<34}{'cpu MB/s':>9} {'wall MB/s':>9}")
+    measured: dict[str, tuple[float, float]] = {}
+    for name, spec in SPECS.items():
+        strategy = registry.build(spec)
+        measured[name] = best_of(3, lambda strategy=strategy: strategy.apply(text, 1))
+        print(f"  {name + ' (with sanitize)':<32}{rates(megabytes, measured[name])}")
+    grep = grep_strip_seconds(text)
+    if grep is None:
+        print("  grep not found")
+        return
+    print(f"  {'grep -vE, same noise patterns':<32}{rates(megabytes, grep)}")
+    for name, seconds in measured.items():
+        print(f"  {name} / grep: 1/{seconds[0] / grep[0]:.0f} cpu, 1/{seconds[1] / grep[1]:.0f}"
+              " wall (the target: 1/50 or better, or 150 MB/s)")
+
+
+def memory(sizes: tuple[int, ...]) -> None:
+    """Print each strategy's peak memory per input byte at each size."""
+    registry = default_strategy_registry()
+    print()
+    print("## peak memory (tracemalloc) / input size")
+    for name, spec in SPECS.items():
+        strategy = registry.build(spec)
+        ratios = []
+        for size in sizes:
+            text = generate_log(size)
+            gc.collect()
+            tracemalloc.start()
+            strategy.apply(text, 1)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            ratios.append(peak / len(text.encode()))
+            del text
+        shown = ", ".join(f"{size // 1_000_000} MB: {ratio:.2f}x"
+                          for size, ratio in zip(sizes, ratios, strict=True))
+        print(f"  {name:<12} {shown}")
+
+
+def main() -> int:
+    """Run both measurements."""
+    throughput(generate_log(20_000_000))
+    memory((10_000_000, 100_000_000))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,161 @@
+"""The lines kept with a protected line so that it keeps its meaning, and the output's ends.
+
+The generic reduction (:mod:`tooldeck.filters.fallback`) keeps every protected line; a
+protected line alone can lose what it is about. Kept with it:
+
+- the **parent** of an error: the nearest less indented line above it (``Collecting
+  mysqlclient`` above the build error pip prints indented under it);
+- what a kept line ending in ``:`` **introduces**: the lines indented under it (``The
+  conflict is caused by:``), or the next line (the message after ``panicked at
+  src/lib.rs:11:6:``);
+- the **rest of an exception message** that ends a traceback (pydantic's field and reason
+  lines after ``ValidationError: 2 validation errors for Entry``);
+- the lines that open the **sections of an outline** (the roots of a ``tree`` listing),
+  when a rule asks for them and there are few;
+- the **first and last lines** of the output, as many as fit in a character budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["context_lines", "edge_lines", "indent", "outline_lines"]
+
+_MESSAGE = re.compile(r"\b(?:[A-Z]\w*)?(?:Error|Exception)\b|(?i:\berror\b)")
+"""An error or exception line: its parent and the rest of its message are its context."""
+
+_FRAME = re.compile(r'^\s*(?:File "|at |\u276f )')
+"""A stack frame line (Python, JavaScript, vitest's arrow)."""
+
+_NEW_BLOCK = re.compile(
+    r'^\s*(?:File "|at |\u276f |Traceback |During handling|The above exception)'
+    r"|^\S*[=_\-*#~]{3}"
+)
+"""A line that starts something else than the message above it: a frame, another
+traceback, a ruler or a titled ruler."""
+
+_CONTINUATION = 8
+"""Most lines of an exception message kept after its first line."""
+
+_INTRODUCED = 5
+"""Most lines a kept line ending in ``:`` introduces that are kept with it."""
+
+_PARENT_REACH = 200
+"""How far above an error its parent line is looked for."""
+
+_MAX_HEADINGS = 24
+_HEADING_CHARS = 100
+
+
+def indent(line: str) -> int:
+    """The width of a line's leading whitespace.
+
+    :param line: a line.
+    :returns: its number of leading whitespace characters.
+    """
+    return len(line) - len(line.lstrip())
+
+
+def context_lines(lines: list[str], kept: set[int]) -> set[int]:
+    """The lines that give the ``kept`` lines their meaning (see the module notes).
+
+    :param lines: the output's lines.
+    :param kept: numbers of the lines kept so far (protected and family facts).
+    :returns: numbers of the context lines (some may already be kept).
+    """
+    context: set[int] = set()
+    for index in sorted(kept):
+        line = lines[index]
+        level = indent(line)
+        if line.rstrip().endswith(":"):
+            context.update(_introduced(lines, index, level))
+        if not _MESSAGE.search(line):
+            continue
+        parent = _parent(lines, index, level)
+        if parent is not None:
+            context.add(parent)
+        if any(_FRAME.match(lines[above]) for above in range(max(0, index - 3), index)):
+            context.update(_continuation(lines, index, level))
+    return context
+
+
+def _parent(lines: list[str], index: int, level: int) -> int | None:
+    """The nearest line above ``index`` that is less indented, if any is near."""
+    probe = index - 1
+    while level > 0 and probe >= 0 and index - probe <= _PARENT_REACH:
+        above = lines[probe]
+        if above.strip() and indent(above) < level:
+            return probe
+        probe -= 1
+    return None
+
+
+def _introduced(lines: list[str], index: int, level: int) -> list[int]:
+    """What a kept line ending in ``:`` introduces.
+
+    The lines indented under it, or the next line when it is not indented.
+    """
+    found: list[int] = []
+    for after in range(index + 1, min(index + 1 + _INTRODUCED, len(lines))):
+        below = lines[after]
+        if not below.strip() or (found and indent(below) <= level):
+            break
+        if not found and indent(below) <= level:
+            return [after]
+        found.append(after)
+    return found
+
+
+def _continuation(lines: list[str], index: int, level: int) -> list[int]:
+    """The lines that continue the exception message ending a traceback at ``index``."""
+    found: list[int] = []
+    for after in range(index + 1, min(index + 1 + _CONTINUATION, len(lines))):
+        below = lines[after]
+        if not below.strip() or indent(below) < level or _NEW_BLOCK.match(below):
+            break
+        found.append(after)
+    return found
+
+
+def outline_lines(lines: list[str]) -> set[int]:
+    """Lines that open a section: flush left, after an indented or tree-drawn line.
+
+    ``/usr/include/linux`` between two ``tree`` listings, a module header between indented
+    log lines. When there are more than 24 such lines the output has no outline, and none
+    is kept.
+
+    :param lines: the output's lines.
+    :returns: the numbers of the section lines.
+    """
+    found: set[int] = set()
+    for index in range(1, len(lines)):
+        line, previous = lines[index], lines[index - 1]
+        flush_left = bool(line[:1]) and (line[:1].isalnum() or line[:1] in "/.~")
+        lead = previous[:1]
+        after_indent = bool(lead) and (lead in " \t" or not lead.isascii())
+        if flush_left and after_indent and len(line) <= _HEADING_CHARS:
+            found.add(index)
+            if len(found) > _MAX_HEADINGS:
+                return set()
+    return found
+
+
+def edge_lines(indexes: Sequence[int], lines: list[str], most: int, chars: int) -> list[int]:
+    """The first of ``indexes`` that fit in ``chars`` characters.
+
+    :param indexes: candidate line numbers, in the order they are taken (reverse the
+        non-blank line numbers for the last lines).
+    :param lines: the output's lines.
+    :param most: the most lines taken.
+    :param chars: the characters they may take; the first line is taken whatever its length.
+    :returns: the line numbers taken.
+    """
+    kept: list[int] = []
+    used = 0
+    for index in indexes[:most]:
+        used += len(lines[index]) + 1
+        if kept and used > chars:
+            break
+        kept.append(index)
+    return kept

@@ -1,0 +1,169 @@
+"""The kinds of fact no filter may drop: the tables the protected-line classifier reads.
+
+Four tables, each of ``(kind, RE2 pattern)`` pairs, matched per line:
+
+- :data:`MUST_KEEP_RULES`: always protected (errors, warnings, failures and their details,
+  summaries and counts, "nothing to do" one-liners, versions that ran);
+- :data:`SOURCE_RULES`: a location in source code, protected unless it is a library's
+  (:data:`LIBRARY_PATH`);
+- :data:`QUOTED_RULES`: lines that quote source or unfold values, never protected for the
+  words they hold;
+- :data:`LISTING_RULES`: the identifier lines of a listing and changed lines, protected
+  while an output holds few of them (:data:`LISTING_LIMIT`, :data:`CHANGED_BLOCK`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CHANGED_BLOCK",
+    "LIBRARY_PATH",
+    "LISTING_LIMIT",
+    "LISTING_RULES",
+    "MUST_KEEP_RULES",
+    "QUOTED_RULES",
+    "SOURCE_RULES",
+]
+
+MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
+    # (kind, pattern) — a line matching any pattern is protected. Kinds of fact:
+    # errors and failures
+    # a word, not the name of a file or directory (``errors.py``, ``src/errors/``)
+    ("error word", r"(?i)\berrors?(?:[^./\w]|\.(?:\s|$)|$)"),
+    ("exception class", r"\b(?:[A-Z]\w*)?(?:Error|Exception|Warning)\b"),
+    ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?(?:[^./\w]|\.(?:\s|$)|$)"),
+    ("panic", r"(?i)\bpanic(?:ked)?\b"),
+    ("fatal", r"(?i)\bfatal\b"),
+    ("traceback header", r"^Traceback \(most recent call last\)"),
+    # pytest's explanation lines, but not the ``+  where x = f()`` lines that unfold values
+    ("pytest assertion line", r"^E(?:\s+[^+\s]|\s+\+(?:\S|\s\S)|\s+\+\s\s+[^w\s]|\s*$)"),
+    ("assertion", r"(?i)\bassert(?:ion)?\b"),
+    ("expected/actual", r"(?i)^\s*(?:left|right|expected|actual|received|got|want)\b"),
+    ("expectation", r"(?i)\bexpected\b|\bwant(?:ed)? \S|\bdid not (?:throw|raise|warn)\b"),
+    (
+        "cause",
+        r"(?i)\bcaused by\b|\bconflict(?:s|ing)?\b|\bincompatible\b|\bunsatisfi|\bdepends on\b"
+        r"|\bcould not resolve\b|\bcannot (?:find|resolve|install|open|read)\b",
+    ),
+    ("difference", r"(?i)\bdiffer(?:s|ing|ence|ent)?\b|\bdiff:|!=| vs\.? "),
+    ("refusal", r"(?i)\bdenied\b|not permitted|\bforbidden\b|\bunauthori[sz]ed\b"),
+    ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    # npm marks every line of its error report; the usage text after it is not the error
+    ("npm error", r"^npm (?:ERR!|_____) [^\s\[-]"),
+    ("error code", r"\bcode:? '?E[A-Z0-9_]{2,}|\bcode: '?[A-Z][A-Z0-9]*_[A-Z0-9_]+"),
+    ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
+    ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
+    # what a leak checker found (valgrind, LeakSanitizer)
+    ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
+    # javac's and others' fields under an error: ``symbol  : method x()``, ``location: class Y``
+    (
+        "error field",
+        r"^\s*(?:\[ERROR\]\s+)?(?:(?:symbol|required|found|reason)\s*:\s*\S|location\s*:\s*[a-z])",
+    ),
+    # warnings: for a linter or a compiler, the warnings are the result
+    (
+        "warning",
+        r"(?i)\bwarn(?:s|ed|ing|ings)?(?:[^./\w]|\.(?:\s|$)|$)|\bEBADENGINE\b|\bdeprecated\b",
+    ),
+    # a diagnostic named by its code: ``E501``, ``SC2086 (info):``, ``TS2345``, ``W0611:``
+    ("diagnostic code", r"(?:^|\s)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
+    # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
+    ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
+    ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
+    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
+    (
+        "skip",
+        r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
+        r"|\bignored\b|\bno tests?\b|at least one test|unexpected success",
+    ),
+    # summaries and counts
+    (
+        "count",
+        r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
+        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
+        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
+        r"|deletions?\(?|to add|to change|to destroy|workers?|durations?)\b",
+    ),
+    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
+    (
+        "summary",
+        r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
+        r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
+        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
+        r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
+        r"|success\b|(?:PASS|FAIL)\s*$"
+        r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
+    ),
+    ("outcome of a step", r"\.{3,} ?(?:SUCCESS|FAILURE|SKIPPED|OK|FAILED)\b"),
+    (
+        "nothing to do",
+        r"(?i)nothing to (?:do|commit|be done)|\bup[ -]to[ -]date\b|no changes"
+        r"|no (?:issues|problems|errors) found|would be left unchanged|\bunchanged\b"
+        r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
+    ),
+    ("line reference", r"(?i)\bline \d+:"),
+    # a package an install added, removed or changed: ``+ httpx==0.28.1``, ``- idna 3.4``
+    ("package change", r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"),
+    # what ran: a tool's version banner, the commit a build checked out
+    (
+        "version banner",
+        r"^[A-Z][\w.-]*(?: [A-Za-z][\w.-]*){0,2},? (?:version )?v?\d+\.\d+(?:\.\d+)+\b"
+        r"|(?i)^commit message:|(?i)\bidentification is \S+ v?\d",
+    ),
+)
+"""The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
+
+SOURCE_RULES: tuple[tuple[str, str], ...] = (
+    # failure details: a message that starts with the location it is about
+    (
+        "location",
+        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
+    ),
+    ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
+    # node:test's diagnostics and a native frame's ``(file.c:36)``
+    ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
+    ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
+)
+"""Lines pointing into source code: protected unless the code is a library's
+(:data:`LIBRARY_PATH`) — a failure's location in the project is a fact, the frames of pytest,
+pluggy or ``node:internal`` it went through are not."""
+
+LIBRARY_PATH = (
+    r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|\bnode_modules/|\bnode:internal"
+    r"|<frozen |\(internal/|/rustc/[0-9a-f]{7,}/|/\.cargo/registry/|/usr/(?:local/)?go/src/"
+    r"|/usr/lib/jvm/"
+)
+"""Paths of code the project does not own (installed packages, runtimes, toolchains)."""
+
+QUOTED_RULES: tuple[tuple[str, str], ...] = (
+    # a code frame quotes source: ``  12 |   throw new TypeError(x)``, ``> 8 | expect(a)``
+    ("code frame", r"^\s*>?\s*\d+\s*[|│]"),
+    # pytest unfolding the values of an assertion, and its hints
+    (
+        "assertion unfolding",
+        r"^E\s+\+\s+(?:where|and)\b|^E\s+(?:Use -v to get more diff|For further information visit)",
+    ),
+)
+"""Lines that quote source code or unfold values: never protected for the words they hold
+(``TypeError`` in a quoted line of code is not an error)."""
+
+LISTING_RULES: tuple[tuple[str, str], ...] = (
+    # identifier lines of structured listings, and changed lines
+    ("package in a tree", r"^\s*[│├└ ]*[├└]─+ @?[\w./-]+(?:==|@| )v?\d"),
+    # the top level of a drawn tree (tree, npm ls, pnpm list, uv tree): what it holds
+    ("tree root", r"^[├└]─[─┬]? \S"),
+    ("package totals", r"^Packages: [+-]\d+"),
+    ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
+    ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
+    ("changed line", r"^\s*(?:[-+~]|-/\+|\+/-)\s+\S"),
+)
+"""Identifier lines of a listing (status entries, commits, package changes) and changed lines
+(``+``/``-``/``~`` of a diff, a plan, an expected/received comparison): protected while an
+output holds at most :data:`LISTING_LIMIT` of them. A longer listing is the subject of the
+output, not a fact in it: it is folded with exact counts, its first and last lines kept."""
+
+LISTING_LIMIT = 40
+"""Listing and changed lines are protected while an output holds at most this many."""
+
+CHANGED_BLOCK = 8
+"""Changed lines in a block of more than this many (a created resource, an added file) are
+not protected one by one."""

@@ -1,0 +1,109 @@
+"""Span arithmetic over line data: sorted, non-overlapping ``(start, end)`` byte ranges.
+
+Texts are handled as UTF-8 ``bytes`` in which every line ends with a newline; a *span*
+covers whole lines. The line filters and the protected-line classifier select lines with
+these operations instead of splitting texts into lists of lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["Span", "complement", "intersect", "lines_of", "subtract", "union"]
+
+Span = tuple[int, int]
+
+
+def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
+    """The parts of ``spans`` not covered by ``removed`` (both sorted, non-overlapping).
+
+    :param spans: the spans to cut.
+    :param removed: the spans to cut out.
+    :returns: the remaining spans, sorted.
+    """
+    result: list[Span] = []
+    cursor = 0
+    for start, end in spans:
+        while cursor < len(removed) and removed[cursor][1] <= start:
+            cursor += 1
+        probe = cursor
+        while probe < len(removed) and removed[probe][0] < end:
+            cut_start, cut_end = removed[probe]
+            if cut_start > start:
+                result.append((start, cut_start))
+            start = max(start, cut_end)
+            probe += 1
+        if start < end:
+            result.append((start, end))
+    return result
+
+
+def union(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
+    """Merge two sorted span lists into one sorted, non-overlapping list.
+
+    :param first: spans.
+    :param second: more spans.
+    :returns: the merged spans (adjacent spans are joined).
+    """
+    merged: list[Span] = []
+    for start, end in sorted([*first, *second]):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def complement(spans: Sequence[Span], size: int) -> list[Span]:
+    """The ranges of ``[0, size)`` outside ``spans``.
+
+    :param spans: sorted, non-overlapping spans.
+    :param size: length of the data.
+    :returns: the gaps, sorted.
+    """
+    gaps: list[Span] = []
+    cursor = 0
+    for start, end in spans:
+        if start > cursor:
+            gaps.append((cursor, start))
+        cursor = end
+    if cursor < size:
+        gaps.append((cursor, size))
+    return gaps
+
+
+def intersect(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
+    """The ranges covered by both span lists.
+
+    :param first: sorted, non-overlapping spans.
+    :param second: more such spans.
+    :returns: the overlaps, sorted.
+    """
+    out: list[Span] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        start = max(first[i][0], second[j][0])
+        end = min(first[i][1], second[j][1])
+        if start < end:
+            out.append((start, end))
+        if first[i][1] < second[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def lines_of(data: bytes, start: int, end: int) -> list[Span]:
+    """The span of each line of the line-aligned span ``[start, end)``.
+
+    :param data: line data (every line ends with a newline).
+    :param start: where the span starts (a line start).
+    :param end: where it ends (just after a newline).
+    :returns: one span per line.
+    """
+    lines: list[Span] = []
+    while start < end:
+        line_end = data.index(b"\n", start) + 1
+        lines.append((start, line_end))
+        start = line_end
+    return lines

@@ -1,0 +1,118 @@
+"""The kinds of fact issue 13 added, and the protection that depends on the whole output."""
+
+from __future__ import annotations
+
+import pytest
+
+from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
+from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "not ok 3 - when negative option then value is false",  # TAP
+        "✖ when combo option and negated then value is false",  # node:test's spec reporter
+        "\u2139 tests 58",  # node:test's summary
+        "==8228==    definitely lost: 96 bytes in 2 blocks",  # valgrind
+        "symbol  : method getTotalRabate()",  # javac's fields under an error
+        "11:02:14  location: interface at.biac.offer.model.IMotorContractComponent",  # stamped
+        "e: /src/App.kt: (12, 5): Unresolved reference: foo",  # kotlinc
+        "SC2086 (info): Double quote to prevent globbing and word splitting.",
+        "The conflict is caused by:",
+        "    flask 3.1.3 depends on werkzeug>=3.1.0",
+        "find: './secret': Permission denied",
+        "Exception: Can not find valid pkg-config name.",
+        " + httpx==0.28.1",
+        "-- The C compiler identification is GNU 12.2.0",
+        "Apache Maven 3.5.4 (1edded0938998edf8bf061f1ceb3cfdeccf443fe)",
+        "    location: '/tmp/c3/commander.js/tests/options.bool.test.js:23:3'",
+        "  File \"/srv/app/src/models.py\", line 26, in parse_entry",
+        "==8228==    by 0x109390: main (inventory.c:36)",
+        "npm error code EUSAGE",
+        "Received function did not throw",
+    ],
+)
+def test_new_kinds_of_fact_are_protected(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./starlette/middleware/errors.py",  # a file name, not an error
+        "src/warnings.py",
+        "npm error",  # npm's stream tag alone
+        "npm error   --install-strategy",  # its usage text
+        '  File "/app/.venv/lib/python3.11/site-packages/_pytest/runner.py", line 341, in f',
+        "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
+        "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
+        "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
+    ],
+)
+def test_what_is_not_a_fact(line: str) -> None:
+    assert not must_keep_classifier().is_must_keep(line)
+
+
+def numbered(lines: list[str]) -> set[int]:
+    return must_keep_line_numbers("\n".join(lines))
+
+
+def test_a_fact_printed_over_and_over_is_protected_at_its_ends() -> None:
+    errors = [f"ERROR tests/test_api.py::test_case_{n}" for n in range(60)]
+    protected = numbered([*errors, "60 errors in 3.2s"])
+    assert protected == {0, 59, 60}
+    assert line_template(errors[5]) == "ERROR _"
+
+
+def test_a_short_output_keeps_every_repeated_fact() -> None:
+    errors = [f"ERROR tests/test_api.py::test_case_{n}" for n in range(REPEATS_FROM_LINES - 5)]
+    assert numbered(errors) == set(range(len(errors)))
+
+
+def test_a_line_printed_again_word_for_word_is_protected_once() -> None:
+    warning = "/venv/lib/python3.11/site-packages/x.py:44: PytestBenchmarkWarning: disabled"
+    assert numbered([warning, "chatter", warning, "more chatter"]) == {0}
+
+
+def test_the_same_message_about_another_place_is_kept() -> None:
+    lines = ["error[E0308]: mismatched types", " --> src/main.rs:5:18",
+             "error[E0308]: mismatched types", " --> src/main.rs:6:32"]
+    assert numbered(lines) == {0, 1, 2, 3}
+
+
+def test_installed_packages_are_entries_not_repeats() -> None:
+    packages = [f" + package-{n}=={n}.0.1" for n in range(80)]
+    assert numbered(packages) == set(range(80))
+
+
+def test_changed_lines_are_protected_while_few_and_outside_long_blocks() -> None:
+    diff = ["    - Expected  - 1", "    + Received  + 0", "", "    -   \"c\": Array [],"]
+    assert numbered(diff) == {0, 1, 3}
+    created = ["  # aws_instance.web will be created", '  + resource "aws_instance" "web" {',
+               *[f"      + attr_{n} = (known after apply)" for n in range(30)]]
+    assert numbered(created) == set()
+
+
+def test_listing_kinds_are_limited_one_by_one() -> None:
+    roots = [f"├─┬ dep-{n}@1.{n}.0" for n in range(12)]
+    nested = [f"│ ├── sub-{n}@2.{n}.0" for n in range(60)]
+    lines = [line for pair in zip(roots, [*nested[:12]], strict=True) for line in pair]
+    lines += nested[12:]
+    protected = numbered(lines)
+    assert {index for index, line in enumerate(lines) if line.startswith("├")} <= protected
+
+
+def test_a_library_frame_is_not_protected_a_project_frame_is() -> None:
+    lines = ["Traceback (most recent call last):",  # its ':' keeps the line after it
+             '  File "/srv/app/cli.py", line 3, in main',
+             '  File "/srv/.venv/lib/python3.11/site-packages/pydantic/main.py", line 9, in v',
+             '  File "/srv/app/models.py", line 26, in parse_entry',
+             "ValueError: bad"]
+    assert numbered(lines) == {0, 1, 3, 4}
+
+
+def test_time_stamps_opening_each_line_are_read_past() -> None:
+    lines = [f"11:02:{n:02d}  [INFO] step {n}" for n in range(10)]
+    lines[4] = "11:02:04  symbol  : method getTotalRabate()"
+    assert numbered(lines) == {4}

@@ -1,0 +1,114 @@
+"""The generic reduction: context kept with facts, data shown whole, omissions counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.fallback import is_data
+from tooldeck.filters.registry import default_strategy_registry
+
+PAD = " " + "." * 70
+
+
+def reduce(text: str, exit_code: int | None = 1, **params: Any) -> list[str]:
+    strategy = default_strategy_registry().build({"type": "fallback", **params})
+    return strategy.apply(text, exit_code).output.split("\n")
+
+
+def test_the_package_an_error_belongs_to_stays_with_it() -> None:
+    lines = ["Collecting requests", *[f"  Using cached dep{n}.whl{PAD}" for n in range(30)],
+             "Collecting mysqlclient", *[f"  Building step {n}{PAD}" for n in range(30)],
+             "  error: subprocess-exited-with-error", "Done"]
+    out = reduce("\n".join(lines))
+    assert out.index("Collecting mysqlclient") < out.index("  error: subprocess-exited-with-error")
+
+
+def test_what_a_colon_line_introduces_stays_with_it() -> None:
+    lines = [*[f"Resolving dependency {n}{PAD}" for n in range(30)],
+             "ERROR: Cannot install flask==3.1.3 and werkzeug==2.0.3", "",
+             "The conflict is caused by:", "    The user requested werkzeug==2.0.3",
+             "    flask 3.1.3 depends on werkzeug>=3.1.0", "", "To fix this you could try to:"]
+    out = reduce("\n".join(lines))
+    assert "    The user requested werkzeug==2.0.3" in out
+
+
+def test_an_exception_message_after_a_traceback_is_kept_whole() -> None:
+    lines = [*[f"collecting step {n}{PAD}" for n in range(30)],
+             "Traceback (most recent call last):",
+             '  File "<string>", line 27, in find_package_name',
+             "Exception: Can not find valid pkg-config name.",
+             "Specify MYSQLCLIENT_CFLAGS and MYSQLCLIENT_LDFLAGS env vars manually", "", "end"]
+    out = reduce("\n".join(lines))
+    assert "Specify MYSQLCLIENT_CFLAGS and MYSQLCLIENT_LDFLAGS env vars manually" in out
+
+
+def test_every_stretch_is_counted_with_an_example() -> None:
+    lines = [*[f"Downloading dep{n}.whl" for n in range(100)], "error: could not compile"]
+    out = reduce("\n".join(lines))
+    assert out[-1] == "error: could not compile"
+    marker = next(line for line in out if line.startswith("… "))
+    hidden = 100 - sum(1 for line in out if line.startswith("Downloading"))
+    assert marker == f'… {hidden} lines like "Downloading …" omitted'
+
+
+def test_a_stretch_of_layout_is_dropped_without_a_marker() -> None:
+    lines = [*[f"y{n}" for n in range(30)], "error: a", *(["", "=" * 40] * 20), "error: b",
+             *[f"x{n}" for n in range(30)]]
+    out = reduce("\n".join(lines))
+    at = out.index("error: a")
+    assert out[at + 1] == "error: b"
+
+
+def test_a_long_kept_line_keeps_its_ends() -> None:
+    blob = "error: " + "A" * 5000 + " THE END"
+    out = reduce("\n".join([*[f"step {n}" for n in range(30)], blob]))
+    assert out[-1].startswith("error: AAAA") and out[-1].endswith("AAAA THE END")
+    kept, omitted = out[-1].split("…[")[0] + out[-1].split("]…")[1], out[-1].split("…[")[1]
+    assert omitted.startswith(f"{len(blob) - len(kept)} characters omitted") and len(kept) <= 600
+
+
+def test_data_is_shown_whole_up_to_its_budget_then_its_ends() -> None:
+    listing = [f"pkg-{n}==1.{n}.0" for n in range(140)]
+    assert reduce("\n".join(listing), 0) == listing
+    longer = [f"pkg-{n}==1.{n}.0" for n in range(300)]
+    out = reduce("\n".join(longer), 0)
+    assert out[:10] == longer[:10] and out[-10:] == longer[-10:] and len(out) == 21
+
+
+def test_a_report_is_not_data() -> None:
+    narrated = [f"Downloading dep{n}.whl" for n in range(40)]
+    assert not is_data(narrated, set())
+    failing = [*[f"line {n}" for n in range(40)], "error: boom"]
+    assert not is_data(failing, {40})
+    assert is_data(["WARNING: apt does not have a stable CLI interface.",
+                    *[f"pkg{n}/stable 1.{n} amd64" for n in range(40)]], {0})
+
+
+@pytest.mark.parametrize("output", ["report", "listing"])
+def test_a_rule_says_what_its_output_is(output: str) -> None:
+    listing = [f"./src/file{n}.py" for n in range(100)] + ["find: './x': Permission denied"]
+    out = reduce("\n".join(listing), 1, output=output)
+    assert (out == listing) is (output == "listing")
+
+
+def test_a_long_diff_keeps_every_file_and_hunk_header() -> None:
+    diff: list[str] = []
+    for f in range(40):
+        diff += [f"diff --git a/f{f}.py b/f{f}.py", f"--- a/f{f}.py", f"+++ b/f{f}.py",
+                 "@@ -1,30 +1,30 @@", *[f"-old {f} {n}" for n in range(30)],
+                 *[f"+new {f} {n}" for n in range(30)]]
+    raw = "\n".join(diff)
+    out = FilterEngine.from_settings().apply("git diff", raw, 0).output.split("\n")
+    assert [line for line in out if line.startswith("diff --git")] == [
+        f"diff --git a/f{f}.py b/f{f}.py" for f in range(40)
+    ]
+    assert "-old 20 0" in out and "+new 20 29" in out  # the ends of each run
+    assert len(out) < len(diff) / 3
+
+
+def test_a_short_output_in_characters_is_never_cut() -> None:
+    text = "\n".join(f"Compiling crate{n}" for n in range(60))  # 60 lines, under 2 KB
+    assert FilterEngine.from_settings().apply("builder", text, 1).output == text
