@@ -167,6 +167,30 @@ def _outside(target: str, context: ClassContext) -> bool:
                    for root in context.roots)
 
 
+_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
+
+
+def _installed_program(segment: Segment, context: ClassContext) -> bool:
+    """Whether a program under a temporary directory is not a dropped one after all.
+
+    It is the project's own (inside a sandbox root: the agent's ordinary work, as ``./build.sh``
+    is), or a link to an installed program of the same name outside the temporary directories
+    (a virtualenv's ``bin/python3`` -> ``/usr/bin/python3.11`` in a checkout under ``/tmp``),
+    which the rules already judge by that name. A link named unlike its target
+    (``/tmp/x`` -> ``/bin/sh``) still asks: the rules would judge ``x``, not the shell.
+    """
+    program = segment.words[segment.command_positions[-1]].value
+    if not _outside(program, context):
+        return True
+    if not os.path.islink(program):
+        return False
+    target = os.path.realpath(program)
+    # the same name, give or take a version: python3 -> python3.11
+    same_name = re.fullmatch(re.escape(os.path.basename(program)) + r"[\d.]*",
+                             os.path.basename(target))
+    return bool(same_name) and not target.startswith(_TEMP_DIRS) and os.access(target, os.X_OK)
+
+
 def _outside_secret(target: str, context: ClassContext) -> bool:
     if not target.startswith(("/", "~")) or SECRET_MARKERS.search(target) is None:
         return False
@@ -407,7 +431,8 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
             ("/tmp/", "/var/tmp/", "/dev/shm/")):
         covert = covert_finding(segment)
-        if covert is not None:
+        if covert is not None and not (covert.rule == "temp-program"
+                                       and _installed_program(segment, context)):
             findings.append(covert)
     built = _built_word(segment) or _hidden_spelling(segment)
     if built is not None:

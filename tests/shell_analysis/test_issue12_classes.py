@@ -9,6 +9,9 @@ OpenSSH, sed, jq and grep manuals for what is program text and what is a file.
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -487,3 +490,25 @@ def test_naming_a_miner_or_a_local_display_is_not_an_attack(command: str) -> Non
 def test_xdg_user_dir_runs_its_argument_as_shell(command: str,
                                                  verdict: tuple[str, str] | None) -> None:
     assert _judged(command) == verdict
+
+
+def test_a_link_to_an_installed_program_of_its_name_is_no_temp_program() -> None:
+    """A virtualenv in a checkout under /tmp: its ``bin/python3`` links to the installed one.
+
+    CI clones into /tmp; ``/tmp/clone/.venv/bin/python3 -m pytest`` asked as a dropped payload.
+    """
+    real = os.path.realpath(sys.executable)
+    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+        bin_dir = Path(tmp, ".venv", "bin")
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "python3").symlink_to(real)
+        (bin_dir / "x").symlink_to("/bin/sh")  # named unlike what it runs
+        (bin_dir / "tool").write_text("#!/bin/sh\necho hi\n")
+        (bin_dir / "tool").chmod(0o755)
+        assert _judged(f"{bin_dir}/python3 -m pytest -q") is None
+        assert _judged(f"{bin_dir}/x -c 'id'") == ("ask", "temp-program")
+        assert _judged(f"{bin_dir}/tool") == ("ask", "temp-program")  # a dropped file
+        # the project's own programs are ordinary work, wherever the project lives
+        inside = ClassContext(blocklist=(), roots=(tmp,), cwd=tmp)
+        found = judge_classes(analyze(f"{bin_dir}/tool"), inside)
+        assert found is None
