@@ -116,3 +116,21 @@ def test_time_stamps_opening_each_line_are_read_past() -> None:
     lines = [f"11:02:{n:02d}  [INFO] step {n}" for n in range(10)]
     lines[4] = "11:02:04  symbol  : method getTotalRabate()"
     assert numbered(lines) == {4}
+
+
+def test_every_location_under_a_repeated_finding_is_kept() -> None:
+    """ruff's full format names the place on the line after the finding: each one is a fact."""
+    lines: list[str] = []
+    for row in range(10, 40):
+        lines += ["S101 Use of `assert` detected", f"   --> src/app/models.py:{row}:5",
+                  "    |", f"{row} |     assert x", "    |     ^^^^^^", "    |", ""]
+    protected = numbered(lines)
+    arrows = {index for index, line in enumerate(lines) if "-->" in line}
+    assert len(arrows) == 30
+    assert arrows <= protected
+
+
+def test_a_location_arrow_into_a_library_is_not_protected() -> None:
+    arrow = "  --> /srv/.venv/lib/python3.11/site-packages/httpx/_client.py:12:5"
+    assert not must_keep_classifier().is_must_keep(arrow)
+    assert must_keep_classifier().is_must_keep("  --> httpx/_client.py:12:5")
