@@ -47,6 +47,12 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("difference", r"(?i)\bdiffer(?:s|ing|ence|ent)?\b|\bdiff:|!=| vs\.? "),
     ("refusal", r"(?i)\bdenied\b|not permitted|\bforbidden\b|\bunauthori[sz]ed\b"),
     ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    # what a memory checker found (valgrind, AddressSanitizer): the access and the address
+    (
+        "memory error",
+        r"(?i)\binvalid (?:read|write|free)\b|\bnot stack'd\b|\buninitiali[sz]ed\b"
+        r"|\bconditional jump\b|\bdouble free\b|\b(?:heap|stack)-(?:buffer-overflow|use-after)",
+    ),
     # npm marks every line of its error report; the usage text after it is not the error
     ("npm error", r"^npm (?:ERR!|_____) [^\s\[-]"),
     ("error code", r"\bcode:? '?E[A-Z0-9_]{2,}|\bcode: '?[A-Z][A-Z0-9]*_[A-Z0-9_]+"),
@@ -79,9 +85,10 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     (
         "count",
         r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
-        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
-        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
-        r"|deletions?\(?|to add|to change|to destroy|workers?|durations?)\b",
+        r"|(?:source )?files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed"
+        r"|items?|added|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)"
+        r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
+        r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
     ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
     (

@@ -31,6 +31,8 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "==8228==    by 0x109390: main (inventory.c:36)",
         "npm error code EUSAGE",
         "Received function did not throw",
+        "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
+        "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
     ],
 )
 def test_new_kinds_of_fact_are_protected(line: str) -> None:
@@ -134,3 +136,17 @@ def test_a_location_arrow_into_a_library_is_not_protected() -> None:
     arrow = "  --> /srv/.venv/lib/python3.11/site-packages/httpx/_client.py:12:5"
     assert not must_keep_classifier().is_must_keep(arrow)
     assert must_keep_classifier().is_must_keep("  --> httpx/_client.py:12:5")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "==7977==  Address 0x20 is not stack'd, malloc'd or (recently) free'd",  # valgrind
+        "==7977== Invalid read of size 8",
+        "==7977== Conditional jump or move depends on uninitialised value(s)",
+        "[*] 369 fixable with `--fix` (280 unsafe fixes available with `--fix --unsafe-fixes`).",
+        "107 unsafe fixes available with `--fix --unsafe-fixes`.",
+    ],
+)
+def test_memory_errors_and_fix_counts_are_facts(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)
