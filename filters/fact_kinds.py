@@ -120,12 +120,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
 
 SOURCE_RULES: tuple[tuple[str, str], ...] = (
-    # failure details: a message that starts with the location it is about, and the
-    # location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
+    # failure details: a message that starts with the location it is about
     (
         "location",
-        r"^\s*(?:\x{276F}\s*|at\s+|-->\s*)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
+        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
     ),
+    # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
+    ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
     # node:test's diagnostics and a native frame's ``(file.c:36)``
     ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
