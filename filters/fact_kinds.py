@@ -100,6 +100,12 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|success\b|(?:PASS|FAIL)\s*$"
         r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
     ),
+    # cmake's outcome, apt's plan: what the run did or is about to do
+    (
+        "outcome of a run",
+        r"(?i)^-- (?:configuring|generating) (?:done|incomplete)|^-- build files have been written"
+        r"|^the following (?:new |additional )?packages will be|^after this operation, ",
+    ),
     ("outcome of a step", r"\.{3,} ?(?:SUCCESS|FAILURE|SKIPPED|OK|FAILED)\b"),
     (
         "nothing to do",
@@ -109,7 +115,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("line reference", r"(?i)\bline \d+:"),
     # a package an install added, removed or changed: ``+ httpx==0.28.1``, ``- idna 3.4``
-    ("package change", r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"),
+    (
+        "package change",
+        r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"
+        r"|^\s*Found existing installation: \S",
+    ),
+    # pydantic's reason under a field of a validation error
+    ("validation detail", r"\[type=[\w.]+, input_value="),
     # what ran: a tool's version banner, the commit a build checked out
     (
         "version banner",

@@ -146,7 +146,13 @@ def test_a_location_arrow_into_a_library_is_not_protected() -> None:
         "==7977== Conditional jump or move depends on uninitialised value(s)",
         "[*] 369 fixable with `--fix` (280 unsafe fixes available with `--fix --unsafe-fixes`).",
         "107 unsafe fixes available with `--fix --unsafe-fixes`.",
+        "-- Configuring done",  # cmake
+        "-- Build files have been written to: /tmp/c3/cJSON/build",
+        "The following NEW packages will be installed:",  # apt
+        "After this operation, 577 MB of additional disk space will be used.",
+        "    Found existing installation: packaging 26.2",  # pip replacing a package
+        "  Input should be a valid decimal [type=decimal_parsing, input_value='x', input_type=str]",
     ],
 )
-def test_memory_errors_and_fix_counts_are_facts(line: str) -> None:
+def test_memory_errors_fix_counts_and_run_outcomes_are_facts(line: str) -> None:
     assert must_keep_classifier().is_must_keep(line)
