@@ -14,6 +14,8 @@ reported in aggregate unless asked); ``--list`` prints every tune output's line.
 from __future__ import annotations
 
 import argparse
+import collections
+import re
 import statistics
 import sys
 import time
@@ -21,13 +23,40 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus" / "filters"))
 
-from corpus import HELD_BACK, TUNE, Case, load_cases, lost_facts  # type: ignore[import-not-found]
+from corpus import ANSI, HELD_BACK, TUNE, Case, load_cases, lost_facts  # type: ignore[import-not-found]
 
 from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.fact_kinds import LISTING_RULES, MUST_KEEP_RULES, SOURCE_RULES
+from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.plugin import filter_output
 from tooldeck.models import ToolOutput
 
 LARGE = 2048
+
+_KINDS = [(kind, LineMatcher([pattern], label="kind"))
+          for kind, pattern in (*MUST_KEEP_RULES, *SOURCE_RULES, *LISTING_RULES)]
+_SHAPES = (
+    ("diff line", r"^[-+](?![-+]{2} )"),
+    ("indented +/- line", r"^\s+\d*\s*[-+~] "),
+    ("path:line", r"\S+:\d+"),
+    ("one token", r"^\s*\S+\s*$"),
+    ("columns", r"\S(?:\s{2,}|\t)\S"),
+    ("holds a number", r"\d"),
+)
+
+
+def fact_kind(case: Case, fact: str) -> str:
+    """The kind of the line holding ``fact``: the first classifier kind, else its shape.
+
+    Only this label (never the line) is printed for a held-back fact.
+    """
+    stripped = ANSI.sub("", case.text).replace("\r", "\n")
+    line = next((line for line in stripped.split("\n") if fact in line), fact)
+    for kind, pattern in _KINDS:
+        if pattern.matches(line):
+            return kind
+    return next((f"no kind: {name}" for name, shape in _SHAPES if re.search(shape, line)),
+                "no kind: words")
 
 
 def received(engine: FilterEngine, case: Case) -> tuple[str, tuple[str, ...], str | None]:
@@ -62,6 +91,10 @@ def report(engine: FilterEngine, half: str, *, detail: bool, listing: bool) -> N
     print(f"facts lost: {lost_total} (in {sum(1 for row in rows if row[3])} outputs)")
     print(f"outputs with no matching rule: {len(unmatched)}")
     print(f"filter path: {seconds * 1000:.1f} ms for {megabytes:.2f} MB")
+    kinds = collections.Counter(fact_kind(row[0], fact) for row in rows for fact in row[3])
+    if kinds:
+        listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())
+        print(f"facts lost by kind of line: {listed}")
     if not detail:
         print()
         return

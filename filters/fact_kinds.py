@@ -47,6 +47,12 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("difference", r"(?i)\bdiffer(?:s|ing|ence|ent)?\b|\bdiff:|!=| vs\.? "),
     ("refusal", r"(?i)\bdenied\b|not permitted|\bforbidden\b|\bunauthori[sz]ed\b"),
     ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    # what a memory checker found (valgrind, AddressSanitizer): the access and the address
+    (
+        "memory error",
+        r"(?i)\binvalid (?:read|write|free)\b|\bnot stack'd\b|\buninitiali[sz]ed\b"
+        r"|\bconditional jump\b|\bdouble free\b|\b(?:heap|stack)-(?:buffer-overflow|use-after)",
+    ),
     # npm marks every line of its error report; the usage text after it is not the error
     ("npm error", r"^npm (?:ERR!|_____) [^\s\[-]"),
     ("error code", r"\bcode:? '?E[A-Z0-9_]{2,}|\bcode: '?[A-Z][A-Z0-9]*_[A-Z0-9_]+"),
@@ -79,9 +85,10 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     (
         "count",
         r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
-        r"|files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed|items?|added"
-        r"|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)|insertions?\(?"
-        r"|deletions?\(?|to add|to change|to destroy|workers?|durations?)\b",
+        r"|(?:source )?files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed"
+        r"|items?|added|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)"
+        r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
+        r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
     ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
     (
@@ -93,6 +100,12 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|success\b|(?:PASS|FAIL)\s*$"
         r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
     ),
+    # cmake's outcome, apt's plan: what the run did or is about to do
+    (
+        "outcome of a run",
+        r"(?i)^-- (?:configuring|generating) (?:done|incomplete)|^-- build files have been written"
+        r"|^the following (?:new |additional )?packages will be|^after this operation, ",
+    ),
     ("outcome of a step", r"\.{3,} ?(?:SUCCESS|FAILURE|SKIPPED|OK|FAILED)\b"),
     (
         "nothing to do",
@@ -102,7 +115,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("line reference", r"(?i)\bline \d+:"),
     # a package an install added, removed or changed: ``+ httpx==0.28.1``, ``- idna 3.4``
-    ("package change", r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"),
+    (
+        "package change",
+        r"^\s*[+~-] @?[\w./-]+(?:\[[\w,]+\])?(?:==|@| )v?\d"
+        r"|^\s*Found existing installation: \S",
+    ),
+    # pydantic's reason under a field of a validation error
+    ("validation detail", r"\[type=[\w.]+, input_value="),
     # what ran: a tool's version banner, the commit a build checked out
     (
         "version banner",
@@ -118,6 +137,8 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
         "location",
         r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
     ),
+    # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
+    ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
     # node:test's diagnostics and a native frame's ``(file.c:36)``
     ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),

@@ -31,6 +31,8 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "==8228==    by 0x109390: main (inventory.c:36)",
         "npm error code EUSAGE",
         "Received function did not throw",
+        "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
+        "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
     ],
 )
 def test_new_kinds_of_fact_are_protected(line: str) -> None:
@@ -116,3 +118,41 @@ def test_time_stamps_opening_each_line_are_read_past() -> None:
     lines = [f"11:02:{n:02d}  [INFO] step {n}" for n in range(10)]
     lines[4] = "11:02:04  symbol  : method getTotalRabate()"
     assert numbered(lines) == {4}
+
+
+def test_every_location_under_a_repeated_finding_is_kept() -> None:
+    """ruff's full format names the place on the line after the finding: each one is a fact."""
+    lines: list[str] = []
+    for row in range(10, 40):
+        lines += ["S101 Use of `assert` detected", f"   --> src/app/models.py:{row}:5",
+                  "    |", f"{row} |     assert x", "    |     ^^^^^^", "    |", ""]
+    protected = numbered(lines)
+    arrows = {index for index, line in enumerate(lines) if "-->" in line}
+    assert len(arrows) == 30
+    assert arrows <= protected
+
+
+def test_a_location_arrow_into_a_library_is_not_protected() -> None:
+    arrow = "  --> /srv/.venv/lib/python3.11/site-packages/httpx/_client.py:12:5"
+    assert not must_keep_classifier().is_must_keep(arrow)
+    assert must_keep_classifier().is_must_keep("  --> httpx/_client.py:12:5")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "==7977==  Address 0x20 is not stack'd, malloc'd or (recently) free'd",  # valgrind
+        "==7977== Invalid read of size 8",
+        "==7977== Conditional jump or move depends on uninitialised value(s)",
+        "[*] 369 fixable with `--fix` (280 unsafe fixes available with `--fix --unsafe-fixes`).",
+        "107 unsafe fixes available with `--fix --unsafe-fixes`.",
+        "-- Configuring done",  # cmake
+        "-- Build files have been written to: /tmp/c3/cJSON/build",
+        "The following NEW packages will be installed:",  # apt
+        "After this operation, 577 MB of additional disk space will be used.",
+        "    Found existing installation: packaging 26.2",  # pip replacing a package
+        "  Input should be a valid decimal [type=decimal_parsing, input_value='x', input_type=str]",
+    ],
+)
+def test_memory_errors_fix_counts_and_run_outcomes_are_facts(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)

@@ -41,6 +41,9 @@ FRAGMENTS = [
     "#[warn(unused)]", "2024-01-01T00:00:00Z req 10.0.0.1", "", "   ", "\x1b[31mred\x1b[0m",
     "50%\r100%", "=== 1 failed, 2 passed in 0.1s ===", "--- FAIL: TestX", "✕ adds", "123 abc",
     "a -> b", "Tests:       1 failed, 2 total", "___ test_x ___", "ok  \tpkg\t0.1s",
+    "S101 Use of `assert` detected", "   --> src/app/models.py:12:5", "-- Configuring done",
+    "==7== Invalid read of size 8", "  Found existing installation: idna 3.4",
+    "[INFO] Compiling 12 source files to /x/target", "  --> /root/.cargo/registry/a.rs:1:1",
 ]  # fmt: skip
 line_text = st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=30))
 outputs = st.lists(line_text, max_size=40).map("\n".join)
