@@ -277,6 +277,25 @@ def test_a_vendor_prefix_alone_is_not_a_token() -> None:
     assert find_secrets("shippo_live_ is the prefix; npm_config_cache=/tmp/x") == []
 
 
+@pytest.mark.parametrize("token", [
+    "AP3zzzzzzzzzzzzz",  # detect-secrets' Artifactory password shape, a filler body
+    "SK" + "y" * 32,  # Twilio API key, lowercase alphanumerics
+    "AC" + "0a" * 16,  # Twilio account SID
+])
+def test_a_vendor_shape_with_a_filler_body_is_that_vendor_s(token: str) -> None:
+    """The prefix, charset and length say which vendor issued it, whatever the body."""
+    assert redact(f"export TWILIO={token}\n") == "export TWILIO=[REDACTED:vendor-token]\n"
+
+
+@pytest.mark.parametrize("text", [
+    "APDUResponseBuilder apdu = APDUResponseBuilder.of(frame);",  # AP + a letter: a word
+    "ACcessControlListEntries",  # AC + a capital
+    "SK" + "y" * 33,  # one too many
+])
+def test_words_that_start_like_a_vendor_shape_are_not_it(text: str) -> None:
+    assert find_secrets(text) == []
+
+
 SECRET_TEXTS = st.sampled_from([
     *(text for text, _ in URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS), *JWTS,
     *PRIVATE_KEYS, *(line for line, _, _ in CODE_VOCABULARY + EXAMPLES_AND_FILLERS),
