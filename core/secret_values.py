@@ -57,6 +57,8 @@ from tooldeck.secret_formats import VENDOR_FORMATS, literal_leads
 
 __all__ = [
     "BEARER_CHECKS",
+    "CONFIG_CHECKS",
+    "CONNECTION_CHECKS",
     "DIGIT",
     "GENERIC_CHECKS",
     "JWT_CHECKS",
@@ -408,6 +410,12 @@ GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLD
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,
                                      VENDOR_SHAPE)
 """For a value given to a secret's name (assignments, setters, headers)."""
+CONFIG_CHECKS: tuple[Check, ...] = tuple(check for check in GENERIC_CHECKS if check != PLAIN)
+"""For a whole configuration line (``DB_PASSWORD=correcthorsebatterystaple`` in an env file):
+words are a passphrase there, not code, so the value may be letters only."""
+CONNECTION_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK)
+"""For the password of a JDBC or ADO.NET connection string: configuration, never code, so
+any literal is the password, however short or plain (``jdbc:…;password=tiger``)."""
 BEARER_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, SHORT, PLAIN, SEQUENCE,
                                     BASIC, VENDOR_SHAPE)
 """For the token after ``Bearer``."""

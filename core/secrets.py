@@ -45,6 +45,10 @@ discord-bot-token        Discord bot tokens: three dot-separated parts
 bearer-token             ``Bearer …`` values
 authorization-header     ``Authorization: Basic …``/``Token …``/bare values of the header
 url-password             the password in ``scheme://user:password@host`` (also ``:password@``)
+connection-password      the ``password=``/``pwd=`` of a JDBC URL or ADO.NET/ODBC connection
+                         string, any literal (``…;Password=tiger``)
+connection-userinfo      the password of a JDBC URL's ``user:password@`` (Oracle:
+                         ``thin:user/password@``), any literal
 curl-user                the password of ``curl -u user:password``
 jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
                          ``<apiToken>`` … element of a Jenkins ``credentials.xml``
@@ -59,10 +63,14 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          string = …``; env dumps, logs, YAML, INI, JSON alike
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
                          := "…"``, ``Using Key=…``)
+config-line              a whole line ``NAME=value`` / ``export NAME=value`` / ``NAME: value``
+                         whose upper-case name says secret: a passphrase of words counts
+                         (``DB_PASSWORD=correcthorsebatterystaple``)
 =======================  ================================================================
 
-The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer and
-URL variants); their names pass :func:`tooldeck.secret_values.name_rejection`.
+The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer,
+URL, configuration and connection-string variants); their names pass
+:func:`tooldeck.secret_values.name_rejection`.
 """
 
 from __future__ import annotations
@@ -77,6 +85,8 @@ from tooldeck.secret_formats import vendor_length, vendor_pattern
 from tooldeck.secret_services import SERVICE_NAMES
 from tooldeck.secret_values import (
     BEARER_CHECKS,
+    CONFIG_CHECKS,
+    CONNECTION_CHECKS,
     DIGIT,
     GENERIC_CHECKS,
     JWT_CHECKS,
@@ -172,6 +182,32 @@ _LONG_PREFIXES = (
     r"r8_|pcsk_|tvly-|nvapi-|LTAI|glc_|pgar_|ico-|spu-|tfp_|aio_"
 )
 """Prefixes of vendor tokens followed by 12+ token characters (with a digit)."""
+_CONFIG_NAME = (
+    r"[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|"
+    r"(?:API|SECRET|ACCESS|PRIVATE|AUTH|MASTER|CLIENT)_?KEY)(?:_?[0-9]{1,2})?"
+)
+"""An environment variable's name that says secret: upper case, the key word last."""
+_CONFIG_LINE = (
+    r"(?m)^[ \t]*(?:export[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name>" + _CONFIG_NAME + r")"
+    r"(?P<op>=|:[ \t]+)(?P<secret>\"[^\"\n]{8,}\"|'[^'\n]{8,}'|[^\s\"'`,;()]{8,})[ \t]*\r?$"
+)
+"""A whole line of configuration: ``NAME=value`` (env file, ``export``, Dockerfile ``ENV``,
+a compose list item) or ``NAME: value`` (compose, CI YAML), the name an upper-case
+environment variable's, ``=`` without spaces, the value running to the end of the line.
+Code assigns with spaces (``TOKEN = token``), passes keyword arguments with a comma
+(``TOKEN=token,``) and names in lower or mixed case; configuration does not."""
+_JDBC = r"\bjdbc:[A-Za-z0-9]{2,12}:"
+_CONNECTION_PASSWORD = (
+    r"(?i)(?:" + _JDBC + r"[^\s\"'<>]*?[?&;:]|;[ \t]*)(?:password|passwd|pwd)="
+    r"(?P<secret>[^;&\s\"'<>]+)"
+)
+"""A connection string's password parameter: JDBC (``?password=``, ``;password=``) and
+ADO.NET/ODBC (``…;Password=…``)."""
+_CONNECTION_USERINFO = (
+    r"(?i)" + _JDBC + r"(?:[A-Za-z0-9]{2,12}:)?(?://)?[^\s\"'<>/:@;?=]+[:/]"
+    r"(?P<secret>[^\s\"'<>/@;?]+)@"
+)
+"""A JDBC URL's ``user:password@`` or Oracle's ``thin:user/password@``."""
 _SHORT_PREFIXES = r"(?:EAA[A-Z]|AQVN|t1\.)"
 """Short prefixes, only with 20+ letters and digits after them."""
 
@@ -232,6 +268,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("url-password", "password in a URL",
                r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"
                r"(?P<host>[A-Za-z0-9.-]*)", URL_CHECKS),
+    SecretRule("connection-password", "password of a connection string",
+               _CONNECTION_PASSWORD, CONNECTION_CHECKS),
+    SecretRule("connection-userinfo", "password in a JDBC URL", _CONNECTION_USERINFO,
+               CONNECTION_CHECKS),
     SecretRule("curl-user", "password given to curl -u",
                r"\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']*:"
                r"(?P<secret>[^\s\"']+)", URL_CHECKS),
@@ -255,6 +295,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("key-assignment", "long key value assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
                r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
+    SecretRule("config-line", "secret in a line of configuration", _CONFIG_LINE,
+               CONFIG_CHECKS),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 

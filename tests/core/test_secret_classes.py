@@ -191,7 +191,36 @@ NAME_VALUE = [
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
 ]
+# configuration lines: the whole line is NAME=value, so a passphrase of words is a secret
+CONFIG_LINES = [
+    ("DB_PASSWORD=correcthorsebatterystaple", "correcthorsebatterystaple"),
+    ("export SESSION_SECRET='keyboardcatsonkeys'", "keyboardcatsonkeys"),
+    ("ENV API_KEY=qwpoeirutyalskdj", "qwpoeirutyalskdj"),
+    ("services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=stapledhorses\n",
+     "stapledhorses"),
+    ("    environment:\n      POSTGRES_PASSWORD: stapledhorses\r\n", "stapledhorses"),
+]
+# ... and lines of code that look alike are not configuration
+CODE_LIKE_CONFIG = [
+    "    TOKEN=github_token,",  # a keyword argument
+    "PASSWORD = password_value",  # code assigns with spaces
+    "SECRET_KEY=settings.SECRET",  # an attribute path
+    "GH_TOKEN=$GITHUB_TOKEN",
+    "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    "PAGE_TOKEN=nextpagecursor",  # a public name
+    "DB_PASSWORD=changeme",  # a placeholder
+    'SECRET_KEY="development key"',  # prose
+    "PASSWORD_FILE=/run/secrets/db",  # the name does not end with the key word
+    "db_password=correcthorsebatterystaple",  # lower case: a variable, not the environment
+    "DB_PASSWORD=correcthorsebatterystaple  # and more",  # not the whole line
+]
 CONNECTION_STRINGS = [
+    ("jdbc:mysql://db:3306/app?user=app&password=hunterfoxtrot", "hunterfoxtrot"),
+    ("jdbc:sqlserver://db.corp:1433;databaseName=app;user=sa;password=correcthorse",
+     "correcthorse"),
+    ("jdbc:postgresql://admin:correcthorse@db.corp:5432/app", "correcthorse"),
+    ("jdbc:oracle:thin:scott/tiger@db.corp:1521:orcl", "tiger"),
+    ("Server=db;Database=app;User Id=sa;Password=correcthorse;", "correcthorse"),
     ("Server=db;Database=app;User Id=sa;Password=Qw8zLm2Xk9Rt;", "Qw8zLm2Xk9Rt"),
     ("jdbc:mysql://db:3306/app?user=app&password=Zx8qLm2pWn7v&ssl=true", "Zx8qLm2pWn7v"),
     ("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;"
@@ -210,10 +239,26 @@ PRIVATE_KEYS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS)
+@pytest.mark.parametrize(("text", "secret"),
+                         URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES)
 def test_named_values_are_redacted(text: str, secret: str) -> None:
     assert secret in text
     assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("line", CODE_LIKE_CONFIG)
+def test_code_that_looks_like_configuration_is_left_alone(line: str) -> None:
+    assert find_secrets(line) == []
+
+
+@pytest.mark.parametrize("text", [
+    "jdbc:oracle:thin:@//db.corp:1521/orcl",  # no user, no password
+    "jdbc:mysql://db.corp:3306/app?useSSL=true",
+    "jdbc:mysql://db.corp/app?user=app&password=${DB_PASSWORD}",
+    "jdbc:mysql://db.corp/app?user=app&password=********",
+])
+def test_connection_strings_without_a_password_literal(text: str) -> None:
+    assert find_secrets(text) == []
 
 
 @pytest.mark.parametrize("token", JWTS)
@@ -297,7 +342,8 @@ def test_words_that_start_like_a_vendor_shape_are_not_it(text: str) -> None:
 
 
 SECRET_TEXTS = st.sampled_from([
-    *(text for text, _ in URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS), *JWTS,
+    *(text for text, _ in URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES),
+    *JWTS,
     *PRIVATE_KEYS, *(line for line, _, _ in CODE_VOCABULARY + EXAMPLES_AND_FILLERS),
 ])
 JOINERS = st.sampled_from(["", " ", "\n", "=", ":", "'", '"', "[REDACTED:jwt]", "@", "://u:"])
@@ -313,7 +359,7 @@ def test_redaction_leaves_nothing_to_find_and_is_idempotent(parts: list[str]) ->
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS),
+@given(st.lists(st.sampled_from(URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES),
                 min_size=1, max_size=4), st.lists(st.text(max_size=30), max_size=4))
 def test_redaction_never_increases_the_secrets_visible(
         examples: list[tuple[str, str]], noise: list[str]) -> None:
