@@ -300,7 +300,7 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("xAI key", r"xai-",
                  r"xai-[A-Za-z0-9_]{80}", _TH + "xai"),
     VendorFormat("Yandex key", r"AQVN|YC|t1\.",
-                 r"AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}\b|"
+                 r"AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}(?:\b|$)|"
                  r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}",
                  _GL + "yandex-api-key, -aws-access-token, -access-token"),
     VendorFormat("Zoho token", r"1000\.",

@@ -38,6 +38,8 @@ no-digit       (long ``…key`` values, vendor prefixes of other lengths, servic
                digit in the value
 not-key-       (service names) not one token of letters mixed with digits: a word, a
 shaped         number, a URL, an address
+words          (values near a service's name) an identifier whose letters are words
+               (``python_3_11_compat_mode``), whatever digits it holds
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -63,6 +65,8 @@ __all__ = [
     "GENERIC_CHECKS",
     "JWT_CHECKS",
     "KEY_SHAPE",
+    "WORDS",
+    "REFERENCE_CHECKS",
     "URL_CHECKS",
     "Check",
     "host_rejection",
@@ -345,6 +349,10 @@ def _is_sequence(value: str) -> bool:
     return (letters in _LETTERS or letters == letters[0] * len(letters)) and digits in _DIGITS
 
 
+def _is_words(value: str) -> bool:
+    return _reads_as_words(_bare(value))
+
+
 def _has_no_digit(value: str) -> bool:
     return not any(char.isdigit() for char in value)
 
@@ -405,6 +413,7 @@ VENDOR_SHAPE: Check = ("vendor-shape", _is_vendor_shaped)
 JWT: Check = ("jwt", _is_not_jwt)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
+WORDS: Check = ("words", _is_words)
 
 GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLDER, SHORT,
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,
@@ -416,6 +425,9 @@ words are a passphrase there, not code, so the value may be letters only."""
 CONNECTION_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK)
 """For the password of a JDBC or ADO.NET connection string: configuration, never code, so
 any literal is the password, however short or plain (``jdbc:…;password=tiger``)."""
+REFERENCE_CHECKS: tuple[Check, ...] = (TEMPLATE,)
+"""For a value whose place alone says credential (``.npmrc``'s ``:_authToken=``): only a
+reference to one (``${NPM_TOKEN}``) is not."""
 BEARER_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, SHORT, PLAIN, SEQUENCE,
                                     BASIC, VENDOR_SHAPE)
 """For the token after ``Bearer``."""

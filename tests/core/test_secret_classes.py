@@ -191,6 +191,24 @@ NAME_VALUE = [
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
 ]
+# a service's name, then a key-shaped value within a few words (trufflehog's keyword proximity)
+SERVICE_NEARBY = [
+    ("sumologic access key: Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z",
+     "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z"),
+    ("[INFO] Sending request to the redhat pyxis API\n[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
+     "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc"),
+    ("api2cart: 0a3bcd4e67ef8901f3abcd4567ef0489", "0a3bcd4e67ef8901f3abcd4567ef0489"),
+]
+# ... and what follows a service's name in real outputs without being its key
+SERVICE_NOT_NEARBY = [
+    "Pulling registry.redhat.io/ubi8/ubi@sha256:"
+    "0a3bcd4e67ef8901f3abcd4567ef04890a3bcd4e67ef8901f3abcd4567ef0489",  # an image digest
+    "github.com/DataDog/datadog-go v4.8.3+incompatible h1:fNGaYSuObuQb5nzeTQqowRAd9bpDIRRV4/gU"
+    "tIBjh8Q=",  # a go.sum hash
+    "the datadog agent version 7.45.0 supports python_3_11_compat_mode",  # an identifier
+    "twitch.tv/videos/1234567890123456789012",  # a path
+    "twitch streamer count 123456789012345678901234",  # a number
+]
 # configuration lines: the whole line is NAME=value, so a passphrase of words is a secret
 CONFIG_LINES = [
     ("DB_PASSWORD=correcthorsebatterystaple", "correcthorsebatterystaple"),
@@ -244,6 +262,21 @@ PRIVATE_KEYS = [
 def test_named_values_are_redacted(text: str, secret: str) -> None:
     assert secret in text
     assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), SERVICE_NEARBY)
+def test_a_key_a_few_words_after_a_service_s_name(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", SERVICE_NOT_NEARBY)
+def test_what_follows_a_service_s_name_without_being_its_key(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_an_encrypted_jenkins_id_is_a_secret_a_plain_one_is_not() -> None:
+    assert "bdiODwPukX" not in redact("<id>{bitfinex bdiODwPukXLKUjSLvfeTlKVEwm89zqOhQ2a9}</id>")
+    assert find_secrets("<id>jenkins-deploy-key-0123456789abcdef</id>") == []
 
 
 @pytest.mark.parametrize("line", CODE_LIKE_CONFIG)
@@ -315,6 +348,12 @@ def test_every_vendor_format_is_redacted(fmt: VendorFormat, data: st.DataObject)
 def test_every_vendor_format_says_where_it_is_documented() -> None:
     assert all(fmt.source.strip() for fmt in VENDOR_FORMATS)
     assert len({fmt.vendor for fmt in VENDOR_FORMATS}) == len(VENDOR_FORMATS)
+
+
+def test_a_token_ending_in_a_dash_at_the_end_of_a_line() -> None:
+    """``\\b`` after ``-`` and before a newline is no boundary (found by the property above)."""
+    token = "YC" + "0" * 37 + "-"
+    assert token not in redact(f"export VENDOR={token}\n")
 
 
 def test_a_vendor_prefix_alone_is_not_a_token() -> None:
