@@ -28,7 +28,8 @@ plain          no digit, and its letters read as words (``GoogleCredentials``,
                ``oauthClientSecret``): random letters alternate case far more often
 sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``
 basic-         HTTP Basic credentials (``Basic dXNlcm5hbWU6cGFzc3dvcmQ=``) whose password is
-placeholder    one of the above (there: ``username:password``)
+placeholder    a template, a mask or a placeholder (there: ``username:password``); a
+               password of plain words is still one (a docker ``config.json`` ``auth``)
 vendor-shape   a vendor's prefix on too short a value (``gho_abc123``): a real token of that
                vendor is found by the vendor's own format rule
 example-host   (URLs) the host is reserved for documentation: ``example.com``, ``*.test``…
@@ -290,7 +291,8 @@ def _is_basic_placeholder(value: str) -> bool:
     _user, colon, password = text.partition(":")
     if not colon or not text.isprintable():
         return False
-    return value_rejection(password, URL_CHECKS) is not None
+    # a password of words is a password here: the encoding says credential, not code
+    return value_rejection(password, (TEMPLATE, MASK, PLACEHOLDER)) is not None
 
 
 def _is_vendor_shaped(value: str) -> bool:

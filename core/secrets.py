@@ -43,7 +43,8 @@ vendor-prefix            a known vendor prefix followed by 12+ token characters 
                          (lengths the table does not list)
 discord-bot-token        Discord bot tokens: three dot-separated parts
 bearer-token             ``Bearer …`` values
-authorization-header     ``Authorization: Basic …``/``Token …``/bare values of the header
+authorization-header     ``Authorization: Basic …``/``Token …``/``OAuth …`` (Twitch)/bare
+                         values of the header
 url-password             the password in ``scheme://user:password@host`` (also ``:password@``)
 webex-bot-token          Webex bot tokens: 64 characters, ``_``, 4, ``_``, a UUID-like part
 cloudinary-url           the ``api_key:api_secret`` of ``cloudinary://…@cloud``
@@ -283,7 +284,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("cloudinary-url", "Cloudinary API key and secret in CLOUDINARY_URL",
                r"\bcloudinary://(?P<secret>[0-9]{6,}:[A-Za-z0-9_-]+)@"),
     SecretRule("cloudinary-key", "Cloudinary API key (15 digits) after the service's name",
-               r"(?i)\bcloudinary[A-Za-z0-9_ \t\n.-]{0,40}?[\s\"'`:=,>(]{1,4}"
+               r"(?i)\bcloudinary[A-Za-z0-9_ \t\n.\[\]-]{0,40}?[\s\"'`:=,>(]{1,4}"
                r"(?P<secret>[0-9]{15})\b"),
     SecretRule("npmrc-token", "npm registry token in .npmrc", _NPMRC_TOKEN, REFERENCE_CHECKS),
     SecretRule("discord-bot-token", "Discord bot token",
@@ -292,7 +293,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", BEARER_CHECKS),
     SecretRule("authorization-header", "Authorization header value",
                r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-               r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer)[ \t]+)?"
+               r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer|oauth)[ \t]+)?"
                r"(?P<secret>[A-Za-z0-9._~+/=:-]{8,})", BEARER_CHECKS),
     SecretRule("url-password", "password in a URL",
                r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"

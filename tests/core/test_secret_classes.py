@@ -279,6 +279,18 @@ def test_an_encrypted_jenkins_id_is_a_secret_a_plain_one_is_not() -> None:
     assert find_secrets("<id>jenkins-deploy-key-0123456789abcdef</id>") == []
 
 
+@pytest.mark.parametrize(("text", "secret"), [
+    # docker config.json: base64 of bob:correcthorsebattery, a password of words
+    ('{"auths": {"https://index.docker.io/v1/": {"auth": "Ym9iOmNvcnJlY3Rob3JzZWJhdHRlcnk="}}}',
+     "Ym9iOmNvcnJlY3Rob3JzZWJhdHRlcnk="),
+    ("_auth=Ym9iOmNvcnJlY3Rob3JzZQ==", "Ym9iOmNvcnJlY3Rob3JzZQ=="),  # .npmrc, bob:correcthorse
+    # Twitch documents its token validation header as "Authorization: OAuth <token>"
+    ("Authorization: OAuth k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1", "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1"),
+])
+def test_encoded_and_scheme_prefixed_credentials(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
 @pytest.mark.parametrize("line", CODE_LIKE_CONFIG)
 def test_code_that_looks_like_configuration_is_left_alone(line: str) -> None:
     assert find_secrets(line) == []
