@@ -219,9 +219,14 @@ _CONNECTION_USERINFO = (
     r"(?P<secret>[^\s\"'<>/@;?]+)@"
 )
 """A JDBC URL's ``user:password@`` or Oracle's ``thin:user/password@``."""
+_NEAR_JOIN = (
+    r"(?:[ \t]*(?:=>|:=|[=,(>])[ \t]*[\"'`]?|[ \t]*:(?:[ \t]+[\"'`]?|[\"'`])|\s+[\"'`]?|[\"'`])"
+)
+"""What joins a name to its value: an operator, a quote, a space; a colon only before a space
+or a quote (``h1:UFat…`` in go.sum is a hash's label, not a name's value)."""
 _SERVICE_NEARBY = (
     r"(?i)(?:^|[^A-Za-z0-9$])(?P<name>" + "|".join(NEARBY_NAMES) + r")"
-    r"[A-Za-z0-9_ \t\n.\[\]-]{0,40}?[\s\"'`:=,>(]{1,4}(?P<secret>[A-Za-z0-9_-]{20,})\b"
+    r"[A-Za-z0-9_ \t\n.\[\]-]{0,40}?" + _NEAR_JOIN + r"(?P<secret>[A-Za-z0-9_-]{20,})\b"
 )
 """A service's name, then within 40 characters (trufflehog's "keyword near the token"; a log
 line's end and the next line's ``[DEBUG] Using key`` among them) what joins a name to a value,
@@ -284,7 +289,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("cloudinary-url", "Cloudinary API key and secret in CLOUDINARY_URL",
                r"\bcloudinary://(?P<secret>[0-9]{6,}:[A-Za-z0-9_-]+)@"),
     SecretRule("cloudinary-key", "Cloudinary API key (15 digits) after the service's name",
-               r"(?i)\bcloudinary[A-Za-z0-9_ \t\n.\[\]-]{0,40}?[\s\"'`:=,>(]{1,4}"
+               r"(?i)\bcloudinary[A-Za-z0-9_ \t\n.\[\]-]{0,40}?" + _NEAR_JOIN +
                r"(?P<secret>[0-9]{15})\b"),
     SecretRule("npmrc-token", "npm registry token in .npmrc", _NPMRC_TOKEN, REFERENCE_CHECKS),
     SecretRule("discord-bot-token", "Discord bot token",

@@ -205,6 +205,7 @@ SERVICE_NOT_NEARBY = [
     "0a3bcd4e67ef8901f3abcd4567ef04890a3bcd4e67ef8901f3abcd4567ef0489",  # an image digest
     "github.com/DataDog/datadog-go v4.8.3+incompatible h1:fNGaYSuObuQb5nzeTQqowRAd9bpDIRRV4/gU"
     "tIBjh8Q=",  # a go.sum hash
+    "github.com/DataDog/datadog-go v5.0.2 h1:UFatM2ZkKmXBcVPzOz1lxLYv0pNA5jyY7c7bvh3aGqw=",
     "the datadog agent version 7.45.0 supports python_3_11_compat_mode",  # an identifier
     "twitch.tv/videos/1234567890123456789012",  # a path
     "twitch streamer count 123456789012345678901234",  # a number
