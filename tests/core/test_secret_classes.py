@@ -195,7 +195,8 @@ NAME_VALUE = [
 SERVICE_NEARBY = [
     ("sumologic access key: Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z",
      "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z"),
-    ("[INFO] Sending request to the redhat pyxis API\n[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
+    ("[INFO] Sending request to the redhat pyxis API\n"
+     "[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
      "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc"),
     ("api2cart: 0a3bcd4e67ef8901f3abcd4567ef0489", "0a3bcd4e67ef8901f3abcd4567ef0489"),
 ]
