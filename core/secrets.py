@@ -68,6 +68,7 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
                          ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
                          string = …``; env dumps, logs, YAML, INI, JSON alike
+service-assignment       a key-shaped value assigned to a service's name (``railway = '…'``)
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
                          := "…"``, ``Using Key=…``)
 service-nearby           a key-shaped value within 40 characters after a service's name (a
