@@ -4,9 +4,11 @@ A token of one of these shapes is a secret wherever it appears, whatever names i
 says which vendor issued it and the charset and length say it is the real thing, not a word
 that happens to start the same way (``npm_config_cache`` is not an npm token). The shapes are
 public: each row notes where it is documented, mostly the rule tables of the open-source
-scanners gitleaks (``config/gitleaks.toml``, commit b58d3f1) and trufflehog
-(``pkg/detectors``, commit 3ab759f), which follow the vendors' own documentation. The patterns
-are written here from those descriptions; they are RE2 and carry no group.
+scanners gitleaks (``config/gitleaks.toml``, commit b58d3f1), trufflehog (``pkg/detectors``,
+commit 3ab759f) and detect-secrets (``detect_secrets/plugins``), which follow the vendors' own
+documentation. A row's shape is the whole test: a body that is one letter repeated
+(``AP6xxxxxxxxxx``) is still that vendor's format, and a redacted example is still redacted.
+The patterns are written here from those descriptions; they are RE2 and carry no group.
 
 Formats with a rule of their own in :data:`tooldeck.secrets.SECRET_RULES` (GitHub, GitLab
 personal tokens, Slack, Stripe, Google API keys, OpenAI, Anthropic, Hugging Face, npm, PyPI,
@@ -42,6 +44,7 @@ class VendorFormat:
 
 _GL = "gitleaks rule "
 _TH = "trufflehog detector "
+_DS = "detect-secrets plugin "
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _B64 = r"[A-Za-z0-9+/]"
 
@@ -70,6 +73,9 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("Artifactory reference token", r"cmVmd",
                  r"cmVmd[A-Za-z0-9]{59}",
                  _GL + "artifactory-reference-token"),
+    VendorFormat("Artifactory encrypted password", r"AP[0-9]",
+                 r"AP[0-9][A-Za-z0-9]{8,200}\b", _DS + "artifactory (AP + digit only: AP + "
+                 "a letter starts words such as APDU)"),
     VendorFormat("Atlassian API token", r"ATATT3",
                  r"ATATT3[A-Za-z0-9_=+/-]{150,}",
                  _GL + "atlassian-api-token"),
@@ -287,12 +293,14 @@ VENDOR_FORMATS: tuple[VendorFormat, ...] = (
     VendorFormat("Telegram bot token", r"[0-9]+:AA",
                  r"[0-9]{8,10}:AA[0-9A-Za-z_-]{33}",
                  _GL + "telegram-bot-api-token"),
+    VendorFormat("Twilio account SID or API key", r"AC[a-z0-9]|SK[a-z0-9]",
+                 r"(?:AC|SK)[a-z0-9]{32}\b", _DS + "twilio"),
     VendorFormat("Typeform token", r"tfp_",
                  r"tfp_[A-Za-z0-9_.=-]{40,59}", _GL + "typeform-api-token"),
     VendorFormat("xAI key", r"xai-",
                  r"xai-[A-Za-z0-9_]{80}", _TH + "xai"),
     VendorFormat("Yandex key", r"AQVN|YC|t1\.",
-                 r"AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}\b|"
+                 r"AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}(?:\b|$)|"
                  r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}",
                  _GL + "yandex-api-key, -aws-access-token, -access-token"),
     VendorFormat("Zoho token", r"1000\.",

@@ -11,7 +11,7 @@ without English words and software names that also name ordinary variables (``ci
 
 from __future__ import annotations
 
-__all__ = ["SERVICE_NAMES"]
+__all__ = ["NEARBY_NAMES", "SERVICE_NAMES"]
 
 SERVICE_NAMES: tuple[str, ...] = (
     "abuseipdb", "abyssale", "accuweather", "adobe", "adzuna", "aeroworkflow", "airbrake",
@@ -105,3 +105,11 @@ SERVICE_NAMES: tuple[str, ...] = (
     "zonka", "zulip",
 )
 """The names, lowercase, sorted."""
+
+NEARBY_NAMES: tuple[str, ...] = (
+    *SERVICE_NAMES, "api2cart", "pyxis", "redhat", "sumo", "sumologic", "twitch", "webex",
+)
+"""Names a key-shaped value may follow at a short distance (``sumologic access key: …``,
+``[DEBUG] Using redhat pyxis key ABC…``): the names above and the trufflehog keywords that
+are short, carry a digit or also name software, which are too common to be a variable's whole
+name (:data:`tooldeck.secrets.SECRET_RULES` ``service-nearby``)."""

@@ -28,7 +28,8 @@ plain          no digit, and its letters read as words (``GoogleCredentials``,
                ``oauthClientSecret``): random letters alternate case far more often
 sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``
 basic-         HTTP Basic credentials (``Basic dXNlcm5hbWU6cGFzc3dvcmQ=``) whose password is
-placeholder    one of the above (there: ``username:password``)
+placeholder    a template, a mask or a placeholder (there: ``username:password``); a
+               password of plain words is still one (a docker ``config.json`` ``auth``)
 vendor-shape   a vendor's prefix on too short a value (``gho_abc123``): a real token of that
                vendor is found by the vendor's own format rule
 example-host   (URLs) the host is reserved for documentation: ``example.com``, ``*.test``…
@@ -38,6 +39,8 @@ no-digit       (long ``…key`` values, vendor prefixes of other lengths, servic
                digit in the value
 not-key-       (service names) not one token of letters mixed with digits: a word, a
 shaped         number, a URL, an address
+words          (values near a service's name) an identifier whose letters are words
+               (``python_3_11_compat_mode``), whatever digits it holds
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -57,11 +60,15 @@ from tooldeck.secret_formats import VENDOR_FORMATS, literal_leads
 
 __all__ = [
     "BEARER_CHECKS",
+    "CONFIG_CHECKS",
+    "CONNECTION_CHECKS",
     "DIGIT",
     "GENERIC_CHECKS",
     "JWT_CHECKS",
     "KEY_SHAPE",
+    "REFERENCE_CHECKS",
     "URL_CHECKS",
+    "WORDS",
     "Check",
     "host_rejection",
     "name_rejection",
@@ -284,7 +291,8 @@ def _is_basic_placeholder(value: str) -> bool:
     _user, colon, password = text.partition(":")
     if not colon or not text.isprintable():
         return False
-    return value_rejection(password, URL_CHECKS) is not None
+    # a password of words is a password here: the encoding says credential, not code
+    return value_rejection(password, (TEMPLATE, MASK, PLACEHOLDER)) is not None
 
 
 def _is_vendor_shaped(value: str) -> bool:
@@ -341,6 +349,10 @@ def _is_sequence(value: str) -> bool:
     if not (letters or digits) or 2 * (len(letters) + len(digits)) < len(bare):
         return False  # mostly symbols: not a counting filler
     return (letters in _LETTERS or letters == letters[0] * len(letters)) and digits in _DIGITS
+
+
+def _is_words(value: str) -> bool:
+    return _reads_as_words(_bare(value))
 
 
 def _has_no_digit(value: str) -> bool:
@@ -403,11 +415,21 @@ VENDOR_SHAPE: Check = ("vendor-shape", _is_vendor_shaped)
 JWT: Check = ("jwt", _is_not_jwt)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
+WORDS: Check = ("words", _is_words)
 
 GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLDER, SHORT,
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,
                                      VENDOR_SHAPE)
 """For a value given to a secret's name (assignments, setters, headers)."""
+CONFIG_CHECKS: tuple[Check, ...] = tuple(check for check in GENERIC_CHECKS if check != PLAIN)
+"""For a whole configuration line (``DB_PASSWORD=correcthorsebatterystaple`` in an env file):
+words are a passphrase there, not code, so the value may be letters only."""
+CONNECTION_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK)
+"""For the password of a JDBC or ADO.NET connection string: configuration, never code, so
+any literal is the password, however short or plain (``jdbc:…;password=tiger``)."""
+REFERENCE_CHECKS: tuple[Check, ...] = (TEMPLATE,)
+"""For a value whose place alone says credential (``.npmrc``'s ``:_authToken=``): only a
+reference to one (``${NPM_TOKEN}``) is not."""
 BEARER_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, SHORT, PLAIN, SEQUENCE,
                                     BASIC, VENDOR_SHAPE)
 """For the token after ``Bearer``."""

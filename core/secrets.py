@@ -43,11 +43,22 @@ vendor-prefix            a known vendor prefix followed by 12+ token characters 
                          (lengths the table does not list)
 discord-bot-token        Discord bot tokens: three dot-separated parts
 bearer-token             ``Bearer …`` values
-authorization-header     ``Authorization: Basic …``/``Token …``/bare values of the header
+authorization-header     ``Authorization: Basic …``/``Token …``/``OAuth …`` (Twitch)/bare
+                         values of the header
 url-password             the password in ``scheme://user:password@host`` (also ``:password@``)
+webex-bot-token          Webex bot tokens: 64 characters, ``_``, 4, ``_``, a UUID-like part
+cloudinary-url           the ``api_key:api_secret`` of ``cloudinary://…@cloud``
+cloudinary-key           a 15-digit Cloudinary API key within 40 characters of ``cloudinary``
+npmrc-token              the value of an ``.npmrc`` line ``//registry/:_authToken=…``, any
+                         literal (``${NPM_TOKEN}`` excepted)
+connection-password      the ``password=``/``pwd=`` of a JDBC URL or ADO.NET/ODBC connection
+                         string, any literal (``…;Password=tiger``)
+connection-userinfo      the password of a JDBC URL's ``user:password@`` (Oracle:
+                         ``thin:user/password@``), any literal
 curl-user                the password of ``curl -u user:password``
 jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
-                         ``<apiToken>`` … element of a Jenkins ``credentials.xml``
+                         ``<apiToken>`` … element of a Jenkins ``credentials.xml`` (also
+                         ``<id>``: braces hold an encrypted value, never a plain id)
 property-call            a value given to ``setProperty("…_TOKEN", "…")``,
                          ``os.environ.setdefault("API_KEY", "…")``, ``putenv`` and the like
 xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet configuration)
@@ -57,12 +68,19 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
                          ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
                          string = …``; env dumps, logs, YAML, INI, JSON alike
+service-assignment       a key-shaped value assigned to a service's name (``railway = '…'``)
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
                          := "…"``, ``Using Key=…``)
+service-nearby           a key-shaped value within 40 characters after a service's name (a
+                         log line's ``twitch … with k3j9…``), nothing path-like between
+config-line              a whole line ``NAME=value`` / ``export NAME=value`` / ``NAME: value``
+                         whose upper-case name says secret: a passphrase of words counts
+                         (``DB_PASSWORD=correcthorsebatterystaple``)
 =======================  ================================================================
 
-The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer and
-URL variants); their names pass :func:`tooldeck.secret_values.name_rejection`.
+The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer,
+URL, configuration and connection-string variants); their names pass
+:func:`tooldeck.secret_values.name_rejection`.
 """
 
 from __future__ import annotations
@@ -74,14 +92,18 @@ import attrs
 import re2
 
 from tooldeck.secret_formats import vendor_length, vendor_pattern
-from tooldeck.secret_services import SERVICE_NAMES
+from tooldeck.secret_services import NEARBY_NAMES, SERVICE_NAMES
 from tooldeck.secret_values import (
     BEARER_CHECKS,
+    CONFIG_CHECKS,
+    CONNECTION_CHECKS,
     DIGIT,
     GENERIC_CHECKS,
     JWT_CHECKS,
     KEY_SHAPE,
+    REFERENCE_CHECKS,
     URL_CHECKS,
+    WORDS,
     Check,
     host_rejection,
     name_rejection,
@@ -172,6 +194,47 @@ _LONG_PREFIXES = (
     r"r8_|pcsk_|tvly-|nvapi-|LTAI|glc_|pgar_|ico-|spu-|tfp_|aio_"
 )
 """Prefixes of vendor tokens followed by 12+ token characters (with a digit)."""
+_CONFIG_NAME = (
+    r"[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|"
+    r"(?:API|SECRET|ACCESS|PRIVATE|AUTH|MASTER|CLIENT)_?KEY)(?:_?[0-9]{1,2})?"
+)
+"""An environment variable's name that says secret: upper case, the key word last."""
+_CONFIG_LINE = (
+    r"(?m)^[ \t]*(?:export[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name>" + _CONFIG_NAME + r")"
+    r"(?P<op>=|:[ \t]+)(?P<secret>\"[^\"\n]{8,}\"|'[^'\n]{8,}'|[^\s\"'`,;()]{8,})[ \t]*\r?$"
+)
+"""A whole line of configuration: ``NAME=value`` (env file, ``export``, Dockerfile ``ENV``,
+a compose list item) or ``NAME: value`` (compose, CI YAML), the name an upper-case
+environment variable's, ``=`` without spaces, the value running to the end of the line.
+Code assigns with spaces (``TOKEN = token``), passes keyword arguments with a comma
+(``TOKEN=token,``) and names in lower or mixed case; configuration does not."""
+_JDBC = r"\bjdbc:[A-Za-z0-9]{2,12}:"
+_CONNECTION_PASSWORD = (
+    r"(?i)(?:" + _JDBC + r"[^\s\"'<>]*?[?&;:]|;[ \t]*)(?:password|passwd|pwd)="
+    r"(?P<secret>[^;&\s\"'<>]+)"
+)
+"""A connection string's password parameter: JDBC (``?password=``, ``;password=``) and
+ADO.NET/ODBC (``…;Password=…``)."""
+_CONNECTION_USERINFO = (
+    r"(?i)" + _JDBC + r"(?:[A-Za-z0-9]{2,12}:)?(?://)?[^\s\"'<>/:@;?=]+[:/]"
+    r"(?P<secret>[^\s\"'<>/@;?]+)@"
+)
+"""A JDBC URL's ``user:password@`` or Oracle's ``thin:user/password@``."""
+_NEAR_JOIN = (
+    r"(?:[ \t]*(?:=>|:=|[=,(>])[ \t]*[\"'`]?|[ \t]*:(?:[ \t]+[\"'`]?|[\"'`])|\s+[\"'`]?|[\"'`])"
+)
+"""What joins a name to its value: an operator, a quote, a space; a colon only before a space
+or a quote (``h1:UFat…`` in go.sum is a hash's label, not a name's value)."""
+_SERVICE_NEARBY = (
+    r"(?i)(?:^|[^A-Za-z0-9$])(?P<name>" + "|".join(NEARBY_NAMES) + r")"
+    r"[A-Za-z0-9_ \t\n.\[\]-]{0,40}?" + _NEAR_JOIN + r"(?P<secret>[A-Za-z0-9_-]{20,})\b"
+)
+"""A service's name, then within 40 characters (trufflehog's "keyword near the token"; a log
+line's end and the next line's ``[DEBUG] Using key`` among them) what joins a name to a value,
+then the value; no ``/``, ``@``, ``:`` or ``+`` on the way (a path, an image digest, a go.sum
+hash is not a key)."""
+_NPMRC_TOKEN = r"(?:^|[\s\"'])//[^\s]+/:_authToken=[ \t]*(?P<secret>[^\s\"']+)"
+"""An ``.npmrc`` registry credential line (npm documents ``//registry/:_authToken=…``)."""
 _SHORT_PREFIXES = r"(?:EAA[A-Z]|AQVN|t1\.)"
 """Short prefixes, only with 20+ letters and digits after them."""
 
@@ -221,22 +284,35 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("vendor-prefix", "vendor API token with a known prefix",
                r"\b(?P<secret>(?:" + _LONG_PREFIXES + r")[A-Za-z0-9_=+/.-]{12,}|" +
                _SHORT_PREFIXES + r"[A-Za-z0-9]{20,})", (DIGIT,)),
+    SecretRule("webex-bot-token", "Webex bot token",
+               r"\b(?P<secret>[A-Za-z0-9]{64}_[A-Za-z0-9]{4}_[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-"
+               r"[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12})\b"),
+    SecretRule("cloudinary-url", "Cloudinary API key and secret in CLOUDINARY_URL",
+               r"\bcloudinary://(?P<secret>[0-9]{6,}:[A-Za-z0-9_-]+)@"),
+    SecretRule("cloudinary-key", "Cloudinary API key (15 digits) after the service's name",
+               r"(?i)\bcloudinary[A-Za-z0-9_ \t\n.\[\]-]{0,40}?" + _NEAR_JOIN +
+               r"(?P<secret>[0-9]{15})\b"),
+    SecretRule("npmrc-token", "npm registry token in .npmrc", _NPMRC_TOKEN, REFERENCE_CHECKS),
     SecretRule("discord-bot-token", "Discord bot token",
                r"\b(?P<secret>[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,})"),
     SecretRule("bearer-token", "bearer token",
                r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", BEARER_CHECKS),
     SecretRule("authorization-header", "Authorization header value",
                r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-               r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer)[ \t]+)?"
+               r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer|oauth)[ \t]+)?"
                r"(?P<secret>[A-Za-z0-9._~+/=:-]{8,})", BEARER_CHECKS),
     SecretRule("url-password", "password in a URL",
                r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"
                r"(?P<host>[A-Za-z0-9.-]*)", URL_CHECKS),
+    SecretRule("connection-password", "password of a connection string",
+               _CONNECTION_PASSWORD, CONNECTION_CHECKS),
+    SecretRule("connection-userinfo", "password in a JDBC URL", _CONNECTION_USERINFO,
+               CONNECTION_CHECKS),
     SecretRule("curl-user", "password given to curl -u",
                r"\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']*:"
                r"(?P<secret>[^\s\"']+)", URL_CHECKS),
     SecretRule("jenkins-credential", "Jenkins credential value",
-               r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token)>"
+               r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token|id)>"
                r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
     SecretRule("property-call", "secret passed to a property or environment setter",
                r"(?i)(?:set[A-Za-z]*|get[A-Za-z]*|add[A-Za-z]*|putenv|fetch|env)\(\s*[\"']"
@@ -255,6 +331,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("key-assignment", "long key value assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
                r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
+    SecretRule("service-nearby", "key-shaped value a few words after a service's name",
+               _SERVICE_NEARBY, (*GENERIC_CHECKS, DIGIT, KEY_SHAPE, WORDS)),
+    SecretRule("config-line", "secret in a line of configuration", _CONFIG_LINE,
+               CONFIG_CHECKS),
 )  # fmt: skip
 """The rule table, most specific first: at one position the earlier rule names the finding."""
 

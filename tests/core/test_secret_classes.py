@@ -191,7 +191,56 @@ NAME_VALUE = [
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
 ]
+# a service's name, then a key-shaped value within a few words (trufflehog's keyword proximity)
+SERVICE_NEARBY = [
+    ("sumologic access key: Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z",
+     "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8z"),
+    ("[INFO] Sending request to the redhat pyxis API\n"
+     "[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
+     "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc"),
+    ("api2cart: 0a3bcd4e67ef8901f3abcd4567ef0489", "0a3bcd4e67ef8901f3abcd4567ef0489"),
+]
+# ... and what follows a service's name in real outputs without being its key
+SERVICE_NOT_NEARBY = [
+    "Pulling registry.redhat.io/ubi8/ubi@sha256:"
+    "0a3bcd4e67ef8901f3abcd4567ef04890a3bcd4e67ef8901f3abcd4567ef0489",  # an image digest
+    "github.com/DataDog/datadog-go v4.8.3+incompatible h1:fNGaYSuObuQb5nzeTQqowRAd9bpDIRRV4/gU"
+    "tIBjh8Q=",  # a go.sum hash
+    "github.com/DataDog/datadog-go v5.0.2 h1:UFatM2ZkKmXBcVPzOz1lxLYv0pNA5jyY7c7bvh3aGqw=",
+    "the datadog agent version 7.45.0 supports python_3_11_compat_mode",  # an identifier
+    "twitch.tv/videos/1234567890123456789012",  # a path
+    "twitch streamer count 123456789012345678901234",  # a number
+]
+# configuration lines: the whole line is NAME=value, so a passphrase of words is a secret
+CONFIG_LINES = [
+    ("DB_PASSWORD=correcthorsebatterystaple", "correcthorsebatterystaple"),
+    ("export SESSION_SECRET='keyboardcatsonkeys'", "keyboardcatsonkeys"),
+    ("ENV API_KEY=qwpoeirutyalskdj", "qwpoeirutyalskdj"),
+    ("services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=stapledhorses\n",
+     "stapledhorses"),
+    ("    environment:\n      POSTGRES_PASSWORD: stapledhorses\r\n", "stapledhorses"),
+]
+# ... and lines of code that look alike are not configuration
+CODE_LIKE_CONFIG = [
+    "    TOKEN=github_token,",  # a keyword argument
+    "PASSWORD = password_value",  # code assigns with spaces
+    "SECRET_KEY=settings.SECRET",  # an attribute path
+    "GH_TOKEN=$GITHUB_TOKEN",
+    "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    "PAGE_TOKEN=nextpagecursor",  # a public name
+    "DB_PASSWORD=changeme",  # a placeholder
+    'SECRET_KEY="development key"',  # prose
+    "PASSWORD_FILE=/run/secrets/db",  # the name does not end with the key word
+    "db_password=correcthorsebatterystaple",  # lower case: a variable, not the environment
+    "DB_PASSWORD=correcthorsebatterystaple  # and more",  # not the whole line
+]
 CONNECTION_STRINGS = [
+    ("jdbc:mysql://db:3306/app?user=app&password=hunterfoxtrot", "hunterfoxtrot"),
+    ("jdbc:sqlserver://db.corp:1433;databaseName=app;user=sa;password=correcthorse",
+     "correcthorse"),
+    ("jdbc:postgresql://admin:correcthorse@db.corp:5432/app", "correcthorse"),
+    ("jdbc:oracle:thin:scott/tiger@db.corp:1521:orcl", "tiger"),
+    ("Server=db;Database=app;User Id=sa;Password=correcthorse;", "correcthorse"),
     ("Server=db;Database=app;User Id=sa;Password=Qw8zLm2Xk9Rt;", "Qw8zLm2Xk9Rt"),
     ("jdbc:mysql://db:3306/app?user=app&password=Zx8qLm2pWn7v&ssl=true", "Zx8qLm2pWn7v"),
     ("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;"
@@ -210,10 +259,53 @@ PRIVATE_KEYS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS)
+@pytest.mark.parametrize(("text", "secret"),
+                         URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES)
 def test_named_values_are_redacted(text: str, secret: str) -> None:
     assert secret in text
     assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), SERVICE_NEARBY)
+def test_a_key_a_few_words_after_a_service_s_name(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", SERVICE_NOT_NEARBY)
+def test_what_follows_a_service_s_name_without_being_its_key(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+def test_an_encrypted_jenkins_id_is_a_secret_a_plain_one_is_not() -> None:
+    assert "bdiODwPukX" not in redact("<id>{bitfinex bdiODwPukXLKUjSLvfeTlKVEwm89zqOhQ2a9}</id>")
+    assert find_secrets("<id>jenkins-deploy-key-0123456789abcdef</id>") == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    # docker config.json: base64 of bob:correcthorsebattery, a password of words
+    ('{"auths": {"https://index.docker.io/v1/": {"auth": "Ym9iOmNvcnJlY3Rob3JzZWJhdHRlcnk="}}}',
+     "Ym9iOmNvcnJlY3Rob3JzZWJhdHRlcnk="),
+    ("_auth=Ym9iOmNvcnJlY3Rob3JzZQ==", "Ym9iOmNvcnJlY3Rob3JzZQ=="),  # .npmrc, bob:correcthorse
+    # Twitch documents its token validation header as "Authorization: OAuth <token>"
+    ("Authorization: OAuth k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1", "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1"),
+])
+def test_encoded_and_scheme_prefixed_credentials(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("line", CODE_LIKE_CONFIG)
+def test_code_that_looks_like_configuration_is_left_alone(line: str) -> None:
+    assert find_secrets(line) == []
+
+
+@pytest.mark.parametrize("text", [
+    "jdbc:oracle:thin:@//db.corp:1521/orcl",  # no user, no password
+    "jdbc:mysql://db.corp:3306/app?useSSL=true",
+    "jdbc:mysql://db.corp/app?user=app&password=${DB_PASSWORD}",
+    "jdbc:mysql://db.corp/app?user=app&password=********",
+])
+def test_connection_strings_without_a_password_literal(text: str) -> None:
+    assert find_secrets(text) == []
 
 
 @pytest.mark.parametrize("token", JWTS)
@@ -272,13 +364,39 @@ def test_every_vendor_format_says_where_it_is_documented() -> None:
     assert len({fmt.vendor for fmt in VENDOR_FORMATS}) == len(VENDOR_FORMATS)
 
 
+def test_a_token_ending_in_a_dash_at_the_end_of_a_line() -> None:
+    """``\\b`` after ``-`` and before a newline is no boundary (found by the property above)."""
+    token = "YC" + "0" * 37 + "-"
+    assert token not in redact(f"export VENDOR={token}\n")
+
+
 def test_a_vendor_prefix_alone_is_not_a_token() -> None:
     assert vendor_length("secret_key") is None
     assert find_secrets("shippo_live_ is the prefix; npm_config_cache=/tmp/x") == []
 
 
+@pytest.mark.parametrize("token", [
+    "AP3zzzzzzzzzzzzz",  # detect-secrets' Artifactory password shape, a filler body
+    "SK" + "y" * 32,  # Twilio API key, lowercase alphanumerics
+    "AC" + "0a" * 16,  # Twilio account SID
+])
+def test_a_vendor_shape_with_a_filler_body_is_that_vendor_s(token: str) -> None:
+    """The prefix, charset and length say which vendor issued it, whatever the body."""
+    assert redact(f"export TWILIO={token}\n") == "export TWILIO=[REDACTED:vendor-token]\n"
+
+
+@pytest.mark.parametrize("text", [
+    "APDUResponseBuilder apdu = APDUResponseBuilder.of(frame);",  # AP + a letter: a word
+    "ACcessControlListEntries",  # AC + a capital
+    "SK" + "y" * 33,  # one too many
+])
+def test_words_that_start_like_a_vendor_shape_are_not_it(text: str) -> None:
+    assert find_secrets(text) == []
+
+
 SECRET_TEXTS = st.sampled_from([
-    *(text for text, _ in URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS), *JWTS,
+    *(text for text, _ in URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES),
+    *JWTS,
     *PRIVATE_KEYS, *(line for line, _, _ in CODE_VOCABULARY + EXAMPLES_AND_FILLERS),
 ])
 JOINERS = st.sampled_from(["", " ", "\n", "=", ":", "'", '"', "[REDACTED:jwt]", "@", "://u:"])
@@ -294,7 +412,7 @@ def test_redaction_leaves_nothing_to_find_and_is_idempotent(parts: list[str]) ->
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS),
+@given(st.lists(st.sampled_from(URL_USERINFO + NAME_VALUE + CONNECTION_STRINGS + CONFIG_LINES),
                 min_size=1, max_size=4), st.lists(st.text(max_size=30), max_size=4))
 def test_redaction_never_increases_the_secrets_visible(
         examples: list[tuple[str, str]], noise: list[str]) -> None:
