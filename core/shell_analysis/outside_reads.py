@@ -107,6 +107,12 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "/etc/rancher/k3s/k3s.yaml", "/var/lib/rancher/k3s/server/token",
     "/var/lib/rancher/k3s/server/cred/*", "*/age/keys.txt", "*/.vault_pass*", "*/vault_pass*",
     "*/vault-pass*", "*/.vault-password*",
+    # files that hold a key by their documented names (gitleaks' and trufflehog's path
+    # rules, each vendor's docs): Rails' and generic secrets files, Google service-account
+    # and Firebase Admin SDK keys, Docker's legacy login file, deploy keys
+    "*/secrets.json", "*/secrets.yml", "*/secrets.yaml", "*/secrets.toml",
+    "*service-account*.json", "*service_account*.json", "*-adminsdk-*.json", "*/.dockercfg",
+    "*/deploy_key", "*/deploy_key.*",
     # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",

@@ -97,7 +97,7 @@ SECRET_MARKERS = re.compile(
     r"winscp|ws_ftp|ftpconfig|jetty-realm|KeePass|ddclient|opasswd|/dev/k?mem|auth\.json|"
     r"NuGet|settings-security|terraformrc|netlify|subversion|purple|remmina|dbeaver|"
     r"Local Storage|config\.v2|rancher|age/keys|vault[_-]pass|bitcoin|electrum|ethereum|"
-    r"exodus|monero|solana|Ledger",
+    r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 

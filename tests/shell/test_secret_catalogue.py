@@ -23,15 +23,9 @@ Credential CLIs print a secret on request (vendor documentation of each subcomma
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
 import pytest
-
-from tooldeck.config import embedded_default_text, parse_document
-from tooldeck.deck import Deck, combine_decisions
-from tooldeck.egress import use_resolver
-from tooldeck.models import ToolCall
 
 LOCATIONS: dict[str, tuple[str, ...]] = {
     "linpeas": (
@@ -78,6 +72,16 @@ CREDENTIAL_CLIS = (
     "xsel -b", "xsel --clipboard",
 )
 
+PROJECT_SECRETS = (
+    # gitleaks' and trufflehog's path rules, vendor docs: key files by their names
+    "cat config/secrets.yml", "cat secrets.json", "cat service-account.json",
+    "cat my-proj-firebase-adminsdk-abc12.json", "cat .dockercfg", "cat deploy_key",
+    # bash expands ~user: the sandbox must too
+    "cat ~root/.ssh/id_rsa",
+    # MITRE T1003 credential dumpers (LaZagne S0349, MimiPenguin S0179), however started
+    "python3 laZagne.py all", "./mimipenguin.sh", "bash mimipenguin.sh",
+)
+
 RAW_DISKS = (
     "strings /dev/sda | grep -i passw", "cat /dev/vda1", "head -c 4096 /dev/nvme0n1 | xxd",
     "xxd /dev/mapper/root", "od -c < /dev/sda1",
@@ -89,11 +93,9 @@ BENIGN = (
     "echo hi | xsel --clipboard --input", "xsel -bi", "echo $PWD", "echo $SSH_AUTH_SOCK",
     "env | grep -i path", "lsblk /dev/sda", "findmnt /dev/sda1", "ls -l /dev/mapper",
     "cat src/styles/shadow.css", "cat ~/.gitconfig", "ls /dev/disk/by-uuid",
+    "cat src/secrets.py", "cat docs/service-account.md", "cat secrets.example.json",
+    "python3 manage.py test", "bash scripts/test.sh",
 )
-
-
-async def _public(host: str, port: int) -> Sequence[str]:
-    return ["93.184.215.14"]
 
 
 def _commands() -> list[str]:
@@ -106,27 +108,11 @@ def _commands() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def judged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """Every command's verdict under the embedded default, in a project of its own."""
-    root = tmp_path_factory.mktemp("project")
-    previous = Path.cwd()
-    os.chdir(root)
-    try:
-        text = embedded_default_text() + "\n[tools.audit]\nenabled = false\n"
-        deck = Deck.from_config(parse_document(text, root / "tooldeck.toml", "test"))
-        use_resolver(deck.runtime.session, _public)
-        runtime = deck.runtime
-        tool = runtime.tools["bash"]
-        verdicts = {}
-        for index, command in enumerate(
-                [*_commands(), *CREDENTIAL_CLIS, *RAW_DISKS, *BENIGN, "env | grep -i key"]):
-            call = ToolCall("bash", {"command": command}, caller_id=f"c{index}")
-            decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
-            verdicts[command] = decision.verdict.value
-        deck.close()
-        yield verdicts
-    finally:
-        os.chdir(previous)
+def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
+    """Every command's verdict under the embedded default."""
+    return default_verdicts(
+        [*_commands(), *CREDENTIAL_CLIS, *PROJECT_SECRETS, *RAW_DISKS, *BENIGN,
+         "env | grep -i key"])
 
 
 def test_the_catalogue_is_whole() -> None:
@@ -139,7 +125,7 @@ def test_every_secret_location_by_every_reader_is_denied(judged: dict[str, str])
     assert wrong == {}
 
 
-@pytest.mark.parametrize("command", CREDENTIAL_CLIS + RAW_DISKS)
+@pytest.mark.parametrize("command", CREDENTIAL_CLIS + PROJECT_SECRETS + RAW_DISKS)
 def test_credential_printers_and_raw_disks_are_denied(judged: dict[str, str],
                                                       command: str) -> None:
     assert judged[command] == "deny", command
