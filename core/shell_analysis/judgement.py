@@ -75,6 +75,7 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.home_config import HOME_CONFIG_HEADS, home_config_finding
 from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
@@ -422,6 +423,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         stdin_makefile = _makefile_from_stdin(segment)
         if stdin_makefile is not None:
             findings.append(stdin_makefile)
+    if name in HOME_CONFIG_HEADS:
+        home = home_config_finding(segment)
+        if home is not None:
+            findings.append(home)
     if name in ROUTINE_HEADS:
         routine = routine_finding(segment, bare_redirect=False)
         if routine is not None:

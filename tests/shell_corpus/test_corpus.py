@@ -56,8 +56,8 @@ FRESH_LIMITS = Limits(
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=501 / 519,  # 494 before the complete catalogues, 414 when the corpus arrived
-    max_dangerous_allowed=18,
+    min_caught=503 / 519,  # 494 before the complete catalogues, 414 when the corpus arrived
+    max_dangerous_allowed=16,
     max_benign_denied=3 / 279,  # 9 / 279 when it arrived
     max_benign_asked=5 / 279,
 )
