@@ -21,7 +21,7 @@ from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
 from tooldeck.shell_analysis.program_text import program_words
 
-__all__ = ["ATTACK_TOOL_HEADS", "MINER_MARKERS", "attack_tool_finding"]
+__all__ = ["ATTACK_TOOL_HEADS", "MINER_MARKERS", "SCRIPT_HOSTS", "attack_tool_finding"]
 
 _FRAMEWORKS = frozenset({
     "crackmapexec", "cme", "nxc", "netexec", "havoc", "merlin-agent", "merlinserver-linux-x64",
@@ -39,17 +39,37 @@ _EXPLOITS = frozenset({
     "pspy64s", "setoolkit", "sqlmap", "writeblocker", "linpeas", "linpeas.sh",
     "linpeas_linux_amd64", "linpeas_fat.sh",
 })
+_CREDENTIAL_DUMPERS = frozenset({
+    # MITRE ATT&CK T1003 software that reads passwords out of memory and stores on Linux:
+    # LaZagne (S0349), MimiPenguin (S0179)
+    "lazagne", "lazagne.py", "mimipenguin", "mimipenguin.sh", "mimipenguin.py",
+})
 _MINERS = frozenset({
     "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-multi", "minerd", "cgminer",
     "bfgminer", "ccminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
     "nanominer", "gminer", "srbminer-multi", "teamredminer", "xmrig-cuda",
 })
-ATTACK_TOOL_HEADS: frozenset[str] = _FRAMEWORKS | _RECON | _EXPLOITS | _MINERS
+ATTACK_TOOL_HEADS: frozenset[str] = _FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS | _MINERS
 """Command names :func:`attack_tool_finding` denies (lowercase, as :func:`.command_name` gives)."""
 
 MINER_MARKERS: tuple[str, ...] = ("stratum+tcp://", "stratum+ssl://", "stratum+udp://",
                                   "stratum2+tcp://", "--donate-level")
 """Text only a miner's command line holds (a segment holding one is looked at)."""
+
+
+_SCRIPT_HOSTS = frozenset({"python", "python2", "python3", "bash", "sh", "dash", "zsh", "perl"})
+
+
+def _script(segment: Segment) -> str | None:
+    """The script an interpreter runs (``python3 laZagne.py all`` → ``lazagne.py``)."""
+    if segment.command not in _SCRIPT_HOSTS:
+        return None
+    operands = [a for a in segment.argv[1:] if not a.startswith("-")]
+    return command_name(operands[0]) if operands else None
+
+
+SCRIPT_HOSTS: frozenset[str] = _SCRIPT_HOSTS
+"""Interpreters whose script :func:`attack_tool_finding` names too."""
 
 
 def attack_tool_finding(segment: Segment) -> Finding | None:
@@ -63,6 +83,9 @@ def attack_tool_finding(segment: Segment) -> Finding | None:
         if head in ATTACK_TOOL_HEADS:
             kind = "a coin miner" if head in _MINERS else "an attack tool"
             return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r}, {kind}")
+    script = _script(segment)
+    if script in ATTACK_TOOL_HEADS:
+        return Finding(DENY, "attack-tool", f"{segment.text!r} runs {script!r}, an attack tool")
     program = program_words(segment)  # grep 'stratum+tcp://' src/ looks for one
     for index, word in enumerate(segment.words):
         marker = next((m for m in MINER_MARKERS if m in word.value), None)

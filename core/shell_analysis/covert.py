@@ -21,6 +21,8 @@ in DNS names), T1036/T1204 (programs run from a temporary directory).
 | obfuscated    | a substitution that decodes (``$(xxd -r -p <<< …)``, ``$(echo -e   | ask       |
 |               | "\\x2f…")``, ``base64 -d``), a variable set in ANSI-C escapes   |           |
 |               | (PayloadsAllTheThings, Command Injection filter bypasses)        |           |
+| obfuscated    | decoded output written to a file the same command then runs     | ask       |
+|               | (``echo … | base64 -d > run.sh && bash run.sh``; T1027, T1140)   |           |
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.launchers import assignment_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
-__all__ = ["COVERT_HEADS", "assignments_finding", "covert_finding", "decoded_word_finding",
-           "hijack_finding"]
+__all__ = ["COVERT_HEADS", "DECODERS", "assignments_finding", "covert_finding",
+           "decoded_script_finding", "decoded_word_finding", "hijack_finding"]
 
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
 _SNIFFERS = frozenset({"tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap",
@@ -135,6 +137,39 @@ def decoded_word_finding(analysis: CommandAnalysis) -> Finding | None:
                 segment.command_positions and segment.command in _DECODERS and _decodes(segment)):
             return Finding(ASK, "obfuscated", f"{segment.text!r} decodes a word of the command "
                            "at run time")
+    return None
+
+
+DECODERS: frozenset[str] = _DECODERS
+"""Command names that may decode (what :func:`decoded_script_finding` needs to see)."""
+
+_SCRIPT_RUNNERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "source", ".", "python",
+                             "python3", "perl", "ruby", "node", "php"})
+
+
+def decoded_script_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Ask when decoded output is written to a file that the same command runs.
+
+    ``echo … | base64 -d > run.sh && bash run.sh``: the script is hidden until run time, as
+    with ``base64 -d | sh``.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    if not any(s.command_positions and s.command in _DECODERS and _decodes(s)
+               for s in analysis.segments):
+        return None
+    targets = {t.removeprefix("./") for t in analysis.redirect_targets}
+    for segment in analysis.segments:
+        if not segment.command_positions:
+            continue
+        word = segment.words[segment.command_positions[-1]].value
+        program = word.removeprefix("./") if word.startswith("./") else None
+        operands = [a.removeprefix("./") for a in segment.argv[1:] if not a.startswith("-")]
+        if program in targets or (segment.command in _SCRIPT_RUNNERS
+                                  and operands[:1] and operands[0] in targets):
+            return Finding(ASK, "obfuscated", f"{segment.text!r} runs a script the command "
+                           "decoded into a file")
     return None
 
 

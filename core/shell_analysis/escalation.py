@@ -17,7 +17,9 @@ keep them out.
 |             | emergency``, ``loginctl`` power verbs, logind power methods over D-Bus      |
 |             | (``busctl``/``dbus-send``/``gdbus``), ``systemctl stop|restart|mask|disable``|
 |             | of a unit, ``systemctl enable|edit|set-property|revert`` (persistence: a  |
-|             | unit's drop-in), ``service X stop|restart``                               |
+|             | unit's drop-in), ``service X stop|restart``; other service managers,      |
+|             | IPMI power, sleep, guests, a network link down, ``kill 1``                |
+|             | (:func:`_other_power_words`)                                              |
 """
 
 from __future__ import annotations
@@ -106,6 +108,42 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
         return f"loginctl {verbs[0]}"
     if head == "service" and len(verbs) > 1 and verbs[1] in {"stop", "restart", "force-reload"}:
         return f"service {verbs[1]}"
+    return _other_power_words(head, args, verbs)
+
+
+_SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop"})
+_INTERFACE_TOOLS = frozenset({"ip", "ifconfig", "nmcli"})
+_OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend",
+                          "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill"})
+
+
+def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str | None:
+    """Service managers besides systemd, machine power over IPMI, sleep, the network link.
+
+    Each tool's manual: OpenRC ``rc-service X stop``, runit ``sv down X``,
+    ``ipmitool power off|cycle|reset``, ``rtcwake``, ``pm-suspend``,
+    ``virsh destroy|shutdown|reboot`` (a whole guest), ``ip link set DEV down``, ``ifconfig
+    DEV down``, ``nmcli networking|radio … off``, and ``kill`` of PID 1 (init).
+    """
+    if head == "rc-service" and len(verbs) > 1 and verbs[1] in _SERVICE_STOPS:
+        return f"rc-service {verbs[1]}"
+    if head == "sv" and verbs[:1] and verbs[0] in _SERVICE_STOPS:
+        return f"sv {verbs[0]}"
+    if head == "ipmitool" and "power" in verbs and any(
+            v in verbs for v in ("off", "cycle", "reset", "soft")):
+        return "ipmitool power"
+    if head in ("rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid"):
+        return head
+    if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset"):
+        return f"virsh {verbs[0]}"
+    if head in _INTERFACE_TOOLS and verbs[-1:] == ["down"] and (
+            head == "ifconfig" or verbs[:2] == ["link", "set"]):
+        return f"{head} … down"
+    if head == "nmcli" and verbs[-1:] == ["off"] and verbs[:1] and verbs[0] in (
+            "networking", "radio", "n", "r"):
+        return "nmcli … off"
+    if head == "kill" and args and args[-1] == "1" and "-0" not in args:
+        return "kill 1 (init)"
     if head in _DBUS_CLIENTS:
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
@@ -140,9 +178,10 @@ def persistence_finding(segment: Segment) -> Finding | None:
     """Deny a segment that installs something that outlives the session.
 
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
-    other rules; ``-e`` opens an editor on the table and asks) and ``git config
-    --global``/``--system`` writes (the user's or the machine's git configuration) are
-    denied; setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
+    other rules; ``-e`` opens an editor on the table and asks), ``git config
+    --global``/``--system`` writes (the user's or the machine's git configuration), a
+    started systemd timer, ``loginctl enable-linger`` and ``ssh-copy-id`` are denied;
+    setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -164,6 +203,16 @@ def persistence_finding(segment: Segment) -> Finding | None:
         # asks: inside the project a setuid bit on a build product can be legitimate (and a
         # path outside is denied by the sandbox anyway)
         return Finding(ASK, "persistence", f"{segment.text!r} sets a setuid/setgid bit")
+    if head == "systemctl" and _positionals(args)[:1] == ["start"] and any(
+            u.endswith(".timer") for u in _positionals(args)[1:]):
+        # Atomic Red Team T1053.006: a started timer runs its service on schedule
+        return Finding(DENY, "persistence", f"{segment.text!r} starts a systemd timer")
+    if head == "loginctl" and _positionals(args)[:1] == ["enable-linger"]:
+        return Finding(DENY, "persistence", f"{segment.text!r} keeps the user's services "
+                       "running after logout")
+    if head == "ssh-copy-id":  # T1098.004: a key added to a host's authorized_keys
+        return Finding(DENY, "persistence", f"{segment.text!r} installs a key in "
+                       "authorized_keys")
     if head == "git" and "config" in args:
         rest = args[args.index("config") + 1 :]
         reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin"}
@@ -205,6 +254,6 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst"})
+                 "git", "install", "chpst", "ssh-copy-id"}) | _OTHER_POWER | _INTERFACE_TOOLS
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

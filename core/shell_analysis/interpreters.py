@@ -91,9 +91,16 @@ _SPAWN = re.compile(
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
     r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
-    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(",
+    r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
+    # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
+    r"\bsystem2\s*\(|\bprint\b[^|;{}\n]*\|\s*[\"']|\bopen\s*\(?\s*\w+\s*,\s*[\"']\s*\||"
+    r"\bopen\s*\(?\s*\w+\s*,\s*[\"'][^\"']*\|\s*[\"']",
     re.IGNORECASE,
 )
+_PRIVILEGE = re.compile(r"\bset(?:e|re|res)?[ug]id\s*\(\s*0\b|POSIX::set[ug]id\(\s*0")
+"""Code that makes itself root (GTFOBins ``capabilities``: ``os.setuid(0)``)."""
+_POWER = re.compile(r"\b(?:Restart|Stop)-Computer\b", re.IGNORECASE)
+"""PowerShell's own power commands."""
 _BACKTICK = re.compile(r"`[^`]+`")
 _TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript"})
 _DESTROY = re.compile(
@@ -248,6 +255,10 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
             if found is not None and found.verdict == DENY:
                 return Finding(DENY, "embedded-code",
                                f"the code runs {candidate[:60]!r}: {found.detail}")
+    if _PRIVILEGE.search(code):
+        return Finding(DENY, "embedded-code", "the code makes itself root (setuid(0))")
+    if _POWER.search(code):
+        return Finding(DENY, "embedded-code", "the code restarts or stops the machine")
     destroy = _DESTROY.search(code) is not None
     if destroy and _HOME_OR_ROOT.search(code):
         return Finding(DENY, "embedded-code", "the code deletes outside the project")

@@ -46,6 +46,7 @@ import attrs
 from tooldeck.shell_analysis.attack_tools import (
     ATTACK_TOOL_HEADS,
     MINER_MARKERS,
+    SCRIPT_HOSTS,
     attack_tool_finding,
 )
 from tooldeck.shell_analysis.blocklist import find_blocked
@@ -58,8 +59,10 @@ from tooldeck.shell_analysis.containers import (
 )
 from tooldeck.shell_analysis.covert import (
     COVERT_HEADS,
+    DECODERS,
     assignments_finding,
     covert_finding,
+    decoded_script_finding,
     decoded_word_finding,
     hijack_finding,
 )
@@ -72,6 +75,7 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.home_config import HOME_CONFIG_HEADS, home_config_finding
 from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
@@ -134,6 +138,9 @@ MAX_NESTING = 3
 """How deep code inside code is followed; deeper asks."""
 
 _BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
+_EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", ""),
+                            ("echo", "-n", ""), ("false",)})
+"""Commands that print nothing: redirected, they empty the file (``cat /dev/null > f``)."""
 
 
 @attrs.frozen
@@ -335,7 +342,7 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         found = runtime_socket(segment)
         if found is not None:
             return found
-    if not ATTACK_TOOL_HEADS.isdisjoint(names) or (
+    if not ATTACK_TOOL_HEADS.isdisjoint(names) or segment.command in SCRIPT_HOSTS or (
             "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
             "--donate-level" in segment.text):
         found = attack_tool_finding(segment)
@@ -441,6 +448,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         stdin_makefile = _makefile_from_stdin(segment)
         if stdin_makefile is not None:
             findings.append(stdin_makefile)
+    if name in HOME_CONFIG_HEADS:
+        home = home_config_finding(segment)
+        if home is not None:
+            findings.append(home)
     if name in ROUTINE_HEADS:
         routine = routine_finding(segment, bare_redirect=False)
         if routine is not None:
@@ -461,6 +472,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
         found = decoded_word_finding(analysis)
         asked = asked or found
+    if analysis.redirect_targets and not DECODERS.isdisjoint(names):
+        asked = asked or decoded_script_finding(analysis)
     if analysis.functions or "alias" in names:
         found = hijack_finding(analysis, NETWORK_CLIENTS | SENDERS)
         if found is not None and found.verdict == DENY:
@@ -478,8 +491,9 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
             return found
     if not SENDERS.isdisjoint(names):
         found = sending_finding(analysis, context.cwd, context.roots)
-        if found is not None:
+        if found is not None and found.verdict == DENY:
             return found
+        asked = asked or found
     if "git" in names:
         found = push_finding(analysis)
         if found is not None:
@@ -511,7 +525,8 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
             findings.append(found)
     if analysis.redirect_targets and (
             not analysis.segments
-            or any(s.command in _BARE_REDIRECT_COMMANDS for s in analysis.segments)):
+            or any(s.command in _BARE_REDIRECT_COMMANDS or s.argv in _EMPTY_OUTPUTS
+                   for s in analysis.segments)):
         findings.append(Finding(ASK, "routine-destructive",
                                 f"a bare redirection empties {analysis.redirect_targets[0]!r}"))
     return findings[0] if findings else None

@@ -58,6 +58,33 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
+_SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
+    # project and toolchain environments, secret injectors, init shims and task spoolers
+    # that run the command they are given (each tool's documentation): judged by what they
+    # run, and only after the subcommand that runs it ("" for the tool itself), so
+    # ``poetry install``/``asdf install nodejs 20`` stay what they are
+    "poetry": frozenset({"run"}), "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}),
+    "hatch": frozenset({"run"}), "rye": frozenset({"run"}), "pixi": frozenset({"run", "exec"}),
+    "conda": frozenset({"run"}), "mamba": frozenset({"run"}), "micromamba": frozenset({"run"}),
+    "uvx": frozenset({""}), "pipx": frozenset({"run"}), "bunx": frozenset({""}),
+    "pnpm": frozenset({"exec", "dlx"}), "bun": frozenset({"x", "exec"}),
+    "direnv": frozenset({"exec"}), "mise": frozenset({"exec", "x"}),
+    "rtx": frozenset({"exec", "x"}), "asdf": frozenset({"exec"}),
+    "devbox": frozenset({"run"}), "nix": frozenset({"develop", "shell"}),
+    "dotenv": frozenset({""}), "dotenvx": frozenset({"run"}), "op": frozenset({"run"}),
+    "doppler": frozenset({"run"}), "infisical": frozenset({"run"}),
+    "aws-vault": frozenset({"exec"}), "chamber": frozenset({"exec"}),
+    "envdir": frozenset({""}), "envconsul": frozenset({""}), "tini": frozenset({""}),
+    "dumb-init": frozenset({""}), "prlimit": frozenset({""}), "dbus-launch": frozenset({""}),
+    "runcon": frozenset({""}), "flatpak-spawn": frozenset({""}),
+    "distrobox-host-exec": frozenset({""}), "toolbox": frozenset({"run"}),
+    "pueue": frozenset({"add"}), "tsp": frozenset({""}), "ts": frozenset({""}),
+    "nq": frozenset({""}), "sem": frozenset({""}), "daemon": frozenset({""}),
+    "with-contenv": frozenset({""}),
+}
+
+ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
+
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "vim": frozenset({"-c", "--cmd"}), "nvim": frozenset({"-c", "--cmd"}),
     "vi": frozenset({"-c", "--cmd"}), "ex": frozenset({"-c", "--cmd"}),
@@ -75,6 +102,10 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
                           "-ps2pdf", "-pdf_previewer", "-dvi_previewer", "-ps_previewer"}),
     "nodemon": frozenset({"--exec", "-x"}),
+    # nix-shell --run/--command runs a shell command in the environment (nix-shell(1))
+    "nix-shell": frozenset({"--run", "--command"}),
+    # npx -c/--call runs a shell string with the packages on PATH (npm-exec(1))
+    "npx": frozenset({"-c", "--call"}),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
 _FROM_STDIN = frozenset({"at", "batch"})
@@ -152,6 +183,13 @@ def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:
         if name not in ALL_ARGV_LAUNCHERS or name in WRAPPERS:  # wrappers are peeled already
             continue
         words = segment.words[position + 1 :]
+        subcommands = _SUBCOMMAND_RUNNERS.get(name)
+        if subcommands is not None and "" not in subcommands:
+            plain = [i for i, w in enumerate(words) if not w.value.startswith("-")][:2]
+            found = [i for i in plain if words[i].value in subcommands]  # pdm -p DIR run
+            if not found:
+                return []  # poetry install, op item get: no command is run
+            words = words[found[0] + 1 :]
         return [tuple(words[i:]) for i, w in enumerate(words)
                 if w.stable and w.value and not w.value.startswith(("-", "+"))]
     return []

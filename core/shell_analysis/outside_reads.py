@@ -86,6 +86,37 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/Login Data*", "*/logins.json", "*/key3.db", "*/key4.db", "*/cookies.sqlite", "*/Cookies",
     "*/Web Data", "/var/lib/sss/db/*", "/var/lib/sss/secrets/*", "/var/run/sudo/ts/*",
     "/run/sudo/ts/*", "/var/lib/sudo/*",
+    # the rest of LinPEAS' credential entries (sensitive_files.yaml @ 012d8df: VNC, Racoon,
+    # Hostapd, Anaconda ks, Cloud Credentials, Kerberos, Other Interesting Files, FTP, Jetty,
+    # Filezilla, Keepass) and MITRE T1003.008 (password-hash backups, old passwords)
+    "*/.vnc/passwd", "*/psk.txt", "*/hostapd.conf", "*/anaconda-ks.cfg",
+    "*/AzureRMContext.json", "*/.google_authenticator", "*/.ldaprc", "*/sitemanager.xml",
+    "*/winscp.ini", "*/ws_ftp.ini", "*.ftpconfig", "*/jetty-realm.properties",
+    "*/KeePass.config*", "*/ddclient.conf", "*/shadow.bak", "*/shadow.old", "*/shadow~",
+    "*/gshadow-", "/var/backups/*shadow*", "/etc/security/opasswd", "/dev/mem", "/dev/kmem",
+    # credential stores of developer tools and clients (each tool's documentation: registry
+    # logins, deploy CLIs, Maven's master password, SVN's cached logins, Pidgin and Remmina
+    # passwords, DBeaver's saved connections, Electron apps' token stores, a container's
+    # environment on disk, k3s' admin kubeconfig and join token, age keys)
+    "*/containers/auth.json", "*/.composer/auth.json", "*/.config/composer/auth.json",
+    "*/NuGet/NuGet.Config", "*/.m2/settings-security.xml", "*/.terraformrc",
+    "*/.vercel/auth.json", "*/com.vercel.cli/auth.json", "*/.netlify/config.json",
+    "*/.config/netlify/config.json", "*/.subversion/auth/*", "*/.purple/accounts.xml",
+    "*.remmina", "*/remmina.pref", "*/.dbeaver/credentials-config.json",
+    "*/Local Storage/leveldb/*", "/var/lib/docker/containers/*/config.v2.json",
+    "/etc/rancher/k3s/k3s.yaml", "/var/lib/rancher/k3s/server/token",
+    "/var/lib/rancher/k3s/server/cred/*", "*/age/keys.txt", "*/.vault_pass*", "*/vault_pass*",
+    "*/vault-pass*", "*/.vault-password*",
+    # files that hold a key by their documented names (gitleaks' and trufflehog's path
+    # rules, each vendor's docs): Rails' and generic secrets files, Google service-account
+    # and Firebase Admin SDK keys, Docker's legacy login file, deploy keys
+    "*/secrets.json", "*/secrets.yml", "*/secrets.yaml", "*/secrets.toml",
+    "*service-account*.json", "*service_account*.json", "*-adminsdk-*.json", "*/.dockercfg",
+    "*/deploy_key", "*/deploy_key.*",
+    # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
+    "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
+    "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
+    "*/.config/Ledger Live/*",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 

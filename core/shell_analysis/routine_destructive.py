@@ -13,22 +13,40 @@
 | ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
+| ``git switch``                            | ``-f``/``--force``/``--discard-changes``           |
+| ``git tag``                               | ``-d``/``--delete``                                |
+| ``git gc``                                | ``--prune=now``/``--prune=all`` (drops unreachable |
+|                                           | commits the reflog still offered)                  |
+| ``git submodule deinit``                  | ``-f``/``--force`` (discards the submodules' work) |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
 |                                           | name with a ``.ext``, or ``*``)                    |
 | ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a mode granting others write,  |
 |                                           | in any clause: ``g+w,o+w``, ``a=rwx``, ``0757``)   |
-| ``kill``                                  | the ``-1`` pid (every process of the user)          |
+| ``kill``                                  | the ``-1`` pid (every process of the user) or ``0``|
+|                                           | (the caller's own process group)                   |
 | ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``), |
 |                                           | or ``SIGKILL`` by name (``-9``, ``-KILL``, ``-s 9``)|
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
-|                                           | or ``prune``, ``system prune`` (data, images)      |
+|                                           | or ``prune``, ``system prune`` (data, images),     |
+|                                           | ``rmi``/``image rm`` forced or of found ids,       |
+|                                           | ``image prune -a``                                 |
+| ``find``                                  | ``-delete`` of ``.``/``*`` with no name, path or    |
+|                                           | time test (every file of the project)              |
+| ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
+| ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``)  |
+| database resets                           | ``manage.py flush|reset_db``, ``rails|rake           |
+|                                           | db:drop|db:reset|db:schema:load``, ``prisma migrate |
+|                                           | reset``, ``prisma db push --force-reset``,          |
+|                                           | ``alembic downgrade base``, ``mongo|mongosh --eval``|
+|                                           | of ``dropDatabase``                                 |
 | ``> file``                                | a redirection with no command (``: > f``, ``> f``)  |
 | ``dd``                                    | an ``of=`` target                                  |
 | ``crontab``                               | ``-r`` (removes every job)                         |
 | ``rm -r``                                 | of ``.git``, ``.``, ``*``, ``./*`` (a project wipe) |
-| ``cp``/``mv`` ``/dev/null``               | a file emptied by copying ``/dev/null`` over it     |
+| ``cp``/``mv`` ``/dev/null``               | a file emptied by copying ``/dev/null`` over it, or |
+|                                           | moved onto ``/dev/null`` (gone)                     |
 | ``kill``                                  | ``-9`` of pids found at run time (``$(pgrep …)``)   |
 | ``chmod -R``                              | a mode taking the owner's access away (``000``)     |
 | ``kubectl``/``oc delete``, ``helm          | always: remote resources other people use           |
@@ -48,7 +66,7 @@ import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import ASK, Finding
-from tooldeck.shell_analysis.model import Segment
+from tooldeck.shell_analysis.model import Segment, command_name
 
 __all__ = ["ROUTINE_HEADS", "routine_finding"]
 
@@ -56,7 +74,8 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "git", "rm", "kill", "pkill", "killall", "chmod", "chown", "chgrp", "truncate", "dd", "crontab",
     "shred", "wipe", "srm", "docker", "podman", "docker-compose", "podman-compose", "cp", "mv",
     "kubectl", "oc", "helm", "terraform", "tofu", "pulumi", "gh", "dropdb", "dropuser",
-    "redis-cli", "mysqladmin", "aws", "gcloud", "az", "doctl",
+    "redis-cli", "mysqladmin", "aws", "gcloud", "az", "doctl", "find", "rsync", "sed",
+    "python", "python3", "rails", "rake", "prisma", "alembic", "mongo", "mongosh", "npx", "bunx",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -110,6 +129,15 @@ def _git(args: Sequence[str]) -> str | None:
         return "git branch -D deletes an unmerged branch"
     if sub == "rebase" and ("i" in letters or "--interactive" in options):
         return "git rebase -i rewrites history (and opens an editor)"
+    if sub == "switch" and ("f" in letters or options & {"--force", "--discard-changes"}):
+        return "git switch --discard-changes drops uncommitted changes"
+    if sub == "tag" and ("d" in letters or "--delete" in options):
+        return "git tag -d deletes a tag"
+    if sub == "gc" and options & {"--prune=now", "--prune=all"}:
+        return "git gc --prune=now drops unreachable commits for good"
+    if sub == "submodule" and operands[:1] == ["deinit"] and (
+            "f" in letters or "--force" in options):
+        return "git submodule deinit -f discards the submodules' work trees"
     if sub in ("filter-branch", "filter-repo") or (
             sub == "reflog" and operands[:1] == ["expire"]) or (
             sub == "update-ref" and "d" in letters):
@@ -133,6 +161,8 @@ def _kill(head: str, args: Sequence[str]) -> str | None:
     if head == "kill":
         if ("-1" in args and args[-1] == "-1") or ("--" in args and "-1" in args):
             return "kill -1 signals every process"
+        if args and args[-1] == "0":
+            return "kill 0 signals the caller's whole process group"
         lowered = [a.lower() for a in args]
         sigkill = _KILL_SIGNALS.intersection(lowered) or any(
             a == "-s" and b in ("9", "kill", "sigkill") for a, b in itertools.pairwise(lowered))
@@ -197,6 +227,57 @@ def _containers(args: Sequence[str]) -> str | None:
         return "compose down deletes the project's volumes or images"
     if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"]):
         return f"{' '.join(words[:2])} deletes container data"
+    forced = "-f" in args or "--force" in args or _FOUND in args
+    if (verb == ["rmi"] or words[:2] == ["image", "rm"]) and forced:
+        return "removing images by force or by a found list"
+    if words[:2] == ["image", "prune"] and ("-a" in args or "--all" in args):
+        return "image prune -a deletes every unused image"
+    return None
+
+
+_FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime",
+               "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user",
+               "-perm", "-wholename", "-iwholename", "-links", "-inum", "-samefile", "-lname")
+
+
+def _find(args: Sequence[str]) -> str | None:
+    """``find . -delete``, ``find . -type f -delete``: every file under the start, no filter."""
+    if "-delete" not in args:
+        return None
+    starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
+    if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
+        return "find -delete with no test deletes every file of the project"
+    return None
+
+
+_SED_DELETE_ALL = re.compile(r"^\s*(?:1\s*,\s*\$\s*)?d\s*$")
+_DB_RESETS: dict[str, tuple[tuple[str, ...], ...]] = {
+    # each framework's documented way to empty or drop its database
+    "rails": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
+    "rake": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
+    "prisma": (("migrate", "reset"),),
+    "alembic": (("downgrade", "base"),),
+}
+
+
+def _database(head: str, args: Sequence[str]) -> str | None:
+    operands = [a for a in args if not a.startswith("-")]
+    if head in ("npx", "bunx") and operands:  # npx prisma migrate reset
+        head, args = operands[0], args[args.index(operands[0]) + 1 :]
+        operands = operands[1:]
+    if head.startswith("python"):
+        if any(a.endswith("manage.py") for a in operands[:1]) and operands[1:2] in (
+                ["flush"], ["reset_db"]):
+            return f"manage.py {operands[1]} empties the database"
+        return None
+    if head in ("mongo", "mongosh"):
+        return "dropDatabase() drops the database" if any(
+            "dropDatabase" in a for a in args) else None
+    if head == "prisma" and operands[:2] == ["db", "push"] and "--force-reset" in args:
+        return "prisma db push --force-reset empties the database"
+    for prefix in _DB_RESETS.get(command_name(head), ()):
+        if tuple(operands[: len(prefix)]) == prefix:
+            return f"{head} {' '.join(prefix)} drops or empties the database"
     return None
 
 
@@ -222,8 +303,22 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return "dd overwrites its of= target"
     if head == "crontab" and "r" in _short_letters(args):
         return "crontab -r removes every job"
-    if head in ("cp", "mv") and "/dev/null" in [a for a in args if not a.startswith("-")][:-1]:
+    operands = [a for a in args if not a.startswith("-")]
+    if head in ("cp", "mv") and "/dev/null" in operands[:-1]:
         return f"{head} /dev/null empties its target"
+    if head == "mv" and operands[-1:] == ["/dev/null"] and len(operands) > 1:
+        return "mv onto /dev/null deletes the source"
+    if head == "find":
+        return _find(args)
+    if head == "rsync" and any(a.startswith("--delete") for a in args) and (
+            operands[-1:] and operands[-1] in _WIPES):
+        return "rsync --delete into the project deletes every file the source lacks"
+    if head == "sed" and any(a.startswith(("-i", "--in-place")) for a in args) and any(
+            _SED_DELETE_ALL.match(o) for o in operands[:1]):
+        return "sed -i with a delete-all script empties the file"
+    database = _database(head, args)
+    if database is not None:
+        return database
     return _remote(head, [a for a in args if not a.startswith("-")], args)
 
 

@@ -24,7 +24,8 @@ awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md
 ``file-read`` binaries are readers too (``base32 .env``, ``xargs -a .env``, ``dd if=.env``),
 except the few whose file operands are usually not shown (``docker --env-file``, ``git
 add``, ``ssh -i``, ``curl --key``, interpreters). An input redirection of a secret (``tr a
-b < .env``) is a read whatever the command.
+b < .env``) is a read whatever the command. So is a content reader given a raw disk
+(:data:`RAW_DISKS`, ``strings /dev/sda``): every file on it, past its permissions.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is
 from tooldeck.shell_analysis.program_text import program_words
 
 __all__ = [
-    "HUNTERS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS",
+    "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS",
     "input_secret_finding", "is_project_secret", "local_url_finding", "secret_hunt_finding",
     "secret_read_finding",
 ]
@@ -49,7 +50,8 @@ __all__ = [
 _METADATA_ONLY = frozenset({
     "ls", "stat", "file", "du", "df", "wc", "test", "[", "which", "type", "readlink",
     "realpath", "basename", "dirname", "lsattr", "getfacl", "namei", "getfattr", "find", "tree",
-    "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "cmp",
+    "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "cmp", "lsblk", "findmnt",
+    "lsof", "whereis", "locate", "ldd", "modinfo", "sum",
 })
 
 _NOT_READERS = frozenset({
@@ -90,9 +92,19 @@ SECRET_MARKERS = re.compile(
     r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
     r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
     r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
-    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|Web Data|/sss/|sudo",
+    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|Web Data|/sss/|sudo|"
+    r"vnc/|psk\.txt|hostapd|anaconda-ks|AzureRM|google_authenticator|ldaprc|sitemanager|"
+    r"winscp|ws_ftp|ftpconfig|jetty-realm|KeePass|ddclient|opasswd|/dev/k?mem|auth\.json|"
+    r"NuGet|settings-security|terraformrc|netlify|subversion|purple|remmina|dbeaver|"
+    r"Local Storage|config\.v2|rancher|age/keys|vault[_-]pass|bitcoin|electrum|ethereum|"
+    r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
+
+RAW_DISKS = re.compile(r"/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|dm-\d|md\d|mapper/|"
+                       r"disk/by-|root$)")
+"""Block devices whose content is every file of a filesystem (MITRE T1006, direct volume
+access): reading one bypasses the permissions of each file on it (``strings /dev/sda``)."""
 
 _HISTORY_LISTERS = frozenset({"history", "fc"})
 _OPTION_READS: dict[str, frozenset[str]] = {
@@ -203,6 +215,9 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         value = _FILE_PREFIX.sub("", value)  # @response-file, socat's FILE:path
         if segment.command == "git" and ":" in value:
             value = value.split(":", 1)[1]  # REV:path
+        if value.startswith("/dev/") and RAW_DISKS.match(value):
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads the raw disk "
+                           f"{value!r}: every file on it, past its permissions")
         if SECRET_MARKERS.search(value) is None:
             continue  # cheap first look: the word holds no part any secret pattern needs
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
@@ -294,6 +309,9 @@ def input_secret_finding(analysis: CommandAnalysis, cwd: str | None,
     if cwd is None:
         return None
     for source in analysis.input_sources:
+        if source.startswith("/dev/") and RAW_DISKS.match(source):
+            return Finding(DENY, "secret-read", f"the command reads the raw disk {source!r} "
+                           "as its input")
         if SECRET_MARKERS.search(source) is None:
             continue
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(source)))

@@ -13,17 +13,25 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``lpass``, ``gopass``,       | ``show``                                                    |
 | ``keepassxc-cli``            |                                                             |
 | ``vault``                    | ``read``; ``kv get``                                        |
+| ``vault``                    | ``print token``                                             |
 | ``aws``                      | ``secretsmanager get-secret-value``; ``ssm get-parameter(s)``|
-|                              | with ``--with-decryption``; ``sts get-session-token``       |
+|                              | with ``--with-decryption``; ``sts get-session-token``;      |
+|                              | ``configure export-credentials``; ``configure get`` of a key |
+|                              | or token; ``ecr get-login-password``; ``codeartifact        |
+|                              | get-authorization-token``                                   |
 | ``gcloud``                   | ``secrets versions access``; ``auth print-access-token`` / |
-|                              | ``print-identity-token``                                    |
+|                              | ``print-identity-token`` (also under ``application-default``);|
+|                              | ``config config-helper`` (prints the access token)          |
 | ``az``                       | ``keyvault secret show``; ``account get-access-token``      |
-| ``kubectl``, ``oc``          | ``get secret(s)``                                           |
+| ``kubectl``, ``oc``          | ``get secret(s)``; ``create token``; ``config view --raw``  |
+|                              | (client keys and tokens unredacted)                         |
+| ``heroku``                   | ``auth:token``                                              |
 | ``doppler``, ``infisical``   | ``secrets`` (listing values)                                |
 | ``xclip``, ``xsel``,         | reading the clipboard (``-o``, ``--output``; ``pbpaste``,   |
 | ``pbpaste``, ``wl-paste``    | ``wl-paste`` always)                                        |
 | ``ps``                       | BSD-style ``e`` (``ps auxwwe``): every process' environment |
 | ``docker|podman inspect``    | a format printing ``.Config.Env`` (a container's secrets)   |
+| ``docker|podman|kubectl exec``| running ``env``/``printenv`` in a container: its secrets    |
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
@@ -49,18 +57,30 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "lpass": (("show",),),
     "gopass": (("show",),),
     "keepassxc-cli": (("show",),),
-    "vault": (("read",), ("kv", "get")),
-    "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token")),
+    "vault": (("read",), ("kv", "get"), ("print", "token")),
+    "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
+            ("configure", "export-credentials"), ("ecr", "get-login-password"),
+            ("ecr-public", "get-login-password"),
+            ("codeartifact", "get-authorization-token")),
     "gcloud": (("secrets", "versions", "access"), ("auth", "print-access-token"),
-               ("auth", "print-identity-token")),
+               ("auth", "print-identity-token"),
+               ("auth", "application-default", "print-access-token"),
+               ("config", "config-helper")),
     "az": (("keyvault", "secret", "show"), ("account", "get-access-token")),
-    "kubectl": (("get", "secret"), ("get", "secrets")),
-    "oc": (("get", "secret"), ("get", "secrets")),
+    "kubectl": (("get", "secret"), ("get", "secrets"), ("create", "token")),
+    "oc": (("get", "secret"), ("get", "secrets"), ("create", "token")),
+    "heroku": (("auth:token",),),
     "doppler": (("secrets",),),
     "infisical": (("secrets",),),
 }
 _CLIPBOARD_ALWAYS = frozenset({"pbpaste", "wl-paste"})
 _CLIPBOARD = frozenset({"xclip", "xsel"})
+_XSEL_INPUT = frozenset({"-i", "--input", "-a", "--append", "-f", "--follow", "-c", "--clear",
+                         "-d", "--delete", "-k", "--keep", "-x", "--exchange"})
+_AWS_SECRET_KEYS = frozenset({"aws_secret_access_key", "aws_session_token",
+                              "aws_security_token"})
+_EXEC_HEADS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
+_ENV_PRINTERS = frozenset({"env", "printenv"})
 
 STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
                                | frozenset({"op", "ps", "aws", "docker", "podman", "nerdctl"}))
@@ -91,21 +111,47 @@ def _why(head: str, args: list[str]) -> str | None:
         return "op item get prints a stored secret"
     if head == "aws" and operands[:1] == ["ssm"] and "--with-decryption" in args:
         return "aws ssm get-parameter --with-decryption prints a secret"
+    if head == "aws" and operands[:2] == ["configure", "get"] and not _AWS_SECRET_KEYS.isdisjoint(
+            o.rpartition(".")[2] for o in operands[2:]):
+        return "aws configure get prints a stored access key"
+    if head in ("kubectl", "oc") and operands[:2] == ["config", "view"] and "--raw" in args:
+        return f"{head} config view --raw prints client keys and tokens"
+    if head == "oc" and operands[:1] == ["whoami"] and ("-t" in args or "--show-token" in args):
+        return "oc whoami --show-token prints a token"
     if head in _CLIPBOARD_ALWAYS or (head == "xclip" and any(
-            a.startswith("-o") for a in args)) or (head == "xsel" and any(
-            a in ("-o", "--output") or (a.startswith("-") and not a.startswith("--")
-                                        and "o" in a) for a in args)):
+            a.startswith("-o") for a in args)) or (head == "xsel" and _xsel_reads(args)):
         return "reads the clipboard"
     if head == "ps" and any(not a.startswith("-") and "e" in a and a.isalpha() for a in args):
         return "ps e prints every process' environment"
     if head in ("docker", "podman", "nerdctl") and operands[:1] == ["inspect"] and any(
             ".Config.Env" in a or ".Env" in a for a in args):
         return f"{head} inspect prints a container's environment"
+    if head in _EXEC_HEADS and operands[:1] == ["exec"] and _prints_environment(args):
+        return f"{head} exec prints a container's environment"
     return None
 
 
+def _xsel_reads(args: Sequence[str]) -> bool:
+    """``xsel -o``, or ``xsel`` with no input, clear or delete mode (it prints the selection)."""
+    if any(a in ("-o", "--output") or (a.startswith("-") and not a.startswith("--")
+                                       and "o" in a) for a in args):
+        return True
+    return not any(a in _XSEL_INPUT or (a.startswith("-") and not a.startswith("--") and any(
+        c in a for c in "iafcdkx")) for a in args)
+
+
+def _prints_environment(args: Sequence[str]) -> bool:
+    """``docker exec web env``, ``kubectl exec pod -- printenv``: the inner command dumps."""
+    for index, arg in enumerate(args):
+        if arg in _ENV_PRINTERS:
+            rest = args[index + 1 :]
+            return arg == "printenv" or all(a.startswith("-") for a in rest)
+    return False
+
+
 _SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|"
-                          r"COOKIE", re.IGNORECASE)
+                          r"COOKIE|(?<![A-Z0-9])(?:KEY|PASS)(?![A-Z0-9])",
+                          re.IGNORECASE)
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 _FILTERS = frozenset({"grep", "egrep", "rg", "ag", "awk", "sed"})

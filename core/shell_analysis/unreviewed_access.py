@@ -19,7 +19,10 @@
 | the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
 |                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
 | global package install | ``npm``/``pnpm``/``bun`` ``-g``/``--global``/``--location=global``,|
-|                        | ``yarn global``, ``pip install --user`` (writes outside the root)  |
+|                        | ``yarn global``, ``pip install --user`` or                        |
+|                        | ``--break-system-packages`` (the system's own packages, PEP 668), |
+|                        | ``npm link`` with no package (a global link), ``gem install       |
+|                        | --user-install``/``--system`` (writes outside the root)           |
 
 A nested agent that keeps its approval prompts, a package installed into the project, and
 ``ngrok version`` stay allowed.
@@ -70,7 +73,7 @@ _NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "rem
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS) | _NPM_FAMILY
                                     | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "yarn", "pip",
-                                                 "pip3"}))
+                                                 "pip3", "gem"}))
 """Command names :func:`unreviewed_finding` looks at."""
 
 
@@ -145,6 +148,14 @@ def _reason(head: str, args: Sequence[str]) -> str | None:
         return "yarn global installs outside the project"
     if head in ("pip", "pip3") and words[:1] == ["install"] and "--user" in args:
         return "pip install --user writes outside the project"
+    if head in ("pip", "pip3") and words[:1] == ["install"] and (
+            "--break-system-packages" in args):
+        return "pip install --break-system-packages changes the system's own packages"
+    if head == "npm" and words in (["link"], ["ln"]):
+        return "npm link with no package links the project globally"
+    if head == "gem" and words[:1] == ["install"] and (
+            "--user-install" in args or "--system" in args):
+        return "gem install --user-install writes outside the project"
     return None
 
 

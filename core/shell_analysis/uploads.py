@@ -15,6 +15,11 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 | upload        | a network client uploads a project file, a file only known at  | ask     |
 |               | run time, or its standard input                                |         |
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
+| upload        | a request carrying a command's output (``curl -d "$(cat f)"``, | ask     |
+|               | ``-H "X: $(…)"``), data posted to a chat webhook or paste      |         |
+|               | service (Sigma ``curl_wget_chat_webhook_exfil``,               |         |
+|               | ``curl_wget_upload_paste_sharing_site``), ``ping -p`` padding, |         |
+|               | or a project file fed to a mail or socket client               |         |
 | download-exec | a package runner given a URL (``npx -y https://…/pkg.tgz``,    | deny    |
 |               | ``pnpm dlx git+…``, ``uvx``, ``pipx run``): fetched and run     |         |
 | install-url   | a package installer given a URL (``pip install https://…``,    | ask     |
@@ -29,8 +34,9 @@ Uploads are read from each client's documented options: curl ``-d/--data*``/``--
 ``hping3 --file``, ``ab -p``, ``restic backup``, ``smbclient -c 'put …'`` (GTFOBins'
 ``upload`` binaries); the local sources of cloud-storage copies toward a bucket or remote
 (``rclone copy|sync|move``, ``aws s3 cp|mv|sync``, ``gsutil``/``gcloud storage cp|mv|rsync``,
-``s3cmd put|sync``, ``azcopy copy|sync``: Atomic Red Team T1567.002) and ``lftp -e|-c``/``tftp
--c`` ``put`` commands. ``-`` (or ``.`` for ``-T``) is standard input.
+``s3cmd put|sync``, ``azcopy copy|sync``, ``az storage blob upload -f``/``upload-batch -s``:
+Atomic Red Team T1567.002) and ``lftp -e|-c``/``tftp -c`` ``put`` commands. ``-`` (or ``.``
+for ``-T``) is standard input; an HTTPie ``@file`` item is the request body.
 """
 
 from __future__ import annotations
@@ -76,13 +82,17 @@ _STDIN_SENDERS = frozenset({
     "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt",
     "pwncat", "rcat", "http", "https", "xh", "xhs",
 })
+_FED_SENDERS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "mail", "mailx",
+                          "sendmail", "mutt", "pwncat", "rcat"})
+"""Clients that send a file given as their input somewhere else (not ``ssh``, which runs it)."""
 _ENV_DUMPERS = frozenset({"env", "printenv"})
 _SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-xp"),
                 "typeset": ("-p", "-x"), "compgen": ("-v", "-e")}
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 UPLOAD_HEADS: frozenset[str] = (
-    frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh"})
+    frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh", "az",
+               "ping"})
     | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
     | {"tftp", "ftp"}
     | _HTTPIE | _COPIERS
@@ -133,6 +143,9 @@ def _httpie(args: Sequence[Word]) -> Iterator[Word]:
     for word in args:
         value = word.value
         if value.startswith("-"):
+            continue
+        if value.startswith("@") and len(value) > 1:  # the request body, read from a file
+            yield Word(value[1:], word.source, word.dynamic, word.globbed)
             continue
         for separator in (":=@", "=@", "@"):
             name, found, path = value.partition(separator)
@@ -218,6 +231,12 @@ def _uploaded(segment: Segment) -> Iterator[Word]:
             yield rest[2]
     elif name in _CLOUD_COPIES:
         yield from _cloud_copy(name, args)
+    elif name == "az":
+        verbs = [w.value for w in args if not w.value.startswith("-")][:3]
+        if verbs == ["storage", "blob", "upload"]:
+            yield from _values(args, frozenset({"-f", "--file"}))
+        elif verbs == ["storage", "blob", "upload-batch"]:
+            yield from _values(args, frozenset({"-s", "--source"}))
     elif name == "lp":
         yield from (w for w in args if not w.value.startswith("-"))
     elif name == "restic" and any(w.value == "backup" for w in args):
@@ -250,6 +269,49 @@ def _sensitive(path: str, cwd: str | None, roots: Sequence[str]) -> str | None:
     return None
 
 
+_CARRIERS: dict[str, frozenset[str]] = {
+    # options whose value is sent: data, form fields, headers, cookies (curl(1), wget(1))
+    "curl": _CURL_DATA | _CURL_FORM | frozenset({"--data-urlencode", "-H", "--header", "-b",
+                                                 "--cookie", "-A", "--user-agent", "-e",
+                                                 "--referer"}),
+    "wget": frozenset({"--post-data", "--body-data", "--header", "--user-agent", "-U",
+                       "--referer"}),
+}
+_DROP_SITES = re.compile(
+    # chat webhooks and paste/file-drop services: the kinds of site Sigma's
+    # curl_wget_chat_webhook_exfil and curl_wget_upload_paste_sharing_site rules watch
+    r"(?:discord(?:app)?\.com/api/webhooks|hooks\.slack\.com|api\.telegram\.org/bot|"
+    r"webhook\.office\.com|outlook\.office\.com/webhook|webhook\.site|pipedream\.net|"
+    r"requestbin|pastebin\.com|paste\.ee|hastebin|dpaste|ghostbin|termbin|transfer\.sh|"
+    r"0x0\.st|ix\.io|paste\.rs|file\.io|anonfiles|gofile\.io|bashupload|oshi\.at|"
+    r"temp\.sh|catbox\.moe|litterbox)",
+    re.IGNORECASE,
+)
+
+
+def _substituted(word: Word) -> bool:
+    return word.dynamic and ("$(" in word.source or "`" in word.source)
+
+
+def _carried(segment: Segment) -> Finding | None:
+    """A request that carries a command's output, or data posted to a drop site."""
+    options = _CARRIERS.get(segment.command)
+    args = _args(segment)
+    if segment.command == "ping":
+        if any(True for _ in _values(args, frozenset({"-p"}))):
+            return Finding(ASK, "upload", f"{segment.text!r} carries data in the ping padding")
+        return None
+    if options is None:
+        return None
+    values = list(_values(args, options))
+    if any(_substituted(w) for w in values):
+        return Finding(ASK, "upload", f"{segment.text!r} sends the output of a command")
+    if values and any(_DROP_SITES.search(w.value) for w in args if not w.value.startswith("-")):
+        return Finding(ASK, "upload", f"{segment.text!r} posts data to a chat webhook or a "
+                       "paste service")
+    return None
+
+
 def upload_finding(segment: Segment, cwd: str | None,
                    roots: Sequence[str]) -> Finding | None:
     """Judge the files a network client uploads.
@@ -279,7 +341,7 @@ def upload_finding(segment: Segment, cwd: str | None,
             return Finding(DENY, "exfiltration", f"{segment.text!r} uploads {why} "
                            f"({word.value!r})")
         asked = asked or Finding(ASK, "upload", f"{segment.text!r} uploads {word.value!r}")
-    return asked
+    return asked or _carried(segment)
 
 
 def _dumps_environment(segment: Segment) -> bool:
@@ -323,6 +385,10 @@ def sending_finding(analysis: CommandAnalysis, cwd: str | None,
         why = _sensitive(source, cwd, roots)
         if why is not None:
             return Finding(DENY, "exfiltration", f"{sender!r} is fed {why} ({source!r})")
+    mailers = [s.text for s in senders if s.command in _FED_SENDERS]
+    if mailers and analysis.input_sources:
+        return Finding(ASK, "upload", f"{mailers[0]!r} sends the file "
+                       f"{analysis.input_sources[0]!r}")
     return None
 
 

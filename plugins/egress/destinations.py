@@ -31,7 +31,11 @@ database and service clients: ``redis-cli``  ``-h``/``--host`` and ``-p``/``-P``
 ``finger``, ``rlogin``, ``ftp``, ``tftp``,  ``user@host``, ``HOST [PORT]``,
 ``lftp``, ``smbclient``, ``socket``,        ``//host/share`` (GTFOBins' ``upload`` and
 ``rcat``, ``nmap``, ``masscan``, ``nping``,  ``download`` clients; every scanner target)
-``hping3``, ``zmap``, ``fping``
+``hping3``, ``zmap``, ``fping``; ``ping``,
+``traceroute``, ``tracepath``, ``mtr``,
+``arping`` (every host operand)
+``dig``/``drill`` ``@SERVER``,              the DNS server asked, port 53
+``nslookup``/``host`` ``NAME SERVER``
 proxy variables (``http_proxy``,            the proxy URL: every request of the command goes
 ``https_proxy``, ``all_proxy``, ``ftp_proxy``, there (``https_proxy=http://10.0.0.1:3128 curl
 ``rsync_proxy``, ``npm_config_*proxy``,      https://example.com`` reaches 10.0.0.1); set as a
@@ -462,11 +466,17 @@ _SERVICES: dict[str, tuple[frozenset[str], frozenset[str], int]] = {
     "rlogin": (frozenset(), frozenset({"-p"}), 513),
 }
 _SERVICE_URL_OPTIONS = frozenset({"-u", "--url", "-H", "--uri"})
+# probes that reach a host without a port: ICMP echo and route tracing (each tool's manual)
+_PROBES = frozenset({"ping", "ping6", "arping", "traceroute", "traceroute6", "tracepath",
+                     "tracepath6", "mtr", "tcptraceroute"})
 _POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin": 513,
                                      "gnutls-cli": 443, "socket": 0, "nmap": 0, "masscan": 0,
                                      "nping": 0, "hping3": 0, "zmap": 0, "naabu": 0,
-                                     "rustscan": 0, "fping": 0}
-_SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan", "fping"})
+                                     "rustscan": 0, "fping": 0, **dict.fromkeys(_PROBES, 7)}
+_SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan",
+                       "fping"}) | _PROBES
+_LOOPBACK_LITERAL = re.compile(r"^(?:127\.[0-9.]+|::1|localhost)$")
+_RESOLVER_CLIENTS = frozenset({"dig", "drill", "kdig", "nslookup", "host"})
 _SERVICE_VALUE_OPTIONS = _words(
     "-l -p -P -u -U -d -D -c -f -o -e -i -n -s -t -T -w -W -b -x -X -g -G -m -M -E -F -I -J "
     "-H -R -S --port --user --username --dbname --database --file --output --command")
@@ -503,6 +513,8 @@ def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
         operands = [w for w in _positional(words, value_options) if not _SCHEME.match(w.value)]
         if command in _SCANNERS:  # targets name a host: ports and ranges do not
             operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
+        if command in _PROBES:  # an echo to this machine reaches no service
+            operands = [w for w in operands if not _LOOPBACK_LITERAL.match(w.value)]
         for word in operands if command in _SCANNERS else operands[:1]:
             if not _static(word):
                 yield Unknown(word.source, command)
@@ -540,9 +552,27 @@ def _smbclient(words: Sequence[Word]) -> Iterator[Destination]:
                 word.source, "smbclient")
 
 
+def _dns_server(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    """``dig @SERVER name``, ``nslookup name SERVER``, ``host name SERVER``: the server asked."""
+    if command in ("dig", "drill", "kdig"):
+        servers = [w for w in words if w.value.startswith("@")]
+        for word in servers:
+            yield (HostPort(word.value[1:], 53, command) if _static(word)
+                   else Unknown(word.source, command))
+        return
+    operands = [w for w in _positional(words, _words("-t -c -W -R -N -m -class -type -port"))
+                if not w.value.startswith("-")]
+    for word in operands[1:2]:
+        yield HostPort(word.value, 53, command) if _static(word) else Unknown(word.source,
+                                                                              command)
+
+
 def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     command = segment.command
     words = _arguments(segment)
+    if command in _RESOLVER_CLIENTS:
+        yield from _dns_server(command, words)
+        return
     if command in _SERVICES or command in _POSITIONAL_HOSTS:
         yield from _service(command, words)
         return

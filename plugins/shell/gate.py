@@ -20,7 +20,8 @@ rule                   vote     fires when
 ``sandbox-path``       deny     a static path argument or redirect target resolves (``~``
                                 expanded, ``..`` normalised, symlinks followed) outside every
                                 ``allowed_paths`` root and is not an exempt device path, a
-                                non-secret path only read by read-only commands, or a
+                                non-secret path only read by read-only commands (a glob
+                                matching a secret here is not one: ``cat /e??/sha*``), or a
                                 program in the tree (``.venv/bin/python``, lexically) (a
                                 symbolic link's target is judged by ``link-outside`` instead)
 ``link-outside``       deny     a link the command creates (``ln``, ``cp -s/-l``, ``link``)
@@ -84,6 +85,8 @@ whole command and every segment are allowed.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
 from collections.abc import Iterable, Sequence
 
@@ -219,9 +222,26 @@ def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
         if raw not in readers or _lexical(raw, policy) in policy.exempt:
             continue
         real = os.path.realpath(_lexical(raw, policy))
-        if not (is_secret_path(_lexical(raw, policy)) or is_secret_path(real)):
+        if not (is_secret_path(_lexical(raw, policy)) or is_secret_path(real)
+                or _glob_reaches_secret(_lexical(raw, policy))):
             found.append(raw)
     return found
+
+
+_GLOB_LIMIT = 256
+"""How many matches of one outside glob are looked at (``cat /e??/sha*``)."""
+
+
+def _glob_reaches_secret(path: str) -> bool:
+    """Whether a glob outside the roots matches a secret here (``/e??/sha*``: ``/etc/shadow``).
+
+    The shell expands it on this machine when the command runs, so its matches now are what
+    the command would read; a secret among the first :data:`_GLOB_LIMIT` is not exempt.
+    """
+    if not any(c in path for c in "*?["):
+        return False
+    return any(is_secret_path(m) or is_secret_path(os.path.realpath(m))
+               for m in itertools.islice(glob.iglob(path), _GLOB_LIMIT))
 
 
 def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
@@ -244,8 +264,9 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
             continue
         if raw in programs and _inside_lexically(raw, policy):
             continue
-        try:
-            policy.sandbox.resolve_str(raw, op="write")
+        try:  # bash expands ~user (~root/.ssh): the sandbox reads only ~ and ~/ that way
+            policy.sandbox.resolve_str(os.path.expanduser(raw) if raw.startswith("~") else raw,
+                                       op="write")
         except ToolError as exc:
             return _vote(Verdict.DENY, "sandbox-path", f"path {raw!r}: {exc.message}",
                          policy.source)

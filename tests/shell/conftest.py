@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,47 @@ def shell_vote(deck: Deck, command: str) -> Any:
     gate = next(p for p in runtime.pm.get_plugins() if isinstance(p, ShellGate))
     call = ToolCall("bash", {"command": command, "background": False})
     return gate.tooldeck_check_call(call, runtime.tools["bash"], runtime)
+
+
+async def _public_dns(host: str, port: int) -> Sequence[str]:
+    return ["93.184.215.14"]
+
+
+@pytest.fixture(scope="module")
+def default_verdicts(tmp_path_factory: pytest.TempPathFactory
+                     ) -> Iterator[Callable[[Sequence[str]], dict[str, str]]]:
+    """Judge many bash commands with one deck built from the embedded default.
+
+    The deck runs in a project of its own (made the current directory while the module's
+    tests run); host names resolve to a public address. Each command gets its own caller,
+    so the risk chain links none of them.
+    """
+    from tooldeck.config import parse_document
+    from tooldeck.deck import combine_decisions
+    from tooldeck.egress import use_resolver
+
+    root = tmp_path_factory.mktemp("project")
+    previous = Path.cwd()
+    os.chdir(root)
+    text = embedded_default_text() + "\n[tools.audit]\nenabled = false\n"
+    deck = Deck.from_config(parse_document(text, root / "tooldeck.toml", "test"))
+    use_resolver(deck.runtime.session, _public_dns)
+    runtime = deck.runtime
+
+    def judge(commands: Sequence[str]) -> dict[str, str]:
+        verdicts = {}
+        for index, command in enumerate(commands):
+            call = ToolCall("bash", {"command": command}, caller_id=f"c{index}")
+            decision = combine_decisions(
+                runtime.hooks.check_call(call, runtime.tools["bash"], runtime))
+            verdicts[command] = decision.verdict.value
+        return verdicts
+
+    try:
+        yield judge
+    finally:
+        deck.close()
+        os.chdir(previous)
 
 
 @pytest.fixture

@@ -63,7 +63,6 @@ KNOWN_GAPS: dict[str, str] = {
     "rlogin#upload#1": "data typed in the command is sent (the egress gate judges the host)",
     "ruby#upload#1": "a web server on a port: serving files is not judged",
     "ssh#upload#1": "standard input sent over ssh asks (upload), it is not denied",
-    "ssh-copy-id#file-read#1": "an ssh client's key file is not a read (ssh -i)",
     "ssh-keyscan#file-read#1": "an ssh client's input file is not a read",
     "tsc#file-read#1": ".env.ts is source code, not a secret",
     "vim#file-read#1": "the placeholder file is not named in this example",

@@ -1,0 +1,108 @@
+"""Commands that write the user's or the machine's configuration: they ask (rule ``home-config``).
+
+A write under ``~`` or ``/etc`` named as a path is the sandbox-path rule's; these tools write
+there without naming the file (each tool's documentation says where):
+
+| command                                        | writes                                   |
+| ---------------------------------------------- | ---------------------------------------- |
+| ``npm``/``yarn``/``pnpm config set|delete``     | ``~/.npmrc``, ``~/.yarnrc`` (not with     |
+|                                                | ``--location=project``)                  |
+| ``pip config set|unset|edit``                   | ``~/.config/pip/pip.conf`` (not ``--site``)|
+| ``poetry config NAME VALUE``                    | ``~/.config/pypoetry`` (not ``--local``) |
+| ``conda``/``mamba config --add|--set|--append`` | ``~/.condarc``                           |
+| ``gh config set``, ``gh auth setup-git|login``  | ``~/.config/gh``, the global git config  |
+| ``gcloud config set|unset``, ``gcloud auth login``| ``~/.config/gcloud``                    |
+| ``aws configure set``, ``az config set``        | ``~/.aws``, ``~/.azure``                 |
+| ``kubectl config set*|use-context|delete-*``    | ``~/.kube/config``                       |
+| ``docker login``, ``docker context create|use`` | ``~/.docker/config.json``                |
+| ``npm login|adduser``, ``cargo login``,         | a registry token in the home directory   |
+| ``huggingface-cli login``, ``wandb login``      |                                          |
+| ``git credential approve``                      | the credential helper's store            |
+| ``go env -w``                                   | ``~/.config/go/env``                     |
+| ``bundle config set --global``, ``composer      | ``~/.bundle``, ``~/.composer``           |
+| global``                                        |                                          |
+| ``xdg-settings set``, ``xdg-mime default``,     | the desktop's defaults                   |
+| ``defaults write``                              |                                          |
+| ``pyenv global``, ``nvm alias default``         | the user's default interpreter           |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.model import Segment
+
+__all__ = ["HOME_CONFIG_HEADS", "home_config_finding"]
+
+_WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "npm": (("config", "set"), ("config", "delete"), ("config", "edit"), ("login",),
+            ("adduser",)),
+    "yarn": (("config", "set"), ("config", "delete")),
+    "pnpm": (("config", "set"), ("config", "delete")),
+    "pip": (("config", "set"), ("config", "unset"), ("config", "edit")),
+    "pip3": (("config", "set"), ("config", "unset"), ("config", "edit")),
+    "gh": (("config", "set"), ("auth", "setup-git"), ("auth", "login")),
+    "gcloud": (("config", "set"), ("config", "unset"), ("auth", "login")),
+    "aws": (("configure", "set"),),
+    "az": (("config", "set"),),
+    "kubectl": (("config", "set"), ("config", "set-context"), ("config", "set-cluster"),
+                ("config", "set-credentials"), ("config", "use-context"),
+                ("config", "delete-context"), ("config", "delete-cluster"),
+                ("config", "rename-context")),
+    "docker": (("login",), ("context", "create"), ("context", "use")),
+    "cargo": (("login",),),
+    "huggingface-cli": (("login",),),
+    "wandb": (("login",),),
+    "git": (("credential", "approve"),),
+    "go": (("env",),),
+    "composer": (("global",),),
+    "xdg-settings": (("set",),),
+    "xdg-mime": (("default",),),
+    "defaults": (("write",),),
+    "pyenv": (("global",),),
+    "nvm": (("alias", "default"),),
+}
+_PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
+
+HOME_CONFIG_HEADS: frozenset[str] = frozenset(_WRITES) | {"poetry", "conda", "mamba", "bundle"}
+"""Command names :func:`home_config_finding` looks at."""
+
+
+def _operands(args: Sequence[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _why(head: str, args: Sequence[str]) -> str | None:
+    if _PROJECT_SCOPES.intersection(args):
+        return None  # npm config set --location=project, pip --site, poetry --local
+    operands = _operands(args)
+    if head == "go":
+        return "go env -w writes the user's go env file" if (
+            operands[:1] == ["env"] and "-w" in args) else None
+    if head == "poetry":
+        return "poetry config writes the user's configuration" if (
+            operands[:1] == ["config"] and len(operands) >= 3) else None
+    if head in ("conda", "mamba"):
+        return f"{head} config writes ~/.condarc" if operands[:1] == ["config"] and any(
+            a in ("--add", "--set", "--append", "--prepend", "--remove") for a in args) else None
+    if head == "bundle":
+        return "bundle config --global writes ~/.bundle" if (
+            operands[:1] == ["config"] and "--global" in args) else None
+    for prefix in _WRITES.get(head, ()):
+        if tuple(operands[: len(prefix)]) == prefix:
+            return f"{head} {' '.join(prefix)} writes outside the project"
+    return None
+
+
+def home_config_finding(segment: Segment) -> Finding | None:
+    """Ask before a command writes the user's or the machine's configuration.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    why = _why(head, args)
+    return None if why is None else Finding(ASK, "home-config", f"{segment.text!r}: {why}")
