@@ -109,6 +109,9 @@ def cosine(a: Vector, b: Vector) -> float:
 
     Dense vectors are compared element by element, sparse ones word by word.
     """
+    # exact dicts first: the lexical index's vectors, where an ABC check per pair is the cost
+    if type(a) is dict and type(b) is dict:
+        return sparse_cosine(a, b)
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return sparse_cosine(a, b)
     if isinstance(a, Mapping) or isinstance(b, Mapping) or not a or len(a) != len(b):
