@@ -34,14 +34,23 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.launchers import assignment_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
-__all__ = ["COVERT_HEADS", "DECODERS", "assignments_finding", "covert_finding",
-           "decoded_script_finding", "decoded_word_finding", "hijack_finding"]
+__all__ = [
+    "COVERT_HEADS",
+    "DECODERS",
+    "TEMP_DIRS",
+    "assignments_finding",
+    "covert_finding",
+    "decoded_script_finding",
+    "decoded_word_finding",
+    "hijack_finding",
+]
 
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
 _SNIFFERS = frozenset({"tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap",
                        "bettercap", "sniff", "termshark"})
 _RESOLVERS = frozenset({"dig", "nslookup", "host", "drill", "resolvectl", "kdig"})
-_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
+TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
+"""Directories any user may write: a program run from one may have been dropped there."""
 
 _DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev",
                        "echo", "printf", "gzip", "zcat", "gunzip"})
@@ -194,7 +203,7 @@ def covert_finding(segment: Segment) -> Finding | None:
         return Finding(ASK, "exfiltration", f"{segment.text!r} looks up a name built at run "
                        "time (data can leave in DNS queries)")
     program = segment.words[segment.command_positions[-1]]
-    if program.stable and program.value.startswith(_TEMP_DIRS):
+    if program.stable and program.value.startswith(TEMP_DIRS):
         return Finding(ASK, "temp-program", f"{segment.text!r} runs a program from a "
                        "temporary directory")
     return None

@@ -60,6 +60,7 @@ from tooldeck.shell_analysis.containers import (
 from tooldeck.shell_analysis.covert import (
     COVERT_HEADS,
     DECODERS,
+    TEMP_DIRS,
     assignments_finding,
     covert_finding,
     decoded_script_finding,
@@ -174,9 +175,6 @@ def _outside(target: str, context: ClassContext) -> bool:
                    for root in context.roots)
 
 
-_TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
-
-
 def _installed_program(segment: Segment, context: ClassContext) -> bool:
     """Whether a program under a temporary directory is not a dropped one after all.
 
@@ -195,7 +193,7 @@ def _installed_program(segment: Segment, context: ClassContext) -> bool:
     # the same name, give or take a version: python3 -> python3.11
     same_name = re.fullmatch(re.escape(os.path.basename(program)) + r"[\d.]*",
                              os.path.basename(target))
-    return bool(same_name) and not target.startswith(_TEMP_DIRS) and os.access(target, os.X_OK)
+    return bool(same_name) and not target.startswith(TEMP_DIRS) and os.access(target, os.X_OK)
 
 
 def _outside_secret(target: str, context: ClassContext) -> bool:
@@ -436,7 +434,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
             if found is not None:
                 findings.append(found)
     if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
-            ("/tmp/", "/var/tmp/", "/dev/shm/")):
+            TEMP_DIRS):
         covert = covert_finding(segment)
         if covert is not None and not (covert.rule == "temp-program"
                                        and _installed_program(segment, context)):
