@@ -33,44 +33,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pydantic
-
-from tooldeck import hookimpl
 from tooldeck.config import StorageConfig
 from tooldeck.deck import Deck
-from tooldeck.models import ToolCall, ToolDef, ToolOutput
+from tooldeck.models import ToolCall
 from tooldeck.pg_server import TemporaryPostgres
-from tooldeck.runtime import CallContext
 from tooldeck.safe_json import json_line
 from tooldeck.storage import EmbeddedStorage
 from tooldeck.storage_api import Storage
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the fleet tests' worker plugin: an echo tool, so a call costs the pipeline and the storage only
+from tests.fleet.worker import EchoPlugin
 
 PASSWORD_ENV = "TOOLDECK_PG_PASSWORD"
 RECORD = {"ts": "1795830000.000", "kind": "tool_call", "v": 2, "tool": "echo",
           "call_id": "0" * 32, "command": "echo hello", "result": {"type": "success"},
           "duration_ms": 0.5, "caller_id": "bench", "policy": "0123456789abcdef"}
-
-
-class EchoParams(pydantic.BaseModel):
-    command: str
-
-
-class EchoExecutor:
-    name = "echo"
-
-    async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
-        return ToolOutput(tool_name="echo", summary=str(call.params["command"]))
-
-
-class EchoPlugin:
-    @hookimpl
-    def tooldeck_register_tools(self, register: Callable[[ToolDef], None]) -> None:
-        register(ToolDef(id="echo", description="answer the command", params=EchoParams,
-                         executor="echo", input_param="command"))
-
-    @hookimpl
-    def tooldeck_register_executors(self, register: Callable[[object], None]) -> None:
-        register(EchoExecutor())
 
 
 def config_text(url: str | None, durable: bool = True) -> str:
