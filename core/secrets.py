@@ -45,7 +45,11 @@ discord-bot-token        Discord bot tokens: three dot-separated parts
 bearer-token             ``Bearer …`` values
 authorization-header     ``Authorization: Basic …``/``Token …``/``OAuth …`` (Twitch)/bare
                          values of the header
+authorization-argument   the header given as a setter's two arguments, with its scheme
+                         (``Header.Set("Authorization", "Token …")``)
 url-password             the password in ``scheme://user:password@host`` (also ``:password@``)
+url-token                a key-shaped user of a URL with no password (``https://<token>@host``)
+teams-webhook            Microsoft Teams incoming webhook URLs (``*.webhook.office.com``)
 webex-bot-token          Webex bot tokens: 64 characters, ``_``, 4, ``_``, a UUID-like part
 cloudinary-url           the ``api_key:api_secret`` of ``cloudinary://…@cloud``
 cloudinary-key           a 15-digit Cloudinary API key within 40 characters of ``cloudinary``
@@ -56,12 +60,16 @@ connection-password      the ``password=``/``pwd=`` of a JDBC URL or ADO.NET/ODB
 connection-userinfo      the password of a JDBC URL's ``user:password@`` (Oracle:
                          ``thin:user/password@``), any literal
 curl-user                the password of ``curl -u user:password``
+curl-user-token          a key-shaped user of ``curl -u KEY:`` (Stripe-style: the key is the
+                         user, the password empty)
 jenkins-credential       the inside of the ``{…}`` value of a ``<secret>``, ``<password>``,
                          ``<apiToken>`` … element of a Jenkins ``credentials.xml`` (also
                          ``<id>``: braces hold an encrypted value, never a plain id)
 property-call            a value given to ``setProperty("…_TOKEN", "…")``,
                          ``os.environ.setdefault("API_KEY", "…")``, ``putenv`` and the like
 xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet configuration)
+option-value             the value after a command-line option naming a secret, with a space
+                         (``--token abc…``, ``--db-password …``; ``--token=…`` is an assignment)
 assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``,
                          ``auth``, ``pass``, ``passphrase``…: the key word ends the key name
                          (``max_tokens=4096`` is left alone), which may be camelCase
@@ -301,9 +309,19 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"(?i)\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?"
                r"(?:(?:basic|token|digest|apikey|api-key|sso-key|key|bot|bearer|oauth)[ \t]+)?"
                r"(?P<secret>[A-Za-z0-9._~+/=:-]{8,})", BEARER_CHECKS),
+    SecretRule("authorization-argument", "Authorization header value given to a setter",
+               r"(?i)\bauthorization[\"'][ \t]*,[ \t]*[\"']"
+               r"(?:basic|token|digest|apikey|api-key|sso-key|key|bot|oauth)[ \t]+"
+               r"(?P<secret>[A-Za-z0-9._~+/=:-]{8,})", BEARER_CHECKS),
+    SecretRule("teams-webhook", "Microsoft Teams incoming webhook URL",
+               r"(?i)https://(?:[a-z0-9-]+\.webhook\.office\.com/webhookb2|"
+               r"outlook\.office(?:365)?\.com/webhook)/(?P<secret>[A-Za-z0-9@/_-]{40,})"),
     SecretRule("url-password", "password in a URL",
                r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<secret>[^\s@/]+)@"
                r"(?P<host>[A-Za-z0-9.-]*)", URL_CHECKS),
+    SecretRule("url-token", "token as the user of a URL",
+               r"[A-Za-z][A-Za-z0-9+.-]*://(?P<secret>[A-Za-z0-9_-]{20,})@"
+               r"(?P<host>[A-Za-z0-9.-]*)", (*URL_CHECKS, DIGIT, KEY_SHAPE, WORDS)),
     SecretRule("connection-password", "password of a connection string",
                _CONNECTION_PASSWORD, CONNECTION_CHECKS),
     SecretRule("connection-userinfo", "password in a JDBC URL", _CONNECTION_USERINFO,
@@ -311,6 +329,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("curl-user", "password given to curl -u",
                r"\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']*:"
                r"(?P<secret>[^\s\"']+)", URL_CHECKS),
+    SecretRule("curl-user-token", "API key given to curl -u as the user, no password",
+               r"\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?"
+               r"(?P<secret>[A-Za-z0-9_-]{20,}):(?:[\s\"']|\z)",
+               (*URL_CHECKS, DIGIT, KEY_SHAPE, WORDS)),
     SecretRule("jenkins-credential", "Jenkins credential value",
                r"(?i)<(?:secret|password|passphrase|private-?key|api-?token|token|id)>"
                r"\{(?P<secret>[^<>{}\n]{16,})\}</"),
@@ -324,6 +346,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("assignment", "password, secret or token assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*" + _KEY_WORDS + ")" +
                _OPERATOR + r"(?P<secret>" + _value(1, 4) + ")", GENERIC_CHECKS),
+    SecretRule("option-value", "secret given to a command-line option",
+               r"(?i)(?:^|[\s\"'])--(?P<name>(?:[A-Za-z0-9]+[_-])*" + _KEY_WORDS + r")"
+               r"(?P<op>[ \t]+)(?P<secret>" + _value(8, 8) + ")", GENERIC_CHECKS),
     SecretRule("service-assignment", "key-shaped value assigned to a service's name",
                r"(?i)(?:^|[^A-Za-z0-9_.$])(?P<name>" + "|".join(SERVICE_NAMES) + ")" +
                _OPERATOR + r"(?P<secret>" + _value(16, 16) + ")",
