@@ -46,7 +46,11 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("difference", r"(?i)\bdiffer(?:s|ing|ence|ent)?\b|\bdiff:|!=| vs\.? "),
     ("refusal", r"(?i)\bdenied\b|not permitted|\bforbidden\b|\bunauthori[sz]ed\b"),
-    ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    (
+        "crash",
+        r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"
+        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b",
+    ),
     # what a memory checker found (valgrind, AddressSanitizer): the access and the address
     (
         "memory error",
@@ -60,6 +64,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
     # what a leak checker found (valgrind, LeakSanitizer)
     ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
+    # valgrind's heap summary: what was still held when the program ended
+    ("heap summary", r"\bin use at exit: \d|\btotal heap usage: \d|\bstill reachable: \d"),
     # javac's and others' fields under an error: ``symbol  : method x()``, ``location: class Y``
     (
         "error field",
@@ -90,7 +96,19 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
         r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
-    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
+    (
+        "exit status",
+        r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b|\breturn code: \d",
+    ),
+    # the totals row of a table (coverage's ``TOTAL``, ``ls -l``'s ``total 264``) and a
+    # query's row count (``(25 rows)``): the table's summary; not git's object counts
+    # (``Total 3 (delta 2), reused 0``)
+    ("table total", r"(?i)^\W*total\b[^(]*\d[^(]*$|^\(\d+ rows?\)$"),
+    # a formatter's verdict on each file and on the run (black, ruff format)
+    (
+        "formatting verdict",
+        r"^(?:would reformat|reformatted) \S|^(?:Oh no!|All done!)",
+    ),
     (
         "summary",
         r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"

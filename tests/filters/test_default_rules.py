@@ -143,6 +143,35 @@ def test_git_push(engine: RulesOnly) -> None:
     assert "Enumerating" not in result.output and "Counting" not in result.output
 
 
+def test_a_recursive_listing_keeps_every_directory_heading(engine: RulesOnly) -> None:
+    sections = [
+        f"src/pkg{n}:\n" + "\n".join(f"module_{n}_{m}.py" for m in range(40)) for n in range(8)
+    ]
+    kept = engine.apply("ls -R src", "\n\n".join(sections), 0).output.split("\n")
+    assert [line for line in kept if line.endswith(":")] == [f"src/pkg{n}:" for n in range(8)]
+    assert any(line.startswith("… ") for line in kept)  # the files between are counted
+
+
+def test_git_grep_is_a_search_listing(rules: tuple[Rule, ...]) -> None:
+    assert rule(rules, "grep-rg").matches("git grep -n 'def is_' -- httpx/")
+    assert rule(rules, "grep-rg").matches("cd repo && git --no-pager grep TODO")
+
+
+def test_pytest_keeps_where_failures_are_and_the_slowest_durations(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        [f"tests/test_ok_{n}.py ..........                 [ {n:2d}%]" for n in range(40)]
+        + ["tests/test_core.py ..F.E.s                       [ 41%]"]
+        + ["", "=== slowest 3 durations ===", "1.52s call     tests/test_core.py::test_db",
+           "0.40s setup    tests/test_core.py::test_db", "", "=== 1 failed, 400 passed ==="]
+    )
+    kept = engine.apply("pytest --durations=3", raw, 1).output.split("\n")
+    for line in ("tests/test_core.py ..F.E.s                       [ 41%]",
+                 "1.52s call     tests/test_core.py::test_db",
+                 "0.40s setup    tests/test_core.py::test_db"):
+        assert line in kept
+    assert "tests/test_ok_20.py ..........                 [ 20%]" not in kept
+
+
 def test_ls_keeps_every_name(engine: RulesOnly) -> None:
     raw = "\n".join(["node_modules", ".git", "target", "__pycache__", ".venv", "src"] * 20)
     assert engine.apply("ls -la", raw, 0).output == raw  # a directory name is a fact
@@ -205,6 +234,20 @@ def test_pip_install(engine: RulesOnly, command: str) -> None:
                  "Successfully installed idna-3.6 requests-2.31.0"):
         assert kept in output
     assert any(line.startswith("… ") and "omitted" in line for line in output)
+
+
+def test_pip_install_keeps_the_packages_the_command_named(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        ["Requirement already satisfied: pytest in ./.venv/lib/python3.11/site-packages (9.2.0)",
+         "Collecting black==24.10.0"]
+        + [f"Requirement already satisfied: dep{n} in ./.venv/lib/python3.11/site-packages "
+           f"(from pytest) (1.{n})" for n in range(30)]
+        + [f"Collecting sub{n}>=1 (from black==24.10.0)" for n in range(30)]
+        + ["Installing collected packages: black", "Successfully installed black-24.10.0"]
+    )
+    kept = engine.apply("pip install pytest black==24.10.0", raw, 0).output.split("\n")
+    assert kept[:2] == raw.split("\n")[:2]
+    assert "Collecting sub10>=1 (from black==24.10.0)" not in kept  # a dependency is counted
 
 
 def test_curl_keeps_both_ends_of_a_long_body(engine: RulesOnly) -> None:

@@ -123,3 +123,24 @@ def test_one_huge_hunk_keeps_the_ends_of_each_run(rules: tuple[Rule, ...]) -> No
         assert kept in output
     assert any(line.startswith("… ") and "removed lines omitted" in line for line in output)
     assert any(line.startswith("… ") and "added lines omitted" in line for line in output)
+
+
+def test_the_numbers_of_a_closing_summary_are_kept(rules: tuple[Rule, ...]) -> None:
+    lines = (
+        ["Name    Stmts   Miss  Cover", "-" * 30]
+        + [f"pkg/module_{n}.py    {100 + n}   {n}   {n % 100}%" for n in range(200)]
+        + ["-" * 30, "pkg/models.py    526    388    26%", "TOTAL    4618   1310    72%",
+           "Report written to coverage.xml", "closing remark without digits", "x",
+           "y", "z"]
+    )
+    kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
+    # a table past 150 lines keeps its ends; its last block (after the ruler) sums up, and
+    # its lines holding a number stay
+    assert "pkg/models.py    526    388    26%" in kept.split("\n")
+    assert "pkg/module_30.py    130   30   30%" not in kept
+
+
+def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
+    lines = ["start"] + [f"row {n} of the table" for n in range(200)]
+    kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
+    assert "row 180 of the table" not in kept
