@@ -172,6 +172,37 @@ def test_pytest_keeps_where_failures_are_and_the_slowest_durations(engine: Rules
     assert "tests/test_ok_20.py ..........                 [ 20%]" not in kept
 
 
+def test_pytest_keeps_the_coverage_table_it_was_asked_for(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        [f"captured log line {n}" for n in range(40)]
+        + ["", "---------- coverage: platform linux, python 3.11.7 ----------",
+           "Name                 Stmts   Miss  Cover", "src/app/models.py      120     60    50%"]
+        + [f"src/app/mod_{n}.py          80      4    95%" for n in range(12)]
+        + ["TOTAL                  200     64    68%", "", "=== 400 passed in 2.1s ==="]
+    )
+    kept = engine.apply("pytest --cov=src", raw, 0).output.split("\n")
+    for line in ("src/app/models.py      120     60    50%",
+                 "src/app/mod_6.py          80      4    95%",
+                 "TOTAL                  200     64    68%"):
+        assert line in kept
+
+
+def test_terraform_keeps_the_providers_it_installed(engine: RulesOnly) -> None:
+    # more than 40 such lines: past that, a changed-looking line is no longer protected
+    providers = [f"p{n}" for n in range(15)]
+    raw = "\n".join(
+        [f'- Finding hashicorp/{name} versions matching "~> 5.0"...' for name in providers]
+        + [f"- Installing hashicorp/{name} v5.31.0..." for name in providers]
+        + [f"- Installed hashicorp/{name} v5.31.0 (signed by HashiCorp)" for name in providers]
+        + ["- Using previously-installed hashicorp/time v3.6.0",
+           "Terraform has been successfully initialized!"]
+    )
+    kept = engine.apply("terraform init", raw, 0).output.split("\n")
+    assert "- Installed hashicorp/p7 v5.31.0 (signed by HashiCorp)" in kept
+    assert "- Using previously-installed hashicorp/time v3.6.0" in kept
+    assert "- Installing hashicorp/p7 v5.31.0..." not in kept  # progress
+
+
 def test_ls_keeps_every_name(engine: RulesOnly) -> None:
     raw = "\n".join(["node_modules", ".git", "target", "__pycache__", ".venv", "src"] * 20)
     assert engine.apply("ls -la", raw, 0).output == raw  # a directory name is a fact
