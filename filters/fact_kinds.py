@@ -104,6 +104,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # query's row count (``(25 rows)``): the table's summary; not git's object counts
     # (``Total 3 (delta 2), reused 0``)
     ("table total", r"(?i)^\W*total\b[^(]*\d[^(]*$|^\(\d+ rows?\)$"),
+    # a row of a coverage report, the table the command asked for: coverage.py's
+    # ``src/a.py  120  60  50%`` and istanbul's ``a.js |  85.71 |  50 |  100 |  85.71 | 12-14``
+    (
+        "coverage row",
+        r"^\S+\.\w+\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%"
+        r"|^[^|]*\S\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|",
+    ),
     # a formatter's verdict on each file and on the run (black, ruff format)
     (
         "formatting verdict",

@@ -174,6 +174,10 @@ def test_memory_errors_fix_counts_and_run_outcomes_are_facts(line: str) -> None:
         "Program received signal SIGSEGV, Segmentation fault.",  # gdb
         "==7977==     in use at exit: 522 bytes in 16 blocks",  # valgrind's heap summary
         "==7977==   total heap usage: 3 allocs, 3 frees, 1,100 bytes allocated",
+        "httpx/_client.py                     526    388    26%   66-69, 78-80, 87",  # coverage.py
+        "src/app/models.py    120     60     40     12    48.5%",  # with branches
+        "All files |   85.71 |    66.67 |     100 |   85.71 |",  # istanbul (nyc, jest, c8)
+        " index.js |   85.71 |    66.67 |     100 |   85.71 | 12-14",
     ],
 )
 def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> None:
@@ -186,6 +190,7 @@ def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> Non
         "Total 3 (delta 2), reused 0 (delta 0), pack-reused 0",  # git's object counts
         "> Task :compileJava",  # gradle's task lines
         "totally 3 apples",
+        "| name | 12 | 13 |",  # a markdown table of numbers is not a coverage report
     ],
 )
 def test_counts_that_are_not_totals_stay_unprotected(line: str) -> None:
