@@ -120,7 +120,7 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         "summary",
         r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
         r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
-        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
+        r"|tests?:\s|test suites:|ran \d+ tests?|OK(?:\s*\(|\s*$)|ok\s+[^\d\s]|--- (?:FAIL|SKIP)"
         r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
         r"|success\b|(?:PASS|FAIL)\s*$"
         r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
@@ -171,10 +171,11 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
 )
 """Lines pointing into source code: protected unless the code is a library's
 (:data:`LIBRARY_PATH`) — a failure's location in the project is a fact, the frames of pytest,
-pluggy or ``node:internal`` it went through are not."""
+pluggy or node's own modules (``node:internal/…``, ``(node:async_hooks:206:9)``) it went through
+are not."""
 
 LIBRARY_PATH = (
-    r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|\bnode_modules/|\bnode:internal"
+    r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|\bnode_modules/|\bnode:internal|\(node:[a-z_]"
     r"|<frozen |\(internal/|/rustc/[0-9a-f]{7,}/|/\.cargo/registry/|/usr/(?:local/)?go/src/"
     r"|/usr/lib/jvm/"
 )

@@ -203,6 +203,24 @@ def test_terraform_keeps_the_providers_it_installed(engine: RulesOnly) -> None:
     assert "- Installing hashicorp/p7 v5.31.0..." not in kept  # progress
 
 
+def test_node_test_runner_drops_passing_tests_and_node_frames(rules: tuple[Rule, ...]) -> None:
+    noise = rule(rules, "node-test-noise")
+    for command in ("node --test", "node --test tests/a.test.js", "node --no-warnings --test"):
+        assert noise.matches(command), command
+    assert not noise.matches("node server.js --testing")
+    raw = "\n".join(
+        ["TAP version 13"]
+        + [f"# Subtest: case {n}\nok {n} - case {n}\n  ---\n  duration_ms: 0.5\n  ..."
+           for n in range(30)]
+        + ["# Subtest: broken\nnot ok 31 - broken\n  ---\n  location: '/p/t.test.js:4:1'\n  ...",
+           "1..31", "# tests 31", "# pass 30", "# fail 1"]
+    )
+    kept = FilterEngine(rules).apply("node --test", raw, 1).output.split("\n")
+    assert "not ok 31 - broken" in kept and "  location: '/p/t.test.js:4:1'" in kept
+    assert "# fail 1" in kept
+    assert "ok 7 - case 7" not in kept
+
+
 def test_ls_keeps_every_name(engine: RulesOnly) -> None:
     raw = "\n".join(["node_modules", ".git", "target", "__pycache__", ".venv", "src"] * 20)
     assert engine.apply("ls -la", raw, 0).output == raw  # a directory name is a fact

@@ -177,6 +177,9 @@ def test_memory_errors_fix_counts_and_run_outcomes_are_facts(line: str) -> None:
         "httpx/_client.py                     526    388    26%   66-69, 78-80, 87",  # coverage.py
         "src/app/models.py    120     60     40     12    48.5%",  # with branches
         "All files |   85.71 |    66.67 |     100 |   85.71 |",  # istanbul (nyc, jest, c8)
+        "ok  \tgithub.com/gorilla/mux\t0.012s",  # go test's package summary
+        "OK",  # unittest
+        "OK (skipped=1)",
         " index.js |   85.71 |    66.67 |     100 |   85.71 | 12-14",
     ],
 )
@@ -191,6 +194,8 @@ def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> Non
         "> Task :compileJava",  # gradle's task lines
         "totally 3 apples",
         "| name | 12 | 13 |",  # a markdown table of numbers is not a coverage report
+        "    ok 12 - when cli of a and commands [\"ab\"] then suggest ab",  # TAP: a passing test
+        "    at Test.runInAsyncScope (node:async_hooks:206:9)",  # a frame inside node
     ],
 )
 def test_counts_that_are_not_totals_stay_unprotected(line: str) -> None:
