@@ -143,3 +143,17 @@ def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
     lines = ["start"] + [f"row {n} of the table" for n in range(200)]
     kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
     assert "row 180 of the table" not in kept
+
+
+def test_a_failed_command_no_rule_knows_is_shown_whole_up_to_150_lines(
+    rules: tuple[Rule, ...],
+) -> None:
+    lines = ["Resolving the graph"] + [f"step {n}: visited node {n}" for n in range(120)]
+    lines += ["error: the graph has a cycle through node 7", "aborting"]
+    engine = FilterEngine(rules)
+    assert engine.apply("frobnicate build", "\n".join(lines), 2).output == "\n".join(lines)
+    # the same output of a run that succeeded, or a longer one, is reduced
+    succeeded = engine.apply("frobnicate build", "\n".join(lines), 0).output
+    assert "step 60: visited node 60" not in succeeded
+    longer = lines + [f"step {n}: visited node {n}" for n in range(200, 260)]
+    assert "step 60: visited node 60" not in engine.apply("frobnicate build", "\n".join(longer), 2).output
