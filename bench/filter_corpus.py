@@ -9,6 +9,12 @@ lost and by reduction, and the time the filter path took over the half.
 
 ``--half tune`` limits the per-output listing to one half (held-back outputs are only ever
 reported in aggregate unless asked); ``--list`` prints every tune output's line.
+
+Lost facts are also counted by where they went (:func:`where_lost`): the stage that dropped
+the line (a rule's strategy type, the generic reduction, or nothing cut: sanitising or
+redaction changed it), whether the output was read as data or a report, and where the line
+sat (first or last 20 lines, or the middle) — aggregates that say which decision to revisit
+without showing a held-back line.
 """
 
 from __future__ import annotations
@@ -25,10 +31,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus" / "filters"))
 
 from corpus import ANSI, HELD_BACK, TUNE, Case, load_cases, lost_facts  # type: ignore[import-not-found]
 
-from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.command import normalized_command
+from tooldeck.filters.engine import FilterEngine, is_file_view, is_short
 from tooldeck.filters.fact_kinds import LISTING_RULES, MUST_KEEP_RULES, SOURCE_RULES
+from tooldeck.filters.fallback import is_data
+from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.plugin import filter_output
+from tooldeck.filters.rulers import compact_rulers
+from tooldeck.filters.sanitize import collapse_blank_lines, strip_terminal
 from tooldeck.models import ToolOutput
 
 LARGE = 2048
@@ -57,6 +68,35 @@ def fact_kind(case: Case, fact: str) -> str:
             return kind
     return next((f"no kind: {name}" for name, shape in _SHAPES if re.search(shape, line)),
                 "no kind: words")
+
+
+def _holds(fact: str, text: str) -> bool:
+    return any(fact in line for line in ANSI.sub("", text).split("\n"))
+
+
+def where_lost(engine: FilterEngine, case: Case, fact: str) -> str:
+    """Which decision dropped ``fact``: a label made of the stage, the output's kind, and
+    the position of the fact's line. Only this label is printed for a held-back fact.
+    """
+    exact = strip_terminal(case.text)
+    command = case.command
+    if is_short(exact) or is_file_view(normalized_command(command).split()):
+        return "not cut: sanitising or redaction changed it"
+    text = compact_rulers(collapse_blank_lines(exact))
+    if not _holds(fact, text):
+        return "blank lines or rulers compacted"
+    stage = "generic reduction"
+    for rule in engine.matching_rules(command):
+        output = rule.strategy.apply_clean(text, case.exit_code).output
+        if not _holds(fact, output):
+            stage = f"rule {rule.name} ({rule.strategy.name})"
+            break
+        text = output
+    lines = text.split("\n")
+    kind = "data" if is_data(lines, must_keep_line_numbers(text)) else "report"
+    index = next((number for number, line in enumerate(lines) if fact in line), 0)
+    place = "first 20" if index < 20 else "last 20" if index >= len(lines) - 20 else "middle"
+    return f"{stage}, {kind} of {'> 150' if len(lines) > 150 else '<= 150'} lines, {place}"
 
 
 def received(engine: FilterEngine, case: Case) -> tuple[str, tuple[str, ...], str | None]:
@@ -95,6 +135,12 @@ def report(engine: FilterEngine, half: str, *, detail: bool, listing: bool) -> N
     if kinds:
         listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())
         print(f"facts lost by kind of line: {listed}")
+        where = collections.Counter(
+            where_lost(engine, row[0], fact) for row in rows for fact in row[3]
+        )
+        print("facts lost by where they went:")
+        for label, count in where.most_common():
+            print(f"  {count:3}  {label}")
     if not detail:
         print()
         return

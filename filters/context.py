@@ -12,7 +12,10 @@ protected line alone can lose what it is about. Kept with it:
   lines after ``ValidationError: 2 validation errors for Entry``);
 - the lines that open the **sections of an outline** (the roots of a ``tree`` listing),
   when a rule asks for them and there are few;
-- the **first and last lines** of the output, as many as fit in a character budget.
+- the **first and last lines** of the output, as many as fit in a character budget;
+- the lines holding a number in the output's **closing block** (the few lines after its
+  last blank line or ruler): where a report sums up (a table's totals, a durations list,
+  pip's notice of its own version).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["context_lines", "edge_lines", "indent", "outline_lines"]
+__all__ = ["closing_lines", "context_lines", "edge_lines", "indent", "outline_lines"]
 
 _MESSAGE = re.compile(r"\b(?:[A-Z]\w*)?(?:Error|Exception)\b|(?i:\berror\b)")
 """An error or exception line: its parent and the rest of its message are its context."""
@@ -43,6 +46,12 @@ _INTRODUCED = 5
 
 _PARENT_REACH = 200
 """How far above an error its parent line is looked for."""
+
+_CLOSING = 8
+"""Most lines of text in a closing block; a longer last block is not a summary."""
+
+_RULER = re.compile(r"^\W*[=_\-*#~\u2500\u2501\u2550]{3}")
+_DIGIT = re.compile(r"\d")
 
 _MAX_HEADINGS = 24
 _HEADING_CHARS = 100
@@ -159,3 +168,26 @@ def edge_lines(indexes: Sequence[int], lines: list[str], most: int, chars: int) 
             break
         kept.append(index)
     return kept
+
+
+def closing_lines(lines: list[str]) -> set[int]:
+    """The lines holding a number in the output's closing block.
+
+    The closing block is what follows the last blank line or ruler, when it holds at most
+    eight lines of text: where a report sums up. Its lines without a number are left to
+    the edges (:func:`edge_lines`).
+
+    :param lines: the output's lines.
+    :returns: their numbers.
+    """
+    block: list[int] = []
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not line.strip() or _RULER.match(line):
+            if block:
+                break
+            continue
+        block.append(index)
+        if len(block) > _CLOSING:
+            return set()
+    return {index for index in block if _DIGIT.search(lines[index])}

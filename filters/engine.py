@@ -67,6 +67,11 @@ NEVER_CUT_CHARS = 2048
 """Outputs with fewer characters are never cut either: a model reads them at a glance, and
 cutting them would save little and risk a fact."""
 
+UNKNOWN_FAILURE_LINES = 150
+"""A failed command that no rule knows is not reduced up to this many lines (the size up to
+which a listing is shown whole): what it printed about its failure is in a vocabulary no rule
+taught the classifier, and the model must read it to fix the failure."""
+
 _STATS_LINE_CHARS = 80
 """About what the stats line adds: a reduction that saves less is not made."""
 
@@ -419,10 +424,15 @@ class FilterEngine:
         more than the stats line costs is dropped for the input.
         """
         text, confidence = self._run_pipeline(rules, clean, exit_code)
-        if self.fallback is None or any(
+        unknown_failure = (
+            not rules
+            and exit_code not in (None, 0)
+            and count_lines(clean) <= UNKNOWN_FAILURE_LINES
+        )
+        if unknown_failure or self.fallback is None or any(
             rule.strategy.name == self.fallback.name for rule in rules
         ):
-            stage = None  # a rule ran it with its own budget
+            stage = None  # shown whole, or a rule ran it with its own budget
         else:
             stage = self.fallback.apply_clean(text, exit_code)
         if stage is not None and stage.output != text:

@@ -46,7 +46,11 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("difference", r"(?i)\bdiffer(?:s|ing|ence|ent)?\b|\bdiff:|!=| vs\.? "),
     ("refusal", r"(?i)\bdenied\b|not permitted|\bforbidden\b|\bunauthori[sz]ed\b"),
-    ("crash", r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"),
+    (
+        "crash",
+        r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"
+        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b",
+    ),
     # what a memory checker found (valgrind, AddressSanitizer): the access and the address
     (
         "memory error",
@@ -60,6 +64,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
     # what a leak checker found (valgrind, LeakSanitizer)
     ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
+    # valgrind's heap summary: what was still held when the program ended
+    ("heap summary", r"\bin use at exit: \d|\btotal heap usage: \d|\bstill reachable: \d"),
     # javac's and others' fields under an error: ``symbol  : method x()``, ``location: class Y``
     (
         "error field",
@@ -90,12 +96,31 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
         r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
-    ("exit status", r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b"),
+    (
+        "exit status",
+        r"(?i)\bexit(?:ed)? (?:with )?(?:code |status )?\d+\b|\bsuccessfully\b|\breturn code: \d",
+    ),
+    # the totals row of a table (coverage's ``TOTAL``, ``ls -l``'s ``total 264``) and a
+    # query's row count (``(25 rows)``): the table's summary; not git's object counts
+    # (``Total 3 (delta 2), reused 0``)
+    ("table total", r"(?i)^\W*total\b[^(]*\d[^(]*$|^\(\d+ rows?\)$"),
+    # a row of a coverage report, the table the command asked for: coverage.py's
+    # ``src/a.py  120  60  50%`` and istanbul's ``a.js |  85.71 |  50 |  100 |  85.71 | 12-14``
+    (
+        "coverage row",
+        r"^\S+\.\w+\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%"
+        r"|^[^|]*\S\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|",
+    ),
+    # a formatter's verdict on each file and on the run (black, ruff format)
+    (
+        "formatting verdict",
+        r"^(?:would reformat|reformatted) \S|^(?:Oh no!|All done!)",
+    ),
     (
         "summary",
         r"(?i)^\s*(?:\[INFO\] )?(?:build (?:success|failure)|total time"
         r"|plan:|apply complete|saved the plan|your code has been rated|test result:"
-        r"|tests?:\s|test suites:|ran \d+ tests?|OK\b|ok\s|--- (?:FAIL|SKIP)"
+        r"|tests?:\s|test suites:|ran \d+ tests?|OK(?:\s*\(|\s*$)|ok\s+[^\d\s]|--- (?:FAIL|SKIP)"
         r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
         r"|success\b|(?:PASS|FAIL)\s*$"
         r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
@@ -146,10 +171,11 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
 )
 """Lines pointing into source code: protected unless the code is a library's
 (:data:`LIBRARY_PATH`) — a failure's location in the project is a fact, the frames of pytest,
-pluggy or ``node:internal`` it went through are not."""
+pluggy or node's own modules (``node:internal/…``, ``(node:async_hooks:206:9)``) it went through
+are not."""
 
 LIBRARY_PATH = (
-    r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|\bnode_modules/|\bnode:internal"
+    r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|\bnode_modules/|\bnode:internal|\(node:[a-z_]"
     r"|<frozen |\(internal/|/rustc/[0-9a-f]{7,}/|/\.cargo/registry/|/usr/(?:local/)?go/src/"
     r"|/usr/lib/jvm/"
 )

@@ -30,7 +30,7 @@ import re
 from typing import Annotated, Literal
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.context import context_lines, edge_lines, outline_lines
+from tooldeck.filters.context import closing_lines, context_lines, edge_lines, outline_lines
 from tooldeck.filters.diff_cut import cut_diff, is_diff
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.omissions import render
@@ -159,6 +159,7 @@ class Fallback(Strategy[FallbackParams]):
         if self._keep is not None:
             keep.update(index for index, line in enumerate(lines) if self._keep.matches(line))
         keep |= context_lines(lines, keep)
+        keep |= closing_lines(lines)
         if params.outline:
             keep |= outline_lines(lines)
         keep.update(edge_lines(_nonblank(lines, head), lines, head, edge_chars))

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 _LOCATION_FOLLOWER = re.compile(
-    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at (?![^\n]*(?:node_modules/|node:internal))[^\n]*:\d+)[^\n]*\n"
+    rb"[ \t]*(?:-->[ \t]*\S+:\d+|at (?![^\n]*(?:node_modules/|node:[a-z_]))[^\n]*:\d+)[^\n]*\n"
 )
 """The lines right after a must-keep line that belong to it are kept with it: a diagnostic
 location (rustc's ``--> file:line``) and a JavaScript stack frame outside the libraries

@@ -143,6 +143,84 @@ def test_git_push(engine: RulesOnly) -> None:
     assert "Enumerating" not in result.output and "Counting" not in result.output
 
 
+def test_a_recursive_listing_keeps_every_directory_heading(engine: RulesOnly) -> None:
+    sections = [
+        f"src/pkg{n}:\n" + "\n".join(f"module_{n}_{m}.py" for m in range(40)) for n in range(8)
+    ]
+    kept = engine.apply("ls -R src", "\n\n".join(sections), 0).output.split("\n")
+    assert [line for line in kept if line.endswith(":")] == [f"src/pkg{n}:" for n in range(8)]
+    assert any(line.startswith("… ") for line in kept)  # the files between are counted
+
+
+def test_git_grep_is_a_search_listing(rules: tuple[Rule, ...]) -> None:
+    assert rule(rules, "grep-rg").matches("git grep -n 'def is_' -- httpx/")
+    assert rule(rules, "grep-rg").matches("cd repo && git --no-pager grep TODO")
+
+
+def test_pytest_keeps_the_slowest_durations(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        [f"captured log line {n}" for n in range(40)]
+        + ["", "=== slowest 12 durations ===", "1.52s call     tests/test_core.py::test_db",
+           "0.40s setup    tests/test_core.py::test_db"]
+        + [f"0.{n:02d}s call     tests/test_core.py::test_{n}" for n in range(30, 20, -1)]
+        + ["", "=== 1 failed, 400 passed ==="]
+    )
+    kept = engine.apply("pytest --durations=12", raw, 1).output.split("\n")
+    for line in ("1.52s call     tests/test_core.py::test_db",
+                 "0.40s setup    tests/test_core.py::test_db"):
+        assert line in kept
+    assert "captured log line 20" not in kept
+
+
+def test_pytest_keeps_the_coverage_table_it_was_asked_for(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        [f"captured log line {n}" for n in range(40)]
+        + ["", "---------- coverage: platform linux, python 3.11.7 ----------",
+           "Name                 Stmts   Miss  Cover", "src/app/models.py      120     60    50%"]
+        + [f"src/app/mod_{n}.py          80      4    95%" for n in range(12)]
+        + ["TOTAL                  200     64    68%", "", "=== 400 passed in 2.1s ==="]
+    )
+    kept = engine.apply("pytest --cov=src", raw, 0).output.split("\n")
+    for line in ("src/app/models.py      120     60    50%",
+                 "src/app/mod_6.py          80      4    95%",
+                 "TOTAL                  200     64    68%"):
+        assert line in kept
+
+
+def test_terraform_keeps_the_providers_it_installed(engine: RulesOnly) -> None:
+    # more than 40 such lines: past that, a changed-looking line is no longer protected
+    providers = [f"p{n}" for n in range(15)]
+    raw = "\n".join(
+        [f'- Finding hashicorp/{name} versions matching "~> 5.0"...' for name in providers]
+        + [f"- Installing hashicorp/{name} v5.31.0..." for name in providers]
+        + [f"- Installed hashicorp/{name} v5.31.0 (signed by HashiCorp)" for name in providers]
+        + ["- Using previously-installed hashicorp/time v3.6.0",
+           "Terraform has been successfully initialized!"]
+    )
+    kept = engine.apply("terraform init", raw, 0).output.split("\n")
+    assert "- Installed hashicorp/p7 v5.31.0 (signed by HashiCorp)" in kept
+    assert "- Using previously-installed hashicorp/time v3.6.0" in kept
+    assert "- Installing hashicorp/p7 v5.31.0..." not in kept  # progress
+
+
+def test_node_test_runner_drops_passing_tests_and_node_frames(rules: tuple[Rule, ...]) -> None:
+    noise = rule(rules, "node-test-noise")
+    for command in ("node --test", "node --test tests/a.test.js", "node --no-warnings --test"):
+        assert noise.matches(command), command
+    assert not noise.matches("node server.js --testing")
+    raw = "\n".join(
+        ["TAP version 13"]
+        + [f"# Subtest: case {n}\nok {n} - case {n}\n  ---\n  duration_ms: 0.5\n  ..."
+           for n in range(30)]
+        + ["# Subtest: broken\nnot ok 31 - broken\n  ---\n  location: '/p/t.test.js:4:1'\n  ...",
+           "1..31", "# tests 31", "# pass 30", "# fail 1"]
+    )
+    kept = FilterEngine(rules).apply("node --test", raw, 1).output.split("\n")
+    assert "not ok 31 - broken" in kept and "  location: '/p/t.test.js:4:1'" in kept
+    assert "# fail 1" in kept
+    assert "ok 7 - case 7" not in kept
+
+
 def test_ls_keeps_every_name(engine: RulesOnly) -> None:
     raw = "\n".join(["node_modules", ".git", "target", "__pycache__", ".venv", "src"] * 20)
     assert engine.apply("ls -la", raw, 0).output == raw  # a directory name is a fact
@@ -205,6 +283,20 @@ def test_pip_install(engine: RulesOnly, command: str) -> None:
                  "Successfully installed idna-3.6 requests-2.31.0"):
         assert kept in output
     assert any(line.startswith("… ") and "omitted" in line for line in output)
+
+
+def test_pip_install_keeps_the_packages_the_command_named(engine: RulesOnly) -> None:
+    raw = "\n".join(
+        ["Requirement already satisfied: pytest in ./.venv/lib/python3.11/site-packages (9.2.0)",
+         "Collecting black==24.10.0"]
+        + [f"Requirement already satisfied: dep{n} in ./.venv/lib/python3.11/site-packages "
+           f"(from pytest) (1.{n})" for n in range(30)]
+        + [f"Collecting sub{n}>=1 (from black==24.10.0)" for n in range(30)]
+        + ["Installing collected packages: black", "Successfully installed black-24.10.0"]
+    )
+    kept = engine.apply("pip install pytest black==24.10.0", raw, 0).output.split("\n")
+    assert kept[:2] == raw.split("\n")[:2]
+    assert "Collecting sub10>=1 (from black==24.10.0)" not in kept  # a dependency is counted
 
 
 def test_curl_keeps_both_ends_of_a_long_body(engine: RulesOnly) -> None:

@@ -120,7 +120,8 @@ def test_failure_fallback_is_configurable(registry: StrategyRegistry) -> None:
 
 
 def test_the_generic_reduction_stands_for_a_failed_command(registry: StrategyRegistry) -> None:
-    raw = "\n".join([f"Compiling unit {n}{PAD}" for n in range(40)] + ["error: boom"])
+    # longer than a failed unknown command shown whole (UNKNOWN_FAILURE_LINES)
+    raw = "\n".join([f"Compiling unit {n}{PAD}" for n in range(200)] + ["error: boom"])
     result = engine_for(registry, PIPELINE).apply("builder", raw, 1)
     assert result.output.endswith("error: boom") and "lines like" in result.output
     assert result.confidence is FilterConfidence.FALLBACK

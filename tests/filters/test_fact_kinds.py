@@ -156,3 +156,47 @@ def test_a_location_arrow_into_a_library_is_not_protected() -> None:
 )
 def test_memory_errors_fix_counts_and_run_outcomes_are_facts(line: str) -> None:
     assert must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "TOTAL                               4618   1310    72%",  # coverage report
+        "total 264",  # ls -l
+        "(25 rows)",  # psql
+        "Total reclaimed space: 0B",  # docker prune
+        "would reformat /tmp/pyproj/src/inventory/report.py",  # black --check
+        "reformatted /tmp/pyproj-black/src/inventory/__init__.py",
+        "Oh no! 💥 💔 💥",
+        "All done! ✨ 🍰 ✨",
+        "Verify return code: 18 (self-signed certificate)",  # openssl s_client
+        "==7977== Process terminating with default action of signal 11 (SIGSEGV)",
+        "Program received signal SIGSEGV, Segmentation fault.",  # gdb
+        "==7977==     in use at exit: 522 bytes in 16 blocks",  # valgrind's heap summary
+        "==7977==   total heap usage: 3 allocs, 3 frees, 1,100 bytes allocated",
+        "httpx/_client.py                     526    388    26%   66-69, 78-80, 87",  # coverage.py
+        "src/app/models.py    120     60     40     12    48.5%",  # with branches
+        "All files |   85.71 |    66.67 |     100 |   85.71 |",  # istanbul (nyc, jest, c8)
+        "ok  \tgithub.com/gorilla/mux\t0.012s",  # go test's package summary
+        "OK",  # unittest
+        "OK (skipped=1)",
+        " index.js |   85.71 |    66.67 |     100 |   85.71 | 12-14",
+    ],
+)
+def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Total 3 (delta 2), reused 0 (delta 0), pack-reused 0",  # git's object counts
+        "> Task :compileJava",  # gradle's task lines
+        "totally 3 apples",
+        "| name | 12 | 13 |",  # a markdown table of numbers is not a coverage report
+        "    ok 12 - when cli of a and commands [\"ab\"] then suggest ab",  # TAP: a passing test
+        "    at Test.runInAsyncScope (node:async_hooks:206:9)",  # a frame inside node
+    ],
+)
+def test_counts_that_are_not_totals_stay_unprotected(line: str) -> None:
+    assert not must_keep_classifier().is_must_keep(line)

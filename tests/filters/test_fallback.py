@@ -123,3 +123,38 @@ def test_one_huge_hunk_keeps_the_ends_of_each_run(rules: tuple[Rule, ...]) -> No
         assert kept in output
     assert any(line.startswith("… ") and "removed lines omitted" in line for line in output)
     assert any(line.startswith("… ") and "added lines omitted" in line for line in output)
+
+
+def test_the_numbers_of_a_closing_summary_are_kept(rules: tuple[Rule, ...]) -> None:
+    lines = (
+        ["host       requests   p99", "-" * 30]
+        + [f"host-{n}    {100 + n}   {n} ms" for n in range(200)]
+        + ["WARNING: 3 hosts timed out"]  # a report, not data: its ends are four lines
+        + ["-" * 30, "slowest host-7    526   388 ms", "4618 requests served",
+           "Report written to latency.csv", "closing remark without digits", "x", "y", "z"]
+    )
+    kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
+    # the last block (after the ruler) sums up: its lines holding a number stay
+    assert "slowest host-7    526   388 ms" in kept.split("\n")
+    assert "host-30    130   30 ms" not in kept
+
+
+def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
+    lines = ["start"] + [f"row {n} of the table" for n in range(200)]
+    kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
+    assert "row 180 of the table" not in kept
+
+
+def test_a_failed_command_no_rule_knows_is_shown_whole_up_to_150_lines(
+    rules: tuple[Rule, ...],
+) -> None:
+    lines = ["Resolving the graph"] + [f"step {n}: visited node {n}" for n in range(120)]
+    lines += ["error: the graph has a cycle through node 7", "aborting"]
+    engine = FilterEngine(rules)
+    assert engine.apply("frobnicate build", "\n".join(lines), 2).output == "\n".join(lines)
+    # the same output of a run that succeeded, or a longer one, is reduced
+    succeeded = engine.apply("frobnicate build", "\n".join(lines), 0).output
+    assert "step 60: visited node 60" not in succeeded
+    longer = lines + [f"step {n}: visited node {n}" for n in range(200, 260)]
+    failed_long = engine.apply("frobnicate build", "\n".join(longer), 2).output
+    assert "step 60: visited node 60" not in failed_long
