@@ -75,10 +75,13 @@ def _find_bash(env: dict[str, str]) -> str | None:
 
     Looked up once per scrubbed environment, not on every spawn: ``subprocess`` would
     otherwise join and encode every ``PATH`` entry and try ``execve`` on each in turn. With
-    ``None`` the spawn searches ``PATH`` itself.
+    ``None`` the spawn searches ``PATH`` itself: so it does when an entry is relative, since
+    the child resolves it from the command's working directory, not from ours.
     """
-    found = shutil.which("bash", path=env.get("PATH", os.defpath))
-    return None if found is None else os.path.abspath(found)
+    path = env.get("PATH", os.defpath)
+    if not all(os.path.isabs(entry) for entry in path.split(os.pathsep)):
+        return None
+    return shutil.which("bash", path=path)
 
 
 class ShellExecutor:
