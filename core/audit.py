@@ -35,7 +35,7 @@ from typing import Any
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import AuditEvent, ToolDef
 from tooldeck.results import ToolResult
-from tooldeck.safe_json import json_safe, safe_repr
+from tooldeck.safe_json import is_json_safe, json_safe, safe_repr
 from tooldeck.secrets import redact
 
 __all__ = [
@@ -170,7 +170,10 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
         if policy is not None:
             fields["policy"] = policy
         event = AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
-    safe = json_safe(event.fields, max_chars=limit * RECORD_BUDGET, max_string=limit)
+    budget = limit * RECORD_BUDGET
+    if is_json_safe(event.fields, max_chars=budget, max_string=limit):
+        return event  # a short plain record (most calls): nothing to escape, cut or convert
+    safe = json_safe(event.fields, max_chars=budget, max_string=limit)
     return AuditEvent(kind=event.kind, ts=event.ts, fields=safe)
 
 

@@ -428,11 +428,11 @@ class Deck:
         call = attrs.evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
-        quota = runtime.storage.quota()
+        quota = None if limit is None else runtime.storage.quota()
         votes: list[Decision] = []
         if not tools_config.enabled:
             decision = tools_disabled(runtime)
-        elif limit is not None and quota.used(call.caller_id) >= limit:
+        elif limit is not None and quota is not None and quota.used(call.caller_id) >= limit:
             decision = _quota_exhausted(limit, call.caller_id,
                                         runtime.settings.origin(_QUOTA_RULE))
         else:
@@ -469,7 +469,7 @@ class Deck:
             return _fail(call, ErrorCategory.PERMANENT_FAILURE,
                          f"wrapping the executor of {tool.id!r} failed: "
                          f"{type(exc).__name__}: {exc}", decision)
-        if (limit is not None and runtime.hooks.probes_calls
+        if (limit is not None and quota is not None and runtime.hooks.probes_calls
                 and quota.used(call.caller_id) >= limit):
             # a probe must not see a call the quota stops (``take`` below checks it anyway:
             # a confirmation may have waited while other calls used up the quota)
@@ -480,7 +480,7 @@ class Deck:
             error = ToolError(probed.category or ErrorCategory.POLICY_BLOCKED, probed.reason,
                               suggestion=probed.suggestion)
             return ToolResult(call, error=error, decision=probed, approved_by=approved_by)
-        if limit is not None and not quota.take(call.caller_id, limit):
+        if limit is not None and quota is not None and not quota.take(call.caller_id, limit):
             # counted atomically, for every worker of a shared backend: another worker may
             # have taken the last call since the check above
             return self._quota_blocked(runtime, call, limit)

@@ -474,6 +474,7 @@ class Runtime:
         self._closed = False
         self.calls_started = 0
         self._services: Services | None = None
+        self._storage: Storage | None = None
 
     @property
     def services(self) -> Services:
@@ -496,11 +497,16 @@ class Runtime:
         """Where the deck's state lives (``[storage]``): see :mod:`tooldeck.storage_api`.
 
         The deck's one backend, opened by its first runtime and shared by every runtime it
-        builds; embedded (files and SQLite) unless ``[storage] url`` names a shared one.
+        builds; embedded (files and SQLite) unless ``[storage] url`` names a shared one. The
+        session never replaces its backend, so the runtime keeps it once asked (plugins ask
+        on every call).
         """
-        from tooldeck.storage import session_storage
+        storage = self._storage
+        if storage is None:
+            from tooldeck.storage import session_storage
 
-        return session_storage(self.session)
+            storage = self._storage = session_storage(self.session)
+        return storage
 
     def trust_level(self, call: ToolCall, tool: ToolDef) -> TrustLevel:
         """How far ``call`` is trusted: see :mod:`tooldeck.trust_levels`."""

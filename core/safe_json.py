@@ -31,7 +31,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "json_line", "json_safe", "safe_repr", "safe_text"]
+__all__ = ["MAX_DEPTH", "is_json_safe", "json_line", "json_safe", "safe_repr", "safe_text"]
 
 MAX_DEPTH = 32
 """Containers nested deeper than this are replaced by a marker."""
@@ -40,6 +40,8 @@ _EXACT_DIGITS = 100
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 _LOG10_2 = math.log10(2)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_SORTING = json.JSONEncoder(ensure_ascii=False, allow_nan=False, sort_keys=True)
+"""Refuses keys of mixed types (``1`` and ``"1"`` would both be written as ``"1"``)."""
 
 
 def safe_text(text: str) -> str:
@@ -197,6 +199,24 @@ def json_safe(value: Any, *, max_chars: int, max_string: int | None = None) -> A
     return _Converter(max_chars, max_string or max_chars).convert(value, 0)
 
 
+def is_json_safe(value: Any, *, max_chars: int, max_string: int) -> bool:
+    """Whether ``value`` already is, as JSON, what :func:`json_safe` would make of it.
+
+    True when its strict encoding is provably left alone by the conversion (see
+    :func:`json_line`) and no longer than ``max_string``, so that no string in it can be cut.
+    The check encodes ``value`` once (in C, keys sorted: a mapping whose keys are of mixed
+    types, which two keys could share a spelling, is refused), which costs less than
+    converting it. What stays as it is may differ from the converted copy in Python types
+    only (a tuple is not made a list), never in its JSON.
+
+    :param value: anything.
+    :param max_chars: the size budget :func:`json_safe` would get.
+    :param max_string: the longest string :func:`json_safe` would keep.
+    """
+    line = _plain_line(value, max_chars, _SORTING)
+    return line is not None and len(line) <= max_string
+
+
 def json_line(record: Any, *, max_chars: int) -> str:
     r"""``record`` as one line of strict JSON (no newline at the end); never raises.
 
@@ -219,7 +239,8 @@ _DIGIT_RUN = bytes(20)  # twenty digits in a row: an integer that may not fit in
 _PER_ITEM = 22  # the most budget one item spends per character of its encoding (a number)
 
 
-def _plain_line(record: Any, max_chars: int) -> str | None:
+def _plain_line(record: Any, max_chars: int,
+                encoder: json.JSONEncoder = _ENCODER) -> str | None:
     """``record`` encoded as it is, when that is provably what :func:`json_safe` gives.
 
     The encoder accepts only JSON types, refuses NaN and infinities, and the line must be
@@ -231,7 +252,7 @@ def _plain_line(record: Any, max_chars: int) -> str | None:
     returns ``None``: the caller then converts.
     """
     try:
-        line = _ENCODER.encode(record)
+        line = encoder.encode(record)
         data = line.encode("utf-8")
     except Exception:  # not plain JSON, a cycle, too deep, a lone surrogate: convert it
         return None

@@ -130,4 +130,6 @@ def code_view(analysis: CommandAnalysis) -> tuple[str, CommandAnalysis]:
     """
     segments = tuple(_segment_view(s) for s in analysis.segments)
     text = "\n".join(" ".join(w.value for w in s.words) for s in segments)
+    if all(view is segment for view, segment in zip(segments, analysis.segments, strict=True)):
+        return text, analysis  # no data argument: the analysis is its own code view
     return text, attrs.evolve(analysis, segments=segments)

@@ -392,8 +392,8 @@ def _heredoc(redirect: Node, script: _Script) -> Stdin:
     return Stdin("heredoc", "")
 
 
-def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
+def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items)) if items else ()
 
 
 def _analyze(command: str, extra_wrappers: frozenset[str], *,

@@ -256,7 +256,8 @@ def shell_tags(command: str, *, extra_wrappers: Iterable[str] = ()) -> frozenset
     normalised = deobfuscate(command).lower()
     # the three spellings in one string; no marker contains the NUL that separates them
     text = "\0".join((command.lower(), normalised, normalised.translate(_UNQUOTE)))
-    words = _shell_words(text.replace("\0", " "))
+    # each word once: the three spellings of a command without quotes or escapes are equal
+    words = list(dict.fromkeys(_shell_words(text.replace("\0", " "))))
     candidates = set(_word_tags(words))
     if ENV_DUMPERS.intersection(words) or any(_PROC_ENVIRON.search(w) for w in words):
         candidates.add(Tag.CREDENTIAL_ACCESS)

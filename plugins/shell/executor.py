@@ -13,6 +13,7 @@ reload neither kills a run nor forgets what can be undone.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -69,6 +70,20 @@ def rollback_note(exit_code: int, rollback: Rollback) -> str:
     return f"[rollback incomplete] {counts}; NOT restored {len(rollback.unrestored)}: {missing}"
 
 
+def _find_bash(env: dict[str, str]) -> str | None:
+    """The ``bash`` the command's ``PATH`` finds (as ``subprocess`` would), or ``None``.
+
+    Looked up once per scrubbed environment, not on every spawn: ``subprocess`` would
+    otherwise join and encode every ``PATH`` entry and try ``execve`` on each in turn. With
+    ``None`` the spawn searches ``PATH`` itself: so it does when an entry is relative, since
+    the child resolves it from the command's working directory, not from ours.
+    """
+    path = env.get("PATH", os.defpath)
+    if not all(os.path.isabs(entry) for entry in path.split(os.pathsep)):
+        return None
+    return shutil.which("bash", path=path)
+
+
 class ShellExecutor:
     """Runs ``bash`` and ``bash_status`` for one runtime.
 
@@ -84,6 +99,7 @@ class ShellExecutor:
                                           allow=settings.env_allowlist)
         self._env_seen: dict[Any, Any] | None = None
         self._env: dict[str, str] = {}
+        self._bash: str | None = None
 
     async def execute(self, call: ToolCall, ctx: CallContext) -> ToolOutput:
         """Run one call; see the module docstring."""
@@ -114,7 +130,8 @@ class ShellExecutor:
         (``os.environ._data``) compare with a snapshot in one C-level step, so an unchanged
         environment costs no decoding and no scrubbing. The snapshot is taken before scrubbing:
         a change made meanwhile makes the next call scrub again. The returned dictionary is
-        shared: nothing may change it.
+        shared: nothing may change it. The ``bash`` its ``PATH`` finds is looked up again
+        with it (:attr:`_bash`).
         """
         data = getattr(os.environ, "_data", None)
         if data is not None and data == self._env_seen:
@@ -122,16 +139,28 @@ class ShellExecutor:
         seen = dict(data) if isinstance(data, dict) else None
         env = self._scrub(os.environ)
         self._env_seen, self._env = seen, env
+        self._bash = _find_bash(env)
         return env
 
     async def _spawn(self, command: str, policy: ShellPolicy,
                      on_output: Callable[[str], None] | None = None) -> RunningCommand:
         assert policy.cwd is not None
+        env = self._environment()
         try:
-            return await RunningCommand.start(
-                command, cwd=policy.cwd, env=self._environment(),
-                max_output_bytes=self.settings.max_output_bytes, on_output=on_output,
-            )
+            try:
+                return await RunningCommand.start(
+                    command, cwd=policy.cwd, env=env, executable=self._bash,
+                    max_output_bytes=self.settings.max_output_bytes, on_output=on_output,
+                )
+            except FileNotFoundError:
+                if self._bash is None:
+                    raise
+                # the bash found earlier is gone: the PATH search again, as on the first call
+                self._bash = _find_bash(env)
+                return await RunningCommand.start(
+                    command, cwd=policy.cwd, env=env, executable=self._bash,
+                    max_output_bytes=self.settings.max_output_bytes, on_output=on_output,
+                )
         except OSError as exc:
             raise ToolError(ErrorCategory.PERMANENT_FAILURE,
                             f"cannot start bash: {exc.strerror or exc}") from exc

@@ -247,12 +247,15 @@ class RunningCommand:
     @classmethod
     async def start(cls, command: str, *, cwd: str, env: Mapping[str, str],
                     max_output_bytes: int,
-                    on_output: Callable[[str], None] | None = None) -> RunningCommand:
+                    on_output: Callable[[str], None] | None = None,
+                    executable: str | None = None) -> RunningCommand:
         """Spawn ``bash -c command``.
 
         :param command: the command text.
         :param cwd: the working directory.
         :param env: the (scrubbed) environment.
+        :param executable: the absolute path of the ``bash`` to run (its ``argv[0]`` stays
+            ``bash``); ``None`` searches the ``PATH`` of ``env``.
         :param max_output_bytes: the capture budget over both streams.
         :param on_output: called with the complete lines of each chunk read (see above).
         :returns: the running command.
@@ -267,7 +270,8 @@ class RunningCommand:
             raise
         try:
             process = subprocess.Popen(
-                ["bash", "-c", command], cwd=cwd, env=env, start_new_session=True,
+                ["bash", "-c", command], executable=executable, cwd=cwd, env=env,
+                start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
             )
         except BaseException:

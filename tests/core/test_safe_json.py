@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tooldeck.safe_json import MAX_DEPTH, json_line, json_safe, safe_repr, safe_text
+from tooldeck.safe_json import MAX_DEPTH, is_json_safe, json_line, json_safe, safe_repr, safe_text
 
 
 def refuse_constant(name: str) -> None:
@@ -130,3 +130,33 @@ def test_what_the_direct_encoding_would_get_wrong_is_converted() -> None:
         {"line": "a\u2028b\x85c"},  # line breaks: escaped after encoding
     ]:
         assert json_line(value, max_chars=budget) == converted_line(value, budget), value
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(values, st.integers(min_value=8, max_value=4000), st.integers(min_value=1, max_value=400))
+def test_a_value_judged_safe_encodes_as_its_converted_copy(value: Any, budget: int,
+                                                          longest: int) -> None:
+    """``is_json_safe`` may keep a value only when the conversion would not change its JSON."""
+    if not is_json_safe(value, max_chars=budget, max_string=longest):
+        return
+    as_is = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    converted = json_safe(value, max_chars=budget, max_string=longest)
+    assert json.dumps(converted, ensure_ascii=False, allow_nan=False) == as_is
+
+
+def test_what_is_json_safe_refuses() -> None:
+    assert is_json_safe({"a": ["b", 1, None]}, max_chars=1000, max_string=100)
+    assert not is_json_safe({"a": "x" * 101}, max_chars=10_000, max_string=100)  # a cut
+    assert not is_json_safe({"a": "\udc80"}, max_chars=1000, max_string=100)  # a surrogate
+    assert not is_json_safe({"a": float("nan")}, max_chars=1000, max_string=100)
+    assert not is_json_safe({"a": 2**64}, max_chars=1000, max_string=100)  # past 64 bits
+    assert not is_json_safe(nested(MAX_DEPTH + 1), max_chars=10_000, max_string=1000)
+    assert not is_json_safe({"a": "b"}, max_chars=20, max_string=100)  # past the budget
+    assert not is_json_safe({"a": object()}, max_chars=1000, max_string=100)
+
+
+def test_keys_that_would_share_a_spelling_are_not_judged_safe() -> None:
+    # written as they are, both keys would be "1"; the converted copy keeps one of them
+    assert not is_json_safe({1: "a", "1": "b"}, max_chars=1000, max_string=100)
+    assert not is_json_safe({None: "a", "null": "b"}, max_chars=1000, max_string=100)
+    assert is_json_safe({1: "a", 2: "b"}, max_chars=1000, max_string=100)
