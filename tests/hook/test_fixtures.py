@@ -197,7 +197,9 @@ def test_codex_ask_is_refused_with_the_reason(deck: Any) -> None:
 
 
 def test_filtered_output_reaches_each_agent_in_its_format(deck: Any) -> None:
-    noisy = "".join(f"Collecting pkg{i}\n  Downloading pkg{i}-1.0.tar.gz (10 kB)\n"
+    # as pip prints it: the package asked for, then its dependencies "(from pkg0)"
+    noisy = "".join(f"Collecting pkg{i}{' (from pkg0)' if i else ''}\n"
+                    f"  Downloading pkg{i}-1.0.tar.gz (10 kB)\n"
                     for i in range(40)) + "Successfully installed pkg0-1.0\n"
     inputs = {
         "claude-code": {"hook_event_name": "PostToolUse", "tool_name": "Bash",
