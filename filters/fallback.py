@@ -156,7 +156,8 @@ class Fallback(Strategy[FallbackParams]):
             kept = cut_diff(lines, protected, params.max_lines, params.head // 2)
             return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)
         head, tail, edge_chars = params.head, params.tail, params.edge_chars
-        if params.output == "listing" or (params.output == "auto" and is_data(lines, protected, clean)):
+        listing = params.output == "listing"
+        if listing or (params.output == "auto" and is_data(lines, protected, clean)):
             if len(lines) <= params.data_lines:
                 return unchanged
             head = tail = params.data_edge
