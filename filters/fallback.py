@@ -91,7 +91,7 @@ _NARRATION = re.compile(r"^[ \t]*(?:[A-Z][a-z]+ing\b|Setting up |(?:Get|Hit|Ign)
 _BLANK = re.compile(r"^[ \t\f\v]*$", re.MULTILINE)
 
 
-def is_data(lines: list[str], protected: set[int]) -> bool:
+def is_data(lines: list[str], protected: set[int], text: str | None = None) -> bool:
     """Whether an output is data the model asked for rather than a report on a run.
 
     Data reports no problem (past a banner) and does not narrate steps: a listing, a
@@ -99,14 +99,17 @@ def is_data(lines: list[str], protected: set[int]) -> bool:
 
     :param lines: the output's lines.
     :param protected: the numbers of its protected lines.
+    :param text: the lines joined with newlines, when the caller has it (else joined here:
+        one more copy of the output).
     :returns: ``True`` for data.
     """
     banner = set(_nonblank(lines, _BANNER_LINES))
     if any(_ALARM.search(lines[index]) for index in protected if index not in banner):
         return False
-    text = "\n".join(lines)
-    narrating = len(_NARRATION.findall(text))
-    nonblank = len(lines) - len(_BLANK.findall(text))
+    if text is None:
+        text = "\n".join(lines)
+    narrating = sum(1 for _ in _NARRATION.finditer(text))
+    nonblank = len(lines) - sum(1 for _ in _BLANK.finditer(text))
     return narrating * 5 < nonblank
 
 
@@ -141,16 +144,20 @@ class Fallback(Strategy[FallbackParams]):
         :returns: the reduction (protected lines are kept by construction).
         """
         params = self.params
-        lines = clean.split("\n")
+        line_count = clean.count("\n") + 1
         unchanged = Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        if len(lines) < params.min_lines or len(lines) <= params.max_lines:
+        if line_count < params.min_lines or line_count <= params.max_lines:
             return unchanged
+        # classified before the text is split: the list of lines (2.5 times the text) and the
+        # classifier's line data are not alive at once
         protected = must_keep_line_numbers(clean)
+        lines = clean.split("\n")
         if is_diff(lines):
             kept = cut_diff(lines, protected, params.max_lines, params.head // 2)
             return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)
         head, tail, edge_chars = params.head, params.tail, params.edge_chars
-        if params.output == "listing" or (params.output == "auto" and is_data(lines, protected)):
+        listing = params.output == "listing"
+        if listing or (params.output == "auto" and is_data(lines, protected, clean)):
             if len(lines) <= params.data_lines:
                 return unchanged
             head = tail = params.data_edge

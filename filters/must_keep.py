@@ -86,6 +86,19 @@ def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
     return end
 
 
+def _joined(data: bytes, spans: Sequence[tuple[int, ...]]) -> bytes:
+    """The bytes of ``spans`` (``(start, end, …)`` tuples) one after the other.
+
+    Copied through one buffer: ``bytes.join`` holds every slice as an object of its own
+    first, which for many short lines takes several times their size.
+    """
+    buffer = bytearray()
+    with memoryview(data) as view:
+        for span in spans:
+            buffer += view[span[0] : span[1]]
+    return bytes(buffer)
+
+
 _NPM_ERROR = "npm error"
 _NPM_MASK = "npm _____"
 
@@ -130,6 +143,29 @@ def _mask_tags(data: bytes) -> bytes:
 def _mask_line(line: str) -> str:
     """One line with its opening tags masked, as :func:`_mask_tags` masks them."""
     return _mask_tags(line.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
+
+
+class _Scans:
+    """The line runs of each matcher over one text, each matcher scanning it at most once.
+
+    The classification asks for the same kinds several times (strong lines, locations,
+    listings); one RE2 scan of the whole text answers each of them.
+
+    :param data: the (masked) line data every scan reads.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._runs: dict[int, tuple[LineMatcher, list[Span]]] = {}
+
+    def __call__(self, matcher: LineMatcher) -> list[Span]:
+        """The runs of ``matcher`` in the data (callers must not change the list)."""
+        known = self._runs.get(id(matcher))
+        if known is not None and known[0] is matcher:
+            return known[1]
+        runs = matcher.line_runs(self.data)
+        self._runs[id(matcher)] = (matcher, runs)
+        return runs
 
 
 class MustKeepClassifier:
@@ -192,12 +228,15 @@ class MustKeepClassifier:
         """:meth:`_short_listings` of unmasked ``data``."""
         return self._short_listings(_mask_tags(data))
 
-    def _short_listings(self, data: bytes) -> tuple[LineMatcher, ...]:
+    def _short_listings(
+        self, data: bytes, scan: _Scans | None = None
+    ) -> tuple[LineMatcher, ...]:
         """The listing kinds protected in ``data``: those it holds few enough lines of."""
+        scan = scan or _Scans(data)
         short: list[LineMatcher] = []
         for kind in self._listing_kinds:
             count = 0
-            for start, end in kind.line_runs(data):
+            for start, end in scan(kind):
                 count += data.count(b"\n", start, end)
                 if count > self._listing_limit:
                     break
@@ -206,7 +245,10 @@ class MustKeepClassifier:
         return tuple(short)
 
     def _classified(
-        self, data: bytes, listing: Callable[[], Sequence[LineMatcher]]
+        self,
+        data: bytes,
+        listing: Callable[[], Sequence[LineMatcher]],
+        scan: _Scans | None = None,
     ) -> list[Span]:
         """Runs of the protected lines of ``data`` (masked), in span arithmetic.
 
@@ -216,19 +258,21 @@ class MustKeepClassifier:
 
         :param data: masked line data.
         :param listing: the listing kinds protected, asked only when a listing line is met.
+        :param scan: the scans of ``data`` already made (none when ``None``).
         """
-        runs = self._matcher.line_runs(data)
+        scan = scan or _Scans(data)
+        runs = scan(self._matcher)
         if not runs:
             return runs
-        protected = self._strong.line_runs(data)
+        protected = scan(self._strong)
         if subtract(runs, protected):  # some candidates are locations or listing lines
-            source = self._source.line_runs(data)
+            source = scan(self._source)
             if source:
-                protected = union(protected, subtract(source, self._library.line_runs(data)))
-            if self._listing.line_runs(data):
+                protected = union(protected, subtract(source, scan(self._library)))
+            if scan(self._listing):
                 for kind in listing():
-                    protected = union(protected, kind.line_runs(data))
-        quoted = self._quoted.line_runs(data)
+                    protected = union(protected, scan(kind))
+        quoted = scan(self._quoted)
         return subtract(protected, quoted) if quoted else protected
 
     def _protected_runs(
@@ -246,7 +290,7 @@ class MustKeepClassifier:
         return self._classified(masked, listing)
 
     def _without_long_changes(
-        self, data: bytes, runs: list[tuple[int, int]], masked: bytes
+        self, data: bytes, runs: list[tuple[int, int]], scan: _Scans
     ) -> list[tuple[int, int]]:
         """``runs`` without the changed lines of long blocks (:data:`CHANGED_BLOCK`).
 
@@ -262,9 +306,9 @@ class MustKeepClassifier:
         ]
         if not intersect(runs, long_blocks):
             return runs
-        others = tuple(kind for kind in self._short_listings(masked)
+        others = tuple(kind for kind in self._short_listings(scan.data, scan)
                        if kind.patterns[0] not in self._changed.patterns)
-        kept = intersect(self._classified(masked, lambda: others), long_blocks)
+        kept = intersect(self._classified(scan.data, lambda: others, scan), long_blocks)
         return union(subtract(runs, long_blocks), kept)
 
     def line_runs(self, data: bytes) -> list[tuple[int, int]]:
@@ -277,11 +321,13 @@ class MustKeepClassifier:
         :returns: the spans, in order.
         """
         runs: list[tuple[int, int]] = []
-        masked = _mask_tags(data)
-        listing = functools.partial(self._short_listings, masked)
-        protected = self._without_long_changes(data, self._classified(masked, listing), masked)
-        bare = subtract(self._source.line_runs(masked), self._strong.line_runs(masked))
-        entries = union(self._listing.line_runs(masked), self._package.line_runs(masked))
+        scan = _Scans(_mask_tags(data))
+        listing = functools.partial(self._short_listings, scan.data, scan)
+        protected = self._classified(scan.data, listing, scan)
+        protected = self._without_long_changes(data, protected, scan)
+        bare = subtract(scan(self._source), scan(self._strong))
+        entries = union(scan(self._listing), scan(self._package))
+        del scan, listing  # (the scans' lists are as large as the text: freed before going on)
         exempt = union(entries, bare)  # entries and bare locations, not located findings
         protected = without_repeats(data, protected, exempt, _located)
         for start, end in protected:
@@ -307,7 +353,7 @@ class MustKeepClassifier:
         """
         if not spans:
             return []
-        joined = b"".join([data[start:end] for start, end in spans])
+        joined = _joined(data, spans)
         offsets = [0]
         for start, end in spans:
             offsets.append(offsets[-1] + end - start)
@@ -345,7 +391,7 @@ class MustKeepClassifier:
             return []
         if not lines:
             return self._complete_within(data, spans, [])
-        joined = b"".join(data[start:end] for start, end, _ in lines)
+        joined = _joined(data, lines)
         offsets = [0]
         for start, end, _ in lines:
             offsets.append(offsets[-1] + end - start)
@@ -381,13 +427,18 @@ class MustKeepClassifier:
                 if line_end:
                     found.append((span_start, _after_followers(data, line_end)))
         found.sort()
-        merged: list[tuple[int, int]] = []
-        for start, end in found:
-            if merged and start <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        # merged in place: a second list as long as ``found`` (one span per protected line
+        # inside the spans, ≈ a quarter of the text's size on a log full of warnings) is not built
+        kept = 0
+        for span in found:
+            if kept and span[0] <= found[kept - 1][1]:
+                last = found[kept - 1]
+                found[kept - 1] = (last[0], max(span[1], last[1]))
             else:
-                merged.append((start, end))
-        return merged
+                found[kept] = span
+                kept += 1
+        del found[kept:]
+        return found
 
     def _line_before_is_must_keep(self, data: bytes, line_start: int) -> bool:
         start = data.rfind(b"\n", 0, line_start - 1) + 1

@@ -30,7 +30,8 @@ _AFTER_FIRST_WORD = re.compile(r"(?<=\S)[ \t\f\v].*$", re.MULTILINE)
 _HEAD_CUT = re.compile(r"(?<=\S)(?:::|[\[(]).*$", re.MULTILINE)
 _DEEP_INDENT = re.compile(r"^[ \t\f\v]{9,}", re.MULTILINE)
 _BLANK_HEAD = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
-_DECORATION = re.compile(r"^\s*(?:([=_\-*#~─━═⎯])\1{2,})?\s*$")
+_RULER_CHARS = "=_-*#~─━═⎯"
+_DECORATION = re.compile(rf"^\s*(?:([{re.escape(_RULER_CHARS)}])\1{{2,}})?\s*$")
 
 _LONG_LINE = 1000
 _LONG_HEAD = 400
@@ -150,8 +151,12 @@ _SHAPE_SAMPLE = 400
 def _content(lines: list[str], most: int) -> list[str]:
     """The first ``most`` lines of ``lines`` that are not layout."""
     found: list[str] = []
+    match = _DECORATION.match
     for line in lines:
-        if not _DECORATION.match(line):
+        # (a line with text can be layout only when it opens with a ruler character: most
+        # lines are told apart by their first character, without running the pattern)
+        head = line.lstrip()
+        if head and (head[0] not in _RULER_CHARS or not match(line)):
             found.append(line)
             if len(found) == most:
                 break

@@ -96,12 +96,15 @@ def collapse_blank_lines(text: str) -> str:
     if leading is not None:
         text = "\n" + text[leading.end() :]
     text = _BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
+    # Where the text ends is worked out first and the text sliced once: each slice copies the
+    # whole text, and two in a row held three copies at once.
+    end = len(text)
     last_line = text.rfind("\n") + 1
-    if last_line < len(text) and not text[last_line:].strip(_BLANK):
-        text = text[:last_line]
-    if text == "\n" or text.endswith("\n\n"):
-        text = text[:-1]
-    return text
+    if last_line < end and not text[last_line:].strip(_BLANK):
+        end = last_line
+    if (end == 1 and text[0] == "\n") or (end >= 2 and text.startswith("\n\n", end - 2, end)):
+        end -= 1
+    return text if end == len(text) else text[:end]
 
 
 def count_lines(text: str) -> int:

@@ -11,7 +11,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.selection import Span, as_line_data, cut_spans, from_line_data
+from tooldeck.filters.selection import Span, as_line_data, cut_spans
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
@@ -59,13 +59,22 @@ class StripNoise(Strategy[StripNoiseParams]):
             protected = classifier.line_runs_within(data, noise) if noise else []
         else:
             noise, must_keep = scanned
+            del scanned
             protected = classifier.line_runs_within_found(data, noise, must_keep)
-        kept_data, removed = cut_spans(data, noise, protected)
-        if not removed:
+            del must_keep
+        first = _first_removed(data, noise, protected)
+        kept, removed = cut_spans(data, noise, protected)
+        # Intermediates are dropped as soon as they are used: at most the text, its line data
+        # and the kept part are alive at once (the span lists are as large as the text).
+        del data, noise, protected
+        if not removed or not isinstance(kept, bytearray):  # (``data`` back: nothing was cut)
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        kept = from_line_data(kept_data)
-        marker = noise_notice(removed, _first_removed(data, noise, protected))
-        text = f"{kept}\n{marker}" if kept else marker
+        marker = noise_notice(removed, first)
+        if len(kept) <= 1:  # nothing kept but at most one empty line: the marker alone
+            return Reduction(marker, FilterConfidence.FULL, must_keep_checked=True)
+        # the kept lines end with a newline: the marker goes after them, decoded in one go
+        kept += marker.encode("utf-8", "surrogatepass")
+        text = kept.decode("utf-8", "surrogatepass")
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
 
 
