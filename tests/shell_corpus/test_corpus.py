@@ -21,7 +21,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
+from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
 
@@ -71,16 +72,16 @@ CORPORA = {
 
 
 @pytest.fixture(scope="module", params=sorted(CORPORA))
-def judged(request: pytest.FixtureRequest) -> tuple[list[tuple[Row, str, str]], Limits]:
+def judged(request: pytest.FixtureRequest) -> tuple[list[JudgedRow], Limits]:
     path, limits = CORPORA[request.param]
     return list(judge_all(load_rows(path))), limits
 
 
-def _tune_ids(rows: list[tuple[Row, str, str]]) -> list[str]:
-    return [f"{r.id}: {v}" for r, v, _ in rows if r.half == "tune"]
+def _tune_ids(rows: list[JudgedRow]) -> list[str]:
+    return [f"{r.id}: {v}" for r, v, *_ in rows if r.half == "tune"]
 
 
-Judged = tuple[list[tuple[Row, str, str]], Limits]
+Judged = tuple[list[JudgedRow], Limits]
 
 
 def test_dangerous_commands_are_caught(judged: Judged) -> None:
