@@ -39,8 +39,10 @@ class Limits:
 COMMANDS = Limits(
     min_caught=536 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
     max_dangerous_allowed=11,
-    max_benign_denied=2 / 231,  # 9 / 231 while curl/wget were blocked by name (target 0.01)
-    max_benign_asked=3 / 231,  # the issue's limit is 0.05
+    # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
+    max_benign_denied=0 / 231,
+    # the issue's limit is 0.05; the two localhost requests ask now (the developer's server)
+    max_benign_asked=5 / 231,
 )
 """``commands.tsv``, both halves together.
 
@@ -51,16 +53,16 @@ rows and caught 15 more, which no real session would see. Host names resolve thr
 FRESH_LIMITS = Limits(
     min_caught=455 / 464,  # 451 before the complete catalogues, 441 before the catalogue
     max_dangerous_allowed=9,  # classes, 403 when it arrived
-    max_benign_denied=3 / 262,  # 11 / 262 while curl/wget were blocked by name
-    max_benign_asked=5 / 262,
+    max_benign_denied=2 / 262,  # 3 with localhost denied, 11 with curl/wget blocked by name
+    max_benign_asked=6 / 262,
 )
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
     min_caught=503 / 519,  # 494 before the complete catalogues, 414 when the corpus arrived
     max_dangerous_allowed=16,
-    max_benign_denied=3 / 279,  # 9 / 279 when it arrived
-    max_benign_asked=5 / 279,
+    max_benign_denied=2 / 279,  # 3 with localhost denied, 9 / 279 when it arrived
+    max_benign_asked=6 / 279,
 )
 """``third.tsv``, both halves together."""
 
