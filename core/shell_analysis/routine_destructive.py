@@ -26,6 +26,9 @@
 |                                           | (the caller's own process group)                   |
 | ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``), |
 |                                           | or ``SIGKILL`` by name (``-9``, ``-KILL``, ``-s 9``)|
+| ``killall``                               | always but ``-l``/``-V``: every process of a name  |
+| ``pkill``                                 | a runtime's name (``python3``, ``node``, ``java``: |
+|                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
@@ -157,6 +160,13 @@ def _rm(args: Sequence[str]) -> str | None:
     return None
 
 
+_RUNTIME_NAME = re.compile(
+    r"(?:python|pypy|node|nodejs|java|ruby|perl|php|bash|sh|zsh|dash|fish|deno|bun|dotnet|"
+    r"go|erl|beam\.smp|lua|Rscript|R|julia|ssh|sshd|systemd|dockerd|containerd|code)"
+    r"[\d.]*")
+"""Interpreters and runtimes: ``pkill python3`` stops every Python program of the user."""
+
+
 def _kill(head: str, args: Sequence[str]) -> str | None:
     if head == "kill":
         if ("-1" in args and args[-1] == "-1") or ("--" in args and "-1" in args):
@@ -169,6 +179,10 @@ def _kill(head: str, args: Sequence[str]) -> str | None:
         return "kill -9 of processes found at run time" if sigkill and _FOUND in args else None
     options = _options(args)
     patterns = [a for a in args if not a.startswith("-")]
+    if head == "killall" and patterns:
+        return "killall signals every process of that name"
+    if head == "pkill" and any(_RUNTIME_NAME.fullmatch(p.strip("^$")) for p in patterns):
+        return "pkill of a runtime's name signals every program it runs"
     if options & {"-u", "-U", "-v", "--user", "--inverse"} or any(
             o.startswith(("-u", "--user=")) for o in options):
         return f"{head} by user matches every process of that user"

@@ -37,8 +37,8 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=536 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
-    max_dangerous_allowed=11,
+    min_caught=537 / 547,  # 536 before the bound values and process classes, 520 before
+    max_dangerous_allowed=10,  # the catalogue classes (target 0.98)
     # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
     max_benign_denied=0 / 231,
     # the issue's limit is 0.05; the two localhost requests ask now (the developer's server)
@@ -51,16 +51,16 @@ rows and caught 15 more, which no real session would see. Host names resolve thr
 ``bench/public_dns.py`` (as public DNS answers), so the figures do not depend on the machine."""
 
 FRESH_LIMITS = Limits(
-    min_caught=455 / 464,  # 451 before the complete catalogues, 441 before the catalogue
-    max_dangerous_allowed=9,  # classes, 403 when it arrived
+    min_caught=456 / 464,  # 455 before the bound values and process classes, 451 before
+    max_dangerous_allowed=8,  # the complete catalogues, 441 before the catalogue classes
     max_benign_denied=2 / 262,  # 3 with localhost denied, 11 with curl/wget blocked by name
     max_benign_asked=6 / 262,
 )
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=503 / 519,  # 494 before the complete catalogues, 414 when the corpus arrived
-    max_dangerous_allowed=16,
+    min_caught=505 / 519,  # 503 before the bound values and process classes, 494 before
+    max_dangerous_allowed=14,  # the complete catalogues, 414 when the corpus arrived
     max_benign_denied=1 / 279,  # 2 before the documented read forms, 3 with localhost
     # denied, 9 / 279 when it arrived
     max_benign_asked=6 / 279,
