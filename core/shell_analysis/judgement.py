@@ -525,6 +525,8 @@ def _expands(source: str) -> str | None:
 _WHOLE_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
 
 
+_DECLARERS = frozenset({"declare", "typeset", "local"})
+
 _BLIND_TO_VALUES = PRINTERS | frozenset({"ls", "stat", "test", "[", "namei", "realpath",
                                          "readlink", "basename", "dirname", ":", "true"})
 """Commands that print or look at a path's name or metadata, not its content."""
@@ -542,6 +544,14 @@ def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
     for name, word in analysis.assignments:
         if word.value and not word.dynamic:
             bound.setdefault(name, []).append(word)
+    for segment in analysis.segments:  # declare -n r=x: $r is $x (a name reference)
+        argv = segment.argv
+        if argv[:1] and argv[0] in _DECLARERS and any(
+                a.startswith("-") and "n" in a for a in argv[1:]):
+            for arg in argv[1:]:
+                name, eq, target = arg.partition("=")
+                if eq and target in bound:
+                    bound.setdefault(name, []).extend(bound[target])
     found: list[tuple[Segment, Word]] = []
     for segment in analysis.segments:
         expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)

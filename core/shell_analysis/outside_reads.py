@@ -133,6 +133,19 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/secrets.json", "*/secrets.yml", "*/secrets.yaml", "*/secrets.toml",
     "*service-account*.json", "*service_account*.json", "*-adminsdk-*.json", "*/.dockercfg",
     "*/deploy_key", "*/deploy_key.*",
+    # developer CLIs' token files by their documented locations (each CLI's docs; gitleaks'
+    # and trufflehog's detectors name the same tokens): Fly, Vercel, Stripe, ngrok, MinIO,
+    # Gradle and Maven repository passwords, Snowflake, dbt, IBM Cloud, Alibaba Cloud,
+    # Hetzner, Linode, CircleCI, Travis, GitLab and Gitea CLIs, Teleport and step-ca keys,
+    # an encrypted netrc, Vim's history of registers
+    "*/.fly/config.yml", "*/.config/vercel/auth.json", "*/.config/stripe/config.toml",
+    "*/.ngrok2/ngrok.yml", "*/.config/ngrok/ngrok.yml", "*/ngrok/ngrok.yml",
+    "*/.mc/config.json", "*/.gradle/gradle.properties", "*/.m2/settings.xml",
+    "*/.snowsql/config", "*/.dbt/profiles.yml", "*/.ibmcloud/config.json",
+    "*/.aliyun/config.json", "*/.config/hcloud/cli.toml", "*/.linode-cli",
+    "*/.config/linode-cli", "*/.circleci/cli.yml", "*/.travis/config.yml",
+    "*/.config/glab-cli/config.yml", "*/.config/tea/config.yml", "*/.tsh/keys/*",
+    "*/.step/secrets/*", "*/.netrc.gpg", "*/.viminfo",
     # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",

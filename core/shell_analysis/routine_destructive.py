@@ -9,7 +9,7 @@
 | ``git checkout``                          | ``--`` followed by paths, or ``.``, ``-f``          |
 | ``git restore``                           | any path without ``--staged`` alone (worktree)      |
 | ``git stash``                             | ``drop`` or ``clear``                              |
-| ``git branch``                            | ``-D`` / ``--delete --force``                       |
+| ``git branch``                            | ``-D`` / ``--delete --force`` / ``-df``             |
 | ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
@@ -36,9 +36,11 @@
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
 |                                           | ``image prune -a``                                 |
 | ``find``                                  | ``-delete`` of ``.``/``*`` with no name, path or    |
-|                                           | time test (every file of the project)              |
+|                                           | time test (every file of the project), or a name   |
+|                                           | test matching a language's sources (``*.py``)      |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
-| ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``)  |
+| ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
+|                                           | ``-e`` scripts, BSD's ``-i ''``)                    |
 | database resets                           | ``manage.py flush|reset_db``, ``rails|rake           |
 |                                           | db:drop|db:reset|db:schema:load``, ``prisma migrate |
 |                                           | reset``, ``prisma db push --force-reset``,          |
@@ -128,7 +130,9 @@ def _git(args: Sequence[str]) -> str | None:
         return "git restore discards uncommitted changes"
     if sub == "stash" and operands[:1] in (["drop"], ["clear"]):
         return f"git stash {operands[0]} deletes stashed work"
-    if sub == "branch" and ("D" in letters or ("--delete" in options and "--force" in options)):
+    deletes = "d" in letters or "--delete" in options
+    if sub == "branch" and ("D" in letters or (deletes and (
+            "f" in letters or "--force" in options))):
         return "git branch -D deletes an unmerged branch"
     if sub == "rebase" and ("i" in letters or "--interactive" in options):
         return "git rebase -i rewrites history (and opens an editor)"
@@ -261,7 +265,17 @@ def _find(args: Sequence[str]) -> str | None:
     starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
     if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
         return "find -delete with no test deletes every file of the project"
+    names = [b for a, b in itertools.pairwise(args) if a in ("-name", "-iname")]
+    if any(_SOURCE_GLOB.fullmatch(n) for n in names):
+        return "find -delete of source files deletes the project's code"
     return None
+
+
+_SOURCE_GLOB = re.compile(
+    r"\*\.(?:py|pyi|js|mjs|cjs|ts|tsx|jsx|go|rs|java|kt|scala|c|h|cc|cpp|hpp|cs|swift|rb|"
+    r"php|lua|sh|md|rst|toml|ya?ml|json|sql|html|css|vue|svelte|ex|exs|erl|hs|ml|clj|dart)")
+"""A name test matching every source file of a language: not a regenerable artefact
+(``*.pyc``, ``*.o``, ``*.log`` stay allowed, the corpus README's in-root cleanups)."""
 
 
 _SED_DELETE_ALL = re.compile(r"^\s*(?:1\s*,\s*\$\s*)?d\s*$")
@@ -327,8 +341,10 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
     if head == "rsync" and any(a.startswith("--delete") for a in args) and (
             operands[-1:] and operands[-1] in _WIPES):
         return "rsync --delete into the project deletes every file the source lacks"
+    scripts = [b for a, b in itertools.pairwise(args) if a in ("-e", "--expression")]
+    scripts = scripts or [o for o in operands if o][:1]  # sed -i '' (BSD): an empty suffix
     if head == "sed" and any(a.startswith(("-i", "--in-place")) for a in args) and any(
-            _SED_DELETE_ALL.match(o) for o in operands[:1]):
+            _SED_DELETE_ALL.match(o) for o in scripts):
         return "sed -i with a delete-all script empties the file"
     database = _database(head, args)
     if database is not None:

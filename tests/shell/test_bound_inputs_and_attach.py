@@ -26,6 +26,7 @@ DENIED = [
     "k=~/.ssh/id_rsa; cat $k",
     'k=~/.ssh/id_rsa; cat "${k}" | base64',
     "select f in ~/.aws/credentials; do cat $f; break; done",
+    "declare -n r=x; x=/etc/shadow; cat $r",  # a name reference reads through x
     "xargs cat <<< ~/.ssh/id_rsa",
     "xargs -n1 cat <<< '~/.aws/credentials .env'",
     "xargs cat <<EOF\n/etc/shadow\nEOF",
