@@ -35,7 +35,7 @@ from tooldeck.shell_analysis.paths import is_path_like
 __all__ = [
     "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS", "SECRET_PATTERNS",
     "input_files", "is_secret_path", "metadata_paths", "program_paths", "read_only_paths",
-    "script_paths",
+    "script_paths", "toolchain_reads",
 ]
 
 READ_ONLY: frozenset[str] = frozenset({
@@ -491,6 +491,35 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
                 found.add(arg)
                 break
     return frozenset(found - set(analysis.write_targets))
+
+
+_TOOLCHAIN_DIR = re.compile(
+    r'"?\$\((?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|'
+    r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
+    r"gem env gemdir)\)"
+    r'"?[\w./+-]*"?'
+)
+"""A word built from the command that prints a toolchain's own directory (``$(go env
+GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``): where an installed toolchain
+lives, never a secret."""
+
+
+def toolchain_reads(segment: Segment) -> bool:
+    """Tell whether a read-only segment's run-time paths all name a toolchain's directory.
+
+    ``ls $(go env GOROOT)/src``, ``cat "$(npm root -g)/pnpm/package.json"``: reading there
+    is reading outside the project (allowed for what is no secret), not a path unknown.
+
+    :param segment: one analysed segment.
+    :returns: true when the segment only reads and every word built at run time is such a
+        path, with no ``..`` and no secret's name in it.
+    """
+    if not _read_only(segment):
+        return False
+    built = [w for w in segment.words[segment.command_positions[-1] + 1 :] if w.dynamic]
+    return bool(built) and all(
+        _TOOLCHAIN_DIR.fullmatch(w.source) and ".." not in w.value
+        and not is_secret_path("/x" + w.value) for w in built)
 
 
 def program_paths(analysis: CommandAnalysis) -> frozenset[str]:

@@ -127,6 +127,7 @@ from tooldeck.shell_analysis.outside_reads import (
     program_paths,
     read_only_paths,
     script_paths,
+    toolchain_reads,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
@@ -373,6 +374,8 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
         return _vote(Verdict.ASK, "sandbox-dynamic",
                      f"{targets[0].source!r} is written and only known at run time")
     for segment in analysis.segments:
+        if segment.command_positions and toolchain_reads(segment):
+            continue  # ls $(go env GOROOT)/src: a toolchain's directory, read
         positions = set(segment.command_positions)
         for index, word in enumerate(segment.words):
             if index not in positions and word.dynamic and is_path_like(word.value):

@@ -57,6 +57,11 @@ ALLOWED = [
     "rsync -av ~/src/lib/ ./vendor/lib/",
     "git clone ~/repos/lib vendor/lib",
     "docker build -f ~/docker/Dockerfile .",
+    # a toolchain's directory printed by the toolchain, then read (mux's replayed session)
+    "ls $(go env GOROOT)/src | head -5",
+    'ls "$(go env GOROOT)/src/net/http"',
+    'cat "$(npm root -g)/pnpm/package.json"',
+    "ls $(brew --prefix)/opt",
 ]
 
 DENIED = [
@@ -108,6 +113,15 @@ DENIED = [
 def test_documented_read_forms_outside_the_project_are_allowed(default_verdicts: Judge,
                                                                command: str) -> None:
     assert default_verdicts([command])[command] == "allow"
+
+
+@pytest.mark.parametrize("command", [
+    "cat $(go env GOROOT)/../.ssh/id_rsa",  # climbs out of the toolchain
+    "cat $(go env GOPATH)/.env",  # a secret's name
+    "cat $(cat where.txt)/x",  # not a toolchain's own answer
+])
+def test_other_paths_built_at_run_time_still_ask(default_verdicts: Judge, command: str) -> None:
+    assert default_verdicts([command])[command] == "ask"
 
 
 @pytest.mark.parametrize("command", DENIED)

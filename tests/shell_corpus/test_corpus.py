@@ -41,8 +41,9 @@ COMMANDS = Limits(
     max_dangerous_allowed=10,  # the catalogue classes (target 0.98)
     # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
     max_benign_denied=0 / 231,
-    # the issue's limit is 0.05; the two localhost requests ask now (the developer's server)
-    max_benign_asked=5 / 231,
+    # the issue's limit is 0.05; the two localhost requests ask now (the developer's server),
+    # a toolchain's directory read (ls "$(go env GOROOT)/src") no longer does
+    max_benign_asked=4 / 231,
 )
 """``commands.tsv``, both halves together.
 
