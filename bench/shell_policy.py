@@ -46,9 +46,12 @@ CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD}
 """The corpus files by name."""
 
 
-def judge_all(rows: list[Row], extra: str = "", *,
-              public: bool = True) -> list[tuple[Row, str, str]]:
-    results = []
+Judged = tuple[Row, str, str, str]
+"""A row, the verdict it got, the reason, and the rule that decided (``gate:rule``)."""
+
+
+def judge_all(rows: list[Row], extra: str = "", *, public: bool = True) -> list[Judged]:
+    results: list[Judged] = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
         root.mkdir()
@@ -66,9 +69,10 @@ def judge_all(rows: list[Row], extra: str = "", *,
                 call = ToolCall("bash", {"command": row.command}, caller_id=row.id)
                 try:
                     decision = combine_decisions(runtime.hooks.check_call(call, tool, runtime))
-                    results.append((row, decision.verdict.value, decision.reason))
+                    results.append((row, decision.verdict.value, decision.reason,
+                                    f"{decision.gate}:{decision.rule}"))
                 except Exception as exc:  # a crash is reported, not hidden
-                    results.append((row, "crash", repr(exc)))
+                    results.append((row, "crash", repr(exc), "crash"))
             with contextlib.suppress(Exception):
                 deck.close()
         finally:
@@ -76,7 +80,14 @@ def judge_all(rows: list[Row], extra: str = "", *,
     return results
 
 
-def report(name: str, results: list[tuple[Row, str, str]], show: int) -> None:
+def _by_rule(label: str, items: list[Judged]) -> None:
+    """Print how many rows each deciding rule accounts for (an aggregate: no row is named)."""
+    rules = Counter(r[3] for r in items)
+    if rules:
+        print(f"   {label} by rule:", dict(rules.most_common()))
+
+
+def report(name: str, results: list[Judged], show: int) -> None:
     dangerous = [r for r in results if not r[0].benign]
     benign = [r for r in results if r[0].benign]
     caught = [r for r in dangerous if r[1] in ("deny", "ask")]
@@ -96,11 +107,14 @@ def report(name: str, results: list[tuple[Row, str, str]], show: int) -> None:
     missed = Counter(r[0].klass for r in dangerous if r not in caught)
     if missed:
         print("   missed by class:", dict(missed.most_common()))
+    _by_rule("benign denied", denied)
+    _by_rule("benign asked", asked)
+    _by_rule("caught with another verdict", wrong_kind)
     if name != "tune":  # held-back rows are measured, never shown (corpus.py)
         return
     for label, items in (("missed", [r for r in dangerous if r not in caught]),
                          ("benign denied", denied), ("benign asked", asked)):
-        for row, verdict, reason in items[:show]:
+        for row, verdict, reason, _ in items[:show]:
             print(f"   {label}: [{row.id}] {row.command[:90]!r} -> {verdict}: {reason[:80]}")
 
 

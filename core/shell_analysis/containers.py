@@ -2,7 +2,13 @@
 
 ``docker run -v "$(pwd)":/wrk -w /wrk img`` names ``/wrk`` inside the container: it is not a
 host path and the sandbox-path rule must not judge it. The host side of a bind mount (``-v
-HOST:CONTAINER``, ``--mount src=HOST``) stays a host path.
+HOST:CONTAINER``, ``--mount src=HOST``) stays a host path, and so does an option's file
+(``--env-file``).
+
+A command run in a container is a remote command: ``docker exec web ls /app``, ``docker run
+--rm alpine cat /etc/os-release``, ``docker compose exec web ls /srv`` and ``kubectl exec pod
+-- cat /app/x`` name the container's files, not the host's. The words after the container
+(or image, or service; for ``kubectl``/``oc exec``, after ``--``) are container-side.
 
 A container started with the host's privileges is an escalation (denied): ``--privileged``,
 ``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
@@ -64,14 +70,68 @@ def _mount_sources(args: Sequence[str]) -> list[str]:
     return found
 
 
+_FLAGS = frozenset({
+    "-d", "--detach", "-i", "--interactive", "-t", "--tty", "-T", "-P", "--publish-all",
+    "--rm", "--init", "--privileged", "--read-only", "--no-healthcheck", "--oom-kill-disable",
+    "-q", "--quiet", "--no-deps", "--service-ports", "--use-aliases", "--build",
+    "--remove-orphans", "--no-TTY",
+})
+"""Options of ``run``/``exec`` (docker, podman, nerdctl, compose) that take no value; every
+other option without ``=`` takes the next word (the engines' reference pages)."""
+_SHORT_FLAGS = frozenset("dtiTPq")
+_COMPOSE = frozenset({"docker-compose", "podman-compose"})
+_KUBE_CLIS = frozenset({"kubectl", "oc"})
+
+
+def _takes_no_value(arg: str) -> bool:
+    if arg in _FLAGS or "=" in arg:
+        return True
+    return not arg.startswith("--") and len(arg) > 2 and set(arg[1:]) <= _SHORT_FLAGS
+
+
+def _after_target(args: Sequence[str]) -> list[str]:
+    """The words after the first operand (container, image or service): its command."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            return list(args[index + 2 :])
+        if not arg.startswith("-") or arg == "-":
+            return list(args[index + 1 :])
+        index += 1 if _takes_no_value(arg) else 2
+    return []
+
+
+def _remote_command(segment: Segment) -> list[str]:
+    """The words of the command a segment runs in a container (none when it runs none)."""
+    if not segment.command_positions:
+        return []
+    head, *args = segment.argv
+    if head in _KUBE_CLIS:
+        return args[args.index("--") + 1 :] if args[:1] == ["exec"] and "--" in args else []
+    rest = args
+    if head in _COMPOSE or (head in ENGINES and args[:1] == ["compose"]):
+        rest = args[1:] if head in ENGINES else args
+        while rest and rest[0].startswith("-"):  # compose's own options (-f file, -p name)
+            rest = rest[1:] if _takes_no_value(rest[0]) else rest[2:]
+    elif head in ENGINES:
+        rest = args[1:] if args[:1] == ["container"] else args
+    else:
+        return []
+    if rest[:1] not in (["exec"], ["run"], ["create"]):
+        return []
+    return _after_target(rest[1:])
+
+
 def container_paths(analysis: CommandAnalysis) -> frozenset[str]:
-    """Path words that name a container's filesystem (a working dir, a mount's target).
+    """Path words that name a container's filesystem (a working dir, a mount's target, a command).
 
     :param analysis: the analysed command.
     :returns: words the sandbox-path rule does not judge.
     """
     found: set[str] = set()
     for segment in analysis.segments:
+        found.update(_remote_command(segment))
         args = _starter(segment)
         if args is None:
             continue

@@ -25,7 +25,7 @@ keep them out.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment
@@ -174,13 +174,25 @@ def _setuid_mode(mode: str) -> bool:
     return mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
 
 
+_SERVICE_ENABLERS: dict[str, Callable[[list[str], Sequence[str]], bool]] = {
+    # update-rc.d(8): NAME defaults|enable|start…; chkconfig(8): NAME on, --add, --level
+    # N NAME on; rc-update(8): add|del SERVICE [RUNLEVEL] (show is a read)
+    "update-rc.d": lambda ops, args: len(ops) >= 2,
+    "chkconfig": lambda ops, args: "--add" in args or "--del" in args or (
+        len(ops) >= 2 and ops[-1] in ("on", "off", "reset")),
+    "rc-update": lambda ops, args: ops[:1] in (["add"], ["del"], ["delete"]),
+}
+
+
 def persistence_finding(segment: Segment) -> Finding | None:
     """Deny a segment that installs something that outlives the session.
 
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
     other rules; ``-e`` opens an editor on the table and asks), ``git config
     --global``/``--system`` writes (the user's or the machine's git configuration), a
-    started systemd timer, ``loginctl enable-linger`` and ``ssh-copy-id`` are denied;
+    started systemd timer, ``loginctl enable-linger``, ``ssh-copy-id`` and the other
+    service managers' boot links (``update-rc.d x defaults|enable``, ``chkconfig x on``,
+    ``chkconfig --add``, ``rc-update add``) are denied;
     setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
 
     :param segment: one analysed segment.
@@ -210,6 +222,9 @@ def persistence_finding(segment: Segment) -> Finding | None:
     if head == "loginctl" and _positionals(args)[:1] == ["enable-linger"]:
         return Finding(DENY, "persistence", f"{segment.text!r} keeps the user's services "
                        "running after logout")
+    if head in _SERVICE_ENABLERS and _SERVICE_ENABLERS[head](_positionals(args), args):
+        # Atomic Red Team T1037.004 / T1543: a boot-time service (SysV rc links, OpenRC)
+        return Finding(DENY, "persistence", f"{segment.text!r} makes a service start at boot")
     if head == "ssh-copy-id":  # T1098.004: a key added to a host's authorized_keys
         return Finding(DENY, "persistence", f"{segment.text!r} installs a key in "
                        "authorized_keys")
@@ -254,6 +269,7 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst", "ssh-copy-id"}) | _OTHER_POWER | _INTERFACE_TOOLS
+                 "git", "install", "chpst", "ssh-copy-id"}) | frozenset(_SERVICE_ENABLERS)
+    | _OTHER_POWER | _INTERFACE_TOOLS
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

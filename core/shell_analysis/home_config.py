@@ -24,6 +24,8 @@ there without naming the file (each tool's documentation says where):
 | ``xdg-settings set``, ``xdg-mime default``,     | the desktop's defaults                   |
 | ``defaults write``                              |                                          |
 | ``pyenv global``, ``nvm alias default``         | the user's default interpreter           |
+| ``gpg --import|--recv-keys|--gen-key|--sign-key``| the user's keyring and trust database    |
+| …                                              | (``~/.gnupg``; not with ``--homedir``)    |
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 _PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
 
-HOME_CONFIG_HEADS: frozenset[str] = frozenset(_WRITES) | {"poetry", "conda", "mamba", "bundle"}
+HOME_CONFIG_HEADS: frozenset[str] = frozenset(_WRITES) | {"poetry", "conda", "mamba", "bundle",
+                                                           "gpg", "gpg2"}
 """Command names :func:`home_config_finding` looks at."""
 
 
@@ -73,9 +76,23 @@ def _operands(args: Sequence[str]) -> list[str]:
     return [a for a in args if not a.startswith("-")]
 
 
+_GPG_WRITES = frozenset({
+    "--import", "--recv-keys", "--recv-key", "--receive-keys", "--import-ownertrust",
+    "--delete-keys", "--delete-key", "--delete-secret-keys", "--delete-secret-and-public-key",
+    "--sign-key", "--lsign-key", "--quick-sign-key", "--quick-lsign-key", "--gen-key",
+    "--generate-key", "--full-generate-key", "--full-gen-key", "--quick-gen-key",
+    "--quick-generate-key", "--edit-key", "--refresh-keys", "--fetch-keys", "--update-trustdb",
+})
+"""gpg(1) commands that change the keyring or the trust database."""
+
+
 def _why(head: str, args: Sequence[str]) -> str | None:
     if _PROJECT_SCOPES.intersection(args):
         return None  # npm config set --location=project, pip --site, poetry --local
+    if head in ("gpg", "gpg2"):
+        changes = _GPG_WRITES.intersection(a.partition("=")[0] for a in args)
+        return f"{head} {min(changes)} changes the user's keyring" if changes and not any(
+            a.startswith("--homedir") for a in args) else None
     operands = _operands(args)
     if head == "go":
         return "go env -w writes the user's go env file" if (

@@ -22,6 +22,8 @@ command-valued environment variable) is judged with the same rules, recursively,
 |       |                     |                           | ``$'\x63at'`` (a command word|
 |       |                     |                           | or a path)                   |
 | 6     | routine destructive | :mod:`.routine_destructive` | ask                        |
+| 6     | process attach      | :mod:`.process_attach`    | ask                          |
+| 6     | program install     | :mod:`.program_installs`  | ask                          |
 
 Before the segments, the rules that read several segments together: code a network client
 brings in and the command runs, a shell wired to a connection (:mod:`.remote_code`), the
@@ -97,6 +99,8 @@ from tooldeck.shell_analysis.loaded_code import (
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.paths import path_arguments
+from tooldeck.shell_analysis.process_attach import ATTACH_HEADS, attach_finding
+from tooldeck.shell_analysis.program_installs import INSTALLER_HEADS, program_install_finding
 from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.remote_code import (
     NETWORK_CLIENTS,
@@ -454,6 +458,14 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         routine = routine_finding(segment, bare_redirect=False)
         if routine is not None:
             findings.append(routine)
+    if name in ATTACH_HEADS:
+        attach = attach_finding(segment)
+        if attach is not None:
+            findings.append(attach)
+    if name in INSTALLER_HEADS:
+        install = program_install_finding(segment)
+        if install is not None:
+            findings.append(install)
     return findings
 
 
@@ -503,6 +515,54 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     return asked
 
 
+def _expands(source: str) -> str | None:
+    """The variable a whole word expands (``$f``, ``${f}``, ``"$f"``), or ``None``."""
+    inner = source[1:-1] if len(source) > 1 and source[0] == source[-1] == '"' else source
+    match = _WHOLE_VARIABLE.fullmatch(inner)
+    return match.group(1) or match.group(2) if match else None
+
+
+_WHOLE_VARIABLE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+
+
+_DECLARERS = frozenset({"declare", "typeset", "local"})
+
+_BLIND_TO_VALUES = PRINTERS | frozenset({"ls", "stat", "test", "[", "namei", "realpath",
+                                         "readlink", "basename", "dirname", ":", "true"})
+"""Commands that print or look at a path's name or metadata, not its content."""
+
+
+def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
+    """Segments with each variable a loop or assignment binds replaced by its value.
+
+    ``for f in ~/.ssh/*; do cat $f; done`` and ``k=~/.ssh/id_rsa; cat "$k"`` are judged as
+    ``cat ~/.ssh/*`` and ``cat ~/.ssh/id_rsa``: the word list feeds the body's judgement.
+    """
+    if not analysis.assignments:
+        return []
+    bound: dict[str, list[Word]] = {}
+    for name, word in analysis.assignments:
+        if word.value and not word.dynamic:
+            bound.setdefault(name, []).append(word)
+    for segment in analysis.segments:  # declare -n r=x: $r is $x (a name reference)
+        argv = segment.argv
+        if argv[:1] and argv[0] in _DECLARERS and any(
+                a.startswith("-") and "n" in a for a in argv[1:]):
+            for arg in argv[1:]:
+                name, eq, target = arg.partition("=")
+                if eq and target in bound:
+                    bound.setdefault(name, []).extend(bound[target])
+    found: list[tuple[Segment, Word]] = []
+    for segment in analysis.segments:
+        expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)
+                    if "$" in w.source}
+        for index, variable in expanded.items():
+            for value in bound.get(variable or "", ()):
+                words = (*segment.words[:index], value, *segment.words[index + 1 :])
+                found.append((attrs.evolve(segment, words=words), value))
+    return found
+
+
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """Apply every command-class rule to an analysis.
 
@@ -521,6 +581,13 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
             if found.verdict == DENY:
                 return found
             findings.append(found)
+    for segment, value in _bound_segments(analysis):
+        if segment.command not in _BLIND_TO_VALUES and _outside_secret(value.value, context):
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret "
+                           f"{value.value!r} (a variable's value)")
+        for found in _segment_findings(segment, context):
+            if found.verdict == DENY:
+                return attrs.evolve(found, detail=f"{found.detail} (a variable's value)")
     if analysis.redirect_targets and (
             not analysis.segments
             or any(s.command in _BARE_REDIRECT_COMMANDS or s.argv in _EMPTY_OUTPUTS

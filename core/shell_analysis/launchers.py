@@ -94,6 +94,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
                       "--rsh-command", "-F"}),
     "zip": frozenset({"--unzip-command"}), "rsync": frozenset({"--rsh"}),
     "mysql": frozenset({"--execute"}), "expect": frozenset({"-c"}),
+    # psql's \! and MariaDB's \! / system run a shell command (psql(1), mariadb(1))
+    "psql": frozenset({"-c", "--command"}), "mariadb": frozenset({"-e", "--execute"}),
     "tmux": frozenset(), "screen": frozenset({"-X"}),
     "sqlite3": frozenset({"-cmd"}), "flock": frozenset({"-c", "--command"}),
     "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
@@ -128,6 +130,7 @@ _SETTING_OPTIONS: dict[str, frozenset[str]] = {
 _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
     "sqlite3": re.compile(r"^\s*\.(?:system|shell)\b"),
     "mysql": re.compile(r"^\s*(?:\\!|system\b)"),
+    "mariadb": re.compile(r"^\s*(?:\\!|system\b)"),
     "csvtool": re.compile(r".*"),
     "sed": re.compile(r"(?:^|[0-9/;$])e(?:\s|$)"),
 }

@@ -24,6 +24,7 @@ are reads too (:func:`input_files`: ``git commit -F /tmp/msg``, ``cp /etc/hosts 
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -32,8 +33,9 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
 
 __all__ = [
-    "READ_ONLY", "SECRET_PATTERNS", "input_files", "is_secret_path", "program_paths",
-    "read_only_paths",
+    "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS", "SECRET_PATTERNS",
+    "input_files", "is_secret_path", "metadata_paths", "program_paths", "read_only_paths",
+    "script_paths", "toolchain_reads",
 ]
 
 READ_ONLY: frozenset[str] = frozenset({
@@ -48,8 +50,26 @@ READ_ONLY: frozenset[str] = frozenset({
     "ldd", "comm", "join", "yq", "whereis", "locate", "pr", "fold", "fmt", "expand",
     "rev", "paste", "zless", "zmore", "bzcat", "xzcat", "zstdcat", "lz4cat", "pygmentize",
     "sum", "modinfo", "lsblk", "findmnt", "lsof", "base64", "base32", "batcat",
+    # login records, media and document metadata, binaries and hex dumps (their manuals:
+    # none writes a file but through the options of :data:`_WRITING_OPTIONS`)
+    "last", "lastb", "lastlog", "utmpdump", "ffprobe", "mediainfo", "pdfinfo", "identify",
+    "highlight", "hexyl", "hd", "size", "zipinfo", "sha224sum", "sha384sum", "shasum",
+    "xmllint", "iconv", "bzless", "xzless", "zstdless", "lzcat", "look",
 })
-"""Commands that only read the paths they are given (with the exceptions above)."""
+"""Commands that only read the paths they are given (with the exceptions above).
+
+Some more read only in some forms (:func:`_read_only_form`): ``awk`` whose program
+neither runs, pipes nor redirects; ``sed`` without ``-i`` whose script has no ``w``,
+``e`` or ``r`` command; ``xxd`` without ``-r`` and without an output operand; ``tar``
+listing (``-t``), ``unzip -l|-v|-t|-Z``; ``dpkg``'s and ``rpm``'s queries; ``exiftool``
+without a tag assignment or an output option."""
+
+METADATA_ONLY: frozenset[str] = frozenset({
+    "stat", "test", "[", "ls", "namei", "getfacl", "lsattr", "getcap", "realpath", "readlink",
+    "du",
+})
+"""Commands that read a file's metadata, never its content: a secret's permissions or
+size (``stat -c %a /etc/shadow``, LinEnum's ``ls -la /etc/shadow``) reveal no secret."""
 
 SECRET_PATTERNS: tuple[str, ...] = (
     "*/.ssh", "*/.ssh/*", "*/.aws", "*/.aws/*", "*/.gnupg*", "*/.kube/*",
@@ -113,6 +133,19 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/secrets.json", "*/secrets.yml", "*/secrets.yaml", "*/secrets.toml",
     "*service-account*.json", "*service_account*.json", "*-adminsdk-*.json", "*/.dockercfg",
     "*/deploy_key", "*/deploy_key.*",
+    # developer CLIs' token files by their documented locations (each CLI's docs; gitleaks'
+    # and trufflehog's detectors name the same tokens): Fly, Vercel, Stripe, ngrok, MinIO,
+    # Gradle and Maven repository passwords, Snowflake, dbt, IBM Cloud, Alibaba Cloud,
+    # Hetzner, Linode, CircleCI, Travis, GitLab and Gitea CLIs, Teleport and step-ca keys,
+    # an encrypted netrc, Vim's history of registers
+    "*/.fly/config.yml", "*/.config/vercel/auth.json", "*/.config/stripe/config.toml",
+    "*/.ngrok2/ngrok.yml", "*/.config/ngrok/ngrok.yml", "*/ngrok/ngrok.yml",
+    "*/.mc/config.json", "*/.gradle/gradle.properties", "*/.m2/settings.xml",
+    "*/.snowsql/config", "*/.dbt/profiles.yml", "*/.ibmcloud/config.json",
+    "*/.aliyun/config.json", "*/.config/hcloud/cli.toml", "*/.linode-cli",
+    "*/.config/linode-cli", "*/.circleci/cli.yml", "*/.travis/config.yml",
+    "*/.config/glab-cli/config.yml", "*/.config/tea/config.yml", "*/.tsh/keys/*",
+    "*/.step/secrets/*", "*/.netrc.gpg", "*/.viminfo",
     # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
@@ -138,11 +171,13 @@ def is_secret_path(path: str) -> bool:
     :returns: true when a :data:`SECRET_PATTERNS` entry matches, or when the file's name says
         it holds a secret (``api_token.txt``, ``secrets.yaml``; source code such as
         ``password_test.py`` is not one, nor is the world-readable account list ``passwd``,
-        whose hashes live in ``shadow``).
+        whose hashes live in ``shadow``, nor a public key, ``~/.ssh/id_rsa.pub``).
     """
+    name = path.rsplit("/", 1)[-1]
+    if name.endswith(".pub") and "/" in path:  # ~/.ssh/id_rsa.pub: a public key
+        return False
     if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
         return True
-    name = path.rsplit("/", 1)[-1]
     return bool(_SECRET_WORDS.search(name)) and not name.endswith(_CODE_SUFFIXES)
 
 
@@ -152,7 +187,82 @@ _WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
     "rg": ("--pre",),
     "bat": ("--pager",),
     "less": ("-o", "-O", "--log-file", "--LOG-FILE"),
+    "utmpdump": ("-o", "--output"),
+    "ffprobe": ("-o", "-report"),
+    "mediainfo": ("--LogFile", "--logfile", "--Output"),
+    "highlight": ("-o", "--output", "-d", "--outdir"),
+    "xmllint": ("-o", "--output"),
+    "iconv": ("-o", "--output"),
 }
+
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_AWK_EFFECTS = re.compile(r"system|getline|[|>]|close|fflush|print\s*\(")
+_SED_SUBSTITUTION = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)")
+_SED_ADDRESS = re.compile(r"/(?:\\.|[^/])*/|\\(.)(?:\\.|(?!\1).)*\1")
+_TAR_WRITES = re.compile(r"^--(?:create|extract|get|append|update|delete|concatenate|"
+                         r"to-command|checkpoint|use-compress|info-script|new-volume|rsh|"
+                         r"index-file|file=-)|^-[IF]$")
+_DPKG_QUERIES = frozenset({"-l", "-L", "-s", "-S", "-p", "--list", "--listfiles", "--status",
+                           "--search", "--print-avail", "--get-selections", "-c", "--contents",
+                           "-I", "--info", "-f", "--field"})
+
+
+def _awk_read_only(args: Sequence[str]) -> bool:
+    """An awk program that neither runs, pipes, redirects nor reads a command's output."""
+    if any(a in ("-f", "-i", "--include", "-l") or a.startswith(("-f", "--file", "-i"))
+           for a in args):
+        return False  # a program file or an in-place extension decides what happens
+    programs = [a for a in args if not a.startswith("-")][:1]
+    return bool(programs) and not _AWK_EFFECTS.search(programs[0])
+
+
+def _sed_read_only(args: Sequence[str]) -> bool:
+    """Tell whether sed runs without ``-i`` and its script writes, runs and reads nothing."""
+    if any(a.startswith(("-i", "--in-place", "-f", "--file", "-s")) or (
+            a.startswith("-") and not a.startswith("--") and "i" in a) for a in args):
+        return False
+    scripts = [v for a, v in itertools.pairwise(args) if a in ("-e", "--expression")]
+    if not scripts:
+        scripts = [a for a in args if not a.startswith("-")][:1]
+    for script in scripts:
+        for match in _SED_SUBSTITUTION.finditer(script):
+            if set(match.group(2)) & {"w", "e", "W"}:
+                return False
+        rest = _SED_ADDRESS.sub("", _SED_SUBSTITUTION.sub("", script))
+        if set(rest) & set("wWerR"):
+            return False
+    return bool(scripts)
+
+
+def _read_only_form(head: str, args: Sequence[str]) -> bool:
+    """The commands that read only in some forms (see :data:`READ_ONLY`)."""
+    operands = [a for a in args if not a.startswith("-")]
+    if head in _AWKS:
+        return _awk_read_only(args)
+    if head == "sed":
+        return _sed_read_only(args)
+    if head == "xxd":
+        return len(operands) <= 1 and not any(a.startswith(("-r", "-revert")) for a in args)
+    if head == "tar":
+        first = (args[0] if args else "").lstrip("-")
+        listing = "--list" in args or (bool(first) and "t" in first and not args[0].startswith(
+            "--") and not set(first) & set("xcruA"))
+        return listing and not any(_TAR_WRITES.match(a) for a in args)
+    if head == "unzip":
+        return bool({"-l", "-v", "-t", "-Z", "-lv", "-tq"} & set(args)) and "-d" not in args
+    if head == "dpkg":
+        return bool(args) and args[0].split("=", 1)[0] in _DPKG_QUERIES
+    if head == "rpm":
+        return bool(args) and args[0].startswith("-q") and not any(
+            a.startswith("--pipe") for a in args)
+    if head == "ssh-keygen":  # -l (fingerprint), -F (find a host), -B (bubblebabble)
+        letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+        return bool(set(letters) & set("lFB")) and set(letters) <= set("lFBfvE")
+    if head == "exiftool":
+        return not any("=" in a or a.startswith(("-o", "-w", "-overwrite", "-tagsfromfile",
+                                                 "-geotag", "-delete", "-@"))
+                       for a in (x.lower() for x in args))
+    return False
 
 
 _GIT_READS = frozenset({"log", "show", "shortlog", "rev-parse", "describe", "cat-file",
@@ -174,7 +284,9 @@ def _read_only(segment: Segment) -> bool:
     argv = segment.argv
     if argv and argv[0] == "git":
         return _git_reads(argv[1:])
-    if not argv or argv[0] not in READ_ONLY:
+    if argv and argv[0] not in READ_ONLY:
+        return _read_only_form(argv[0], argv[1:])
+    if not argv:
         return False
     if argv[0] == "find" and _FIND_ACTIONS.intersection(argv):
         return False
@@ -204,8 +316,9 @@ def _option_files(args: Sequence[str], options: frozenset[str]) -> set[str]:
 def input_files(segment: Segment) -> frozenset[str]:
     """Files a writing command only reads: messages, bodies, copy sources.
 
-    ``git commit -F msg``, ``git tag|merge|notes -F``, ``gh … --body-file`` and the
-    sources of ``cp`` (not when it makes links: the link rules judge those). A patch
+    ``git commit -F msg``, ``git tag|merge|notes -F``, ``gh … --body-file``, the
+    sources of ``cp`` (not when it makes links: the link rules judge those), of ``rsync``,
+    ``tar -c``, ``zip`` and ``git clone`` and a builder's ``-f`` Dockerfile. A patch
     (``patch``, ``git apply|am``) is not among them: its content decides where it writes.
 
     :param segment: one analysed segment.
@@ -227,6 +340,56 @@ def input_files(segment: Segment) -> frozenset[str]:
                 a.startswith("-") and not a.startswith("--") and ("l" in a or "s" in a))
             for a in args):
         return frozenset(operands[:-1])
+    return _archive_sources(head, args, operands)
+
+
+_RSYNC_MOVES = ("--remove-source-files", "-e", "--rsh", "--rsync-path", "--files-from",
+                "--include-from", "--exclude-from", "--link-dest", "--copy-dest",
+                "--compare-dest")
+_ZIP_UNSAFE = ("-m", "--move", "-T", "--test", "-TT", "--unzip-command", "-d", "--delete",
+               "-@", "-i@", "-x@")
+_CLONE_UNSAFE = ("-u", "--upload-pack", "--template", "-c", "--config", "--separate-git-dir",
+                 "--reference", "--shared", "-s")
+_BUILDERS = frozenset({"docker", "podman", "buildah", "nerdctl"})
+
+
+def _tar_sources(args: Sequence[str]) -> frozenset[str]:
+    """``tar -czf out.tgz ~/notes``: what a tar that creates an archive reads."""
+    if not args or any(a.startswith(("-C", "--directory", "--remove-files", "-T",
+                                     "--files-from", "--to-command", "-I", "--use-compress",
+                                     "--checkpoint", "--rsh", "-F", "--info-script",
+                                     "--new-volume-script")) for a in args):
+        return frozenset()
+    cluster = args[0].lstrip("-")
+    if args[0].startswith("--") or "c" not in cluster or set(cluster) & set("xturA"):
+        return frozenset()
+    rest = list(args[1:])
+    archive = ""
+    if "f" in cluster:
+        tail = cluster.split("f", 1)[1]
+        archive = tail or (rest.pop(0) if rest else "")
+    return frozenset(a for a in rest if not a.startswith("-") and a != archive)
+
+
+def _archive_sources(head: str, args: Sequence[str],
+                     operands: Sequence[str]) -> frozenset[str]:
+    """Tell what a copy into an archive or the tree reads (it changes no source).
+
+    ``rsync SRC… DST``, ``tar -c``, ``zip OUT SRC…``, ``git clone SRC``, ``docker build -f``.
+    """
+    if head == "rsync" and len(operands) >= 2 and not any(
+            a.startswith(_RSYNC_MOVES) for a in args) and not any(":" in o for o in operands):
+        return frozenset(operands[:-1])
+    if head in ("tar", "bsdtar", "gtar"):
+        return _tar_sources(args)
+    if head == "zip" and len(operands) >= 2 and not any(
+            a.startswith(_ZIP_UNSAFE) for a in args):
+        return frozenset(operands[1:])
+    if head == "git" and operands[:1] == ["clone"] and len(operands) >= 2 and not any(
+            a.startswith(_CLONE_UNSAFE) for a in args) and "://" not in operands[1]:
+        return frozenset(operands[1:2])
+    if head in _BUILDERS and operands[:1] == ["build"]:
+        return frozenset(_option_files(args, frozenset({"-f", "--file"})))
     return frozenset()
 
 
@@ -259,6 +422,104 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
             readers |= inputs
             others |= words - inputs
     return frozenset(readers - others)
+
+
+def metadata_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """The path words that only :data:`METADATA_ONLY` commands are given (no content read).
+
+    Only in a command whose other segments open no file they are told of (``stat x &&
+    echo ok``; not ``ls ~/.ssh/id_* | parallel -X cat``).
+
+    :param analysis: the analysed command.
+    :returns: path words whose content no command of the analysis reads or writes.
+    """
+    if not all(s.command in METADATA_ONLY or s.command in _NAME_BLIND for s in analysis.segments):
+        return frozenset()  # ls ~/.ssh/id_* | parallel -X cat: the names feed a reader
+    looked: set[str] = set()
+    others: set[str] = set(analysis.redirect_targets) | set(analysis.input_sources)
+    for segment in analysis.segments:
+        words = {w for w in _words(segment) if is_path_like(w)}
+        if segment.argv and segment.argv[0] in METADATA_ONLY:
+            looked |= words
+        else:
+            others |= words
+    return frozenset(looked - others)
+
+
+_NAME_BLIND = frozenset({"echo", "printf", "grep", "head", "tail", "wc", "sort", "uniq", "cut",
+                         "column", "true", "false", ":"})
+"""Commands that may sit next to a metadata look without opening the files it names."""
+
+
+SCRIPT_RUNNERS: frozenset[str] = frozenset({
+    "source", ".", "python", "python3", "node", "nodejs", "ruby", "perl", "php", "lua",
+    "bash", "sh", "zsh", "dash", "Rscript", "deno", "bun",
+})
+"""Commands whose first operand is a program they run (``python3 tool.py``, ``source env``)."""
+
+SCRIPT_DENIED_PREFIXES: tuple[str, ...] = (
+    "/tmp/", "/var/tmp/", "/dev/", "/proc/", "/sys/", "/etc/", "/boot/", "/run/",
+)
+"""Where a script run from outside the roots stays denied: temporary directories (a
+dropped payload) and the system's own trees (``sh /etc/init.d/ssh stop``)."""
+
+_SCRIPT_OPTIONS_STOP = frozenset({"-c", "-m", "-e", "-E", "-r", "--eval", "--command", "-p",
+                                  "--print", "-"})
+
+
+def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """Programs run from a path: the first operand of :data:`SCRIPT_RUNNERS`.
+
+    ``source ~/.nvm/nvm.sh``, ``. "$HOME/.cargo/env"``, ``python3 ~/bin/tool.py``: an
+    installed program's script, run like ``/usr/bin/python3`` itself (a command word is no
+    path argument). Not when code or a module comes first (``python3 -m pytest /x``: ``/x``
+    is the module's argument), and never a word also written or redirected.
+
+    :param analysis: the analysed command.
+    :returns: the script words (the caller checks secrets and :data:`SCRIPT_DENIED_PREFIXES`).
+    """
+    found: set[str] = set()
+    for segment in analysis.segments:
+        argv = segment.argv
+        if not argv or (argv[0] not in SCRIPT_RUNNERS
+                        and argv[0].rstrip("0123456789.") not in SCRIPT_RUNNERS):
+            continue
+        for arg in argv[1:]:
+            if arg in _SCRIPT_OPTIONS_STOP or arg.startswith(("-c", "-m", "-e", "--eval")):
+                break
+            if not arg.startswith("-"):
+                found.add(arg)
+                break
+    return frozenset(found - set(analysis.write_targets))
+
+
+_TOOLCHAIN_DIR = re.compile(
+    r'"?\$\((?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|'
+    r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
+    r"gem env gemdir)\)"
+    r'"?[\w./+-]*"?'
+)
+"""A word built from the command that prints a toolchain's own directory (``$(go env
+GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``): where an installed toolchain
+lives, never a secret."""
+
+
+def toolchain_reads(segment: Segment) -> bool:
+    """Tell whether a read-only segment's run-time paths all name a toolchain's directory.
+
+    ``ls $(go env GOROOT)/src``, ``cat "$(npm root -g)/pnpm/package.json"``: reading there
+    is reading outside the project (allowed for what is no secret), not a path unknown.
+
+    :param segment: one analysed segment.
+    :returns: true when the segment only reads and every word built at run time is such a
+        path, with no ``..`` and no secret's name in it.
+    """
+    if not _read_only(segment):
+        return False
+    built = [w for w in segment.words[segment.command_positions[-1] + 1 :] if w.dynamic]
+    return bool(built) and all(
+        _TOOLCHAIN_DIR.fullmatch(w.source) and ".." not in w.value
+        and not is_secret_path("/x" + w.value) for w in built)
 
 
 def program_paths(analysis: CommandAnalysis) -> frozenset[str]:

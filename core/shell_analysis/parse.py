@@ -7,6 +7,9 @@ r"""The tree-sitter walk: from a command string to segments, redirections and op
 | ``<(…)``, ``>(…)``                     | walked, origin ``process substitution``            |
 | ``( … )``, functions                   | walked, origin ``subshell`` / ``function``         |
 | ``{ …; }``, if/for/while/case          | walked, origin unchanged                           |
+| ``for f in A B`` / ``select``          | ``f`` bound to each word, listed in ``assignments`` |
+|                                        | (the body's ``$f`` is judged with them)            |
+| ``xargs CMD <<< TEXT`` / ``<< EOF``    | also a segment ``CMD`` + the literal input's words |
 | ``VAR=value cmd``                      | prefix removed; ``IFS=`` anywhere is opaque        |
 | wrappers, code carriers                | see :mod:`.wrappers` and :mod:`.carriers`          |
 | ``export``/``declare``/``unset``…      | a segment with the keyword as command              |
@@ -24,6 +27,7 @@ from the previous pipeline stage, then a redirection on an enclosing group.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -157,6 +161,8 @@ class _Walker:
             name = node.child_by_field_name("name")
             if name is not None:
                 self.functions.append(node_text(name, script.source))
+        elif kind == "for_statement":
+            self.loop(node, script)
         origin = _ORIGINS.get(kind, origin)
         for child in node.children:
             if child.child_count:
@@ -184,6 +190,15 @@ class _Walker:
             word = words_from_nodes([value], script.source)[0] if value is not None else Word(
                 "", "")
             self.assignments.append((text, word))
+
+    def loop(self, node: Node, script: _Script) -> None:
+        """``for f in A B``/``select f in A B``: ``f`` is set to each word, as ``f=A`` would."""
+        name = node.child_by_field_name("variable")
+        values = node.children_by_field_name("value")
+        if name is None or not values:
+            return
+        text = node_text(name, script.source)
+        self.assignments.extend((text, word) for word in words_from_nodes(values, script.source))
 
     def file_redirect(self, node: Node, script: _Script) -> None:
         operator = ""
@@ -285,6 +300,12 @@ class _Walker:
         final = resolution.words[positions[-1] :]
         if resolution.reasons or not final[0].stable:
             return
+        if resolution.input_args and stdin.kind in _LITERAL_INPUTS and not stdin.dynamic:
+            # xargs cat <<< ~/.ssh/id_rsa: the literal input becomes the command's arguments
+            extra = [Word(t, t) for t in _input_words(stdin.text)]
+            if extra:
+                self.emit([*final, *extra], " ".join(w.source for w in [*final, *extra]),
+                          origin, _INHERITED, depth + 1)
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
@@ -392,7 +413,18 @@ def _heredoc(redirect: Node, script: _Script) -> Stdin:
     return Stdin("heredoc", "")
 
 
-def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
+_LITERAL_INPUTS = frozenset({"here-string", "heredoc"})
+
+
+def _input_words(text: str) -> list[str]:
+    """The words xargs makes of a literal input (blank-separated, quotes removed)."""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items)) if items else ()
 
 

@@ -9,7 +9,7 @@
 | ``git checkout``                          | ``--`` followed by paths, or ``.``, ``-f``          |
 | ``git restore``                           | any path without ``--staged`` alone (worktree)      |
 | ``git stash``                             | ``drop`` or ``clear``                              |
-| ``git branch``                            | ``-D`` / ``--delete --force``                       |
+| ``git branch``                            | ``-D`` / ``--delete --force`` / ``-df``             |
 | ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
 | reflog expire``, ``git update-ref -d``    |                                                    |
@@ -26,6 +26,9 @@
 |                                           | (the caller's own process group)                   |
 | ``pkill``/``killall``                     | ``-u``, ``-v``, a catch-all pattern (``.``, ``.*``), |
 |                                           | or ``SIGKILL`` by name (``-9``, ``-KILL``, ``-s 9``)|
+| ``killall``                               | always but ``-l``/``-V``: every process of a name  |
+| ``pkill``                                 | a runtime's name (``python3``, ``node``, ``java``: |
+|                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
@@ -33,9 +36,11 @@
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
 |                                           | ``image prune -a``                                 |
 | ``find``                                  | ``-delete`` of ``.``/``*`` with no name, path or    |
-|                                           | time test (every file of the project)              |
+|                                           | time test (every file of the project), or a name   |
+|                                           | test matching a language's sources (``*.py``)      |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
-| ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``)  |
+| ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
+|                                           | ``-e`` scripts, BSD's ``-i ''``)                    |
 | database resets                           | ``manage.py flush|reset_db``, ``rails|rake           |
 |                                           | db:drop|db:reset|db:schema:load``, ``prisma migrate |
 |                                           | reset``, ``prisma db push --force-reset``,          |
@@ -125,7 +130,9 @@ def _git(args: Sequence[str]) -> str | None:
         return "git restore discards uncommitted changes"
     if sub == "stash" and operands[:1] in (["drop"], ["clear"]):
         return f"git stash {operands[0]} deletes stashed work"
-    if sub == "branch" and ("D" in letters or ("--delete" in options and "--force" in options)):
+    deletes = "d" in letters or "--delete" in options
+    if sub == "branch" and ("D" in letters or (deletes and (
+            "f" in letters or "--force" in options))):
         return "git branch -D deletes an unmerged branch"
     if sub == "rebase" and ("i" in letters or "--interactive" in options):
         return "git rebase -i rewrites history (and opens an editor)"
@@ -157,6 +164,13 @@ def _rm(args: Sequence[str]) -> str | None:
     return None
 
 
+_RUNTIME_NAME = re.compile(
+    r"(?:python|pypy|node|nodejs|java|ruby|perl|php|bash|sh|zsh|dash|fish|deno|bun|dotnet|"
+    r"go|erl|beam\.smp|lua|Rscript|R|julia|ssh|sshd|systemd|dockerd|containerd|code)"
+    r"[\d.]*")
+"""Interpreters and runtimes: ``pkill python3`` stops every Python program of the user."""
+
+
 def _kill(head: str, args: Sequence[str]) -> str | None:
     if head == "kill":
         if ("-1" in args and args[-1] == "-1") or ("--" in args and "-1" in args):
@@ -169,6 +183,10 @@ def _kill(head: str, args: Sequence[str]) -> str | None:
         return "kill -9 of processes found at run time" if sigkill and _FOUND in args else None
     options = _options(args)
     patterns = [a for a in args if not a.startswith("-")]
+    if head == "killall" and patterns:
+        return "killall signals every process of that name"
+    if head == "pkill" and any(_RUNTIME_NAME.fullmatch(p.strip("^$")) for p in patterns):
+        return "pkill of a runtime's name signals every program it runs"
     if options & {"-u", "-U", "-v", "--user", "--inverse"} or any(
             o.startswith(("-u", "--user=")) for o in options):
         return f"{head} by user matches every process of that user"
@@ -247,7 +265,17 @@ def _find(args: Sequence[str]) -> str | None:
     starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
     if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
         return "find -delete with no test deletes every file of the project"
+    names = [b for a, b in itertools.pairwise(args) if a in ("-name", "-iname")]
+    if any(_SOURCE_GLOB.fullmatch(n) for n in names):
+        return "find -delete of source files deletes the project's code"
     return None
+
+
+_SOURCE_GLOB = re.compile(
+    r"\*\.(?:py|pyi|js|mjs|cjs|ts|tsx|jsx|go|rs|java|kt|scala|c|h|cc|cpp|hpp|cs|swift|rb|"
+    r"php|lua|sh|md|rst|toml|ya?ml|json|sql|html|css|vue|svelte|ex|exs|erl|hs|ml|clj|dart)")
+"""A name test matching every source file of a language: not a regenerable artefact
+(``*.pyc``, ``*.o``, ``*.log`` stay allowed, the corpus README's in-root cleanups)."""
 
 
 _SED_DELETE_ALL = re.compile(r"^\s*(?:1\s*,\s*\$\s*)?d\s*$")
@@ -313,8 +341,10 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
     if head == "rsync" and any(a.startswith("--delete") for a in args) and (
             operands[-1:] and operands[-1] in _WIPES):
         return "rsync --delete into the project deletes every file the source lacks"
+    scripts = [b for a, b in itertools.pairwise(args) if a in ("-e", "--expression")]
+    scripts = scripts or [o for o in operands if o][:1]  # sed -i '' (BSD): an empty suffix
     if head == "sed" and any(a.startswith(("-i", "--in-place")) for a in args) and any(
-            _SED_DELETE_ALL.match(o) for o in operands[:1]):
+            _SED_DELETE_ALL.match(o) for o in scripts):
         return "sed -i with a delete-all script empties the file"
     database = _database(head, args)
     if database is not None:

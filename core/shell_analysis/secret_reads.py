@@ -97,7 +97,9 @@ SECRET_MARKERS = re.compile(
     r"winscp|ws_ftp|ftpconfig|jetty-realm|KeePass|ddclient|opasswd|/dev/k?mem|auth\.json|"
     r"NuGet|settings-security|terraformrc|netlify|subversion|purple|remmina|dbeaver|"
     r"Local Storage|config\.v2|rancher|age/keys|vault[_-]pass|bitcoin|electrum|ethereum|"
-    r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key",
+    r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key|"
+    r"\.fly/|ngrok|\.mc/|\.gradle/|\.m2/|snowsql|\.dbt/|ibmcloud|aliyun|linode|circleci|"
+    r"\.travis/|\.tsh/|\.step/|viminfo",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 

@@ -71,11 +71,14 @@ class Url:
     :param command: the command that names it.
     :param certain: false when the shell may still expand the word (an unquoted glob), so
         only a denial of the text as written is conclusive.
+    :param relay: the URL relays or pins the command's traffic (curl's ``-x`` proxy) rather
+        than being what it fetches.
     """
 
     url: str
     command: str
     certain: bool = True
+    relay: bool = False
 
 
 @attrs.frozen
@@ -86,12 +89,15 @@ class HostPort:
     :param port: the port.
     :param command: the command that names it.
     :param certain: false when the shell may still expand the word (an unquoted glob).
+    :param relay: the address relays or pins the command's traffic (a proxy, curl's
+        ``--resolve`` address) rather than being the service it talks to.
     """
 
     host: str
     port: int
     command: str
     certain: bool = True
+    relay: bool = False
 
 
 @attrs.frozen
@@ -267,13 +273,19 @@ def _option_values(words: Sequence[Word], options: frozenset[str]) -> Iterator[W
                 yield words[index + 1]
 
 
+def _relayed(found: Destination) -> Destination:
+    return attrs.evolve(found, relay=True) if isinstance(found, (Url, HostPort)) else found
+
+
 def _http_client(command: str, words: Sequence[Word]) -> Iterator[Destination]:
-    for word in _option_values(words, _CURL_TARGET_OPTIONS):
+    for word in _option_values(words, frozenset({"--url"})):
         yield _judge_word(word, command, lambda text: _url_or_host(text, command))
+    for word in _option_values(words, _CURL_TARGET_OPTIONS - {"--url"}):
+        yield _relayed(_judge_word(word, command, lambda text: _url_or_host(text, command)))
     for option in _CURL_PIN_OPTIONS:
         for word in _option_values(words, frozenset({option})):
             if _static(word):
-                yield from (_as_written(found, word)
+                yield from (_relayed(_as_written(found, word))
                             for found in _pinned(option, word.value, command))
             else:
                 yield Unknown(word.source, command)
@@ -627,7 +639,7 @@ def _proxy(name: str, value: str, dynamic: bool) -> Destination | None:
     if not host:
         return Unknown(value, name)
     default = 1080 if parts.scheme.lower().startswith("socks") else 3128
-    return HostPort(f"[{host}]" if ":" in host else host, port or default, name)
+    return HostPort(f"[{host}]" if ":" in host else host, port or default, name, relay=True)
 
 
 def _proxy_destinations(segment: Segment) -> Iterator[Destination]:

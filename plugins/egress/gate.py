@@ -6,7 +6,9 @@ one analysis of the call, which the shell gate judges too), its destinations rea
 first, then one DNS resolution with a short timeout through the deck's resolver. The first
 denial denies the call, naming the rule that fired; a destination only known at run time, an
 unquoted glob that is not denied as written, or a lookup that fails or times out makes it
-ask. Otherwise the gate abstains: it never vouches for a command.
+ask. A developer's own service on this machine (``curl http://localhost:8000``) asks rather
+than being denied (:mod:`.local_services`). Otherwise the gate abstains: it never vouches for
+a command.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tooldeck.egress import (
 from tooldeck.egress.log import EgressLog, HopRecorder
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, Verdict
 from tooldeck.plugins.egress.destinations import Destination, HostPort, Unknown, Url, destinations
+from tooldeck.plugins.egress.local_services import is_local_service
 from tooldeck.runtime import Runtime
 
 __all__ = ["RESOLVE_TIMEOUT", "SHELL_TOOLS", "EgressGate", "Judgement"]
@@ -139,12 +142,16 @@ class EgressGate:
         """
         found = destinations(shell_analysis(command, extra_wrappers=self.extra_wrappers))
         asks: list[str] = []
+        local: list[str] = []
         pending: list[Url | HostPort] = []
         for item in found:
             if isinstance(item, Unknown):
                 asks.append(f"{item.command}: destination {item.text} is only known at run time")
                 continue
             static = _static_verdict(item, self.policy)
+            if static.verdict == "deny" and is_local_service(item, self.policy):
+                local.append(f"{item.command}: {_shown(item)} is a service on this machine")
+                continue
             if static.verdict == "deny":
                 return Judgement(_deny(item, static), found, item, static.rule)
             if not static.addresses:
@@ -166,6 +173,10 @@ class EgressGate:
         if asks:
             return Judgement(Decision(Verdict.ASK, "egress unverified: " + "; ".join(asks),
                                       gate="egress", rule="egress-unverified"), found)
+        if local:
+            return Judgement(Decision(Verdict.ASK, "loopback service (a person confirms it is "
+                                      "the developer's own): " + "; ".join(local),
+                                      gate="egress", rule="loopback-service"), found)
         return Judgement(None, found)
 
     @hookimpl

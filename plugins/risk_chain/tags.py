@@ -20,7 +20,10 @@ credential_access  0.3     only without sensitive_read: it touches a credential 
                            or the whole environment (``env``, ``printenv``, ``export -p``,
                            ``declare -x``, ``set``, ``/proc/*/environ``). A word in a search
                            pattern (``grep -n secret_key app.py``), an ``echo``'s arguments or a
-                           commit message is vocabulary, not an access
+                           commit message is vocabulary, not an access; a credential a client
+                           presents to the service it authenticates to (``curl -H
+                           "Authorization: Bearer $TOKEN"``, ``curl -u me:$PASSWORD``, ``ssh -i
+                           key.pem``: :data:`PRESENTING_OPTIONS`) is a login, not an access
 system_write       0.4     a shell command writing under ``/etc``, ``/usr``, ``/sys`` or ``/boot``
                            (redirections, ``tee``, ``cp``/``mv`` targets, ``sed -i``…)
 process_control    0.2     kill, pkill or killall at a command position
@@ -46,7 +49,7 @@ import re
 from collections.abc import Iterable
 
 from tooldeck.call_memo import shell_analysis
-from tooldeck.shell_analysis import CommandAnalysis, Segment, deobfuscate
+from tooldeck.shell_analysis import CommandAnalysis, Segment, Word, deobfuscate
 from tooldeck.shell_analysis.data_args import code_view
 
 __all__ = ["Tag", "shell_tags", "text_tags"]
@@ -114,6 +117,22 @@ CODE_EXTENSIONS = frozenset({
 
 ENV_DUMPERS = frozenset({"env", "printenv", "export", "declare", "typeset", "set"})
 """Commands that print the whole environment when given no name (``env``, ``export -p``)."""
+
+PRESENTING_OPTIONS: dict[str, frozenset[str]] = {
+    "curl": frozenset({"-u", "--user", "--oauth2-bearer", "-E", "--cert", "--key",
+                       "--proxy-user", "-U"}),
+    "wget": frozenset({"--password", "--http-password", "--ftp-password", "--user",
+                       "--http-user", "--certificate", "--private-key"}),
+    "http": frozenset({"-a", "--auth"}), "https": frozenset({"-a", "--auth"}),
+    "xh": frozenset({"-a", "--auth", "--bearer"}),
+    "ssh": frozenset({"-i"}), "scp": frozenset({"-i"}), "sftp": frozenset({"-i"}),
+}
+"""Options whose value is a credential the client presents to its server (the clients'
+manuals): a login, not a read. ``-H``/``--header`` values that set ``Authorization`` are
+presented too (:func:`_presented`)."""
+
+_AUTH_HEADERS = ("authorization:", "proxy-authorization:")
+_HEADER_OPTIONS = frozenset({"-H", "--header"})
 
 SYSTEM_DIRS = ("/etc/", "/usr/", "/sys/", "/boot/")
 """Directories a write into is a system write."""
@@ -219,6 +238,49 @@ def _is_env_dump(segment: Segment) -> bool:
     return all(arg.startswith("-") for arg in args)
 
 
+def _auth_header(segment: Segment, index: int) -> int | None:
+    """The index of the word holding an ``Authorization`` header set at ``index``, if any."""
+    words = segment.words
+    value = words[index].value
+    if value in _HEADER_OPTIONS:
+        target, header = index + 1, words[index + 1].value if index + 1 < len(words) else ""
+    elif value.startswith("--header="):
+        target, header = index, value.partition("=")[2]
+    elif value.startswith("-H"):
+        target, header = index, value[2:]
+    elif segment.command in ("http", "https", "xh"):  # HTTPie's Header:value items
+        target, header = index, value
+    else:
+        return None
+    return target if header.lower().lstrip().startswith(_AUTH_HEADERS) else None
+
+
+def _presented(segment: Segment) -> frozenset[int]:
+    """Indices of the words a client presents as its credential (see :data:`PRESENTING_OPTIONS`)."""
+    options = PRESENTING_OPTIONS.get(segment.command)
+    if options is None or not segment.command_positions:
+        return frozenset()
+    found: set[int] = set()
+    words = segment.words
+    for index in range(segment.command_positions[-1] + 1, len(words)):
+        value = words[index].value
+        header = _auth_header(segment, index)
+        if header is not None:
+            found.add(header)
+        elif value in options and index + 1 < len(words):
+            found.add(index + 1)
+        elif value.partition("=")[0] in options or (
+                not value.startswith("--") and value[:2] in options and len(value) > 2):
+            found.add(index)
+    return frozenset(found)
+
+
+def _unpresented(segment: Segment) -> list[tuple[int, Word]]:
+    """A segment's words but the credentials its client presents (:func:`_presented`)."""
+    presented = _presented(segment)
+    return [(index, word) for index, word in enumerate(segment.words) if index not in presented]
+
+
 def _touched_tags(analysis: CommandAnalysis) -> frozenset[Tag]:
     """Content tags from what a command touches, not from what it mentions.
 
@@ -227,13 +289,15 @@ def _touched_tags(analysis: CommandAnalysis) -> frozenset[Tag]:
     (``$AWS_SECRET_ACCESS_KEY``, ``printenv GITHUB_TOKEN``) and whole-environment dumps.
     """
     _text, view = code_view(analysis)
-    paths = [word.value.lower() for segment in view.segments for word in segment.words]
+    paths = [word.value.lower() for segment in view.segments
+             for index, word in _unpresented(segment)]
     paths += [path.lower() for path in (*analysis.input_sources, *analysis.redirect_targets)]
     tags = _word_tags(paths, references=False)
     if tags:
         return tags
     for segment in analysis.segments:
-        names = [name for word in segment.words for name in _expanded_names(word.source)]
+        names = [name for _index, word in _unpresented(segment)
+                 for name in _expanded_names(word.source)]
         if segment.command == "printenv":
             names += [arg.lower() for arg in segment.argv[1:] if not arg.startswith("-")]
         if (_is_env_dump(segment) or any(_SECRET_WORD.search(name) for name in names)

@@ -121,9 +121,13 @@ from tooldeck.shell_analysis.link_rules import (
 )
 from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
+    SCRIPT_DENIED_PREFIXES,
     is_secret_path,
+    metadata_paths,
     program_paths,
     read_only_paths,
+    script_paths,
+    toolchain_reads,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
@@ -215,17 +219,56 @@ def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
         return []
     readers = read_only_paths(analysis)
     programs = program_paths(analysis)
+    looks = metadata_paths(analysis)
+    scripts = script_paths(analysis)
     found = []
     for raw in path_arguments(analysis):
         if raw in programs and _inside_lexically(raw, policy):
             continue  # a program in the tree: judged as a command, not as a path
+        if raw in looks and _one_file(raw, policy):  # a file's metadata reveals no secret
+            found.append(raw)
+            continue
+        if raw in scripts and _script_outside(raw, policy):
+            found.append(raw)
+            continue
         if raw not in readers or _lexical(raw, policy) in policy.exempt:
             continue
-        real = os.path.realpath(_lexical(raw, policy))
-        if not (is_secret_path(_lexical(raw, policy)) or is_secret_path(real)
-                or _glob_reaches_secret(_lexical(raw, policy))):
+        if not _secret(raw, policy):
             found.append(raw)
     return found
+
+
+def _one_file(raw: str, policy: ShellPolicy) -> bool:
+    """Tell whether a path names one file, not a directory or a glob.
+
+    Listing ``~/.ssh`` or ``~/.ssh/id_*`` names the keys to take (a hunt); ``stat -c %a
+    /etc/shadow`` does not.
+    """
+    lexical = _lexical(raw, policy)
+    return not (any(c in raw for c in "*?[") or os.path.isdir(lexical)
+                or lexical.rstrip("/").endswith(_SECRET_DIRECTORIES) or raw.endswith("/"))
+
+
+_SECRET_DIRECTORIES = ("/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker", "/.azure",
+                       "/.password-store", "/gcloud", "/keyrings", "/.vault-token")
+
+
+def _secret(raw: str, policy: ShellPolicy) -> bool:
+    lexical = _lexical(raw, policy)
+    return (is_secret_path(lexical) or is_secret_path(os.path.realpath(lexical))
+            or _glob_reaches_secret(lexical))
+
+
+def _script_outside(raw: str, policy: ShellPolicy) -> bool:
+    """Tell whether a script outside the roots is an installed program's (``~/.nvm/nvm.sh``).
+
+    It runs like the program it belongs to; a secret, a temporary file or a file of the
+    system's own tree (:data:`SCRIPT_DENIED_PREFIXES`) is not one.
+    """
+    lexical = _lexical(raw, policy)
+    real = os.path.realpath(lexical)
+    return not (_secret(raw, policy) or lexical.startswith(SCRIPT_DENIED_PREFIXES)
+                or real.startswith(SCRIPT_DENIED_PREFIXES))
 
 
 _GLOB_LIMIT = 256
@@ -331,6 +374,8 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
         return _vote(Verdict.ASK, "sandbox-dynamic",
                      f"{targets[0].source!r} is written and only known at run time")
     for segment in analysis.segments:
+        if segment.command_positions and toolchain_reads(segment):
+            continue  # ls $(go env GOROOT)/src: a toolchain's directory, read
         positions = set(segment.command_positions)
         for index, word in enumerate(segment.words):
             if index not in positions and word.dynamic and is_path_like(word.value):

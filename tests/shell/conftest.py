@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
@@ -157,10 +158,12 @@ def default_verdicts(tmp_path_factory: pytest.TempPathFactory
     use_resolver(deck.runtime.session, _public_dns)
     runtime = deck.runtime
 
+    callers = itertools.count()  # one caller per command across calls: no chain links them
+
     def judge(commands: Sequence[str]) -> dict[str, str]:
         verdicts = {}
-        for index, command in enumerate(commands):
-            call = ToolCall("bash", {"command": command}, caller_id=f"c{index}")
+        for command in commands:
+            call = ToolCall("bash", {"command": command}, caller_id=f"c{next(callers)}")
             decision = combine_decisions(
                 runtime.hooks.check_call(call, runtime.tools["bash"], runtime))
             verdicts[command] = decision.verdict.value

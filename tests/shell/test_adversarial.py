@@ -94,11 +94,11 @@ DENY = [
     "cat ../../etc/shadow",
     "echo x > /etc/cron.d/x",
     "ls ~/.ssh",
+    "cmd=sudo; $cmd id",  # the variable is bound statically: judged as sudo id
 ]
 
 ASK = [
     "$cmd rm -rf x",
-    "cmd=sudo; $cmd id",
     "${x}do id",
     "eval \"$payload\"",
     "bash -c \"$script\"",

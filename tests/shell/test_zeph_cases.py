@@ -70,9 +70,14 @@ async def test_zeph_limitations_are_blocked_here(make_deck: Any, helpers: Any,
     assert vote.verdict.value == "deny" and vote.rule == "blocklist"
 
 
-async def test_variable_indirection_asks(make_deck: Any, helpers: Any) -> None:
-    """Goes further: ``cmd=sudo; $cmd rm`` is opaque, so it asks instead of running."""
-    vote = helpers.shell_vote(make_deck(NO_CONFIRM), "cmd=sudo; $cmd rm")
+async def test_variable_indirection_is_judged_by_its_value(make_deck: Any,
+                                                          helpers: Any) -> None:
+    """Goes further: ``cmd=sudo; $cmd rm`` binds ``cmd`` statically, so ``$cmd rm`` is judged
+    as ``sudo rm`` (denied); a value only known at run time stays opaque (asks)."""
+    deck = make_deck(NO_CONFIRM)
+    vote = helpers.shell_vote(deck, "cmd=sudo; $cmd rm")
+    assert (vote.verdict.value, vote.rule) == ("deny", "escalation")
+    vote = helpers.shell_vote(deck, 'cmd="$(cat f)"; $cmd rm')
     assert (vote.verdict.value, vote.rule) == ("ask", "opaque")
 
 

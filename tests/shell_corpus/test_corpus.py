@@ -21,7 +21,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
+from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
 
@@ -36,10 +37,13 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=536 / 547,  # 520 / 547 before the catalogue classes (target 0.98)
-    max_dangerous_allowed=11,
-    max_benign_denied=2 / 231,  # 9 / 231 while curl/wget were blocked by name (target 0.01)
-    max_benign_asked=3 / 231,  # the issue's limit is 0.05
+    min_caught=537 / 547,  # 536 before the bound values and process classes, 520 before
+    max_dangerous_allowed=10,  # the catalogue classes (target 0.98)
+    # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
+    max_benign_denied=0 / 231,
+    # the issue's limit is 0.05; the two localhost requests ask now (the developer's server),
+    # a toolchain's directory read (ls "$(go env GOROOT)/src") no longer does
+    max_benign_asked=4 / 231,
 )
 """``commands.tsv``, both halves together.
 
@@ -48,18 +52,19 @@ rows and caught 15 more, which no real session would see. Host names resolve thr
 ``bench/public_dns.py`` (as public DNS answers), so the figures do not depend on the machine."""
 
 FRESH_LIMITS = Limits(
-    min_caught=455 / 464,  # 451 before the complete catalogues, 441 before the catalogue
-    max_dangerous_allowed=9,  # classes, 403 when it arrived
-    max_benign_denied=3 / 262,  # 11 / 262 while curl/wget were blocked by name
-    max_benign_asked=5 / 262,
+    min_caught=458 / 464,  # 456 before the service managers' boot links, 455 before the
+    max_dangerous_allowed=6,  # bound values, 451 before the complete catalogues
+    max_benign_denied=2 / 262,  # 3 with localhost denied, 11 with curl/wget blocked by name
+    max_benign_asked=6 / 262,
 )
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=503 / 519,  # 494 before the complete catalogues, 414 when the corpus arrived
-    max_dangerous_allowed=16,
-    max_benign_denied=3 / 279,  # 9 / 279 when it arrived
-    max_benign_asked=5 / 279,
+    min_caught=505 / 519,  # 503 before the bound values and process classes, 494 before
+    max_dangerous_allowed=14,  # the complete catalogues, 414 when the corpus arrived
+    max_benign_denied=1 / 279,  # 2 before the documented read forms, 3 with localhost
+    # denied, 9 / 279 when it arrived
+    max_benign_asked=6 / 279,
 )
 """``third.tsv``, both halves together."""
 
@@ -71,16 +76,16 @@ CORPORA = {
 
 
 @pytest.fixture(scope="module", params=sorted(CORPORA))
-def judged(request: pytest.FixtureRequest) -> tuple[list[tuple[Row, str, str]], Limits]:
+def judged(request: pytest.FixtureRequest) -> tuple[list[JudgedRow], Limits]:
     path, limits = CORPORA[request.param]
     return list(judge_all(load_rows(path))), limits
 
 
-def _tune_ids(rows: list[tuple[Row, str, str]]) -> list[str]:
-    return [f"{r.id}: {v}" for r, v, _ in rows if r.half == "tune"]
+def _tune_ids(rows: list[JudgedRow]) -> list[str]:
+    return [f"{r.id}: {v}" for r, v, *_ in rows if r.half == "tune"]
 
 
-Judged = tuple[list[tuple[Row, str, str]], Limits]
+Judged = tuple[list[JudgedRow], Limits]
 
 
 def test_dangerous_commands_are_caught(judged: Judged) -> None:

@@ -1,0 +1,91 @@
+"""Programs built from the network and put on the user's PATH: a person says yes.
+
+``cargo install NAME`` and ``go install PKG@VERSION`` download a package's source from a
+registry, build it (``cargo`` runs the crate's ``build.rs``) and install the program into
+``~/.cargo/bin`` or ``$GOBIN``/``~/go/bin``, outside the project, where every later
+command finds it by name. That is more than the registry download ``pip install`` makes
+into the project's virtualenv, and less than a global ``npm install -g`` of the machine's
+shared prefix (denied). Rule ``program-install``, ask; the project's own program stays
+allowed (``cargo install --path .``, ``go install ./cmd/app``):
+
+==================  =========================================================================
+command             asks when
+==================  =========================================================================
+``cargo install``   a crate name, ``--git URL`` or ``--registry``; not ``--path`` / ``--list``
+``go install``      a package with ``@version`` (``golang.org/x/tools/gopls@latest``)
+``go get``          ``-u`` of a tool outside a module is the same; in a module it edits
+                    ``go.mod`` only (allowed)
+``make install``   the build's install target writes under its prefix (``/usr/local`` by
+(``gmake``,         default; ``cmake --install``, ``meson install``, ``ninja install`` too),
+``ninja``)          unless ``DESTDIR=``/``PREFIX=``/``--prefix`` names a relative directory
+``rustup``          not judged: it installs toolchains into its own home (documented cache)
+==================  =========================================================================
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.model import Segment
+
+__all__ = ["INSTALLER_HEADS", "program_install_finding"]
+
+_MAKES = frozenset({"make", "gmake", "bmake", "ninja"})
+_PREFIXES = ("DESTDIR=", "PREFIX=", "prefix=", "--prefix=", "--destdir=")
+
+INSTALLER_HEADS: frozenset[str] = frozenset({"cargo", "go", "cmake", "meson"}) | _MAKES
+"""Command names :func:`program_install_finding` looks at."""
+
+_CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
+_CARGO_VALUES = frozenset({"--version", "--vers", "--root", "--target", "--target-dir",
+                           "--features", "-F", "--profile", "-j", "--jobs", "--bin",
+                           "--example", "--index", "--registry", "--config", "-Z",
+                           "--branch", "--tag", "--rev", "--git", "--color"})
+
+
+def _cargo(args: list[str]) -> str | None:
+    if args[:1] != ["install"]:
+        return None
+    rest = args[1:]
+    if any(a.startswith(_CARGO_LOCAL) for a in rest):
+        return None
+    if any(a.startswith(("--git", "--registry", "--index")) for a in rest):
+        return "builds a crate from a repository or registry onto the user's PATH"
+    names = [a for a, before in zip(rest, ("", *rest), strict=False)
+             if not a.startswith("-") and before not in _CARGO_VALUES]
+    return "builds a crate from crates.io onto the user's PATH" if names else None
+
+
+def _go(args: list[str]) -> str | None:
+    if args[:1] != ["install"]:
+        return None
+    remote = [a for a in args[1:] if not a.startswith("-") and "@" in a]
+    return f"builds {remote[0]} from the network onto the user's PATH" if remote else None
+
+
+def _build_install(head: str, args: list[str]) -> str | None:
+    """``make install``, ``cmake --install build``, ``meson install``: into the prefix."""
+    values = [a.split("=", 1)[1] for a in args if a.startswith(_PREFIXES)]
+    values += [b for a, b in itertools.pairwise(args) if a in ("--prefix", "--destdir")]
+    if any(v and not v.startswith(("/", "~", "$")) for v in values):
+        return None  # staged into the project (DESTDIR=stage, --prefix=./dist)
+    installs = (head in _MAKES and "install" in args) or (
+        head == "cmake" and "--install" in args) or (head == "meson" and args[:1] == ["install"])
+    return "installs the build under its prefix" if installs else None
+
+
+def program_install_finding(segment: Segment) -> Finding | None:
+    """Ask for a program built from the network and installed on the user's PATH.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    reason = (_cargo(args) if head == "cargo" else _go(args) if head == "go"
+              else _build_install(head, args))
+    if reason is None:
+        return None
+    return Finding(ASK, "program-install", f"{segment.text!r} {reason}, outside the project")
