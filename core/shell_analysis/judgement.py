@@ -450,23 +450,27 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         stdin_makefile = _makefile_from_stdin(segment)
         if stdin_makefile is not None:
             findings.append(stdin_makefile)
-    if name in HOME_CONFIG_HEADS:
-        home = home_config_finding(segment)
-        if home is not None:
-            findings.append(home)
-    if name in ROUTINE_HEADS:
-        routine = routine_finding(segment, bare_redirect=False)
-        if routine is not None:
-            findings.append(routine)
-    if name in ATTACH_HEADS:
-        attach = attach_finding(segment)
-        if attach is not None:
-            findings.append(attach)
-    if name in INSTALLER_HEADS:
-        install = program_install_finding(segment)
-        if install is not None:
-            findings.append(install)
+    for heads, find in _HEADED_RULES:
+        if name in heads:
+            headed = find(segment)
+            if headed is not None:
+                findings.append(headed)
     return findings
+
+
+def _routine_in_segment(segment: Segment) -> Finding | None:
+    """:func:`routine_finding` of one segment (a redirect alone is judged with the paths)."""
+    return routine_finding(segment, bare_redirect=False)
+
+
+_HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]], ...] = (
+    (HOME_CONFIG_HEADS, home_config_finding),
+    (ROUTINE_HEADS, _routine_in_segment),
+    (ATTACH_HEADS, attach_finding),
+    (INSTALLER_HEADS, program_install_finding),
+)
+"""Rules that look at one segment of a known command: the command words each one reads, and
+the rule, run in this order."""
 
 
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
