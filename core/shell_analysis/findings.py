@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
 import attrs
 
-__all__ = ["ASK", "DENY", "Finding", "worst"]
+if TYPE_CHECKING:
+    from tooldeck.shell_analysis.model import Segment
+
+__all__ = ["ASK", "DENY", "Finding", "argv_finding", "worst"]
 
 DENY = "deny"
 """The finding's command must not run."""
@@ -37,3 +43,20 @@ def worst(findings: list[Finding]) -> Finding | None:
         if finding.verdict == DENY:
             return finding
     return findings[0] if findings else None
+
+
+def argv_finding(segment: Segment, verdict: str, rule: str,
+                 why: Callable[[str, Sequence[str]], str | None]) -> Finding | None:
+    """The finding of a rule that judges a segment's program and arguments by a reason.
+
+    :param segment: one analysed segment.
+    :param verdict: :data:`DENY` or :data:`ASK`, when ``why`` gives a reason.
+    :param rule: the class named in the finding.
+    :param why: the program's name and its arguments → what the command does, or ``None``.
+    :returns: the finding (``"'<segment>': <reason>"``), or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    head, *args = segment.argv
+    reason = why(head, args)
+    return None if reason is None else Finding(verdict, rule, f"{segment.text!r}: {reason}")

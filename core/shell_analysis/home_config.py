@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.findings import ASK, Finding, argv_finding
 from tooldeck.shell_analysis.model import Segment
 
 __all__ = ["HOME_CONFIG_HEADS", "home_config_finding"]
@@ -118,8 +118,4 @@ def home_config_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions:
-        return None
-    head, *args = segment.argv
-    why = _why(head, args)
-    return None if why is None else Finding(ASK, "home-config", f"{segment.text!r}: {why}")
+    return argv_finding(segment, ASK, "home-config", _why)

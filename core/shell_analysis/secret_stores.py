@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding, argv_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
 __all__ = ["ENVIRONMENT_HEADS", "STORE_HEADS", "environment_secret_finding",
@@ -95,7 +95,7 @@ def _operands(args: Sequence[str]) -> list[str]:
     return [a for a in args if not a.startswith("-")]
 
 
-def _why(head: str, args: list[str]) -> str | None:
+def _why(head: str, args: Sequence[str]) -> str | None:
     operands = _operands(args)
     for prefix in _READS.get(head, ()):
         if tuple(operands[: len(prefix)]) == prefix:
@@ -194,8 +194,4 @@ def secret_store_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions:
-        return None
-    head, *args = segment.argv
-    why = _why(head, args)
-    return None if why is None else Finding(DENY, "credential-store", f"{segment.text!r}: {why}")
+    return argv_finding(segment, DENY, "credential-store", _why)
