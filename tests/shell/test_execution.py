@@ -227,17 +227,23 @@ async def test_environment_changes_reach_the_next_call(make_deck: Any, helpers: 
     assert (await helpers.run(deck, command, confirm=True)).output.summary == "absent absent"
 
 
+def _bash_shim(folder: Path, first_line: str) -> Path:
+    """A ``bash`` in ``folder`` that runs ``first_line``, then the real bash as ``bash``."""
+    real = shutil.which("bash")
+    assert real is not None
+    folder.mkdir()
+    shim = folder / "bash"
+    shim.write_text(f'#!{real}\n{first_line}\nexec -a bash {real} "$@"\n')
+    shim.chmod(0o755)
+    return shim
+
+
 async def test_the_bash_on_path_is_found_again_when_path_changes_or_it_is_gone(
         make_deck: Any, helpers: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The executor looks ``bash`` up once per environment: a new PATH finds a new bash, and
     a bash removed since is searched for again instead of failing the call."""
-    real = shutil.which("bash")
-    assert real is not None
     shims = tmp_path / "shims"
-    shims.mkdir()
-    shim = shims / "bash"
-    shim.write_text(f'#!{real}\necho "via shim $0"\nexec -a bash {real} "$@"\n')
-    shim.chmod(0o755)
+    shim = _bash_shim(shims, 'echo "via shim $0"')
     deck = make_deck("")
     assert (await helpers.run(deck, "echo plain", confirm=True)).output.summary == "plain"
     monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ['PATH']}")
@@ -253,13 +259,8 @@ async def test_a_relative_path_entry_finds_bash_in_the_working_directory(
         make_deck: Any, helpers: Any, sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A relative PATH entry is the child's business: it is resolved from where the command
     runs (the sandbox), as a PATH search in the child does, never from the deck's own cwd."""
-    real = shutil.which("bash")
-    assert real is not None
     shims = sandbox / "shims"
-    shims.mkdir()
-    shim = shims / "bash"
-    shim.write_text(f'#!{real}\necho "sandbox bash"\nexec -a bash {real} "$@"\n')
-    shim.chmod(0o755)
+    _bash_shim(shims, 'echo "sandbox bash"')
     monkeypatch.setenv("PATH", f"shims{os.pathsep}{os.environ['PATH']}")
     deck = make_deck("")
     monkeypatch.chdir(sandbox.parent)  # the deck's own directory is no longer the sandbox
