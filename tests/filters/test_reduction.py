@@ -26,6 +26,23 @@ def test_the_package_an_error_belongs_to_stays_with_it() -> None:
     assert out.index("Collecting mysqlclient") < out.index("  error: subprocess-exited-with-error")
 
 
+def test_a_warning_keeps_the_test_that_raised_it_and_the_code_that_warned() -> None:
+    # pytest's warnings summary: test id, then Python's warning record and its source line
+    lines = [*[f"tests/test_a.py::test_{n} PASSED{PAD}" for n in range(30)],
+             "=== warnings summary ===",
+             "tests/test_models.py::test_parse_legacy_amt",
+             "  tests/test_models.py:15: DeprecationWarning: 'amt' is deprecated",
+             '    e = parse_entry({"amt": "1.50"})', "",
+             "tests/test_models.py::test_warns_on_amt[2]",
+             "  tests/test_models.py:69: DeprecationWarning: 'amt' is deprecated",
+             '    parse_entry({"amt": "1"})', "",
+             *[f"tests/test_b.py::test_{n} PASSED{PAD}" for n in range(30)], "1 passed"]
+    out = reduce("\n".join(lines))
+    for line in lines[31:39]:
+        if line:
+            assert line in out
+
+
 def test_what_a_colon_line_introduces_stays_with_it() -> None:
     lines = [*[f"Resolving dependency {n}{PAD}" for n in range(30)],
              "ERROR: Cannot install flask==3.1.3 and werkzeug==2.0.3", "",
