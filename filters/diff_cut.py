@@ -129,7 +129,9 @@ def _outline(hunk: list[str]) -> list[str]:
     """A hunk (or a file's header lines) reduced to what names it and what it changes.
 
     The ``diff --git`` or ``@@`` header stays, and the first and last lines of each run of
-    removed or added lines; the rest is counted in markers.
+    removed or added lines; the rest is counted in markers, but for stretches of fewer than
+    :data:`_MIN_ELIDED` lines (the middle of a run of three changed lines), which a marker
+    would not shorten.
     """
     shown: list[str] = []
     hidden: list[str] = []
@@ -142,16 +144,21 @@ def _outline(hunk: list[str]) -> list[str]:
         if position == 0 and (line.startswith("diff --git ") or line.startswith("@@")):
             shown.append(line)
         elif ends_run:
-            if hidden:
-                shown.append(_hunks_marker(hidden))
-                hidden = []
+            shown.extend(_counted(hidden))
+            hidden = []
             shown.append(line)
         else:
             hidden.append(line)
         previous = marker
-    if hidden:
-        shown.append(_hunks_marker(hidden))
+    shown.extend(_counted(hidden))
     return shown
+
+
+def _counted(hidden: list[str]) -> list[str]:
+    """The marker for ``hidden`` lines of an outlined hunk, or the lines when as short."""
+    if len(hidden) < _MIN_ELIDED:
+        return hidden
+    return [_hunks_marker(hidden)]
 
 
 def _hunks_marker(lines: list[str]) -> str:

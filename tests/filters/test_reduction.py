@@ -126,6 +126,18 @@ def test_a_long_diff_keeps_every_file_and_hunk_header() -> None:
     assert len(out) < len(diff) / 3
 
 
+def test_an_outlined_hunk_keeps_a_changed_line_its_marker_would_not_shorten() -> None:
+    diff: list[str] = []
+    for f in range(40):
+        diff += [f"diff --git a/f{f}.py b/f{f}.py", f"--- a/f{f}.py", f"+++ b/f{f}.py",
+                 "@@ -1,30 +1,30 @@", *[f" context {f} {n}" for n in range(20)],
+                 f"-old {f} a", f"-old {f} b", f"-old {f} c",
+                 *[f"+new {f} {n}" for n in range(30)]]
+    out = FilterEngine.from_settings().apply("git diff", "\n".join(diff), 0).output
+    assert "-old 20 b" in out.split("\n")  # the middle of a run of three, in an outlined hunk
+    assert "… 20 lines omitted: 0 files, 0 hunks, 0 added and 0 removed lines …" in out
+
+
 def test_a_short_output_in_characters_is_never_cut() -> None:
     text = "\n".join(f"Compiling crate{n}" for n in range(60))  # 60 lines, under 2 KB
     assert FilterEngine.from_settings().apply("builder", text, 1).output == text
