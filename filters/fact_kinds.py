@@ -189,6 +189,14 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
         "assertion unfolding",
         r"^E\s+\+\s+(?:where|and)\b|^E\s+(?:Use -v to get more diff|For further information visit)",
     ),
+    # a Python statement quoted by a traceback, indented as code: an assignment
+    # (``        expected = '...'``) or an ``except ...:`` clause (not ``raise X(``: in a
+    # traceback without pytest's ``>`` marker, it is the line that raised)
+    (
+        "quoted statement",
+        r"^ {4,}(?:[a-z_][\w.]*(?:\[[^\]]*\])?(?:, *[a-z_]\w*)* *[-+*/|&]?= *[^=\s]"
+        r"|except\b[^:]*:\s*(?:#.*)?$)",
+    ),
 )
 """Lines that quote source code or unfold values: never protected for the words they hold
 (``TypeError`` in a quoted line of code is not an error)."""
