@@ -138,6 +138,22 @@ def test_an_outlined_hunk_keeps_a_changed_line_its_marker_would_not_shorten() ->
     assert "… 20 lines omitted: 0 files, 0 hunks, 0 added and 0 removed lines …" in out
 
 
+def test_an_outlined_hunk_keeps_its_file_name_and_protected_lines_in_place() -> None:
+    # isort --check-only --diff: an error line, then a diff not made by git, per file
+    diff: list[str] = []
+    for f in range(40):
+        diff += [f"ERROR: /src/m{f}.py Imports are incorrectly sorted and/or formatted.",
+                 f"--- /src/m{f}.py:before", f"+++ /src/m{f}.py:after", "@@ -1,30 +1,30 @@",
+                 *[f"-import old{f}_{n}" for n in range(12)],
+                 *[f"+import new{f}_{n}" for n in range(12)]]
+    out = FilterEngine.from_settings().apply("isort --diff src", "\n".join(diff), 1).output
+    lines = out.split("\n")
+    at = lines.index("ERROR: /src/m20.py Imports are incorrectly sorted and/or formatted.")
+    assert lines[at + 1 : at + 4] == ["--- /src/m20.py:before", "+++ /src/m20.py:after",
+                                      "@@ -1,30 +1,30 @@"]
+    assert "kept from the unfiltered output" not in out
+
+
 def test_a_short_output_in_characters_is_never_cut() -> None:
     text = "\n".join(f"Compiling crate{n}" for n in range(60))  # 60 lines, under 2 KB
     assert FilterEngine.from_settings().apply("builder", text, 1).output == text
