@@ -154,6 +154,24 @@ def test_an_outlined_hunk_keeps_its_file_name_and_protected_lines_in_place() -> 
     assert "kept from the unfiltered output" not in out
 
 
+def test_a_protected_blob_is_shown_once_by_its_ends() -> None:
+    blob = "".join(f"Q29udGVudC1UeXBl{n:04d}" for n in range(400))  # base64, 8,000 chars
+    lines = [*[f"  # resource.r{n} will be updated in-place{PAD}" for n in range(40)],
+             f'      ~ user_data = "{blob}" -> (known after apply)',
+             *[f"        id = \"i-{n:08d}\"{PAD}" for n in range(40)], "Plan: 0 to add, 1 to change"]
+    out = FilterEngine.from_settings().apply("terraform plan", "\n".join(lines), 0).output
+    assert blob not in out  # not put back whole after the reduction showed its ends
+    assert out.count("characters omitted]…") == 1
+    assert "kept from the unfiltered output" not in out
+
+
+def test_a_long_line_of_words_is_a_list_of_facts_and_stays_whole() -> None:
+    installed = "Successfully installed " + " ".join(f"pkg{n}-1.{n}.0" for n in range(150))
+    lines = [*[f"Collecting pkg{n}{PAD}" for n in range(60)], installed]
+    out = reduce("\n".join(lines), 0)
+    assert installed in out
+
+
 def test_a_short_output_in_characters_is_never_cut() -> None:
     text = "\n".join(f"Compiling crate{n}" for n in range(60))  # 60 lines, under 2 KB
     assert FilterEngine.from_settings().apply("builder", text, 1).output == text
