@@ -274,6 +274,8 @@ FAMILIES = [
     ("poetry install", "python-lock-install", ["/root/.local/bin/poetry install"]),
     ("git clone https://example.com/r.git", "git-pull",
      ["git -c advice.detachedHead=false clone https://example.com/r.git"]),
+    ("helm list --all", "helm-listing", ["/usr/local/bin/helm list --all"]),
+    ("helm lint ./chart", "helm-lint", ["/usr/local/bin/helm lint ./chart"]),
 ]  # fmt: skip
 
 
