@@ -189,6 +189,9 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
         "assertion unfolding",
         r"^E\s+\+\s+(?:where|and)\b|^E\s+(?:Use -v to get more diff|For further information visit)",
     ),
+    # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
+    # See https://…``): the diagnostic above is the fact, the link is where to read more
+    ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),
     # a Python statement quoted by a traceback, indented as code: an assignment
     # (``        expected = '...'``) or an ``except ...:`` clause (not ``raise X(``: in a
     # traceback without pytest's ``>`` marker, it is the line that raised)

@@ -33,6 +33,7 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "Received function did not throw",
         "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
         "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
+        'src/a.py:5: note: Revealed type is "builtins.int"',  # reveal_type's answer
         # not quoted statements: a failing line, an explanation, a comparison, a finding
         ">       raise HTTPStatusError(message, request=request, response=self)",
         "E       expected = 3 but got 4",
@@ -56,6 +57,8 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
         "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
+        "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
+        "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
         # Python statements a traceback quotes, for the words they hold
         "        expected = '\\x1b[1mC:\\\\Users\\x1b[0m In function main: error'",
         "    map = {TimeoutError: ConnectTimeout, OSError: ConnectError}",
