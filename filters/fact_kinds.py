@@ -189,6 +189,13 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
         "assertion unfolding",
         r"^E\s+\+\s+(?:where|and)\b|^E\s+(?:Use -v to get more diff|For further information visit)",
     ),
+    # a passing test, named by its words (``✓ reports errors (2 ms)``, TAP's ``ok 3 - fails
+    # on bad input``, node's ``# Subtest: warns``): not a skip (``# SKIP``), which is a fact
+    (
+        "passing test",
+        r"^\s*(?:\x{2713}|\x{221A}|\x{2714})\s[^#]*(?:\(\d+(?:\.\d+)? ?ms\)|\s\d+ms)\s*$"
+        r"|^\s*ok \d+ - [^#]*$|^\s*# Subtest: ",
+    ),
     # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
     # See https://…``): the diagnostic above is the fact, the link is where to read more
     ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),

@@ -34,6 +34,8 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
         "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
         'src/a.py:5: note: Revealed type is "builtins.int"',  # reveal_type's answer
+        "ok 3 - fails on bad input # SKIP needs a network",  # a skip, with its reason
+        "\u2714 Compiled successfully in 3.2s",  # a build's outcome, not a test
         # not quoted statements: a failing line, an explanation, a comparison, a finding
         ">       raise HTTPStatusError(message, request=request, response=self)",
         "E       expected = 3 but got 4",
@@ -59,6 +61,11 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
         "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
         "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
+        # a passing test, for the words of its name
+        "  \u2713 reports errors on bad input (2 ms)",
+        "    \u2714 warns when the option is deprecated (0.52ms)",
+        "ok 12 - fails over to the next host",
+        "# Subtest: error handling",
         # Python statements a traceback quotes, for the words they hold
         "        expected = '\\x1b[1mC:\\\\Users\\x1b[0m In function main: error'",
         "    map = {TimeoutError: ConnectTimeout, OSError: ConnectError}",
