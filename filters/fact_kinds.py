@@ -196,6 +196,9 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
         r"^\s*(?:\x{2713}|\x{221A}|\x{2714})\s[^#]*(?:\(\d+(?:\.\d+)? ?ms\)|\s\d+ms)\s*$"
         r"|^\s*ok \d+ - [^#]*$|^\s*# Subtest: ",
     ),
+    # a line of ``git blame``: a commit, an author, a date and a line number, then the
+    # source line it quotes (``0ec7f713d (pgjones 2023-06-11 15:03:45 +0100 405)  raise …``)
+    ("blamed line", r"^\^?[0-9a-f]{7,40} (?:\S+ +)?\([^()]*\d{4}-\d\d-\d\d[^()]* \d+\) "),
     # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
     # See https://…``): the diagnostic above is the fact, the link is where to read more
     ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),

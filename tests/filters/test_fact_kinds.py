@@ -35,6 +35,7 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
         'src/a.py:5: note: Revealed type is "builtins.int"',  # reveal_type's answer
         "ok 3 - fails on bad input # SKIP needs a network",  # a skip, with its reason
+        "e83d4c9 Fix error handling in the client (#12)",  # a commit, not a blamed line
         "\u2714 Compiled successfully in 3.2s",  # a build's outcome, not a test
         # not quoted statements: a failing line, an explanation, a comparison, a finding
         ">       raise HTTPStatusError(message, request=request, response=self)",
@@ -61,6 +62,9 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
         "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
         "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
+        # a line of git blame quotes source
+        '0ec7f713d (pgjones   2023-06-11 15:03:45 +0100  405)     raise RuntimeError("no folder")',
+        "^0ec7f71 src/a.py (Ann Lee 2023-06-11 15:03:45 +0100 12) error = connect()",
         # a passing test, for the words of its name
         "  \u2713 reports errors on bad input (2 ms)",
         "    \u2714 warns when the option is deprecated (0.52ms)",
