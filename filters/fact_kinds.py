@@ -49,7 +49,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     (
         "crash",
         r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"
-        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b",
+        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b"
+        # a test worker that died (pytest-xdist) and pytest's own crash
+        r"|\bnode down:|\bcrashed worker\b|^INTERNALERROR>",
     ),
     # what a memory checker found (valgrind, AddressSanitizer): the access and the address
     (

@@ -33,6 +33,9 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "Received function did not throw",
         "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
         "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
+        "[gw0] node down: Not properly terminated",  # an xdist worker died
+        "replacing crashed worker gw0",
+        "INTERNALERROR> Traceback (most recent call last):",  # pytest itself crashed
         'src/a.py:5: note: Revealed type is "builtins.int"',  # reveal_type's answer
         "ok 3 - fails on bad input # SKIP needs a network",  # a skip, with its reason
         "e83d4c9 Fix error handling in the client (#12)",  # a commit, not a blamed line
