@@ -158,7 +158,8 @@ def test_a_protected_blob_is_shown_once_by_its_ends() -> None:
     blob = "".join(f"Q29udGVudC1UeXBl{n:04d}" for n in range(400))  # base64, 8,000 chars
     lines = [*[f"  # resource.r{n} will be updated in-place{PAD}" for n in range(40)],
              f'      ~ user_data = "{blob}" -> (known after apply)',
-             *[f"        id = \"i-{n:08d}\"{PAD}" for n in range(40)], "Plan: 0 to add, 1 to change"]
+             *[f"        id = \"i-{n:08d}\"{PAD}" for n in range(40)],
+             "Plan: 0 to add, 1 to change"]
     out = FilterEngine.from_settings().apply("terraform plan", "\n".join(lines), 0).output
     assert blob not in out  # not put back whole after the reduction showed its ends
     assert out.count("characters omitted]…") == 1
