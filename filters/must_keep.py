@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Callable, Sequence
 
@@ -392,17 +393,22 @@ class MustKeepClassifier:
         if not lines:
             return self._complete_within(data, spans, [])
         joined = _joined(data, lines)
-        offsets = [0]
-        for start, end, _ in lines:
-            offsets.append(offsets[-1] + end - start)
+        offsets = list(itertools.accumulate((end - start for start, end, _ in lines), initial=0))
         found: list[tuple[int, int]] = []
+        append = found.append
         listing = functools.partial(self._short_listings_of, data)
         for run_start, run_end in self._classified(_mask_tags(joined), listing):
-            index = bisect.bisect_right(offsets, run_start) - 1
-            while index < len(lines) and offsets[index] < run_end:
-                start, end, span_end = lines[index]
-                found.append((start, _after_followers(data, end, limit=span_end)))
-                index += 1
+            first = bisect.bisect_right(offsets, run_start) - 1
+            last = min(bisect.bisect_left(offsets, run_end), len(lines))
+            for start, end, span_end in itertools.islice(lines, first, last):
+                # Most lines have no follower: one that ends its span, or is followed by a line
+                # no follower can start with and does not end with ':', is taken as it is
+                # without calling _after_followers (which gives ``end`` back for them).
+                if end < span_end and (
+                    data[end] in _FOLLOWER_FIRST_BYTES or data[end - 2 : end - 1] == b":"
+                ):
+                    end = _after_followers(data, end, limit=span_end)
+                append((start, end))
         return self._complete_within(data, spans, found)
 
     def _complete_within(
