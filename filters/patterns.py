@@ -253,15 +253,16 @@ class LineMatcher:
         self._line_regex = _compile(alternatives, label, _UNION_MEMORY)
         confined = [confine_to_line(pattern) for pattern in patterns]
         self._run_regex: Any = None
-        self._next_line_regex: Any = None
+        self._one_line_regex: Any = None
         self.confined_union: str | None = None
         """The patterns as one alternation confined to a line, ``None`` when not confinable."""
         if all(part is not None for part in confined):
             union = "|".join(f"(?:{part})" for part in confined)
             self.confined_union = union
-            # Anchored where the search starts, the lazy line loop stops in the first matching
-            # line: the match ends inside that line, and its start is the newline before.
-            self._next_line_regex = _compile_raw(rf"(?m)(?:[^\n]*\n)*?[^\n]*?(?:{union})", label)
+            # Searched for unanchored, each finds the next run (or line) in one call: its end
+            # with a forward scan, its start by reading the run (or line) back, which costs
+            # less than the second call into RE2 an anchored search needs to find the start.
+            self._one_line_regex = _compile_raw(rf"(?m)^[^\n]*(?:{union})[^\n]*\n", label)
             self._run_regex = _compile_raw(rf"(?m)(?:^[^\n]*(?:{union})[^\n]*\n)+", label)
 
     def matches(self, line: str) -> bool:
@@ -283,27 +284,16 @@ class LineMatcher:
             return self._line_runs_one_by_one(data)
         import re2
 
-        # Two anchored forward scans per run: to the first matching line (the newline before
-        # the end of that match is found with ``bytes.rfind``), then over the run. An
-        # unanchored search would make RE2 read the match again backwards to find its start.
         runs: list[tuple[int, int]] = []
-        find_line = self._next_line_regex.Match
-        extend_run = self._run_regex.Match
-        anchored = re2._Anchor.ANCHOR_START
-        rfind = data.rfind
+        append = runs.append
+        search = self._run_regex.Match
+        unanchored = re2._Anchor.UNANCHORED
         position, size = 0, len(data)
         while position < size:
-            found = find_line(anchored, data, position, size)[0][1]
-            if found < 0:
+            start, position = search(unanchored, data, position, size)[0]
+            if start < 0:
                 break
-            start = rfind(b"\n", position, found) + 1 or position
-            if start >= size:
-                break
-            run_end = extend_run(anchored, data, start, size)[0][1]
-            if run_end <= start:  # only when the data breaks the trailing-newline contract
-                break
-            runs.append((start, run_end))
-            position = run_end
+            append((start, position))
         return runs
 
     def runs_with_stops(
@@ -311,19 +301,18 @@ class LineMatcher:
     ) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]] | None:
         """:meth:`line_runs`, plus the lines inside the runs that ``stop`` matches.
 
-        The runs come from one scan of ``data``; the ``stop`` lines are then searched inside
-        the runs only, one anchored RE2 search per ``stop`` line found and one per run (each
-        call into RE2 costs about a microsecond, whatever it reads: the number of calls, not
+        The runs come from one scan of ``data``; the ``stop`` lines are then searched for
+        inside the runs only: one RE2 call per ``stop`` line found and one per run (a call
+        into RE2 costs a microsecond or more whatever it reads, so the number of calls, not
         the bytes read, is what this path pays for).
 
         :param data: UTF-8 text in which every line, the last included, ends with a newline.
         :param stop: the second set of patterns (e.g. the must-keep rules).
         :returns: the runs (as :meth:`line_runs`) and ``(start, end, run_end)`` of each line
             inside a run that ``stop`` matches (``end`` just after its newline, ``run_end``
-            the end of its run); ``None`` when either matcher cannot be confined to a line
-            or a ``stop`` pattern matches an empty line.
+            the end of its run); ``None`` when either matcher cannot be confined to a line.
         """
-        if self.confined_union is None or stop.confined_union is None or stop.matches(""):
+        if self.confined_union is None or stop.confined_union is None:
             return None
         runs = self.line_runs(data)
         return runs, stop.lines_within(data, runs)
@@ -331,10 +320,9 @@ class LineMatcher:
     def lines_within(
         self, data: bytes, runs: Sequence[tuple[int, int]]
     ) -> list[tuple[int, int, int]]:
-        """The matching lines inside ``runs``, found by an anchored search bounded by each run.
+        """The matching lines inside ``runs``, each found by one search bounded by its run.
 
-        Only for a matcher whose patterns are confined to a line and match no empty line (the
-        search ends where the text is cut, and an empty match there would be outside the run).
+        Only for a matcher whose patterns are confined to a line (:attr:`confined_union`).
 
         :param data: UTF-8 text in which every line, the last included, ends with a newline.
         :param runs: sorted, non-overlapping, line-aligned spans of ``data``.
@@ -343,24 +331,16 @@ class LineMatcher:
         """
         import re2
 
-        find_line = self._next_line_regex.Match
-        anchored = re2._Anchor.ANCHOR_START
-        rfind, find = data.rfind, data.find
+        search = self._one_line_regex.Match
+        unanchored = re2._Anchor.UNANCHORED
         lines: list[tuple[int, int, int]] = []
         append = lines.append
         for position, run_end in runs:
             while position < run_end:
-                # the match ends inside the first matching line from ``position`` (or at its
-                # newline); where it starts is found back from there with ``rfind``
-                found = find_line(anchored, data, position, run_end)[0][1]
-                if found < 0:
+                start, position = search(unanchored, data, position, run_end)[0]
+                if start < 0:
                     break
-                start = rfind(b"\n", position, found) + 1 or position
-                if start >= run_end:
-                    break
-                end = find(b"\n", found) + 1
-                append((start, end, run_end))
-                position = end
+                append((start, position, run_end))
         return lines
 
     def _line_runs_one_by_one(self, data: bytes) -> list[tuple[int, int]]:

@@ -190,9 +190,14 @@ def test_unconfinable_patterns_take_the_previous_path() -> None:
     assert strategy.apply("noise\nerror noise\nkeep").output == expected
 
 
-def test_stop_patterns_matching_an_empty_line_are_not_combined() -> None:
-    noise = LineMatcher(["^x"])
-    assert noise.runs_with_stops(b"x\n\n", LineMatcher(["^$"])) is None
+def test_stop_patterns_matching_an_empty_line_find_the_empty_lines_inside_runs() -> None:
+    # (the previous one-automaton path could not take them; the bounded search can: an empty
+    # line just past a run is not inside it)
+    noise = LineMatcher(["^x", "^$"])
+    data = b"x\n\nx\ny\n\n"
+    assert noise.runs_with_stops(data, LineMatcher(["^$"])) == ([(0, 5), (7, 8)],
+                                                                [(2, 3, 5), (7, 8, 8)])
+    assert noise.runs_with_stops(b"x\n\n", LineMatcher(["^z"])) == ([(0, 3)], [])
 
 
 def test_noise_must_keep_lines_and_their_locations_stay() -> None:
