@@ -11,7 +11,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.selection import Span, as_line_data, cut_spans
+from tooldeck.filters.selection import Span, cut_spans
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
@@ -51,7 +51,7 @@ class StripNoise(Strategy[StripNoiseParams]):
         """
         if not clean:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        data = as_line_data(clean)
+        data = _line_data(clean)
         classifier = must_keep_classifier()
         scanned = self._noise.runs_with_stops(data, classifier.matcher)
         if scanned is None:
@@ -67,7 +67,7 @@ class StripNoise(Strategy[StripNoiseParams]):
         # Intermediates are dropped as soon as they are used: at most the text, its line data
         # and the kept part are alive at once (the span lists are as large as the text).
         del data, noise, protected
-        if not removed or not isinstance(kept, bytearray):  # (``data`` back: nothing was cut)
+        if not removed:  # (``data`` came back: nothing was cut)
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
         marker = noise_notice(removed, first)
         if len(kept) <= 1:  # nothing kept but at most one empty line: the marker alone
@@ -76,6 +76,24 @@ class StripNoise(Strategy[StripNoiseParams]):
         kept += marker.encode("utf-8", "surrogatepass")
         text = kept.decode("utf-8", "surrogatepass")
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
+
+
+_ENCODE_CHUNK = 1 << 20
+"""Characters encoded at a time by :func:`_line_data`."""
+
+
+def _line_data(text: str) -> bytearray:
+    """``text`` as line data (UTF-8, every line ending with a newline), encoded piece by piece.
+
+    ``text.encode() + b"\\n"`` holds the text, its encoding and the copy with the newline at
+    once: three times the text. Encoded a megabyte at a time into one growing buffer, the
+    peak is the text, the buffer and one piece.
+    """
+    data = bytearray()
+    for start in range(0, len(text), _ENCODE_CHUNK):
+        data += text[start : start + _ENCODE_CHUNK].encode("utf-8", "surrogatepass")
+    data += b"\n"
+    return data
 
 
 def _first_removed(data: bytes, noise: Sequence[Span], protected: Sequence[Span]) -> str:

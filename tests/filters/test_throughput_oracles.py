@@ -174,3 +174,13 @@ def test_strip_noise_equals_previous_on_the_corpus() -> None:
 def test_fallback_equals_previous_on_the_corpus() -> None:
     strategy = default_strategy_registry().build({"type": "fallback"})
     _assert_none_differ(lambda raw: strategy.apply(raw, 1) == old_fallback(raw))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40), st.integers(min_value=1, max_value=7))
+def test_line_data_encoded_piece_by_piece_equals_one_encoding(text: str, chunk: int) -> None:
+    # pieces cut between any two characters, lone surrogates included (surrogatepass)
+    from tooldeck.filters import strip_noise
+
+    with mock.patch.object(strip_noise, "_ENCODE_CHUNK", chunk):
+        assert bytes(strip_noise._line_data(text)) == as_line_data(text)
