@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["Span", "complement", "intersect", "lines_of", "subtract", "union"]
+__all__ = ["LineData", "Span", "complement", "intersect", "lines_of", "subtract", "union"]
 
 Span = tuple[int, int]
+
+LineData = bytes | bytearray
+"""UTF-8 text in which every line ends with a newline (a filter may own a mutable copy)."""
 
 
 def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:

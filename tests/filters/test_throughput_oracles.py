@@ -80,8 +80,8 @@ def old_fallback(raw: str) -> StageResult:
 
 # spaces of every kind, digits of two scripts, the characters the patterns cut or look behind
 shape_chars = st.sampled_from(
-    list(" \t\f\v\r\x1c\u00a0\u2003\u2028\x85:[(]).=-_#─a79٣é✕\n")
-    + ["::", "  ", "         ", "\t" * 9, "ab", "x::y", "a[1]", "f(2)", "10"]
+    [*" \t\f\v\r\x1c\u00a0\u2003\u2028\x85:[(]).=-_#─a79٣é✕\n",
+     "::", "  ", "         ", "\t" * 9, "ab", "x::y", "a[1]", "f(2)", "10"]
 )
 shape_texts = st.lists(shape_chars, max_size=60).map("".join)
 
@@ -184,3 +184,24 @@ def test_line_data_encoded_piece_by_piece_equals_one_encoding(text: str, chunk: 
 
     with mock.patch.object(strip_noise, "_ENCODE_CHUNK", chunk):
         assert bytes(strip_noise._line_data(text)) == as_line_data(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bb", "noise", "keep é"]), max_size=30),
+       st.data(), st.integers(min_value=1, max_value=9))
+def test_cut_in_place_equals_cut_spans(lines: list[str], data: st.DataObject, chunk: int) -> None:
+    from tooldeck.filters import strip_noise
+
+    text = as_line_data("\n".join(lines))
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode()) + 1)
+    chosen = data.draw(st.lists(st.booleans(), min_size=len(lines), max_size=len(lines)))
+    spared = data.draw(st.lists(st.booleans(), min_size=len(lines), max_size=len(lines)))
+    removed = [(starts[i], starts[i + 1]) for i, yes in enumerate(chosen) if yes]
+    protected = [(starts[i], starts[i + 1]) for i, yes in enumerate(spared) if yes]
+    expected, count = cut_spans(text, removed, protected)
+    buffer = bytearray(text)
+    with mock.patch.object(strip_noise, "_MOVE_CHUNK", chunk):
+        assert strip_noise._cut_in_place(buffer, removed, protected) == count
+    assert bytes(buffer) == bytes(expected)
