@@ -410,10 +410,11 @@ class MustKeepClassifier:
             for index in range(first, last):
                 start, end, span_end = starts[index], ends[index], span_ends[index]
                 # Most lines have no follower: one that ends its span, or is followed by a line
-                # no follower can start with and does not end with ':', is taken as it is
-                # without calling _after_followers (which gives ``end`` back for them).
+                # that is no follower and does not end with ':', is taken as it is without
+                # calling _after_followers (which gives ``end`` back for them).
                 if end < span_end and (
-                    data[end] in _FOLLOWER_FIRST_BYTES or data[end - 2 : end - 1] == b":"
+                    data[end - 2 : end - 1] == b":"
+                    or (data[end] in _FOLLOWER_FIRST_BYTES and _located(data, end))
                 ):
                     end = _after_followers(data, end, limit=span_end)
                 append((start, end))
