@@ -205,3 +205,54 @@ def test_cut_in_place_equals_cut_spans(lines: list[str], data: st.DataObject, ch
     with mock.patch.object(strip_noise, "_MOVE_CHUNK", chunk):
         assert strip_noise._cut_in_place(buffer, removed, protected) == count
     assert bytes(buffer) == bytes(expected)
+
+
+def old_subtract(spans: list[tuple[int, int]],
+                 removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    result: list[tuple[int, int]] = []
+    cursor = 0
+    for start, end in spans:
+        while cursor < len(removed) and removed[cursor][1] <= start:
+            cursor += 1
+        probe = cursor
+        while probe < len(removed) and removed[probe][0] < end:
+            cut_start, cut_end = removed[probe]
+            if cut_start > start:
+                result.append((start, cut_start))
+            start = max(start, cut_end)
+            probe += 1
+        if start < end:
+            result.append((start, end))
+    return result
+
+
+def old_intersect(first: list[tuple[int, int]],
+                  second: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(first) and j < len(second):
+        start = max(first[i][0], second[j][0])
+        end = min(first[i][1], second[j][1])
+        if start < end:
+            out.append((start, end))
+        if first[i][1] < second[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _spans(cuts: list[int]) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping spans from increasing cut points (every other gap)."""
+    points = sorted(set(cuts))
+    return [(points[i], points[i + 1]) for i in range(0, len(points) - 1, 2)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, 60), max_size=20), st.lists(st.integers(0, 60), max_size=20))
+def test_span_arithmetic_equals_previous(first_cuts: list[int], second_cuts: list[int]) -> None:
+    from tooldeck.filters.spans import intersect
+
+    first, second = _spans(first_cuts), _spans(second_cuts)
+    assert subtract(first, second) == old_subtract(first, second)
+    assert intersect(first, second) == old_intersect(first, second)
