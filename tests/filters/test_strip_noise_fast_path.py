@@ -201,6 +201,10 @@ def test_stop_patterns_matching_an_empty_line_find_the_empty_lines_inside_runs()
         scanned = noise.runs_with_stops(data, LineMatcher(["^$"]))
         assert scanned is not None
         assert (scanned[0], list(scanned[1])) == (runs, stops)
+        # the lines are a sequence: by index, by slice, counted
+        found = scanned[1]
+        assert (len(found), found[0], found[-1], found[1:]) == (len(stops), stops[0],
+                                                                 stops[-1], stops[1:])
 
 
 def test_noise_must_keep_lines_and_their_locations_stay() -> None:
