@@ -3,8 +3,11 @@
 The generic reduction (:mod:`tooldeck.filters.fallback`) keeps every protected line; a
 protected line alone can lose what it is about. Kept with it:
 
-- the **parent** of an error: the nearest less indented line above it (``Collecting
-  mysqlclient`` above the build error pip prints indented under it);
+- the **parent** of an error or a warning: the nearest less indented line above it
+  (``Collecting mysqlclient`` above the build error pip prints indented under it; the test
+  above a warning in pytest's warnings summary);
+- the **source line of a Python warning**: the indented line under ``file.py:15:
+  DeprecationWarning: …``, the code that warned (Python's warning format);
 - what a kept line ending in ``:`` **introduces**: the lines indented under it (``The
   conflict is caused by:``), or the next line (the message after ``panicked at
   src/lib.rs:11:6:``);
@@ -25,8 +28,15 @@ from collections.abc import Sequence
 
 __all__ = ["closing_lines", "context_lines", "edge_lines", "indent", "outline_lines"]
 
-_MESSAGE = re.compile(r"\b(?:[A-Z]\w*)?(?:Error|Exception)\b|(?i:\berror\b)")
-"""An error or exception line: its parent and the rest of its message are its context."""
+_MESSAGE = re.compile(
+    r"\b(?:[A-Z]\w*)?(?:Error|Exception|Warning)\b|(?i:\berror\b|\bwarning\b)"
+)
+"""An error, exception or warning line: its parent and the rest of its message are its
+context (a warning without the test or step it belongs to says less than it did)."""
+
+_WARNING_RECORD = re.compile(r"\S:\d+: (?:[A-Z]\w*)?Warning: ")
+"""A warning in Python's format, ``path:line: Category: message``: the indented line after
+it is the source line that warned."""
 
 _FRAME = re.compile(r'^\s*(?:File "|at |\u276f )')
 """A stack frame line (Python, JavaScript, vitest's arrow)."""
@@ -81,6 +91,8 @@ def context_lines(lines: list[str], kept: set[int]) -> set[int]:
             context.update(_introduced(lines, index, level))
         if not _MESSAGE.search(line):
             continue
+        if _WARNING_RECORD.search(line):
+            context.update(_source_line(lines, index, level))
         parent = _parent(lines, index, level)
         if parent is not None:
             context.add(parent)
@@ -98,6 +110,14 @@ def _parent(lines: list[str], index: int, level: int) -> int | None:
             return probe
         probe -= 1
     return None
+
+
+def _source_line(lines: list[str], index: int, level: int) -> list[int]:
+    """The source line Python prints under a warning at ``index``, if there is one."""
+    after = index + 1
+    if after < len(lines) and lines[after].strip() and indent(lines[after]) > level:
+        return [after]
+    return []
 
 
 def _introduced(lines: list[str], index: int, level: int) -> list[int]:

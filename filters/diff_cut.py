@@ -65,24 +65,24 @@ def _hunks(lines: list[str]) -> list[tuple[int, int]]:
     return [(start, end) for start, end in zip(starts, ends, strict=True) if end > start]
 
 
-def _cut_hunk(hunk: list[str], start: int, protected: set[int], keep: int) -> list[str]:
+def _cut_hunk(hunk: list[str], start: int, protected: set[int], keep: int) -> list[_Item]:
     """Shorten each long run of same-marker lines (``-``, ``+``, context) to its two ends."""
-    kept: list[str] = []
+    kept: list[_Item] = []
     index = 0
     while index < len(hunk):
         marker = hunk[index][:1]
         end = index + 1
         while end < len(hunk) and hunk[end][:1] == marker:
             end += 1
-        run = hunk[index:end]
-        if len(run) <= 2 * keep + 1 or index == 0:
-            kept.extend(run)
+        items = [
+            (line, (start + index + offset) in protected)
+            for offset, line in enumerate(hunk[index:end])
+        ]
+        if len(items) <= 2 * keep + 1 or index == 0:
+            kept.extend(items)
         else:
-            items = [
-                (line, (start + index + offset) in protected) for offset, line in enumerate(run)
-            ]
             what = {"-": "removed lines", "+": "added lines"}.get(marker, "context lines")
-            kept.extend(_elide(items, keep, what))
+            kept.extend((line, False) for line in _elide(items, keep, what))
         index = end
     return kept
 
@@ -97,16 +97,15 @@ def cut_diff(lines: list[str], protected: set[int], budget: int, keep: int) -> l
     :param keep: lines kept at each end of a long run inside a hunk.
     :returns: the kept lines and markers.
     """
-    kept: list[str] = []
+    kept: list[_Item] = []
     for start, end in _hunks(lines):
-        hunk = lines[start:end]
         if end - start <= budget:
-            kept.extend(hunk)
+            kept.extend((lines[index], index in protected) for index in range(start, end))
         else:
-            kept.extend(_cut_hunk(hunk, start, protected, keep))
+            kept.extend(_cut_hunk(lines[start:end], start, protected, keep))
     if len(kept) <= budget * 4:
-        return kept
-    ranges = _hunks(kept)
+        return [line for line, _ in kept]
+    ranges = _hunks([line for line, _ in kept])
     chosen: set[tuple[int, int]] = set()
     used = 0
     for left, right in zip(ranges, reversed(ranges), strict=True):
@@ -118,40 +117,50 @@ def cut_diff(lines: list[str], protected: set[int], budget: int, keep: int) -> l
                 used += hunk_range[1] - hunk_range[0]
     result: list[str] = []
     for hunk_range in ranges:
+        items = kept[hunk_range[0] : hunk_range[1]]
         if hunk_range in chosen:
-            result.extend(kept[hunk_range[0] : hunk_range[1]])
+            result.extend(line for line, _ in items)
         else:
-            result.extend(_outline(kept[hunk_range[0] : hunk_range[1]]))
+            result.extend(_outline(items))
     return result
 
 
-def _outline(hunk: list[str]) -> list[str]:
+def _outline(hunk: list[_Item]) -> list[str]:
     """A hunk (or a file's header lines) reduced to what names it and what it changes.
 
-    The ``diff --git`` or ``@@`` header stays, and the first and last lines of each run of
-    removed or added lines; the rest is counted in markers.
+    The ``diff --git`` or ``@@`` header stays, the ``---``/``+++`` lines that name the file
+    (the only name a diff not made by git has), every protected line (``ERROR: a.py
+    Imports are incorrectly sorted`` between the files of ``isort --diff``), and the first
+    and last lines of each run of removed or added lines; the rest is counted in markers,
+    but for stretches of fewer than :data:`_MIN_ELIDED` lines (the middle of a run of three
+    changed lines), which a marker would not shorten.
     """
     shown: list[str] = []
     hidden: list[str] = []
     previous = ""
-    for position, line in enumerate(hunk):
+    for position, (line, protected) in enumerate(hunk):
         marker = line[:1]
-        following = hunk[position + 1][:1] if position + 1 < len(hunk) else ""
-        changed = marker in "+-" and not line.startswith(("+++", "---"))
+        following = hunk[position + 1][0][:1] if position + 1 < len(hunk) else ""
+        file_line = line.startswith(("+++ ", "--- "))
+        changed = marker in "+-" and not file_line
         ends_run = changed and (marker != previous or marker != following)
-        if position == 0 and (line.startswith("diff --git ") or line.startswith("@@")):
-            shown.append(line)
-        elif ends_run:
-            if hidden:
-                shown.append(_hunks_marker(hidden))
-                hidden = []
+        header = position == 0 and (line.startswith("diff --git ") or line.startswith("@@"))
+        if header or ends_run or protected or file_line:
+            shown.extend(_counted(hidden))
+            hidden = []
             shown.append(line)
         else:
             hidden.append(line)
         previous = marker
-    if hidden:
-        shown.append(_hunks_marker(hidden))
+    shown.extend(_counted(hidden))
     return shown
+
+
+def _counted(hidden: list[str]) -> list[str]:
+    """The marker for ``hidden`` lines of an outlined hunk, or the lines when as short."""
+    if len(hidden) < _MIN_ELIDED:
+        return hidden
+    return [_hunks_marker(hidden)]
 
 
 def _hunks_marker(lines: list[str]) -> str:

@@ -49,7 +49,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     (
         "crash",
         r"(?i)segmentation fault|core dumped|\bkilled\b|out of memory"
-        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b",
+        r"|\b(?:received|with default action of) signal\b|\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b"
+        # a test worker that died (pytest-xdist) and pytest's own crash
+        r"|\bnode down:|\bcrashed worker\b|^INTERNALERROR>",
     ),
     # what a memory checker found (valgrind, AddressSanitizer): the access and the address
     (
@@ -188,6 +190,27 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
     (
         "assertion unfolding",
         r"^E\s+\+\s+(?:where|and)\b|^E\s+(?:Use -v to get more diff|For further information visit)",
+    ),
+    # a passing test, named by its words (``✓ reports errors (2 ms)``, TAP's ``ok 3 - fails
+    # on bad input``, node's ``# Subtest: warns``): not a skip (``# SKIP``), which is a fact
+    (
+        "passing test",
+        r"^\s*(?:\x{2713}|\x{221A}|\x{2714})\s[^#]*(?:\(\d+(?:\.\d+)? ?ms\)|\s\d+ms)\s*$"
+        r"|^\s*ok \d+ - [^#]*$|^\s*# Subtest: ",
+    ),
+    # a line of ``git blame``: a commit, an author, a date and a line number, then the
+    # source line it quotes (``0ec7f713d (pgjones 2023-06-11 15:03:45 +0100 405)  raise …``)
+    ("blamed line", r"^\^?[0-9a-f]{7,40} (?:\S+ +)?\([^()]*\d{4}-\d\d-\d\d[^()]* \d+\) "),
+    # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
+    # See https://…``): the diagnostic above is the fact, the link is where to read more
+    ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),
+    # a Python statement quoted by a traceback, indented as code: an assignment
+    # (``        expected = '...'``) or an ``except ...:`` clause (not ``raise X(``: in a
+    # traceback without pytest's ``>`` marker, it is the line that raised)
+    (
+        "quoted statement",
+        r"^ {4,}(?:[a-z_][\w.]*(?:\[[^\]]*\])?(?:, *[a-z_]\w*)* *[-+*/|&]?= *[^=\s]"
+        r"|except\b[^:]*:\s*(?:#.*)?$)",
     ),
 )
 """Lines that quote source code or unfold values: never protected for the words they hold

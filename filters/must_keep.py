@@ -35,6 +35,7 @@ from tooldeck.filters.fact_kinds import (
     QUOTED_RULES,
     SOURCE_RULES,
 )
+from tooldeck.filters.omissions import shortened
 from tooldeck.filters.patterns import FoundLines, LineMatcher
 from tooldeck.filters.repeats import without_repeats
 from tooldeck.filters.spans import LineData, Span, intersect, subtract, union
@@ -523,7 +524,9 @@ def lost_must_keep_lines(
     :param output: what the filter produced.
     :param normalize: applied to both sides before comparing (for strategies that merge lines
         equal up to normalisation, such as ``dedup``).
-    :returns: the missing lines, in input order (empty when nothing was lost).
+    :returns: the missing lines, in input order (empty when nothing was lost); a blob shown
+        by its two ends and the count between (:func:`~tooldeck.filters.omissions.shortened`)
+        is not lost.
     """
     if normalize is not None:
         output = normalize(output)
@@ -531,7 +534,7 @@ def lost_must_keep_lines(
     lost: list[str] = []
     for line in must_keep_classifier().must_keep_lines(clean_input):
         probe = normalize(line) if normalize is not None else line
-        if probe not in present and probe not in output:
+        if probe not in present and probe not in output and shortened(probe) not in present:
             lost.append(line)
     return lost
 

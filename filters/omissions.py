@@ -45,6 +45,9 @@ _DECORATION = re.compile(rf"^\s*(?:([{re.escape(_RULER_CHARS)}])\1{{2,}})?\s*$")
 _LONG_LINE = 1000
 _LONG_HEAD = 400
 _LONG_TAIL = 100
+_BLOB_SPACING = 40
+"""A long line is a blob when its middle holds fewer than one space per this many
+characters (base64, a minified bundle), else words."""
 
 
 def line_shapes(text: str) -> list[str]:
@@ -140,10 +143,11 @@ def omitted_marker(lines: list[str], what: str = "lines") -> str:
 
 
 def shortened(line: str) -> str:
-    """A kept line as shown: past 1,000 characters, its two ends.
+    """A kept line as shown: past 1,000 characters, the two ends of a blob.
 
-    A base64 blob, a minified bundle or a one-line repr keeps its first 400 and last 100
-    characters, with the count of those between.
+    A base64 blob or a minified bundle keeps its first 400 and last 100 characters, with
+    the count of those between. A long line of words (pip's ``Successfully installed`` and
+    its hundred packages, a repr) is a list of facts and stays whole.
 
     :param line: a kept line.
     :returns: the line as shown.
@@ -151,6 +155,8 @@ def shortened(line: str) -> str:
     if len(line) <= _LONG_LINE:
         return line
     hidden = len(line) - _LONG_HEAD - _LONG_TAIL
+    if line.count(" ", _LONG_HEAD, -_LONG_TAIL) * _BLOB_SPACING > hidden:
+        return line
     return f"{line[:_LONG_HEAD]}…[{hidden} characters omitted]…{line[-_LONG_TAIL:]}"
 
 

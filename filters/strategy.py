@@ -11,6 +11,7 @@ import attrs
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.omissions import shortened
 from tooldeck.filters.sanitize import sanitize_output
 from tooldeck.filters.tables import TableError, build_table, validate_table
 
@@ -113,7 +114,9 @@ def restore_must_keep(clean: str, text: str) -> tuple[str, int]:
     if not wanted:
         return text, 0
     present = _present_lines(text)
-    missing = [line for line in wanted if line not in present and line not in text]
+    # (a blob shown by its two ends and the count between is there: its omission is stated)
+    missing = [line for line in wanted
+               if line not in present and line not in text and shortened(line) not in present]
     if not missing:
         return text, 0
     header = f"--- {len(missing)} error/failure line(s) kept from the unfiltered output ---"

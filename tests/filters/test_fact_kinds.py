@@ -33,6 +33,19 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "Received function did not throw",
         "   --> httpx/_client.py:112:5",  # ruff's and rustc's location under a finding
         "[INFO] Compiling 125 source files to /srv/app/target/test-classes",  # maven's count
+        "[gw0] node down: Not properly terminated",  # an xdist worker died
+        "replacing crashed worker gw0",
+        "INTERNALERROR> Traceback (most recent call last):",  # pytest itself crashed
+        'src/a.py:5: note: Revealed type is "builtins.int"',  # reveal_type's answer
+        "ok 3 - fails on bad input # SKIP needs a network",  # a skip, with its reason
+        "e83d4c9 Fix error handling in the client (#12)",  # a commit, not a blamed line
+        "\u2714 Compiled successfully in 3.2s",  # a build's outcome, not a test
+        # not quoted statements: a failing line, an explanation, a comparison, a finding
+        ">       raise HTTPStatusError(message, request=request, response=self)",
+        "E       expected = 3 but got 4",
+        "    expected == actual failed",
+        "    expected: 'cart'",
+        "  error = connection refused",
     ],
 )
 def test_new_kinds_of_fact_are_protected(line: str) -> None:
@@ -50,6 +63,22 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
         "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
+        "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
+        "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
+        # a line of git blame quotes source
+        '0ec7f713d (pgjones   2023-06-11 15:03:45 +0100  405)     raise RuntimeError("no folder")',
+        "^0ec7f71 src/a.py (Ann Lee 2023-06-11 15:03:45 +0100 12) error = connect()",
+        # a passing test, for the words of its name
+        "  \u2713 reports errors on bad input (2 ms)",
+        "    \u2714 warns when the option is deprecated (0.52ms)",
+        "ok 12 - fails over to the next host",
+        "# Subtest: error handling",
+        # Python statements a traceback quotes, for the words they hold
+        "        expected = '\\x1b[1mC:\\\\Users\\x1b[0m In function main: error'",
+        "    map = {TimeoutError: ConnectTimeout, OSError: ConnectError}",
+        "        except Exception as exc:  # noqa: PIE786",
+        "                except KeyError:",
+        '                    hook_error = RuntimeError("Failed to process unraisable exception")',
     ],
 )
 def test_what_is_not_a_fact(line: str) -> None:

@@ -170,3 +170,34 @@ def reference_sanitize(text: str) -> str:
 )
 def test_sanitize_matches_the_line_by_line_specification(text: str) -> None:
     assert sanitize_output(text) == reference_sanitize(text)
+
+
+DIFF_LINES = ["-old", "+new", " context", "-error: removed", "+    raise ValueError(x)",
+              "ERROR: a.py Imports are incorrectly sorted", ""]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    files=st.lists(
+        st.lists(st.lists(st.sampled_from(DIFF_LINES), min_size=1, max_size=30),
+                 min_size=1, max_size=3),
+        min_size=5, max_size=30,
+    ),
+    git=st.booleans(),
+)
+def test_a_cut_diff_keeps_every_file_name_and_protected_line_in_order(
+    files: list[list[list[str]]], git: bool
+) -> None:
+    lines: list[str] = []
+    for number, hunks in enumerate(files):
+        if git:
+            lines.append(f"diff --git a/m{number}.py b/m{number}.py")
+        lines += [f"--- a/m{number}.py", f"+++ b/m{number}.py"]
+        for hunk in hunks:
+            lines += ["@@ -1,9 +1,9 @@", *hunk]
+    text = "\n".join(lines)
+    strategy = REGISTRY.build({"type": "fallback"})
+    out = strategy.apply(text, 1).output.split("\n")
+    names = [line for line in lines if line.startswith(("--- a/", "+++ b/"))]
+    assert [line for line in out if line.startswith(("--- a/", "+++ b/"))] == names
+    assert lost_must_keep_lines(sanitize_output(text), "\n".join(out)) == []

@@ -26,6 +26,23 @@ def test_the_package_an_error_belongs_to_stays_with_it() -> None:
     assert out.index("Collecting mysqlclient") < out.index("  error: subprocess-exited-with-error")
 
 
+def test_a_warning_keeps_the_test_that_raised_it_and_the_code_that_warned() -> None:
+    # pytest's warnings summary: test id, then Python's warning record and its source line
+    lines = [*[f"tests/test_a.py::test_{n} PASSED{PAD}" for n in range(30)],
+             "=== warnings summary ===",
+             "tests/test_models.py::test_parse_legacy_amt",
+             "  tests/test_models.py:15: DeprecationWarning: 'amt' is deprecated",
+             '    e = parse_entry({"amt": "1.50"})', "",
+             "tests/test_models.py::test_warns_on_amt[2]",
+             "  tests/test_models.py:69: DeprecationWarning: 'amt' is deprecated",
+             '    parse_entry({"amt": "1"})', "",
+             *[f"tests/test_b.py::test_{n} PASSED{PAD}" for n in range(30)], "1 passed"]
+    out = reduce("\n".join(lines))
+    for line in lines[31:39]:
+        if line:
+            assert line in out
+
+
 def test_what_a_colon_line_introduces_stays_with_it() -> None:
     lines = [*[f"Resolving dependency {n}{PAD}" for n in range(30)],
              "ERROR: Cannot install flask==3.1.3 and werkzeug==2.0.3", "",
@@ -107,6 +124,53 @@ def test_a_long_diff_keeps_every_file_and_hunk_header() -> None:
     ]
     assert "-old 20 0" in out and "+new 20 29" in out  # the ends of each run
     assert len(out) < len(diff) / 3
+
+
+def test_an_outlined_hunk_keeps_a_changed_line_its_marker_would_not_shorten() -> None:
+    diff: list[str] = []
+    for f in range(40):
+        diff += [f"diff --git a/f{f}.py b/f{f}.py", f"--- a/f{f}.py", f"+++ b/f{f}.py",
+                 "@@ -1,30 +1,30 @@", *[f" context {f} {n}" for n in range(20)],
+                 f"-old {f} a", f"-old {f} b", f"-old {f} c",
+                 *[f"+new {f} {n}" for n in range(30)]]
+    out = FilterEngine.from_settings().apply("git diff", "\n".join(diff), 0).output
+    assert "-old 20 b" in out.split("\n")  # the middle of a run of three, in an outlined hunk
+    assert "… 20 lines omitted: 0 files, 0 hunks, 0 added and 0 removed lines …" in out
+
+
+def test_an_outlined_hunk_keeps_its_file_name_and_protected_lines_in_place() -> None:
+    # isort --check-only --diff: an error line, then a diff not made by git, per file
+    diff: list[str] = []
+    for f in range(40):
+        diff += [f"ERROR: /src/m{f}.py Imports are incorrectly sorted and/or formatted.",
+                 f"--- /src/m{f}.py:before", f"+++ /src/m{f}.py:after", "@@ -1,30 +1,30 @@",
+                 *[f"-import old{f}_{n}" for n in range(12)],
+                 *[f"+import new{f}_{n}" for n in range(12)]]
+    out = FilterEngine.from_settings().apply("isort --diff src", "\n".join(diff), 1).output
+    lines = out.split("\n")
+    at = lines.index("ERROR: /src/m20.py Imports are incorrectly sorted and/or formatted.")
+    assert lines[at + 1 : at + 4] == ["--- /src/m20.py:before", "+++ /src/m20.py:after",
+                                      "@@ -1,30 +1,30 @@"]
+    assert "kept from the unfiltered output" not in out
+
+
+def test_a_protected_blob_is_shown_once_by_its_ends() -> None:
+    blob = "".join(f"Q29udGVudC1UeXBl{n:04d}" for n in range(400))  # base64, 8,000 chars
+    lines = [*[f"  # resource.r{n} will be updated in-place{PAD}" for n in range(40)],
+             f'      ~ user_data = "{blob}" -> (known after apply)',
+             *[f"        id = \"i-{n:08d}\"{PAD}" for n in range(40)],
+             "Plan: 0 to add, 1 to change"]
+    out = FilterEngine.from_settings().apply("terraform plan", "\n".join(lines), 0).output
+    assert blob not in out  # not put back whole after the reduction showed its ends
+    assert out.count("characters omitted]…") == 1
+    assert "kept from the unfiltered output" not in out
+
+
+def test_a_long_line_of_words_is_a_list_of_facts_and_stays_whole() -> None:
+    installed = "Successfully installed " + " ".join(f"pkg{n}-1.{n}.0" for n in range(150))
+    lines = [*[f"Collecting pkg{n}{PAD}" for n in range(60)], installed]
+    out = reduce("\n".join(lines), 0)
+    assert installed in out
 
 
 def test_a_short_output_in_characters_is_never_cut() -> None:
