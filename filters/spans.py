@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["Span", "complement", "intersect", "lines_of", "subtract", "union"]
+__all__ = ["LineData", "Span", "complement", "intersect", "lines_of", "subtract", "union"]
 
 Span = tuple[int, int]
+
+LineData = bytes | bytearray
+"""UTF-8 text in which every line ends with a newline (a filter may own a mutable copy)."""
 
 
 def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
@@ -22,19 +25,21 @@ def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
     :returns: the remaining spans, sorted.
     """
     result: list[Span] = []
+    append = result.append
     cursor = 0
+    count = len(removed)  # (the loops below run once per span: len() hoisted out of them)
     for start, end in spans:
-        while cursor < len(removed) and removed[cursor][1] <= start:
+        while cursor < count and removed[cursor][1] <= start:
             cursor += 1
         probe = cursor
-        while probe < len(removed) and removed[probe][0] < end:
+        while probe < count and removed[probe][0] < end:
             cut_start, cut_end = removed[probe]
             if cut_start > start:
-                result.append((start, cut_start))
+                append((start, cut_start))
             start = max(start, cut_end)
             probe += 1
         if start < end:
-            result.append((start, end))
+            append((start, end))
     return result
 
 
@@ -81,7 +86,8 @@ def intersect(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
     """
     out: list[Span] = []
     i = j = 0
-    while i < len(first) and j < len(second):
+    first_count, second_count = len(first), len(second)
+    while i < first_count and j < second_count:
         start = max(first[i][0], second[j][0])
         end = min(first[i][1], second[j][1])
         if start < end:
