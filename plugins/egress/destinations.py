@@ -154,8 +154,13 @@ _GIT_REMOTE_COMMANDS = frozenset({"clone", "fetch", "pull", "push", "ls-remote",
                                   "submodule", "archive", "request-pull"})
 _INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "npx", "bun",
                          "gem", "cargo", "go", "poetry", "pdm", "conda", "mamba"})
-_INDEX_OPTIONS = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links",
+_INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--find-links",
                             "--registry", "--index", "--default-index", "--source"})
+_PIPS = frozenset({"pip", "pip3", "uv"})
+_PIP_SHORT_INDEX = frozenset({"-i", "-f"})
+_PIP_INDEXED = frozenset({"install", "download", "wheel", "index", "lock", "sync", "compile"})
+"""pip's ``-i``/``-f`` are ``--index-url``/``--find-links`` only for the subcommands that
+fetch (``pip show -f`` lists files; ``npm -f`` forces, ``gem -i`` names a directory)."""
 _PYTHONS = re.compile(r"^(?:python|pypy)[0-9.]*$")
 _NETCATS = frozenset({"nc", "ncat", "netcat", "telnet"})
 _NC_VALUE_OPTIONS = _words(
@@ -373,7 +378,10 @@ def _git(words: Sequence[Word]) -> Iterator[Destination]:
 
 def _installer(command: str, words: Sequence[Word]) -> Iterator[Destination]:
     yield from _urls_in(words, command)
-    for word in _option_values(words, _INDEX_OPTIONS):
+    options = _INDEX_OPTIONS
+    if command in _PIPS and _PIP_INDEXED.intersection(w.value for w in words):
+        options = options | _PIP_SHORT_INDEX
+    for word in _option_values(words, options):
         if not _SCHEME.match(word.value):
             yield _judge_word(word, command, lambda text: _url_or_host(text, command, "https"))
 
