@@ -110,10 +110,12 @@ from tooldeck.shell_analysis.remote_code import (
 )
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
 from tooldeck.shell_analysis.secret_reads import (
+    CARRIER_HEADS,
     HUNTERS,
     READ_HEADS,
     SECRET_MARKERS,
     URL_READERS,
+    carried_secret_finding,
     input_secret_finding,
     local_url_finding,
     secret_hunt_finding,
@@ -218,6 +220,10 @@ def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding
     secret = next((p for p in path_arguments(analysis) if _outside_secret(p, context)), None)
     if secret is not None:  # nested code: no sandbox-path rule looks at its paths
         return Finding(DENY, "secret-read", f"reads the secret {secret!r}")
+    shell = next((s for s in analysis.segments if s.command_positions
+                  and bare_shell(s.words[s.command_positions[-1] :])), None)
+    if shell is not None:  # sh -c '/bin/sh 0<&2' handed to a launcher: still a shell
+        return Finding(DENY, "launcher", f"{shell.text!r} starts an interactive shell")
     found = judge_classes(analysis, context)
     if found is not None:
         return found
@@ -385,6 +391,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         secret = secret_read_finding(segment, context.cwd, context.roots)
         if secret is not None:
             return [secret]
+    if not CARRIER_HEADS.isdisjoint(names):
+        carried = carried_secret_finding(segment, context.cwd, context.roots)
+        if carried is not None:
+            return [carried]
     if name in URL_READERS:
         local = local_url_finding(segment, context.cwd, context.roots)
         if local is not None:

@@ -157,7 +157,7 @@ _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", 
 _COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
-_BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--login", "--norc", "--noprofile",
+_BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--", "--login", "--norc", "--noprofile",
                                "-", "--posix"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "ash", "mksh"})
 

@@ -1,0 +1,116 @@
+"""Class gaps found by judging whole public catalogues, not corpus rows (issue 12).
+
+- launcher (GTFOBins @7382261, every ``shell`` and ``command`` function, placeholders filled):
+  a shell spawned from code another command runs (``bash -c 'sh'``, ``eval bash``) and a
+  shell named as a pager or password command (``VISUAL='/bin/sh -s --' less``,
+  ``RESTIC_PASSWORD_COMMAND='/bin/sh -c "/bin/sh 0<&2"'``);
+- secret_read (every reader program of the manuals against a project ``.env``; the token
+  files of Kaggle, sentry-cli, Helm, Atuin, age and VS Code at their documented places):
+  ``zstd -c``, ``ex``, ``ruby -ne``, ``install``, ``xargs -a``;
+- routine_destructive (each tool's manual, every spelling): branches moved or reset
+  (``git branch -f``, ``checkout -B``/``switch -C`` with a start point), ``read-tree
+  --reset``, ``checkout-index -f``, ``find -exec rm|chmod``, platform deletes (``heroku
+  apps:destroy``, ``fly apps destroy``, ``kind``/``minikube``/``k3d`` delete, ``gh issue|run
+  delete``, ``gh api -X DELETE``), withdrawn versions (``npm unpublish``, ``cargo``/``gem
+  yank``), ``kubectl drain``/``scale --replicas=0``, SQL wipes, ``redis-cli -n 0 flushdb``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+Judge = Callable[[Sequence[str]], dict[str, str]]
+
+DENIED = [
+    "bash -c sh",
+    "sh -c 'bash'",
+    "timeout 5 bash -c 'sh'",
+    "bash -c 'bash -i'",
+    "eval bash",
+    "VISUAL='/bin/sh -s --' less /etc/hosts",
+    "RESTIC_PASSWORD_COMMAND='/bin/sh -c \"/bin/sh 0<&2 1<&2\"' restic backup",
+    "cat ~/.kaggle/kaggle.json",
+    "cat ~/.sentryclirc",
+    "cat ~/.age/key.txt",
+    "cat ~/.config/helm/repositories.yaml",
+    "zstd -c .env",
+    "ex .env",
+    "ruby -ne 'print $_' .env",
+    "xargs -a .env echo",
+    "xargs --arg-file=.env echo",
+    "install -m 644 .env ./copy",
+]
+
+ASKED = [
+    "git branch -f main HEAD~3",
+    "git checkout -B main origin/main",
+    "git switch -C main origin/main",
+    "git read-tree -u --reset HEAD",
+    "git checkout-index -f -a",
+    "find . -type f -exec chmod 777 {} +",
+    "kubectl scale deploy api --replicas=0",
+    "kubectl drain node1 --ignore-daemonsets",
+    "heroku apps:destroy --app x --confirm x",
+    "fly apps destroy x -y",
+    "vercel remove x --yes",
+    "gh issue delete 12 --yes",
+    "gh run delete 123",
+    "gh api -X DELETE repos/o/r",
+    "kind delete cluster",
+    "minikube delete --all",
+    "k3d cluster delete x",
+    "supabase db reset",
+    "npm unpublish pkg@1.0.0",
+    "cargo yank --version 1.0.0",
+    "gem yank pkg -v 1.0",
+    "hg strip -r 5",
+    "svn revert -R .",
+    "dvc gc -w -f",
+    "podman system reset -f",
+    "docker container prune -f",
+    "redis-cli -n 0 FLUSHDB",
+    "psql -c 'DELETE FROM users'",
+    "psql -c 'TRUNCATE users'",
+]
+
+ALLOWED = [
+    "bash -c 'cd src && ls'",
+    "timeout 60 bash -c 'pytest -q'",
+    "less README.md",
+    "git checkout -B topic",
+    "git checkout -b feature origin/feature",
+    "git switch -c feature",
+    "git branch -M main",
+    "git checkout-index -a --prefix=export/",
+    "kubectl scale deploy api --replicas=3",
+    "minikube start",
+    "kind create cluster",
+    "gh issue list",
+    "psql -c 'SELECT * FROM users'",
+    "psql -c 'DELETE FROM users WHERE id = 3'",
+    "redis-cli GET key",
+    "npm install",
+    "xargs -a files.txt wc -l",
+    "install -m 600 .env.example .env",
+    "find . -type f -exec chmod 644 {} +",
+]
+
+
+@pytest.mark.parametrize("command", DENIED)
+def test_catalogue_launchers_and_secret_readers_are_denied(default_verdicts: Judge,
+                                                           command: str) -> None:
+    assert default_verdicts([command])[command] == "deny"
+
+
+@pytest.mark.parametrize("command", ASKED)
+def test_every_spelling_of_routine_destruction_asks(default_verdicts: Judge,
+                                                   command: str) -> None:
+    assert default_verdicts([command])[command] == "ask"
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_the_same_tools_in_ordinary_use_are_allowed(default_verdicts: Judge,
+                                                    command: str) -> None:
+    assert default_verdicts([command])[command] == "allow"
