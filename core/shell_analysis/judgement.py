@@ -68,6 +68,7 @@ from tooldeck.shell_analysis.covert import (
     decoded_script_finding,
     decoded_word_finding,
     hijack_finding,
+    masquerade_finding,
 )
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
@@ -483,6 +484,9 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
 the rule, run in this order."""
 
 
+_MASQUERADE_HEADS = frozenset({"cp", "ln", "install", "rsync"})
+
+
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """The rules that look at several segments together (what one feeds another)."""
     asked: Finding | None = None
@@ -522,6 +526,9 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = push_finding(analysis)
         if found is not None:
             return found
+    if not _MASQUERADE_HEADS.isdisjoint(names) or any(
+            "exec" in s.wrappers for s in analysis.segments):
+        asked = asked or masquerade_finding(analysis)
     if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:

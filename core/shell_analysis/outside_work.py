@@ -25,10 +25,11 @@ whose link resolves elsewhere, a secret's name, and any ancestor of a root.
 roots that is nobody's system or settings asks when what follows changes no file by itself
 (a test run, a build: ``cd /testbed && python -m pytest``); a read-only command after it is
 allowed by the read rules, and a file-changing command or a write redirection after it
-(``cd ../lib && rm -f x``) stays denied: it writes outside the project. Still denied: ``/``, the home directory itself and its hidden directories
-(``~/.config``), the temporary directories themselves, the system's trees (``/etc``,
-``/usr``, ``/var``, ``/proc``…), secrets, and every ancestor of a root (``cd .. && rm -rf
-project`` would remove the project under another name).
+(``cd ../lib && rm -f x``) stays denied: it writes outside the project. Still denied:
+``/``, the home directory itself and its hidden directories (``~/.config``), the temporary
+directories themselves, the system's trees (``/etc``, ``/usr``, ``/var``, ``/proc``…),
+secrets, and every ancestor of a root (``cd .. && rm -rf project`` would remove the
+project under another name).
 """
 
 from __future__ import annotations

@@ -605,6 +605,8 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     if command == "smbclient":
         yield from _smbclient(words)
         return
+    if command in _ENDPOINT_CLIENTS:
+        yield from _urls_in(list(_option_values(words, _ENDPOINT_OPTIONS)), command)
     if command in _HTTP_CLIENTS:
         yield from _http_client(command, words)
     elif command == "git":
@@ -619,6 +621,14 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _socat(words)
     elif command in _SSHES:
         yield from _ssh(command, words)
+
+
+_ENDPOINT_CLIENTS = frozenset({"aws", "s3cmd", "rclone", "gsutil", "az", "gcloud", "doctl",
+                               "terraform", "vault", "consul", "nomad", "mc", "kubectl"})
+_ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--host", "--host-bucket",
+                               "--address", "--server", "-s"})
+"""Cloud and service CLIs that send their requests to the URL these options name (``aws
+--endpoint-url http://169.254.169.254``, ``vault -address``, ``kubectl --server``)."""
 
 
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy",

@@ -1,5 +1,6 @@
 """Classes added for issue 12: unreviewed access (agents with approvals off, tunnels, zsh
-sockets; global installs ask since policy15) and interpreter one-liners that write outside the project.
+sockets; global installs ask since policy15) and interpreter one-liners that write outside
+the project.
 
 Generic examples written from each tool's documentation, not corpus rows.
 """
