@@ -98,11 +98,19 @@ def copy_destinations(analysis: CommandAnalysis) -> frozenset[str]:
                      if segment.command in _COPIERS and len(segment.argv) > 2)
 
 
+_CODE_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".go", ".rb", ".pl", ".php",
+                  ".lua", ".java", ".c", ".cc", ".cpp", ".rs", ".so", ".jar", ".deb", ".rpm")
+_VIEWERS = frozenset({"cat", "less", "head", "tail", "wc", "ls", "stat", "rm", "echo", "printf",
+                      "tee", "diff", "grep", "rg", "file", "sha256sum", "md5sum"})
+
+
 def run_words(analysis: CommandAnalysis) -> frozenset[str]:
     """The words a command runs as a program or a script (``/tmp/x``, ``bash /tmp/x.sh``).
 
     :param analysis: the analysed command.
-    :returns: every command word and the first operand of each script runner.
+    :returns: every command word, the first operand of each script runner, and each code
+        file handed to a command that is not a viewer (``go run /tmp/t.go``, ``gcc
+        /tmp/x.c``): a staged program.
     """
     found: set[str] = set()
     for segment in analysis.segments:
@@ -110,6 +118,8 @@ def run_words(analysis: CommandAnalysis) -> frozenset[str]:
         argv = segment.argv
         if argv and argv[0].rstrip("0123456789.") in SCRIPT_RUNNERS | {"source", "."}:
             found.update(a for a in argv[1:2] if not a.startswith("-"))
+        if argv and argv[0] not in _VIEWERS:
+            found.update(a for a in argv[1:] if a.endswith(_CODE_SUFFIXES))
     return frozenset(found)
 
 

@@ -116,6 +116,7 @@ class _Walker:
         self.reasons: list[str] = []
         self.redirects: list[str] = []
         self.inputs: list[str] = []
+        self.dynamic_redirects: list[str] = []
         self.sockets: list[str] = []
         self.runtime: list[str] = []
         self.assignments: list[tuple[str, Word]] = []
@@ -219,6 +220,8 @@ class _Walker:
         )
         if writes and target.stable:
             self.redirects.append(target.value)
+        elif writes and target.dynamic:
+            self.dynamic_redirects.append(target.source)
         elif operator == "<" and target.stable:
             self.inputs.append(target.value)
 
@@ -449,11 +452,12 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
     redirects = _dedupe(walker.redirects)
     targets, writes = write_analysis(segments, redirects)
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
-    return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
-                           input_sources=_dedupe(walker.inputs),
+    dynamic = _dedupe(walker.dynamic_redirects)
+    return CommandAnalysis(command, segments, reasons, redirects, targets, writes or bool(dynamic),
+                           sockets, input_sources=_dedupe(walker.inputs),
                            runtime_code=_dedupe(walker.runtime),
                            assignments=tuple(walker.assignments),
-                           functions=_dedupe(walker.functions))
+                           functions=_dedupe(walker.functions), dynamic_redirects=dynamic)
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

@@ -59,9 +59,9 @@ rule                   vote     fires when
 ``class``              ask      code that spawns, decodes-then-runs or is built at run time;
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
-                                ``"$(pwd)"/x``), or a file-changing command's operand is
-                                built at run time (``mkdir "$d"``): it cannot be checked
-                                against the roots
+                                ``"$(pwd)"/x``), or a file-changing command's operand or a
+                                redirection's target is built at run time (``mkdir "$d"``,
+                                ``> "$out"``): it cannot be checked against the roots
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
@@ -428,6 +428,9 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
     if targets:
         return _vote(Verdict.ASK, "sandbox-dynamic",
                      f"{targets[0].source!r} is written and only known at run time")
+    if analysis.dynamic_redirects:  # echo x > "$out": written wherever $out points
+        return _vote(Verdict.ASK, "sandbox-dynamic", f"the redirection target "
+                     f"{analysis.dynamic_redirects[0]!r} is only known at run time")
     for segment in analysis.segments:
         if segment.command_positions and toolchain_reads(segment):
             continue  # ls $(go env GOROOT)/src: a toolchain's directory, read

@@ -18,7 +18,10 @@
 - egress_internal: a cloud CLI's endpoint option (``aws --endpoint-url``, ``kubectl
   --server``) is judged as a destination; a local emulator on loopback asks;
 - obfuscation (ART T1036.003): an installed program copied under another name and run, or
-  run with another ``argv[0]`` (``exec -a``), asks.
+  run with another ``argv[0]`` (``exec -a``), asks;
+- write_outside (every writer form): a redirection whose target is only known at run time
+  (``> "$out"``, ``>> ~/$f``) asks, as a file-changing command's run-time operand does; a
+  code file staged in ``/tmp`` and handed to a builder (``go run /tmp/t.go``) stays denied.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ DENIED = [
     "install -m 644 .env ./copy",
     "aws --endpoint-url http://169.254.169.254 s3 ls",
     "kubectl --server https://10.0.0.1:6443 get pods",
+    "echo 'package main' > /tmp/t.go && go run /tmp/t.go && rm /tmp/t.go",
 ]
 
 ASKED = [
@@ -87,6 +91,11 @@ ASKED = [
     "cp /bin/sh ./notsh && ./notsh -c id",
     "cp /usr/bin/id ./x && ./x",
     "exec -a foo /bin/sh -c id",
+    "echo x > $f",
+    "echo x > \"$out\"",
+    "f=.bashrc; echo x >> ~/$f",
+    "d=~; echo x >> $d/.bashrc",
+    "echo x > $(mktemp)",
 ]
 
 ALLOWED = [
@@ -114,6 +123,8 @@ ALLOWED = [
     "cp /usr/bin/python3 ./python3 && ./python3 -V",
     "cp build/app ./app && ./app",
     "exec python app.py",
+    "make 2>&1 | tee build.log",
+    "echo \"$x\" > file.txt",
 ]
 
 
