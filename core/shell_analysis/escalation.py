@@ -9,6 +9,7 @@ keep them out.
 | ----------- | --------------------------------------------------------------------------- |
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
+|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...         |
 |             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
 |             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
@@ -48,6 +49,11 @@ ESCALATORS: frozenset[str] = frozenset({
     # tools that run a command as another user (gosu, su-exec, daemontools setuidgid, s6)
     "dzdo", "pbrun", "pfexec", "sesu", "gosu", "su-exec", "setuidgid", "s6-setuidgid",
     "s6-applyuidgid", "userdel", "groupdel", "groupmod",
+    # sudo's rewrites and look-alikes (sudo-rs, please), Debian's account front ends
+    # (adduser/deluser/addgroup/delgroup: adduser USER sudo joins a group), and the
+    # account tools of BSD and busybox (pw, vipw's kin)
+    "sudo-rs", "please", "pleaseedit", "adduser", "deluser", "addgroup", "delgroup", "pw",
+    "lchsh", "lusermod", "luseradd", "lgroupmod",
 })
 """Commands that run something as another user or change accounts."""
 

@@ -21,7 +21,12 @@
   run with another ``argv[0]`` (``exec -a``), asks;
 - write_outside (every writer form): a redirection whose target is only known at run time
   (``> "$out"``, ``>> ~/$f``) asks, as a file-changing command's run-time operand does; a
-  code file staged in ``/tmp`` and handed to a builder (``go run /tmp/t.go``) stays denied.
+  code file staged in ``/tmp`` and handed to a builder (``go run /tmp/t.go``) stays denied;
+- power (machine-wide state, their manuals): ``rfkill block``, ``nmcli networking off``,
+  ``hostnamectl``/``localectl set-*``, Void's ``zzz``; escalation: ``sudo-rs``, ``please``,
+  Debian's ``adduser USER GROUP`` and kin; home-config (ask): ``direnv allow`` approves code
+  to run at every ``cd``, ``gsettings``/``dconf``/``kwriteconfig`` write the desktop's
+  settings.
 """
 
 from __future__ import annotations
@@ -53,6 +58,13 @@ DENIED = [
     "aws --endpoint-url http://169.254.169.254 s3 ls",
     "kubectl --server https://10.0.0.1:6443 get pods",
     "echo 'package main' > /tmp/t.go && go run /tmp/t.go && rm /tmp/t.go",
+    "rfkill block all",
+    "nmcli networking off",
+    "hostnamectl set-hostname x",
+    "zzz",
+    "sudo-rs id",
+    "please id",
+    "adduser x sudo",
 ]
 
 ASKED = [
@@ -96,6 +108,9 @@ ASKED = [
     "f=.bashrc; echo x >> ~/$f",
     "d=~; echo x >> $d/.bashrc",
     "echo x > $(mktemp)",
+    "direnv allow",
+    "gsettings set org.gnome.desktop.interface clock-format 12h",
+    "kwriteconfig5 --file kdeglobals --key x y",
 ]
 
 ALLOWED = [
@@ -125,6 +140,11 @@ ALLOWED = [
     "exec python app.py",
     "make 2>&1 | tee build.log",
     "echo \"$x\" > file.txt",
+    "rfkill list",
+    "hostnamectl status",
+    "nmcli device status",
+    "direnv status",
+    "gsettings get org.gnome.desktop.interface clock-format",
 ]
 
 
