@@ -42,7 +42,8 @@ import attrs
 
 from tooldeck.shell_analysis.model import Word, command_name
 
-__all__ = ["NOTHING", "SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
+__all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
+           "nested_code", "stdin_program"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
@@ -220,6 +221,31 @@ def _alias(args: Sequence[Word], found: Nested) -> None:
         name, eq, value = word.value.partition("=")
         if eq and name:
             found.script(attrs.evolve(word, value=value), "alias")
+
+
+STDIN_PROGRAMS: dict[str, str] = {
+    "python": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
+    "php": "-r", "lua": "-e", "luajit": "-e", "rscript": "-e", "julia": "-e", "guile": "-c",
+}
+"""Interpreters that run a program read from standard input, and the option that gives
+the same program on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``)."""
+
+
+def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
+    """The one-liner an interpreter fed a literal program on standard input amounts to.
+
+    :param argv: the final command's words (command word first).
+    :param stdin: what the command reads on standard input.
+    :returns: ``[interpreter, option, program]`` for a static here-string or heredoc given
+        to an interpreter without a program file (``python3 -``), else ``None``.
+    """
+    if stdin.kind not in ("here-string", "heredoc") or stdin.dynamic or not argv:
+        return None
+    name = command_name(argv[0].value).rstrip("0123456789.-").lower()
+    option = STDIN_PROGRAMS.get(name)
+    if option is None or any(not w.value.startswith("-") for w in argv[1:]):
+        return None
+    return [argv[0], Word(option, option), Word(stdin.text, stdin.text)]
 
 
 def _find_start(args: Sequence[Word]) -> str | None:

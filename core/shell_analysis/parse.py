@@ -35,7 +35,7 @@ import tree_sitter
 from tree_sitter import Node
 
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
-from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code
+from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code, stdin_program
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
@@ -309,6 +309,10 @@ class _Walker:
             if extra:
                 self.emit([*final, *extra], " ".join(w.source for w in [*final, *extra]),
                           origin, _INHERITED, depth + 1)
+        program = stdin_program(final, stdin)
+        if program is not None:  # python3 - <<'EOF' … EOF: judged as python3 -c '…'
+            self.emit(program, " ".join(w.source for w in program[:2]) + " <stdin>", origin,
+                      _INHERITED, depth + 1)
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input

@@ -26,7 +26,10 @@
   ``hostnamectl``/``localectl set-*``, Void's ``zzz``; escalation: ``sudo-rs``, ``please``,
   Debian's ``adduser USER GROUP`` and kin; home-config (ask): ``direnv allow`` approves code
   to run at every ``cd``, ``gsettings``/``dconf``/``kwriteconfig`` write the desktop's
-  settings.
+  settings;
+- interpreter (every way a program reaches an interpreter): a literal program on standard
+  input (``python3 - <<'EOF' … EOF``, ``perl <<< '…'``) is judged as the ``-c``/``-e``
+  one-liner it amounts to.
 """
 
 from __future__ import annotations
@@ -65,6 +68,11 @@ DENIED = [
     "sudo-rs id",
     "please id",
     "adduser x sudo",
+    "python3 - <<< 'import os; os.system(\"rm -rf ~\")'",
+    "python3 - <<'EOF'\nimport os\nos.system('rm -rf ~')\nEOF",
+    "perl <<< 'system(\"rm -rf ~\")'",
+    "node <<< 'require(\"child_process\").execSync(\"rm -rf ~\")'",
+    "python3 <<< \"print(open('.env').read())\"",
 ]
 
 ASKED = [
@@ -108,6 +116,7 @@ ASKED = [
     "f=.bashrc; echo x >> ~/$f",
     "d=~; echo x >> $d/.bashrc",
     "echo x > $(mktemp)",
+    "python3 <<< 'import os; os.system(\"id\")'",
     "direnv allow",
     "gsettings set org.gnome.desktop.interface clock-format 12h",
     "kwriteconfig5 --file kdeglobals --key x y",
@@ -145,6 +154,8 @@ ALLOWED = [
     "nmcli device status",
     "direnv status",
     "gsettings get org.gnome.desktop.interface clock-format",
+    "python3 - <<'EOF'\nimport json\nprint(json.load(open('package.json')))\nEOF",
+    "python3 script.py <<< 'input'",
 ]
 
 
