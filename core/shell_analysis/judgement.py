@@ -526,8 +526,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = push_finding(analysis)
         if found is not None:
             return found
-    if not _MASQUERADE_HEADS.isdisjoint(names) or any(
-            "exec" in s.wrappers for s in analysis.segments):
+    if not _MASQUERADE_HEADS.isdisjoint(names) or (
+            "exec " in analysis.command and any("exec" in s.wrappers for s in analysis.segments)):
         asked = asked or masquerade_finding(analysis)
     if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
