@@ -122,6 +122,8 @@ class CommandAnalysis:
     :param functions: the names of the shell functions the command defines.
     :param dynamic_redirects: writing redirections whose target is only known at run time,
         as written (``> "$out"``, ``>> ~/$f``): where they write cannot be checked.
+    :param dynamic_inputs: reading redirections whose source is only known at run time, as
+        written (``< /proc/$PPID/environ``).
     """
 
     command: str
@@ -137,6 +139,7 @@ class CommandAnalysis:
     assignments: tuple[tuple[str, Word], ...] = ()
     functions: tuple[str, ...] = ()
     dynamic_redirects: tuple[str, ...] = ()
+    dynamic_inputs: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

@@ -117,6 +117,7 @@ class _Walker:
         self.redirects: list[str] = []
         self.inputs: list[str] = []
         self.dynamic_redirects: list[str] = []
+        self.dynamic_inputs: list[str] = []
         self.sockets: list[str] = []
         self.runtime: list[str] = []
         self.assignments: list[tuple[str, Word]] = []
@@ -224,6 +225,8 @@ class _Walker:
             self.dynamic_redirects.append(target.source)
         elif operator == "<" and target.stable:
             self.inputs.append(target.value)
+        elif operator == "<" and target.dynamic:
+            self.dynamic_inputs.append(target.source)
 
     def plain(self, commands: Sequence[PlainCommand]) -> None:
         """Take the simple commands of the cheap first look (:mod:`.plain`) as the walk would."""
@@ -461,7 +464,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
                            sockets, input_sources=_dedupe(walker.inputs),
                            runtime_code=_dedupe(walker.runtime),
                            assignments=tuple(walker.assignments),
-                           functions=_dedupe(walker.functions), dynamic_redirects=dynamic)
+                           functions=_dedupe(walker.functions), dynamic_redirects=dynamic,
+                           dynamic_inputs=_dedupe(walker.dynamic_inputs))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

@@ -244,6 +244,11 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
                            r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
 
 
+_HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
+"""A hidden directory of a home (``~/.config``, ``/home/alice/.local``): where every tool keeps
+its settings and tokens, as wide a hunt as the home itself."""
+
+
 def secret_hunt_finding(segment: Segment) -> Finding | None:
     """Deny a search of the filesystem or a home for secrets (``grep -ri password /``).
 
@@ -258,7 +263,8 @@ def secret_hunt_finding(segment: Segment) -> Finding | None:
     program = program_words(segment)
     words = segment.words[start:]
     roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
-             if i not in program and w.stable and (w.value.rstrip("/") or "/") in _WIDE_ROOTS]
+             if i not in program and w.stable and ((w.value.rstrip("/") or "/") in _WIDE_ROOTS
+                                                   or _HOME_SETTINGS.match(w.value))]
     if segment.command in ("locate", "mlocate", "plocate"):
         roots = ["/"]
     if not roots:

@@ -60,8 +60,9 @@ rule                   vote     fires when
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
                                 ``"$(pwd)"/x``), or a file-changing command's operand or a
-                                redirection's target is built at run time (``mkdir "$d"``,
-                                ``> "$out"``): it cannot be checked against the roots
+                                redirection's target or a path-like input redirection is
+                                built at run time (``mkdir "$d"``, ``> "$out"``, ``<
+                                /proc/$PPID/environ``): it cannot be checked against the roots
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
@@ -431,6 +432,10 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
     if analysis.dynamic_redirects:  # echo x > "$out": written wherever $out points
         return _vote(Verdict.ASK, "sandbox-dynamic", f"the redirection target "
                      f"{analysis.dynamic_redirects[0]!r} is only known at run time")
+    built = [s for s in analysis.dynamic_inputs if is_path_like(s)]
+    if built:  # tr '\0' '\n' < /proc/$PPID/environ: read wherever it points
+        return _vote(Verdict.ASK, "sandbox-dynamic", f"the input {built[0]!r} is a path "
+                     "built at run time")
     for segment in analysis.segments:
         if segment.command_positions and toolchain_reads(segment):
             continue  # ls $(go env GOROOT)/src: a toolchain's directory, read

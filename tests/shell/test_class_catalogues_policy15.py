@@ -29,7 +29,10 @@
   settings;
 - interpreter (every way a program reaches an interpreter): a literal program on standard
   input (``python3 - <<'EOF' … EOF``, ``perl <<< '…'``) is judged as the ``-c``/``-e``
-  one-liner it amounts to.
+  one-liner it amounts to;
+- secret_read: a secret hunt across a home's hidden directory (``grep -r password
+  ~/.config``), and an input redirection from a path built at run time (``<
+  /proc/$PPID/environ``, asked).
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ DENIED = [
     "perl <<< 'system(\"rm -rf ~\")'",
     "node <<< 'require(\"child_process\").execSync(\"rm -rf ~\")'",
     "python3 <<< \"print(open('.env').read())\"",
+    "grep -r password ~/.config",
+    "grep -ri token ~/.local/",
 ]
 
 ASKED = [
@@ -117,6 +122,7 @@ ASKED = [
     "d=~; echo x >> $d/.bashrc",
     "echo x > $(mktemp)",
     "python3 <<< 'import os; os.system(\"id\")'",
+    "tr '\\0' '\\n' < /proc/$PPID/environ",
     "direnv allow",
     "gsettings set org.gnome.desktop.interface clock-format 12h",
     "kwriteconfig5 --file kdeglobals --key x y",
@@ -156,6 +162,9 @@ ALLOWED = [
     "gsettings get org.gnome.desktop.interface clock-format",
     "python3 - <<'EOF'\nimport json\nprint(json.load(open('package.json')))\nEOF",
     "python3 script.py <<< 'input'",
+    "grep -rn font ~/.config",
+    "grep -r password tests/",
+    "wc -l < \"$f\"",
 ]
 
 
