@@ -306,6 +306,11 @@ def option_finding(segment: Segment,
                            "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
         if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
             return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
+    if segment.command == "git":
+        hooks = [a.split("=", 1)[1] for a in args if a.lower().startswith("core.hookspath=")]
+        if any(h.startswith(("/", "~", "$")) or ".." in h.split("/") for h in hooks):
+            findings.append(Finding(ASK, "launcher", f"git runs hooks from {hooks[0]!r}, "
+                                    "outside the project"))
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "

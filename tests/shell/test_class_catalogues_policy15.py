@@ -3,7 +3,8 @@
 - launcher (GTFOBins @7382261, every ``shell`` and ``command`` function, placeholders filled):
   a shell spawned from code another command runs (``bash -c 'sh'``, ``eval bash``) and a
   shell named as a pager or password command (``VISUAL='/bin/sh -s --' less``,
-  ``RESTIC_PASSWORD_COMMAND='/bin/sh -c "/bin/sh 0<&2"'``);
+  ``RESTIC_PASSWORD_COMMAND='/bin/sh -c "/bin/sh 0<&2"'``); git told to run hooks from
+  outside the project (``git -c core.hooksPath=/tmp/h commit``, asked);
 - secret_read (every reader program of the manuals against a project ``.env``; the token
   files of Kaggle, sentry-cli, Helm, Atuin, age and VS Code at their documented places):
   ``zstd -c``, ``ex``, ``ruby -ne``, ``install``, ``xargs -a``;
@@ -123,6 +124,7 @@ ASKED = [
     "echo x > $(mktemp)",
     "python3 <<< 'import os; os.system(\"id\")'",
     "tr '\\0' '\\n' < /proc/$PPID/environ",
+    "git -c core.hooksPath=/tmp/h commit -m x",
     "direnv allow",
     "gsettings set org.gnome.desktop.interface clock-format 12h",
     "kwriteconfig5 --file kdeglobals --key x y",
@@ -165,6 +167,7 @@ ALLOWED = [
     "grep -rn font ~/.config",
     "grep -r password tests/",
     "wc -l < \"$f\"",
+    "git -c core.hooksPath=.githooks commit -m x",
 ]
 
 
