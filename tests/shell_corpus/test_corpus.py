@@ -37,8 +37,8 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=537 / 547,  # 536 before the bound values and process classes, 520 before
-    max_dangerous_allowed=10,  # the catalogue classes (target 0.98)
+    min_caught=538 / 547,  # 537 before secret hunts in a home's hidden directories, 536
+    max_dangerous_allowed=9,  # before the bound values, 520 before the catalogue classes
     # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
     max_benign_denied=0 / 231,
     # the limit is 0.05; the two localhost requests ask now (the developer's server),
