@@ -7,9 +7,11 @@ these operations instead of splitting texts into lists of lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-__all__ = ["LineData", "Span", "complement", "intersect", "lines_of", "subtract", "union"]
+__all__ = [
+    "LineData", "Span", "complement", "intersect", "kept_pieces", "lines_of", "subtract", "union",
+]
 
 Span = tuple[int, int]
 
@@ -97,6 +99,37 @@ def intersect(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
         else:
             j += 1
     return out
+
+
+def kept_pieces(removed: Sequence[Span], protected: Sequence[Span], size: int) -> Iterator[Span]:
+    """The pieces of ``[0, size)`` left when ``removed`` is cut except where ``protected`` overlaps.
+
+    Equivalent to ``complement(subtract(removed, protected), size)`` without building either
+    list; neighbouring pieces are not merged (a piece may be empty). Nothing is cut exactly
+    when the one piece given is ``(0, size)``.
+
+    :param removed: sorted, non-overlapping spans to drop.
+    :param protected: sorted, non-overlapping spans to keep regardless.
+    :param size: the length of the data the spans cover.
+    :returns: the kept pieces, in order.
+    """
+    cursor = guard = 0
+    guards = len(protected)
+    for start, end in removed:
+        while guard < guards and protected[guard][1] <= start:
+            guard += 1
+        probe = guard
+        while probe < guards and protected[probe][0] < end:
+            keep_start, keep_end = protected[probe]
+            if keep_start > start:
+                yield cursor, start
+                cursor = keep_start
+            start = max(start, keep_end)
+            probe += 1
+        if start < end:
+            yield cursor, start
+            cursor = end
+    yield cursor, size
 
 
 def lines_of(data: bytes, start: int, end: int) -> list[Span]:

@@ -11,7 +11,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.spans import LineData, Span
+from tooldeck.filters.spans import LineData, Span, kept_pieces
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
@@ -110,26 +110,13 @@ def _cut_in_place(data: bytearray, removed: Sequence[Span], protected: Sequence[
     :param protected: sorted, non-overlapping, line-aligned spans to keep regardless.
     :returns: the number of lines dropped.
     """
+    size = len(data)
     lines = data.count(b"\n")
-    write = cursor = guard = 0
-    guards = len(protected)
-    for start, end in removed:
-        while guard < guards and protected[guard][1] <= start:
-            guard += 1
-        probe = guard
-        while probe < guards and protected[probe][0] < end:
-            keep_start, keep_end = protected[probe]
-            if keep_start > start:
-                write = _move(data, write, cursor, start)
-                cursor = keep_start
-            start = max(start, keep_end)
-            probe += 1
-        if start < end:
-            write = _move(data, write, cursor, start)
-            cursor = end
-    if cursor == 0:
-        return 0
-    write = _move(data, write, cursor, len(data))
+    write = 0
+    for start, end in kept_pieces(removed, protected, size):
+        if end - start == size:  # nothing cut
+            return 0
+        write = _move(data, write, start, end)
     del data[write:]
     return lines - data.count(b"\n")
 
