@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
+import operator
 import re
+from array import array
 from collections.abc import Callable, Sequence
 
 from tooldeck.filters.fact_kinds import (
@@ -33,9 +36,9 @@ from tooldeck.filters.fact_kinds import (
     SOURCE_RULES,
 )
 from tooldeck.filters.omissions import shortened
-from tooldeck.filters.patterns import LineMatcher
+from tooldeck.filters.patterns import FoundLines, LineMatcher
 from tooldeck.filters.repeats import without_repeats
-from tooldeck.filters.spans import Span, intersect, subtract, union
+from tooldeck.filters.spans import LineData, Span, intersect, subtract, union
 
 __all__ = [
     "MUST_KEEP_RULES",
@@ -56,11 +59,11 @@ location (rustc's ``--> file:line``) and a JavaScript stack frame outside the li
 _FOLLOWER_FIRST_BYTES = b" \t-a"
 
 
-def _located(data: bytes, end: int) -> bool:
+def _located(data: LineData, end: int) -> bool:
     return _LOCATION_FOLLOWER.match(data, end) is not None
 
 
-def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
+def _message_line_end(data: LineData, end: int, limit: int | None) -> int:
     """The end of the non-blank line at ``end`` (0 when there is none within ``limit``)."""
     line_end = data.find(b"\n", end) + 1
     if line_end == 0 or (limit is not None and line_end > limit) or not data[end:line_end].strip():
@@ -68,7 +71,7 @@ def _message_line_end(data: bytes, end: int, limit: int | None) -> int:
     return line_end
 
 
-def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
+def _after_followers(data: LineData, end: int, limit: int | None = None) -> int:
     """Extend ``end`` over the lines that belong to the protected line ending there.
 
     Location and code-frame lines (:data:`_LOCATION_FOLLOWER`); or, when the protected line
@@ -87,7 +90,7 @@ def _after_followers(data: bytes, end: int, limit: int | None = None) -> int:
     return end
 
 
-def _joined(data: bytes, spans: Sequence[tuple[int, ...]]) -> bytes:
+def _joined(data: LineData, spans: Sequence[tuple[int, ...]]) -> bytes:
     """The bytes of ``spans`` (``(start, end, …)`` tuples) one after the other.
 
     Copied through one buffer: ``bytes.join`` holds every slice as an object of its own
@@ -113,7 +116,7 @@ _STAMP_PROBE = 2048
 """Stamps are masked in the whole text only when they open most lines of its first bytes."""
 
 
-def _stamped(data: bytes) -> bool:
+def _stamped(data: LineData) -> bool:
     """Whether a log stamps its lines: half of its first lines open with a time stamp."""
     head = data[:_STAMP_PROBE].split(b"\n")[:-1] or [data[:_STAMP_PROBE]]
     stamps = sum(1 for line in head if _STAMP.match(line))
@@ -124,7 +127,7 @@ def _blank(match: re.Match[bytes]) -> bytes:
     return b" " * len(match[0])
 
 
-def _mask_tags(data: bytes) -> bytes:
+def _mask_tags(data: LineData) -> LineData:
     """``data`` with the tags that open every line masked (same length).
 
     A time stamp before each line is blanked, so that a line is classified by what it says
@@ -155,7 +158,7 @@ class _Scans:
     :param data: the (masked) line data every scan reads.
     """
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: LineData) -> None:
         self.data = data
         self._runs: dict[int, tuple[LineMatcher, list[Span]]] = {}
 
@@ -225,12 +228,12 @@ class MustKeepClassifier:
             return True
         return any(kind.matches(line) for kind in listing)
 
-    def _short_listings_of(self, data: bytes) -> tuple[LineMatcher, ...]:
+    def _short_listings_of(self, data: LineData) -> tuple[LineMatcher, ...]:
         """:meth:`_short_listings` of unmasked ``data``."""
         return self._short_listings(_mask_tags(data))
 
     def _short_listings(
-        self, data: bytes, scan: _Scans | None = None
+        self, data: LineData, scan: _Scans | None = None
     ) -> tuple[LineMatcher, ...]:
         """The listing kinds protected in ``data``: those it holds few enough lines of."""
         scan = scan or _Scans(data)
@@ -247,7 +250,7 @@ class MustKeepClassifier:
 
     def _classified(
         self,
-        data: bytes,
+        data: LineData,
         listing: Callable[[], Sequence[LineMatcher]],
         scan: _Scans | None = None,
     ) -> list[Span]:
@@ -277,7 +280,7 @@ class MustKeepClassifier:
         return subtract(protected, quoted) if quoted else protected
 
     def _protected_runs(
-        self, data: bytes, listing: Callable[[], Sequence[LineMatcher]] | None = None
+        self, data: LineData, listing: Callable[[], Sequence[LineMatcher]] | None = None
     ) -> list[tuple[int, int]]:
         """Runs of protected lines, before their followers are added.
 
@@ -291,7 +294,7 @@ class MustKeepClassifier:
         return self._classified(masked, listing)
 
     def _without_long_changes(
-        self, data: bytes, runs: list[tuple[int, int]], scan: _Scans
+        self, data: LineData, runs: list[tuple[int, int]], scan: _Scans
     ) -> list[tuple[int, int]]:
         """``runs`` without the changed lines of long blocks (:data:`CHANGED_BLOCK`).
 
@@ -340,7 +343,7 @@ class MustKeepClassifier:
         return runs
 
     def line_runs_within(
-        self, data: bytes, spans: Sequence[tuple[int, int]]
+        self, data: LineData, spans: Sequence[tuple[int, int]]
     ) -> list[tuple[int, int]]:
         """The must-keep lines that lie inside ``spans`` (the lines a filter is about to drop).
 
@@ -377,7 +380,7 @@ class MustKeepClassifier:
         return self._matcher
 
     def line_runs_within_found(
-        self, data: bytes, spans: Sequence[tuple[int, int]], lines: Sequence[tuple[int, int, int]]
+        self, data: LineData, spans: Sequence[tuple[int, int]], lines: FoundLines
     ) -> list[tuple[int, int]]:
         """:meth:`line_runs_within` when the must-keep lines inside ``spans`` are already known.
 
@@ -393,21 +396,33 @@ class MustKeepClassifier:
         if not lines:
             return self._complete_within(data, spans, [])
         joined = _joined(data, lines)
-        offsets = [0]
-        for start, end, _ in lines:
-            offsets.append(offsets[-1] + end - start)
-        found: list[tuple[int, int]] = []
+        offsets = array(
+            "q", itertools.accumulate(map(operator.sub, lines.ends, lines.starts), initial=0)
+        )
         listing = functools.partial(self._short_listings_of, data)
-        for run_start, run_end in self._classified(_mask_tags(joined), listing):
-            index = bisect.bisect_right(offsets, run_start) - 1
-            while index < len(lines) and offsets[index] < run_end:
-                start, end, span_end = lines[index]
-                found.append((start, _after_followers(data, end, limit=span_end)))
-                index += 1
+        classified = self._classified(_mask_tags(joined), listing)
+        del joined  # (freed before the spans it held are listed one by one)
+        found: list[tuple[int, int]] = []
+        append = found.append
+        starts, ends, span_ends = lines.starts, lines.ends, lines.run_ends
+        for run_start, run_end in classified:
+            first = bisect.bisect_right(offsets, run_start) - 1
+            last = min(bisect.bisect_left(offsets, run_end), len(lines))
+            for index in range(first, last):
+                start, end, span_end = starts[index], ends[index], span_ends[index]
+                # Most lines have no follower: one that ends its span, or is followed by a line
+                # that is no follower and does not end with ':', is taken as it is without
+                # calling _after_followers (which gives ``end`` back for them).
+                if end < span_end and (
+                    data[end - 2 : end - 1] == b":"
+                    or (data[end] in _FOLLOWER_FIRST_BYTES and _located(data, end))
+                ):
+                    end = _after_followers(data, end, limit=span_end)
+                append((start, end))
         return self._complete_within(data, spans, found)
 
     def _complete_within(
-        self, data: bytes, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
+        self, data: LineData, spans: Sequence[tuple[int, int]], found: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
         """Add the follower lines opening a span after a must-keep line; sort and merge."""
         alive: dict[int, bool] = {}
@@ -441,11 +456,11 @@ class MustKeepClassifier:
         del found[kept:]
         return found
 
-    def _line_before_is_must_keep(self, data: bytes, line_start: int) -> bool:
+    def _line_before_is_must_keep(self, data: LineData, line_start: int) -> bool:
         start = data.rfind(b"\n", 0, line_start - 1) + 1
         return self.is_must_keep(data[start : line_start - 1].decode("utf-8", "surrogatepass"))
 
-    def _chain_reaches(self, data: bytes, line_start: int, alive: dict[int, bool]) -> bool:
+    def _chain_reaches(self, data: LineData, line_start: int, alive: dict[int, bool]) -> bool:
         """Whether a location line at ``line_start`` continues a must-keep line's chain.
 
         It does when the line before it is must-keep, or is itself a location line that

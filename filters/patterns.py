@@ -7,12 +7,16 @@ lookaround; such a pattern is reported as a :class:`PatternError` naming the pat
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
+
+from tooldeck.filters.spans import LineData
 
 __all__ = [
     "MAX_PATTERN_CHARS",
     "MAX_PATTERN_MEMORY",
+    "FoundLines",
     "LineMatcher",
     "PatternError",
     "Regex",
@@ -232,6 +236,39 @@ def confine_to_line(pattern: str) -> str | None:
     return "".join(out)
 
 
+class FoundLines(Sequence[tuple[int, int, int]]):
+    """``(start, end, run_end)`` of lines found inside runs, kept in three arrays of offsets.
+
+    A tuple of three Python integers takes about 130 bytes per line (a quarter of the input
+    on a log whose noise holds many protected lines); the arrays take 24.
+    """
+
+    __slots__ = ("ends", "run_ends", "starts")
+
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.ends = array("q")
+        self.run_ends = array("q")
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int, int] | list[tuple[int, int, int]]:
+        if isinstance(index, slice):
+            return list(zip(self.starts[index], self.ends[index], self.run_ends[index],
+                            strict=True))
+        return self.starts[index], self.ends[index], self.run_ends[index]
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        return zip(self.starts, self.ends, self.run_ends, strict=True)
+
+
 class LineMatcher:
     """Decides which lines of a text match any of several patterns, scanning the whole text at once.
 
@@ -253,16 +290,16 @@ class LineMatcher:
         self._line_regex = _compile(alternatives, label, _UNION_MEMORY)
         confined = [confine_to_line(pattern) for pattern in patterns]
         self._run_regex: Any = None
-        self._next_line_regex: Any = None
+        self._one_line_regex: Any = None
         self.confined_union: str | None = None
         """The patterns as one alternation confined to a line, ``None`` when not confinable."""
-        self._stop_cache: dict[int, tuple[LineMatcher, Any]] = {}
         if all(part is not None for part in confined):
             union = "|".join(f"(?:{part})" for part in confined)
             self.confined_union = union
-            # Anchored where the search starts, the lazy line loop stops in the first matching
-            # line: the match ends inside that line, and its start is the newline before.
-            self._next_line_regex = _compile_raw(rf"(?m)(?:[^\n]*\n)*?[^\n]*?(?:{union})", label)
+            # Searched for unanchored, each finds the next run (or line) in one call: its end
+            # with a forward scan, its start by reading the run (or line) back, which costs
+            # less than the second call into RE2 an anchored search needs to find the start.
+            self._one_line_regex = _compile_raw(rf"(?m)^[^\n]*(?:{union})[^\n]*\n", label)
             self._run_regex = _compile_raw(rf"(?m)(?:^[^\n]*(?:{union})[^\n]*\n)+", label)
 
     def matches(self, line: str) -> bool:
@@ -273,7 +310,7 @@ class LineMatcher:
         """
         return self._line_regex.search(line) is not None
 
-    def line_runs(self, data: bytes) -> list[tuple[int, int]]:
+    def line_runs(self, data: LineData) -> list[tuple[int, int]]:
         """Byte spans of the runs of consecutive matching lines in ``data``.
 
         :param data: UTF-8 text in which every line, the last included, ends with a newline.
@@ -284,40 +321,27 @@ class LineMatcher:
             return self._line_runs_one_by_one(data)
         import re2
 
-        # Two anchored forward scans per run: to the first matching line (the newline before
-        # the end of that match is found with ``bytes.rfind``), then over the run. An
-        # unanchored search would make RE2 read the match again backwards to find its start.
         runs: list[tuple[int, int]] = []
-        find_line = self._next_line_regex.Match
-        extend_run = self._run_regex.Match
-        anchored = re2._Anchor.ANCHOR_START
-        rfind = data.rfind
+        append = runs.append
+        search = self._run_regex.Match
+        unanchored = re2._Anchor.UNANCHORED
         position, size = 0, len(data)
         while position < size:
-            found = find_line(anchored, data, position, size)[0][1]
-            if found < 0:
+            start, position = search(unanchored, data, position, size)[0]
+            if start < 0:
                 break
-            start = rfind(b"\n", position, found) + 1 or position
-            if start >= size:
-                break
-            run_end = extend_run(anchored, data, start, size)[0][1]
-            if run_end <= start:  # only when the data breaks the trailing-newline contract
-                break
-            runs.append((start, run_end))
-            position = run_end
+            append((start, position))
         return runs
 
     def runs_with_stops(
-        self, data: bytes, stop: LineMatcher
-    ) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]] | None:
-        """:meth:`line_runs`, plus the lines inside the runs that ``stop`` matches, in one scan.
+        self, data: LineData, stop: LineMatcher
+    ) -> tuple[list[tuple[int, int]], FoundLines] | None:
+        """:meth:`line_runs`, plus the lines inside the runs that ``stop`` matches.
 
-        One RE2 automaton reads every run: in an alternation RE2 prefers the first branch that
-        matches (leftmost-first, as Perl), so a branch matching a ``stop`` line without its
-        newline ends the match inside that line, while a matching line followed by anything
-        else ends it after the newline. The position where a match ends thus says whether the
-        run ended or a ``stop`` line interrupted it, and a ``stop`` line that is itself a
-        matching line is then stepped over. This replaces a second scan of the run bytes.
+        The runs come from one scan of ``data``; the ``stop`` lines are then searched for
+        inside the runs only: one RE2 call per ``stop`` line found and one per run (a call
+        into RE2 costs a microsecond or more whatever it reads, so the number of calls, not
+        the bytes read, is what this path pays for).
 
         :param data: UTF-8 text in which every line, the last included, ends with a newline.
         :param stop: the second set of patterns (e.g. the must-keep rules).
@@ -325,104 +349,42 @@ class LineMatcher:
             inside a run that ``stop`` matches (``end`` just after its newline, ``run_end``
             the end of its run); ``None`` when either matcher cannot be confined to a line.
         """
-        extend = self._stop_regex(stop)
-        if extend is None:
+        if self.confined_union is None or stop.confined_union is None:
             return None
-        import re2
+        runs = self.line_runs(data)
+        return runs, stop.lines_within(data, runs)
 
-        find_line = self._next_line_regex.Match
-        extend_run = extend.Match
-        anchored = re2._Anchor.ANCHOR_START
-        rfind = data.rfind
-        runs: list[tuple[int, int]] = []
-        stops: list[tuple[int, int, int]] = []
-        size = len(data)
-        position = 0
-        found = find_line(anchored, data, 0, size)[0][1]
-        # ``found`` ends inside the first matching line at or after ``position`` (negative: none)
-        while found >= 0:
-            start = rfind(b"\n", position, found) + 1 or position
-            if start >= size:
-                break
-            end = extend_run(anchored, data, start, size)[0][1]
-            if end <= start:  # only when the data breaks the trailing-newline contract
-                break
-            if data[end - 1] != 10:  # a stop line, whose content ends at ``end``, interrupted
-                line_start = rfind(b"\n", start, end) + 1 or start
-                found = find_line(anchored, data, line_start, size)[0][1]
-                if line_start <= found <= end:  # also a matching line: step through (rare)
-                    end, position, found = self._finish_run(
-                        data, line_start, end, extend_run, stops
-                    )
-                else:  # the run ended before it (``found`` is then the next run's first line)
-                    end = position = line_start
-                if end > start:
-                    runs.append((start, end))
-                continue
-            runs.append((start, end))  # the run ended (it holds at least the line at start)
-            position = end
-            found = find_line(anchored, data, end, size)[0][1] if end < size else -1
-        return runs, stops
+    def lines_within(
+        self, data: LineData, runs: Sequence[tuple[int, int]]
+    ) -> FoundLines:
+        """The matching lines inside ``runs``, each found by one search bounded by its run.
 
-    def _finish_run(
-        self,
-        data: bytes,
-        line_start: int,
-        end: int,
-        extend_run: Any,
-        stops: list[tuple[int, int, int]],
-    ) -> tuple[int, int, int]:
-        """Continue a run through its stop line ``[line_start, end)``, a matching line.
+        Only for a matcher whose patterns are confined to a line (:attr:`confined_union`).
 
-        That stop line and the later ones of the run that are matching lines are recorded in
-        ``stops`` and stepped over.
-
-        :returns: the end of the run, where the search for the next run starts, and the end
-            of the next-line match from there (negative when there is none).
+        :param data: UTF-8 text in which every line, the last included, ends with a newline.
+        :param runs: sorted, non-overlapping, line-aligned spans of ``data``.
+        :returns: ``(start, end, run_end)`` of each matching line, in order (``end`` just
+            after its newline, ``run_end`` the end of the run holding it).
         """
         import re2
 
-        find_line = self._next_line_regex.Match
-        anchored = re2._Anchor.ANCHOR_START
-        size, first_stop = len(data), len(stops)
-        while True:
-            stops.append((line_start, end + 1, 0))
-            cursor = end + 1
-            if cursor >= size:
-                end, position, found = cursor, cursor, -1
-                break
-            end = extend_run(anchored, data, cursor, size)[0][1]
-            if end == cursor or data[end - 1] == 10:  # the run ended (or the data did)
-                position = end
-                found = find_line(anchored, data, end, size)[0][1] if end < size else -1
-                break
-            # interrupted again by a stop line, whose content ends at ``end``
-            line_start = data.rfind(b"\n", cursor, end) + 1 or cursor
-            found = find_line(anchored, data, line_start, size)[0][1]
-            if not line_start <= found <= end:  # not a matching line: the run ends before it
-                end = position = line_start
-                break
-        for index in range(first_stop, len(stops)):
-            stops[index] = (stops[index][0], stops[index][1], end)
-        return end, position, found
-
-    def _stop_regex(self, stop: LineMatcher) -> Any:
-        """The compiled run-with-stops automaton (cached per ``stop`` matcher)."""
-        if self.confined_union is None or stop.confined_union is None or stop.matches(""):
-            return None  # (a stop pattern matching an empty line could end a match nowhere)
-        cache = self._stop_cache
-        cached = cache.get(id(stop))
-        if cached is not None and cached[0] is stop:
-            return cached[1]
-        pattern = (
-            rf"(?m)(?:^[^\n]*(?:{stop.confined_union})[^\n]*"
-            rf"|^[^\n]*(?:{self.confined_union})[^\n]*\n)*"
+        search = self._one_line_regex.Match
+        unanchored = re2._Anchor.UNANCHORED
+        lines = FoundLines()
+        add_start, add_end, add_run_end = (
+            lines.starts.append, lines.ends.append, lines.run_ends.append
         )
-        compiled = _compile_raw(pattern, "run-with-stops pattern")
-        cache[id(stop)] = (stop, compiled)
-        return compiled
+        for position, run_end in runs:
+            while position < run_end:
+                start, position = search(unanchored, data, position, run_end)[0]
+                if start < 0:
+                    break
+                add_start(start)
+                add_end(position)
+                add_run_end(run_end)
+        return lines
 
-    def _line_runs_one_by_one(self, data: bytes) -> list[tuple[int, int]]:
+    def _line_runs_one_by_one(self, data: LineData) -> list[tuple[int, int]]:
         runs: list[tuple[int, int]] = []
         offset = 0
         for raw_line in data.split(b"\n")[:-1]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.spans import Span, complement, subtract, union
+from tooldeck.filters.spans import Span, complement, kept_pieces, subtract, union
 
 __all__ = [
     "Span",
@@ -25,7 +25,6 @@ __all__ = [
     "truncate_middle",
     "union",
 ]
-
 
 
 def as_line_data(text: str) -> bytes:
@@ -71,28 +70,13 @@ def cut_spans(
     :returns: the remaining bytes (``data`` itself when nothing is removed) and the number of
         lines dropped.
     """
+    size = len(data)
     kept = bytearray()
     view = memoryview(data)
-    cursor = 0
-    guard = 0
-    guards = len(protected)
-    for start, end in removed:
-        while guard < guards and protected[guard][1] <= start:
-            guard += 1
-        probe = guard
-        while probe < guards and protected[probe][0] < end:
-            keep_start, keep_end = protected[probe]
-            if keep_start > start:
-                kept += view[cursor:start]
-                cursor = keep_start
-            start = max(start, keep_end)
-            probe += 1
-        if start < end:
-            kept += view[cursor:start]
-            cursor = end
-    if cursor == 0:
-        return data, 0
-    kept += view[cursor:]
+    for start, end in kept_pieces(removed, protected, size):
+        if end - start == size:  # nothing cut
+            return data, 0
+        kept += view[start:end]
     view.release()
     # every piece is whole lines: two counts replace one count per dropped span
     return kept, data.count(b"\n") - kept.count(b"\n")

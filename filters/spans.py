@@ -7,11 +7,16 @@ these operations instead of splitting texts into lists of lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-__all__ = ["Span", "complement", "intersect", "lines_of", "subtract", "union"]
+__all__ = [
+    "LineData", "Span", "complement", "intersect", "kept_pieces", "lines_of", "subtract", "union",
+]
 
 Span = tuple[int, int]
+
+LineData = bytes | bytearray
+"""UTF-8 text in which every line ends with a newline (a filter may own a mutable copy)."""
 
 
 def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
@@ -22,19 +27,21 @@ def subtract(spans: Sequence[Span], removed: Sequence[Span]) -> list[Span]:
     :returns: the remaining spans, sorted.
     """
     result: list[Span] = []
+    append = result.append
     cursor = 0
+    count = len(removed)  # (the loops below run once per span: len() hoisted out of them)
     for start, end in spans:
-        while cursor < len(removed) and removed[cursor][1] <= start:
+        while cursor < count and removed[cursor][1] <= start:
             cursor += 1
         probe = cursor
-        while probe < len(removed) and removed[probe][0] < end:
+        while probe < count and removed[probe][0] < end:
             cut_start, cut_end = removed[probe]
             if cut_start > start:
-                result.append((start, cut_start))
+                append((start, cut_start))
             start = max(start, cut_end)
             probe += 1
         if start < end:
-            result.append((start, end))
+            append((start, end))
     return result
 
 
@@ -81,7 +88,8 @@ def intersect(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
     """
     out: list[Span] = []
     i = j = 0
-    while i < len(first) and j < len(second):
+    first_count, second_count = len(first), len(second)
+    while i < first_count and j < second_count:
         start = max(first[i][0], second[j][0])
         end = min(first[i][1], second[j][1])
         if start < end:
@@ -91,6 +99,37 @@ def intersect(first: Sequence[Span], second: Sequence[Span]) -> list[Span]:
         else:
             j += 1
     return out
+
+
+def kept_pieces(removed: Sequence[Span], protected: Sequence[Span], size: int) -> Iterator[Span]:
+    """The pieces of ``[0, size)`` left when ``removed`` is cut except where ``protected`` overlaps.
+
+    Equivalent to ``complement(subtract(removed, protected), size)`` without building either
+    list; neighbouring pieces are not merged (a piece may be empty). Nothing is cut exactly
+    when the one piece given is ``(0, size)``.
+
+    :param removed: sorted, non-overlapping spans to drop.
+    :param protected: sorted, non-overlapping spans to keep regardless.
+    :param size: the length of the data the spans cover.
+    :returns: the kept pieces, in order.
+    """
+    cursor = guard = 0
+    guards = len(protected)
+    for start, end in removed:
+        while guard < guards and protected[guard][1] <= start:
+            guard += 1
+        probe = guard
+        while probe < guards and protected[probe][0] < end:
+            keep_start, keep_end = protected[probe]
+            if keep_start > start:
+                yield cursor, start
+                cursor = keep_start
+            start = max(start, keep_end)
+            probe += 1
+        if start < end:
+            yield cursor, start
+            cursor = end
+    yield cursor, size
 
 
 def lines_of(data: bytes, start: int, end: int) -> list[Span]:

@@ -11,7 +11,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.selection import Span, as_line_data, cut_spans
+from tooldeck.filters.spans import LineData, Span, kept_pieces
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
@@ -51,7 +51,7 @@ class StripNoise(Strategy[StripNoiseParams]):
         """
         if not clean:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        data = as_line_data(clean)
+        data = _line_data(clean)
         classifier = must_keep_classifier()
         scanned = self._noise.runs_with_stops(data, classifier.matcher)
         if scanned is None:
@@ -63,22 +63,77 @@ class StripNoise(Strategy[StripNoiseParams]):
             protected = classifier.line_runs_within_found(data, noise, must_keep)
             del must_keep
         first = _first_removed(data, noise, protected)
-        kept, removed = cut_spans(data, noise, protected)
-        # Intermediates are dropped as soon as they are used: at most the text, its line data
-        # and the kept part are alive at once (the span lists are as large as the text).
-        del data, noise, protected
-        if not removed or not isinstance(kept, bytearray):  # (``data`` back: nothing was cut)
+        # the kept lines are moved to the front of the line data: no second buffer
+        removed = _cut_in_place(data, noise, protected)
+        del noise, protected
+        if not removed:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
         marker = noise_notice(removed, first)
-        if len(kept) <= 1:  # nothing kept but at most one empty line: the marker alone
+        if len(data) <= 1:  # nothing kept but at most one empty line: the marker alone
             return Reduction(marker, FilterConfidence.FULL, must_keep_checked=True)
         # the kept lines end with a newline: the marker goes after them, decoded in one go
-        kept += marker.encode("utf-8", "surrogatepass")
-        text = kept.decode("utf-8", "surrogatepass")
+        data += marker.encode("utf-8", "surrogatepass")
+        text = data.decode("utf-8", "surrogatepass")
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
 
 
-def _first_removed(data: bytes, noise: Sequence[Span], protected: Sequence[Span]) -> str:
+_ENCODE_CHUNK = 1 << 20
+"""Characters encoded at a time by :func:`_line_data`."""
+
+
+def _line_data(text: str) -> bytearray:
+    """``text`` as line data (UTF-8, every line ending with a newline), encoded piece by piece.
+
+    ``text.encode()`` plus a newline holds the text, its encoding and the copy with the newline at
+    once: three times the text. Encoded a megabyte at a time into one growing buffer, the
+    peak is the text, the buffer and one piece.
+    """
+    data = bytearray()
+    for start in range(0, len(text), _ENCODE_CHUNK):
+        data += text[start : start + _ENCODE_CHUNK].encode("utf-8", "surrogatepass")
+    data += b"\n"
+    return data
+
+
+_MOVE_CHUNK = 1 << 20
+"""Bytes moved at a time by :func:`_cut_in_place` (each move copies through a slice)."""
+
+
+def _cut_in_place(data: bytearray, removed: Sequence[Span], protected: Sequence[Span]) -> int:
+    """Remove ``removed`` from ``data`` except where ``protected`` overlaps, in place.
+
+    What :func:`tooldeck.filters.selection.cut_spans` keeps, moved to the front of ``data``
+    (which is then cut to it) instead of copied into a second buffer.
+
+    :param data: the line data, changed in place (unchanged when nothing is removed).
+    :param removed: sorted, non-overlapping, line-aligned spans to drop.
+    :param protected: sorted, non-overlapping, line-aligned spans to keep regardless.
+    :returns: the number of lines dropped.
+    """
+    size = len(data)
+    lines = data.count(b"\n")
+    write = 0
+    for start, end in kept_pieces(removed, protected, size):
+        if end - start == size:  # nothing cut
+            return 0
+        write = _move(data, write, start, end)
+    del data[write:]
+    return lines - data.count(b"\n")
+
+
+def _move(data: bytearray, write: int, start: int, end: int) -> int:
+    """Copy ``data[start:end]`` to ``write`` (not after ``start``); returns where it ends."""
+    if write == start:  # (the lines before the first cut are in place)
+        return end
+    # each move copies through a slice: at most a megabyte at a time
+    while end - start > _MOVE_CHUNK:
+        data[write : write + _MOVE_CHUNK] = data[start : start + _MOVE_CHUNK]
+        write, start = write + _MOVE_CHUNK, start + _MOVE_CHUNK
+    data[write : write + end - start] = data[start:end]
+    return write + end - start
+
+
+def _first_removed(data: LineData, noise: Sequence[Span], protected: Sequence[Span]) -> str:
     """The first non-blank noise line that was removed (not protected)."""
     starts = [start for start, _ in protected]
     for start, end in noise:

@@ -14,7 +14,7 @@ the code only exists at run time.
 | watch               | the remaining words                  | a word not static                  |
 | su, script          | ``-c``/``--command`` argument        | argument not static                |
 | alias               | each ``name=value`` value            | value not static                   |
-| find                | each ``-exec … ;`` (also -execdir, -ok, -okdir) | ``{}`` words are dynamic |
+| find                | each ``-exec … ;`` (also -execdir, -ok, -okdir) | ``{}`` run-time (4) |
 | hash                | —                                    | ``-p`` rebinds a command name      |
 
 1. bash sh zsh dash ksh fish csh tcsh mksh ash. A shell with a static script file argument
@@ -25,17 +25,25 @@ the code only exists at run time.
 3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan (and versioned names
    such as ``python3.12``), when run without a program argument or inline code (GTFOBins'
    ``echo 'esyscmd(…)' | m4``).
+4. ``{}`` stands for a path ``find`` found under its start directories: when every start is a
+   static relative directory without ``..`` and no ``-L``/``-follow`` leads out of the tree,
+   ``{}`` is judged as a path under the start, named by the one ``-name`` test when there
+   is one (``find . -name .env -exec cat {} +`` reads ``./.env``; ``find . -exec rm {} +``
+   removes ``./{}``, inside the project); otherwise, and as the command word, it is only
+   known at run time.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 
 import attrs
 
 from tooldeck.shell_analysis.model import Word, command_name
 
-__all__ = ["NOTHING", "SHELLS", "Nested", "Stdin", "effective_shell_command", "nested_code"]
+__all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
+           "nested_code", "stdin_program"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
@@ -215,7 +223,90 @@ def _alias(args: Sequence[Word], found: Nested) -> None:
             found.script(attrs.evolve(word, value=value), "alias")
 
 
+STDIN_PROGRAMS: dict[str, str] = {
+    "python": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
+    "php": "-r", "lua": "-e", "luajit": "-e", "rscript": "-e", "julia": "-e", "guile": "-c",
+}
+"""Interpreters that run a program read from standard input, and the option that gives
+the same program on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``)."""
+
+
+def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
+    """The one-liner an interpreter fed a literal program on standard input amounts to.
+
+    :param argv: the final command's words (command word first).
+    :param stdin: what the command reads on standard input.
+    :returns: ``[interpreter, option, program]`` for a static here-string or heredoc given
+        to an interpreter without a program file (``python3 -``), else ``None``.
+    """
+    if stdin.kind not in ("here-string", "heredoc") or stdin.dynamic or not argv:
+        return None
+    name = command_name(argv[0].value).rstrip("0123456789.-").lower()
+    option = STDIN_PROGRAMS.get(name)
+    if option is None or any(not w.value.startswith("-") for w in argv[1:]):
+        return None
+    return [argv[0], Word(option, option), Word(stdin.text, stdin.text)]
+
+
+def _find_start(args: Sequence[Word]) -> str | None:
+    """The directory every file ``find`` visits lies under, when the tree cannot leave it.
+
+    ``find . src -name x``: ``.``. None when a start is built at run time, absolute, in the
+    home directory or climbs with ``..``, and when ``-L``/``-follow`` follows symbolic
+    links out of the tree.
+    """
+    starts: list[str] = []
+    for word in args:
+        value = word.value
+        if value in ("-L", "-H", "-P") and not starts:
+            if value == "-L":
+                return None
+            continue
+        if value.startswith(("-", "(", "!")):
+            break
+        if not word.stable or value.startswith(("/", "~")) or ".." in value.split("/"):
+            return None
+        starts.append(value)
+    if not starts or any(w.value == "-follow" for w in args):
+        return None
+    return "." if len(starts) > 1 else starts[0].rstrip("/") or "."
+
+
+def _found_name(args: Sequence[Word]) -> tuple[str, bool]:
+    """What ``{}`` names: the one ``-name``/``-iname`` test's pattern, else ``{}``.
+
+    ``find . -name .env -exec cat {} +`` reads ``./.env``; ``-name '*.pem'`` reads
+    ``./*.pem``, a glob (the second value says so).
+    """
+    names = [b.value for a, b in itertools.pairwise(args)
+             if a.value in ("-name", "-iname") and b.stable]
+    if len(names) != 1 or "/" in names[0]:
+        return "{}", False
+    return names[0], any(c in names[0] for c in "*?[")
+
+
+_FOUND_OPERANDS = frozenset({
+    "rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp", "touch", "cp", "mv",
+    "sed", "cat", "grep", "egrep", "fgrep", "rg", "head", "tail", "wc", "ls", "stat", "file",
+    "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "dos2unix", "gzip", "gunzip", "xz",
+    "basename", "dirname", "realpath", "readlink", "sort", "diff", "cmp", "black", "ruff",
+    "isort", "prettier", "clang-format", "gofmt", "rustfmt", "truncate", "jq",
+})
+"""Commands that take what ``find`` found as a file to read or change, never as code to run
+(``find . -exec bash {} +`` runs each file found, ``-exec ln -s {} d`` makes links the link
+rules cannot see: that ``{}`` stays run-time)."""
+
+
+def _placeholder(word: Word, start: str | None, name: tuple[str, bool]) -> Word:
+    """``{}`` stands for a path found under ``start``: judged as one (else run-time)."""
+    if start is None or not word.value.startswith("{}"):
+        return attrs.evolve(word, dynamic=True)
+    found, globbed = name
+    return attrs.evolve(word, value=f"{start}/{found}{word.value[2:]}", globbed=globbed)
+
+
 def _find(args: Sequence[Word], found: Nested) -> None:
+    start, name = _find_start(args), _found_name(args)
     current: list[Word] | None = None
     for word in args:
         if current is None:
@@ -226,8 +317,11 @@ def _find(args: Sequence[Word], found: Nested) -> None:
             if current:
                 found.commands.append((current, "find -exec"))
             current = None
+        elif "{}" in word.value:  # as code run (the command word, bash {}): run time
+            operand = bool(current) and command_name(current[0].value) in _FOUND_OPERANDS
+            current.append(_placeholder(word, start if operand else None, name))
         else:
-            current.append(attrs.evolve(word, dynamic=True) if "{}" in word.value else word)
+            current.append(word)
     if current:
         found.commands.append((current, "find -exec"))
 

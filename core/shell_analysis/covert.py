@@ -23,6 +23,9 @@ in DNS names), T1036/T1204 (programs run from a temporary directory).
 |               | (PayloadsAllTheThings, Command Injection filter bypasses)        |           |
 | obfuscated    | decoded output written to a file the same command then runs     | ask       |
 |               | (``echo … | base64 -d > run.sh && bash run.sh``; T1027, T1140)   |           |
+| masquerade    | an installed program copied or linked under another name that   | ask       |
+|               | the same command then runs (``cp /bin/sh ./crond && ./crond``;   |           |
+|               | T1036.003), or run with another ``argv[0]`` (``exec -a``)         |           |
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ __all__ = [
     "decoded_script_finding",
     "decoded_word_finding",
     "hijack_finding",
+    "masquerade_finding",
 ]
 
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
@@ -206,4 +210,34 @@ def covert_finding(segment: Segment) -> Finding | None:
     if program.stable and program.value.startswith(TEMP_DIRS):
         return Finding(ASK, "temp-program", f"{segment.text!r} runs a program from a "
                        "temporary directory")
+    return None
+
+
+_COPY_HEADS = frozenset({"cp", "ln", "install", "rsync"})
+_SYSTEM_BIN = re.compile(r"^/(?:usr/)?(?:local/)?s?bin/[^/]+$")
+
+
+def masquerade_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Ask when an installed program runs under a name of the command's choosing.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    copies: dict[str, str] = {}
+    for segment in analysis.segments:
+        argv = segment.argv
+        if segment.command in _COPY_HEADS:
+            operands = [a for a in argv[1:] if not a.startswith("-")]
+            if len(operands) == 2 and _SYSTEM_BIN.match(operands[0]):
+                copies[operands[1].removeprefix("./")] = operands[0]
+        elif any(segment.words[p].value == "exec" and segment.words[p + 1 : p + 2]
+                 and segment.words[p + 1].value == "-a" for p in segment.command_positions):
+            return Finding(ASK, "masquerade", f"{segment.text!r} runs a program under "
+                           "another name")
+        elif argv and segment.command_positions:
+            ran = segment.words[segment.command_positions[-1]].value.removeprefix("./")
+            source = copies.get(ran)
+            if source is not None and ran.rsplit("/", 1)[-1] != source.rsplit("/", 1)[-1]:
+                return Finding(ASK, "masquerade", f"{segment.text!r} runs {source} under "
+                               f"the name {ran!r}")
     return None

@@ -9,6 +9,7 @@ keep them out.
 | ----------- | --------------------------------------------------------------------------- |
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
+|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...         |
 |             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
 |             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
@@ -48,6 +49,11 @@ ESCALATORS: frozenset[str] = frozenset({
     # tools that run a command as another user (gosu, su-exec, daemontools setuidgid, s6)
     "dzdo", "pbrun", "pfexec", "sesu", "gosu", "su-exec", "setuidgid", "s6-setuidgid",
     "s6-applyuidgid", "userdel", "groupdel", "groupmod",
+    # sudo's rewrites and look-alikes (sudo-rs, please), Debian's account front ends
+    # (adduser/deluser/addgroup/delgroup: adduser USER sudo joins a group), and the
+    # account tools of BSD and busybox (pw, vipw's kin)
+    "sudo-rs", "please", "pleaseedit", "adduser", "deluser", "addgroup", "delgroup", "pw",
+    "lchsh", "lusermod", "luseradd", "lgroupmod",
 })
 """Commands that run something as another user or change accounts."""
 
@@ -230,11 +236,31 @@ def persistence_finding(segment: Segment) -> Finding | None:
                        "authorized_keys")
     if head == "git" and "config" in args:
         rest = args[args.index("config") + 1 :]
-        reading = {"--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin"}
-        if {"--global", "--system"} & set(rest) and not reading & set(rest):
+        if {"--global", "--system"} & set(rest) and not _git_config_reads(rest):
             return Finding(DENY, "persistence", f"{segment.text!r} writes the git "
                            "configuration outside the project")
     return None
+
+
+_GIT_CONFIG_READS = frozenset({"--get", "--get-all", "--get-regexp", "-l", "--list",
+                               "--show-origin", "--get-urlmatch", "--get-color",
+                               "--get-colorbool"})
+_GIT_CONFIG_WRITES = frozenset({"--unset", "--unset-all", "--add", "--replace-all", "-e",
+                                "--edit", "--rename-section", "--remove-section"})
+_GIT_CONFIG_VALUES = frozenset({"--type", "--default", "--blob", "-f", "--file", "--comment"})
+
+
+def _git_config_reads(rest: list[str]) -> bool:
+    """``git config --global user.name`` (one name, no value) or ``--get``/``get``/``list``."""
+    if _GIT_CONFIG_READS.intersection(rest):
+        return True
+    if _GIT_CONFIG_WRITES.intersection(rest):
+        return False
+    operands = [a for a, before in zip(rest, ["", *rest], strict=False)
+                if not a.startswith("-") and before not in _GIT_CONFIG_VALUES]
+    return operands[:1] in (["get"], ["list"]) or (
+        len(operands) == 1 and operands[0] not in ("set", "unset", "edit", "rename-section",
+                                                   "remove-section"))
 
 
 _CREDENTIAL_STORES: dict[str, frozenset[str]] = {

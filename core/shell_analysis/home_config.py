@@ -24,6 +24,9 @@ there without naming the file (each tool's documentation says where):
 | ``xdg-settings set``, ``xdg-mime default``,     | the desktop's defaults                   |
 | ``defaults write``                              |                                          |
 | ``pyenv global``, ``nvm alias default``         | the user's default interpreter           |
+| ``gsettings set``, ``dconf write|load``,        | the desktop's settings database          |
+| ``kwriteconfig5|6``                             |                                          |
+| ``direnv allow``                                | approves ``.envrc`` to run at every ``cd``|
 | ``gpg --import|--recv-keys|--gen-key|--sign-key``| the user's keyring and trust database    |
 | …                                              | (``~/.gnupg``; not with ``--homedir``)    |
 """
@@ -64,6 +67,13 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     "defaults": (("write",),),
     "pyenv": (("global",),),
     "nvm": (("alias", "default"),),
+    # desktop settings databases and direnv's approvals (their manuals): gsettings and dconf
+    # write ~/.config/dconf, kwriteconfig the KDE rc files, direnv allow approves a
+    # directory's .envrc to run at every cd into it
+    "gsettings": (("set",), ("reset",), ("reset-recursively",)),
+    "dconf": (("write",), ("load",), ("reset",)),
+    "kwriteconfig5": ((),), "kwriteconfig6": ((),),
+    "direnv": (("allow",), ("permit",), ("grant",)),
 }
 _PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
 

@@ -68,6 +68,7 @@ from tooldeck.shell_analysis.covert import (
     decoded_script_finding,
     decoded_word_finding,
     hijack_finding,
+    masquerade_finding,
 )
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
@@ -110,10 +111,12 @@ from tooldeck.shell_analysis.remote_code import (
 )
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
 from tooldeck.shell_analysis.secret_reads import (
+    CARRIER_HEADS,
     HUNTERS,
     READ_HEADS,
     SECRET_MARKERS,
     URL_READERS,
+    carried_secret_finding,
     input_secret_finding,
     local_url_finding,
     secret_hunt_finding,
@@ -218,6 +221,10 @@ def _judge_analysis(analysis: CommandAnalysis, context: ClassContext) -> Finding
     secret = next((p for p in path_arguments(analysis) if _outside_secret(p, context)), None)
     if secret is not None:  # nested code: no sandbox-path rule looks at its paths
         return Finding(DENY, "secret-read", f"reads the secret {secret!r}")
+    shell = next((s for s in analysis.segments if s.command_positions
+                  and bare_shell(s.words[s.command_positions[-1] :])), None)
+    if shell is not None:  # sh -c '/bin/sh 0<&2' handed to a launcher: still a shell
+        return Finding(DENY, "launcher", f"{shell.text!r} starts an interactive shell")
     found = judge_classes(analysis, context)
     if found is not None:
         return found
@@ -385,6 +392,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         secret = secret_read_finding(segment, context.cwd, context.roots)
         if secret is not None:
             return [secret]
+    if not CARRIER_HEADS.isdisjoint(names):
+        carried = carried_secret_finding(segment, context.cwd, context.roots)
+        if carried is not None:
+            return [carried]
     if name in URL_READERS:
         local = local_url_finding(segment, context.cwd, context.roots)
         if local is not None:
@@ -473,6 +484,9 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
 the rule, run in this order."""
 
 
+_MASQUERADE_HEADS = frozenset({"cp", "ln", "install", "rsync"})
+
+
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
     """The rules that look at several segments together (what one feeds another)."""
     asked: Finding | None = None
@@ -512,6 +526,9 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = push_finding(analysis)
         if found is not None:
             return found
+    if not _MASQUERADE_HEADS.isdisjoint(names) or (
+            "exec " in analysis.command and any("exec" in s.wrappers for s in analysis.segments)):
+        asked = asked or masquerade_finding(analysis)
     if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:

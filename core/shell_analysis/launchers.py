@@ -157,7 +157,7 @@ _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", 
 _COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
-_BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--login", "--norc", "--noprofile",
+_BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--", "--login", "--norc", "--noprofile",
                                "-", "--posix"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "ash", "mksh"})
 
@@ -306,6 +306,11 @@ def option_finding(segment: Segment,
                            "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
         if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
             return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
+    if segment.command == "git":
+        hooks = [a.split("=", 1)[1] for a in args if a.lower().startswith("core.hookspath=")]
+        if any(h.startswith(("/", "~", "$")) or ".." in h.split("/") for h in hooks):
+            findings.append(Finding(ASK, "launcher", f"git runs hooks from {hooks[0]!r}, "
+                                    "outside the project"))
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "

@@ -13,6 +13,8 @@
 | shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
 |                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
 |                 | ``screen``): what it runs is typed later, unseen                |         |
+| launcher        | the same bare shell in code another command runs (``bash -c     | deny    |
+|                 | 'sh'``, ``eval bash``): a shell spawned, as a launcher spawns it |         |
 | secret-read     | one-liner code naming a secret file (``open('.env')``,          | deny    |
 |                 | ``File.read("id_rsa")``)                                        |         |
 
@@ -106,10 +108,17 @@ def shell_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment (nested code is judged by its own segments).
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions or segment.origin not in ("top", "subshell", "group") or (
-            segment.stdin != "inherited"):
+    if not segment.command_positions or segment.stdin != "inherited":
         return None  # a heredoc or a file fed to the shell is its script (judged as such)
     words = segment.words[segment.command_positions[-1]:]
+    if segment.origin not in ("top", "subshell", "group", "function", "substitution",
+                              "process substitution"):
+        # code another command runs (bash -c 'sh', find -exec sh, eval bash): a spawned
+        # shell, as GTFOBins' launchers spawn one
+        if bare_shell(words):
+            return Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell "
+                           f"from {segment.origin}")
+        return None
     if bare_shell(words) or (segment.command in BARE_SHELLS and all(
             w.value.startswith("-") and "=" not in w.value for w in words[1:])):
         return Finding(ASK, "shell", f"{segment.text!r} starts a shell without a script")

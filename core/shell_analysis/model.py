@@ -120,6 +120,10 @@ class CommandAnalysis:
     :param assignments: ``NAME=value`` statements that set a shell variable (no command
         follows them; ``export``/``declare`` ones too), with the value as a word.
     :param functions: the names of the shell functions the command defines.
+    :param dynamic_redirects: writing redirections whose target is only known at run time,
+        as written (``> "$out"``, ``>> ~/$f``): where they write cannot be checked.
+    :param dynamic_inputs: reading redirections whose source is only known at run time, as
+        written (``< /proc/$PPID/environ``).
     """
 
     command: str
@@ -134,6 +138,8 @@ class CommandAnalysis:
     runtime_code: tuple[str, ...] = ()
     assignments: tuple[tuple[str, Word], ...] = ()
     functions: tuple[str, ...] = ()
+    dynamic_redirects: tuple[str, ...] = ()
+    dynamic_inputs: tuple[str, ...] = ()
 
     @property
     def opaque(self) -> bool:

@@ -55,6 +55,8 @@ READ_ONLY: frozenset[str] = frozenset({
     "last", "lastb", "lastlog", "utmpdump", "ffprobe", "mediainfo", "pdfinfo", "identify",
     "highlight", "hexyl", "hd", "size", "zipinfo", "sha224sum", "sha384sum", "shasum",
     "xmllint", "iconv", "bzless", "xzless", "zstdless", "lzcat", "look",
+    # modern listers and finders (their manuals: they print, never write)
+    "eza", "exa", "lsd", "fd", "fdfind",
 })
 """Commands that only read the paths they are given (with the exceptions above).
 
@@ -150,6 +152,12 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
     "*/.config/Ledger Live/*",
+    # API tokens of data and monitoring CLIs, shell-history databases, age keys, editors'
+    # token stores (each tool's documentation: Kaggle's kaggle.json, sentry-cli's
+    # .sentryclirc, Helm's repository passwords, Atuin's history, age's key files, VS Code's
+    # state database holding extensions' tokens)
+    "*/.kaggle/kaggle.json", "*/.sentryclirc", "*/.config/helm/repositories.yaml",
+    "*/atuin/history.db", "*/.age/*", "*/state.vscdb*",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -170,7 +178,8 @@ def is_secret_path(path: str) -> bool:
     :param path: an absolute, normalised path.
     :returns: true when a :data:`SECRET_PATTERNS` entry matches, or when the file's name says
         it holds a secret (``api_token.txt``, ``secrets.yaml``; source code such as
-        ``password_test.py`` is not one, nor is the world-readable account list ``passwd``,
+        ``password_test.py`` is not one, nor an installed file of :data:`_INSTALLED_TREES`,
+        nor is the world-readable account list ``passwd``,
         whose hashes live in ``shadow``, nor a public key, ``~/.ssh/id_rsa.pub``).
     """
     name = path.rsplit("/", 1)[-1]
@@ -178,7 +187,14 @@ def is_secret_path(path: str) -> bool:
         return False
     if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
         return True
-    return bool(_SECRET_WORDS.search(name)) and not name.endswith(_CODE_SUFFIXES)
+    return bool(_SECRET_WORDS.search(name)) and not (
+        name.endswith(_CODE_SUFFIXES) or path.startswith(_INSTALLED_TREES))
+
+
+_INSTALLED_TREES = ("/etc/pam.d/", "/usr/share/", "/usr/lib/", "/usr/include/")
+"""Trees of installed, world-readable files whose names mention passwords or tokens by what
+they configure or document (``/etc/pam.d/common-password``, the password policy Atomic Red
+Team T1201 reads): the name says nothing of a secret there (the patterns still apply)."""
 
 
 _WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -258,11 +274,40 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
     if head == "ssh-keygen":  # -l (fingerprint), -F (find a host), -B (bubblebabble)
         letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
         return bool(set(letters) & set("lFB")) and set(letters) <= set("lFBfvE")
+    if head in _DECOMPRESSORS:  # to standard output, a listing or a test: nothing written
+        return _decompress_read_only(args)
+    if head in ("7z", "7za", "7zz", "7zr"):
+        return operands[:1] in (["l"], ["t"]) and not any(a.startswith("-o") for a in args)
+    if head == "uniq":  # a second operand is its output file
+        return len(operands) <= 1
+    if head == "openssl":
+        return operands[:1] in _OPENSSL_READS and not any(
+            a.startswith(("-out", "-keyout", "-new")) for a in args)
+    if head == "man":
+        return "-l" in args or "--local-file" in args
+    if head == "journalctl":
+        return not any(a.startswith(("--vacuum", "--rotate", "--flush", "--setup-keys",
+                                     "--update-catalog")) for a in args)
     if head == "exiftool":
         return not any("=" in a or a.startswith(("-o", "-w", "-overwrite", "-tagsfromfile",
                                                  "-geotag", "-delete", "-@"))
                        for a in (x.lower() for x in args))
     return False
+
+
+_DECOMPRESSORS = frozenset({"gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "zstd",
+                            "unzstd", "lz4", "lzma", "unlzma", "lzip", "pigz", "pixz"})
+_OPENSSL_READS = (["x509"], ["req"], ["crl"], ["verify"], ["asn1parse"], ["dgst"],
+                  ["pkcs7"], ["s_client"], ["version"], ["ciphers"], ["crl2pkcs7"])
+
+
+def _decompress_read_only(args: Sequence[str]) -> bool:
+    """``gunzip -c f``, ``xz -dc f``, ``gzip -l f``, ``zstd -t f``: no file written."""
+    if any(a.startswith(("-o", "--output", "--rm", "-S", "--suffix")) for a in args):
+        return False
+    letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    longs = {"--stdout", "--to-stdout", "--list", "--test"}
+    return bool(set(letters) & set("clt")) or bool(longs.intersection(args))
 
 
 _GIT_READS = frozenset({"log", "show", "shortlog", "rev-parse", "describe", "cat-file",
@@ -276,7 +321,8 @@ def _git_reads(args: Sequence[str]) -> bool:
     """
     operands = [a for a, before in zip(args, ("", *args), strict=False)
                 if not a.startswith("-") and before not in ("-C", "-c", "--git-dir")]
-    return bool(operands) and operands[0] in _GIT_READS and not any(
+    no_index = operands[:1] == ["diff"] and "--no-index" in args  # two files compared
+    return bool(operands) and (operands[0] in _GIT_READS or no_index) and not any(
         a.startswith(("--output", "--ext-diff", "--textconv")) or a == "-o" for a in args)
 
 
@@ -371,6 +417,20 @@ def _tar_sources(args: Sequence[str]) -> frozenset[str]:
     return frozenset(a for a in rest if not a.startswith("-") and a != archive)
 
 
+def _tar_extracted(args: Sequence[str]) -> frozenset[str]:
+    """``tar -xzf ~/x.tgz``: the archive an extraction reads (``-C`` is judged as written)."""
+    if not args or args[0].startswith("--") or any(
+            a.startswith(("--to-command", "-I", "--use-compress", "--checkpoint", "--rsh",
+                          "-F", "--info-script", "--new-volume-script")) for a in args):
+        return frozenset()
+    cluster = args[0].lstrip("-")
+    if "x" not in cluster or "f" not in cluster or set(cluster) & set("cruA"):
+        return frozenset()
+    tail = cluster.split("f", 1)[1]
+    archive = tail or (args[1] if len(args) > 1 else "")
+    return frozenset({archive} - {"", "-"})
+
+
 def _archive_sources(head: str, args: Sequence[str],
                      operands: Sequence[str]) -> frozenset[str]:
     """Tell what a copy into an archive or the tree reads (it changes no source).
@@ -381,7 +441,9 @@ def _archive_sources(head: str, args: Sequence[str],
             a.startswith(_RSYNC_MOVES) for a in args) and not any(":" in o for o in operands):
         return frozenset(operands[:-1])
     if head in ("tar", "bsdtar", "gtar"):
-        return _tar_sources(args)
+        return _tar_sources(args) | _tar_extracted(args)
+    if head == "unzip" and operands and not any(a.startswith(("-@", "-Z")) for a in args):
+        return frozenset(operands[:1])  # the archive read; -d names where it writes
     if head == "zip" and len(operands) >= 2 and not any(
             a.startswith(_ZIP_UNSAFE) for a in args):
         return frozenset(operands[1:])
@@ -494,14 +556,16 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
 
 
 _TOOLCHAIN_DIR = re.compile(
-    r'"?\$\((?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|'
+    r'"?(?:/[\w.+-]+)*/?\$\((?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|'
+    r"npm root(?: -g)?|"
     r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
-    r"gem env gemdir)\)"
+    r"gem env gemdir|uname -[rm])\)"
     r'"?[\w./+-]*"?'
 )
 """A word built from the command that prints a toolchain's own directory (``$(go env
-GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``): where an installed toolchain
-lives, never a secret."""
+GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``) or the kernel's release or
+machine name (``/lib/modules/$(uname -r)``): where an installed toolchain lives, never a
+secret."""
 
 
 def toolchain_reads(segment: Segment) -> bool:

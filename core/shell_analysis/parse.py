@@ -35,7 +35,7 @@ import tree_sitter
 from tree_sitter import Node
 
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
-from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code
+from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code, stdin_program
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
@@ -116,6 +116,8 @@ class _Walker:
         self.reasons: list[str] = []
         self.redirects: list[str] = []
         self.inputs: list[str] = []
+        self.dynamic_redirects: list[str] = []
+        self.dynamic_inputs: list[str] = []
         self.sockets: list[str] = []
         self.runtime: list[str] = []
         self.assignments: list[tuple[str, Word]] = []
@@ -219,8 +221,12 @@ class _Walker:
         )
         if writes and target.stable:
             self.redirects.append(target.value)
+        elif writes and target.dynamic:
+            self.dynamic_redirects.append(target.source)
         elif operator == "<" and target.stable:
             self.inputs.append(target.value)
+        elif operator == "<" and target.dynamic:
+            self.dynamic_inputs.append(target.source)
 
     def plain(self, commands: Sequence[PlainCommand]) -> None:
         """Take the simple commands of the cheap first look (:mod:`.plain`) as the walk would."""
@@ -306,6 +312,10 @@ class _Walker:
             if extra:
                 self.emit([*final, *extra], " ".join(w.source for w in [*final, *extra]),
                           origin, _INHERITED, depth + 1)
+        program = stdin_program(final, stdin)
+        if program is not None:  # python3 - <<'EOF' … EOF: judged as python3 -c '…'
+            self.emit(program, " ".join(w.source for w in program[:2]) + " <stdin>", origin,
+                      _INHERITED, depth + 1)
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
@@ -449,11 +459,13 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
     redirects = _dedupe(walker.redirects)
     targets, writes = write_analysis(segments, redirects)
     reasons, sockets = _dedupe(walker.reasons), _dedupe(walker.sockets)
-    return CommandAnalysis(command, segments, reasons, redirects, targets, writes, sockets,
-                           input_sources=_dedupe(walker.inputs),
+    dynamic = _dedupe(walker.dynamic_redirects)
+    return CommandAnalysis(command, segments, reasons, redirects, targets, writes or bool(dynamic),
+                           sockets, input_sources=_dedupe(walker.inputs),
                            runtime_code=_dedupe(walker.runtime),
                            assignments=tuple(walker.assignments),
-                           functions=_dedupe(walker.functions))
+                           functions=_dedupe(walker.functions), dynamic_redirects=dynamic,
+                           dynamic_inputs=_dedupe(walker.dynamic_inputs))
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

@@ -4,9 +4,13 @@
 registry, build it (``cargo`` runs the crate's ``build.rs``) and install the program into
 ``~/.cargo/bin`` or ``$GOBIN``/``~/go/bin``, outside the project, where every later
 command finds it by name. That is more than the registry download ``pip install`` makes
-into the project's virtualenv, and less than a global ``npm install -g`` of the machine's
-shared prefix (denied). Rule ``program-install``, ask; the project's own program stays
-allowed (``cargo install --path .``, ``go install ./cmd/app``):
+into the project's virtualenv. A package installed for the user by the other package
+managers (``npm install -g``, ``pip install --user``, ``yarn global add``) is the same class:
+a registry's code put where every later command finds it, outside the project. Rule
+``program-install``, ask (one class, one verdict); the project's own program stays allowed
+(``cargo install --path .``, ``go install ./cmd/app``), and the system's own packages stay
+denied (``pip install --break-system-packages``, ``gem install --system``: rule
+``unreviewed-access``):
 
 ==================  =========================================================================
 command             asks when
@@ -18,6 +22,11 @@ command             asks when
 ``make install``   the build's install target writes under its prefix (``/usr/local`` by
 (``gmake``,         default; ``cmake --install``, ``meson install``, ``ninja install`` too),
 ``ninja``)          unless ``DESTDIR=``/``PREFIX=``/``--prefix`` names a relative directory
+``npm``, ``pnpm``,   ``-g``/``--global``/``--location=global`` with a change (install, add,
+``bun``             link, remove, update…); ``npm link`` with no package (a global link)
+``yarn``            ``global`` but ``global list``
+``pip``, ``pip3``   ``install --user``
+``gem``             ``install --user-install``
 ``rustup``          not judged: it installs toolchains into its own home (documented cache)
 ==================  =========================================================================
 """
@@ -34,7 +43,12 @@ __all__ = ["INSTALLER_HEADS", "program_install_finding"]
 _MAKES = frozenset({"make", "gmake", "bmake", "ninja"})
 _PREFIXES = ("DESTDIR=", "PREFIX=", "prefix=", "--prefix=", "--destdir=")
 
-INSTALLER_HEADS: frozenset[str] = frozenset({"cargo", "go", "cmake", "meson"}) | _MAKES
+_NPM_FAMILY = frozenset({"npm", "pnpm", "bun"})
+_GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
+_NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
+                          "un", "update", "up", "upgrade"})
+INSTALLER_HEADS: frozenset[str] = frozenset(
+    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem"}) | _MAKES | _NPM_FAMILY
 """Command names :func:`program_install_finding` looks at."""
 
 _CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
@@ -64,6 +78,23 @@ def _go(args: list[str]) -> str | None:
     return f"builds {remote[0]} from the network onto the user's PATH" if remote else None
 
 
+def _user_install(head: str, args: list[str]) -> str | None:
+    """``npm install -g``, ``yarn global add``, ``pip install --user``: for the user."""
+    words = [a for a in args if not a.startswith("-")]
+    if head in _NPM_FAMILY and _GLOBAL_FLAGS.intersection(args) and _NPM_CHANGES.intersection(
+            words[:1]):
+        return f"installs a package for the user ({head} global)"
+    if head == "npm" and words in (["link"], ["ln"]):
+        return "links the project globally (npm link)"
+    if head == "yarn" and words[:1] == ["global"] and words[1:2] != ["list"]:
+        return "installs a package for the user (yarn global)"
+    if head in ("pip", "pip3") and words[:1] == ["install"] and "--user" in args:
+        return "installs a package for the user (pip --user)"
+    if head == "gem" and words[:1] == ["install"] and "--user-install" in args:
+        return "installs a gem for the user (--user-install)"
+    return None
+
+
 def _build_install(head: str, args: list[str]) -> str | None:
     """``make install``, ``cmake --install build``, ``meson install``: into the prefix."""
     values = [a.split("=", 1)[1] for a in args if a.startswith(_PREFIXES)]
@@ -85,7 +116,7 @@ def program_install_finding(segment: Segment) -> Finding | None:
         return None
     head, *args = segment.argv
     reason = (_cargo(args) if head == "cargo" else _go(args) if head == "go"
-              else _build_install(head, args))
+              else _user_install(head, args) or _build_install(head, args))
     if reason is None:
         return None
     return Finding(ASK, "program-install", f"{segment.text!r} {reason}, outside the project")

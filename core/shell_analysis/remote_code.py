@@ -9,7 +9,10 @@ not run unseen, and a shell must not be wired to a connection:
 |                 | command (``curl … | sh``, ``sh -c "$(curl …)"``,             |         |
 |                 | ``python3 <(curl …)``, ``eval "$(wget -O- …)"``)             |         |
 | download-exec   | a file a network client saves is run later in the command   | deny    |
-|                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``)         |         |
+|                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``,        |         |
+|                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``), or  |         |
+|                 | a file of an archive piped from one into an unpacker         |         |
+|                 | (``curl … | tar xz && ./install.sh``)                        |         |
 | remote-shell    | a network client told to run a program on its connection    | deny    |
 |                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
 |                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
@@ -75,6 +78,12 @@ _SAVE_OPTIONS: dict[str, frozenset[str]] = {
     "wget2": frozenset({"-O", "--output-document"}), "aria2c": frozenset({"-o", "--out"}),
 }
 _REMOTE_NAME = {"curl": ("-O", "--remote-name", "--remote-name-all")}
+_BASENAME_SAVERS = frozenset({"wget", "wget2", "aria2c", "axel", "lwp-download", "ftp",
+                              "fetch", "lftp"})
+"""Clients that save a URL under its own base name when no output is named (their manuals)."""
+_COPY_CLIENTS = frozenset({"scp", "rsync", "sftp", "tftp", "lftp"})
+"""Clients that copy a remote ``host:path`` (or ``get path``) to a local file of its name."""
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "cpio", "7z", "busybox"})
 _RUNNERS = SHELLS | frozenset({"source", "."}) | frozenset(INTERPRETER_CODE_OPTIONS)
 
 
@@ -111,14 +120,29 @@ def _saved_files(segment: Segment) -> list[str]:
             found.append(value.partition("=")[2])
     remote_name = _REMOTE_NAME.get(name, ())
     urls = [w.value for w in args if "://" in w.value]
-    if (name in ("wget", "wget2") and not found) or any(
+    if (name in _BASENAME_SAVERS and not found) or any(
             w.value in remote_name or _short_cluster_value(w.value, "O") for w in args):
         found.extend(os.path.basename(urlsplit(url).path) for url in urls)
+    if name in _COPY_CLIENTS:  # scp host:x.sh . / rsync host::m/x.sh . / tftp -c get x.sh
+        found.extend(os.path.basename(w.value.split(":")[-1]) for w in args
+                     if ":" in w.value and "://" not in w.value)
+        found.extend(w.value for a, w in itertools.pairwise(args) if a.value == "get")
     return [f for f in found if f and f != "-"]
 
 
 def _same_file(a: str, b: str) -> bool:
     return os.path.normpath(a) == os.path.normpath(b)
+
+
+def _runs_relative(segment: Segment) -> bool:
+    """Whether a segment runs a file of the tree (``./install.sh``, ``sh setup.sh``)."""
+    word = segment.words[segment.command_positions[-1]]
+    if word.stable and "/" in word.value and not word.value.startswith("/"):
+        return True
+    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+        return False
+    program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
+    return program is not None and program.stable and not program.value.startswith("/")
 
 
 def _runs_file(segment: Segment, path: str) -> bool:
@@ -148,6 +172,7 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
         return Finding(DENY, "download-exec", f"{analysis.runtime_code[0]!r} runs code only "
                        f"known at run time in a command that fetches with {client!r}")
     saved: list[tuple[str, str]] = []
+    extracted = False
     for segment in analysis.segments:
         if not segment.command_positions:
             continue
@@ -155,8 +180,13 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
             if _runs_file(segment, path):
                 return Finding(DENY, "download-exec",
                                f"{segment.text!r} runs {path!r}, which {by!r} downloads")
+        if extracted and _runs_relative(segment):
+            return Finding(DENY, "download-exec", f"{segment.text!r} runs a file of an "
+                           f"archive {client!r} fetched and the command unpacked")
         if _is_client(segment):
             saved.extend((path, segment.command) for path in _saved_files(segment))
+        elif segment.command in _EXTRACTORS and segment.stdin == "pipe":
+            extracted = True  # curl … | tar xz && ./install.sh
     if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
            if s.command_positions):
         return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "

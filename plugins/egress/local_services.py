@@ -33,6 +33,10 @@ __all__ = ["CONTROL_PORTS", "LOCAL_CLIENTS", "is_local_service"]
 LOCAL_CLIENTS = frozenset({
     "curl", "wget", "http", "https", "xh", "psql", "mysql", "mariadb", "redis-cli",
     "mongosh", "mongo",
+    # cloud and service CLIs pointed at a local emulator (aws --endpoint-url
+    # http://localhost:4566, LocalStack; kubectl --server https://127.0.0.1:6443, kind)
+    "aws", "s3cmd", "rclone", "gsutil", "az", "gcloud", "doctl", "terraform", "vault",
+    "consul", "nomad", "mc", "kubectl",
 })
 """Clients whose loopback destinations may be the developer's own service."""
 

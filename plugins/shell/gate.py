@@ -46,15 +46,23 @@ rule                   vote     fires when
                                 rollback could not undo it
 ``outside-read``       ask      ``outside_reads = "ask"`` and a read-only command reads a
                                 non-secret path outside the roots (default ``allow``)
+``scratch-write``      ask      a path outside the roots written (not run) is an entry below
+                                ``/tmp``, ``/var/tmp`` or ``~/.cache/<tool>``: a scratch file
+                                (:mod:`tooldeck.shell_analysis.outside_work`)
+``outside-cd``         ask      ``cd DIR`` to a static directory outside the roots that is no
+                                system tree, home (hidden) directory, secret or ancestor of a
+                                root, followed by commands that are not read-only but change
+                                no file by themselves (a test run, a build)
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere
 ``class``              ask      code that spawns, decodes-then-runs or is built at run time;
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
-                                ``"$(pwd)"/x``), or a file-changing command's operand is
-                                built at run time (``mkdir "$d"``): it cannot be checked
-                                against the roots
+                                ``"$(pwd)"/x``), or a file-changing command's operand or a
+                                redirection's target or a path-like input redirection is
+                                built at run time (``mkdir "$d"``, ``> "$out"``, ``<
+                                /proc/$PPID/environ``): it cannot be checked against the roots
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
@@ -88,7 +96,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 
@@ -128,6 +136,13 @@ from tooldeck.shell_analysis.outside_reads import (
     read_only_paths,
     script_paths,
     toolchain_reads,
+)
+from tooldeck.shell_analysis.outside_work import (
+    copy_destinations,
+    directory_changes,
+    elsewhere,
+    run_words,
+    scratch,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
@@ -287,18 +302,15 @@ def _glob_reaches_secret(path: str) -> bool:
                for m in itertools.islice(glob.iglob(path), _GLOB_LIMIT))
 
 
-def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rule ``sandbox-path``: every static path argument stays inside the roots.
+def _outside_paths(analysis: CommandAnalysis, policy: ShellPolicy
+                   ) -> Iterator[tuple[str, ToolError]]:
+    """Each static path argument outside the roots that no read, program or container exempts.
 
-    Exempt (see :mod:`tooldeck.shell_analysis.outside_reads`): a non-secret path that only
-    read-only commands read (rule ``outside-read`` decides it), and a program word in the
-    tree (``.venv/bin/python``), checked where the link is rather than where it points, and
-    a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
-    Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
+    :returns: the word and why the sandbox refuses it, in order.
     """
     paths = path_arguments(analysis)
     if not paths:  # most commands: nothing to resolve, no exemption to work out
-        return None
+        return
     exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
@@ -311,8 +323,52 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
             policy.sandbox.resolve_str(os.path.expanduser(raw) if raw.startswith("~") else raw,
                                        op="write")
         except ToolError as exc:
+            yield raw, exc
+
+
+def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rule ``sandbox-path``: every static path argument stays inside the roots.
+
+    Exempt (see :mod:`tooldeck.shell_analysis.outside_reads`): a non-secret path that only
+    read-only commands read (rule ``outside-read`` decides it), and a program word in the
+    tree (``.venv/bin/python``), checked where the link is rather than where it points, and
+    a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
+    Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
+    Scratch files and directories changed to (:func:`rule_outside_work`) ask instead.
+    """
+    for raw, exc in _outside_paths(analysis, policy):
+        if _outside_work(raw, analysis, policy) is None:
             return _vote(Verdict.DENY, "sandbox-path", f"path {raw!r}: {exc.message}",
                          policy.source)
+    return None
+
+
+def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> str | None:
+    """The ask rule an outside path falls under instead of a deny (:mod:`.outside_work`)."""
+    roots = [str(root) for root in policy.sandbox.roots]
+    lexical = _lexical(raw, policy)
+    if raw in directory_changes(analysis):
+        return "outside-cd" if elsewhere(lexical, roots, analysis) else None
+    if raw in run_words(analysis):
+        return None  # run (perhaps after being written): a staged payload stays denied
+    into = raw in copy_destinations(analysis)
+    return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
+
+
+def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rules ``scratch-write`` and ``outside-cd``: daily work outside the roots asks.
+
+    A scratch file written below ``/tmp`` or a tool's cache, and commands run after ``cd``
+    into another checkout (:mod:`tooldeck.shell_analysis.outside_work`): the sandbox-path
+    rule leaves them to this one.
+    """
+    for raw, _ in _outside_paths(analysis, policy):
+        rule = _outside_work(raw, analysis, policy)
+        if rule == "outside-cd":
+            return _vote(Verdict.ASK, rule, f"the commands after 'cd {raw}' run outside the "
+                         "project")
+        if rule == "scratch-write":
+            return _vote(Verdict.ASK, rule, f"{raw!r} is written outside the project")
     return None
 
 
@@ -373,6 +429,13 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
     if targets:
         return _vote(Verdict.ASK, "sandbox-dynamic",
                      f"{targets[0].source!r} is written and only known at run time")
+    if analysis.dynamic_redirects:  # echo x > "$out": written wherever $out points
+        return _vote(Verdict.ASK, "sandbox-dynamic", f"the redirection target "
+                     f"{analysis.dynamic_redirects[0]!r} is only known at run time")
+    built = [s for s in analysis.dynamic_inputs if is_path_like(s)]
+    if built:  # tr '\0' '\n' < /proc/$PPID/environ: read wherever it points
+        return _vote(Verdict.ASK, "sandbox-dynamic", f"the input {built[0]!r} is a path "
+                     "built at run time")
     for segment in analysis.segments:
         if segment.command_positions and toolchain_reads(segment):
             continue  # ls $(go env GOROOT)/src: a toolchain's directory, read
@@ -523,6 +586,7 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
         or rule_rollback_coverage(analysis, policy)
         or rule_class(found, Verdict.ASK, routine=False)
         or rule_outside_read(analysis, policy)
+        or rule_outside_work(analysis, policy)
         or rule_sandbox_cd(analysis)
         or rule_sandbox_dynamic(analysis)
     )

@@ -190,9 +190,21 @@ def test_unconfinable_patterns_take_the_previous_path() -> None:
     assert strategy.apply("noise\nerror noise\nkeep").output == expected
 
 
-def test_stop_patterns_matching_an_empty_line_are_not_combined() -> None:
-    noise = LineMatcher(["^x"])
-    assert noise.runs_with_stops(b"x\n\n", LineMatcher(["^$"])) is None
+def test_stop_patterns_matching_an_empty_line_find_the_empty_lines_inside_runs() -> None:
+    # (the previous one-automaton path could not take them; the bounded search can: an empty
+    # line just past a run is not inside it)
+    noise = LineMatcher(["^x", "^$"])
+    for data, runs, stops in [
+        (b"x\n\nx\ny\n\n", [(0, 5), (7, 8)], [(2, 3, 5), (7, 8, 8)]),
+        (b"x\ny\n\nz\n", [(0, 2), (4, 5)], [(4, 5, 5)]),
+    ]:
+        scanned = noise.runs_with_stops(data, LineMatcher(["^$"]))
+        assert scanned is not None
+        assert (scanned[0], list(scanned[1])) == (runs, stops)
+        # the lines are a sequence: by index, by slice, counted
+        found = scanned[1]
+        assert (len(found), found[0], found[-1], found[1:]) == (len(stops), stops[0],
+                                                                 stops[-1], stops[1:])
 
 
 def test_noise_must_keep_lines_and_their_locations_stay() -> None:

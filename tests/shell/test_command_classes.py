@@ -213,9 +213,9 @@ async def test_reading_outside_can_be_made_to_ask(make_deck: Any, helpers: Any,
     assert (vote.verdict.value, vote.rule) == ("ask", "outside-read")
 
 
-async def test_writes_and_secrets_outside_stay_denied(make_deck: Any, helpers: Any,
-                                                      tmp_path: Path) -> None:
-    outside = tmp_path / "elsewhere"
+async def test_writes_and_secrets_outside_stay_denied(make_deck: Any, helpers: Any) -> None:
+    # not below /tmp: a scratch file there asks (test_daily_outside_work.py)
+    outside = Path("/srv/tooldeck-elsewhere")
     for command in (f"touch {outside}/x", f"cd {outside} && rm -f x", f"cp a {outside}/",
                     "cat ~/.ssh/id_rsa", "head ~/.aws/credentials", f"cat {outside}/.env",
                     f"ls {outside} > {outside}/list.txt", f"cd {outside} && cat > x",

@@ -59,7 +59,6 @@ KNOWN_GAPS: dict[str, str] = {
     "minicom#shell#1": "an interactive terminal program",
     "opkg#shell#1": "a package file's scripts: code read from a file",
     "php#upload#1": "a web server on a port: serving files is not judged",
-    "restic#shell#1": "a bare shell nested in an environment command's -c script",
     "rlogin#upload#1": "data typed in the command is sent (the egress gate judges the host)",
     "ruby#upload#1": "a web server on a port: serving files is not judged",
     "ssh#upload#1": "standard input sent over ssh asks (upload), it is not denied",

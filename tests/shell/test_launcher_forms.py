@@ -80,7 +80,7 @@ EVERYDAY = (
     'pdm -p . run pytest', 'hatch run test', 'hatch -e test run pytest',
     'conda run -n env python script.py', 'conda install -n env numpy', 'mamba install -y numpy',
     'pixi run test', 'pixi install', 'op run --env-file app.env -- npm start', 'op item list',
-    'doppler run -- npm start', 'direnv exec . make test', 'direnv allow', 'mise exec -- node -v',
+    'doppler run -- npm start', 'direnv exec . make test', 'mise exec -- node -v',
     'mise use node@20', 'asdf install nodejs 20.1.0', 'asdf exec npm ci', 'devbox run test',
     'devbox add python', 'nix develop -c make', 'nix build .#default', 'nix flake update',
     'nix-shell -p hello --run hello', "nix-shell --run 'make test'",

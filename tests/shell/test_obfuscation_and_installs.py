@@ -4,8 +4,9 @@ Obfuscation (PayloadsAllTheThings Command Injection bypasses, Atomic Red Team T1
 decoded text run by a shell is caught however it reaches the shell, including decoded output
 written to a file that the same command then runs, and a glob that spells a secret's path
 (``cat /e??/sha*``) is judged by what it matches on this machine. Installs outside the
-project (issue 12 item 5; pip's PEP 668 flag, npm-link(1), gem(1)) are denied like
-``npm -g`` and ``pip install --user``; the same tools inside the project stay allowed.
+project (issue 12 item 5; pip's PEP 668 flag, npm-link(1), gem(1)) are caught like
+``npm -g`` and ``pip install --user`` (asked; the system's packages denied); the same tools
+inside the project stay allowed.
 """
 
 from __future__ import annotations

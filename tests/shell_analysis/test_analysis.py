@@ -99,7 +99,21 @@ def test_find_exec_command_is_a_separate_segment() -> None:
     assert [s.command for s in analysis.segments] == ["find", "rm"]
     rm = analysis.segments[1]
     assert rm.origin == "find -exec"
-    assert rm.words[-1].dynamic
+    # {} is a file found under '.' by the one name test: ./*.tmp, a glob inside the project
+    assert (rm.words[-1].value, rm.words[-1].dynamic, rm.words[-1].globbed) == (
+        "./*.tmp", False, True)
+
+
+@pytest.mark.parametrize("command", [
+    "find / -name '*.tmp' -exec rm -f {} +",  # the tree is outside: judged where it runs
+    "find -L . -exec rm -f {} +",  # follows links out of the tree
+    "find $d -exec rm -f {} +",  # a start known at run time
+    "find ../x -exec rm -f {} +",  # climbs out
+    "find . -exec bash {} +",  # runs what it finds
+])
+def test_find_placeholder_stays_run_time_where_the_tree_is_unknown(command: str) -> None:
+    segment = analyze(command).segments[1]
+    assert [w.value for w in segment.words if w.dynamic] == ["{}"]
 
 
 def test_xargs_replacement_marks_words_dynamic() -> None:

@@ -1,5 +1,6 @@
 """Classes added for issue 12: unreviewed access (agents with approvals off, tunnels, zsh
-sockets, global installs) and interpreter one-liners that write outside the project.
+sockets; global installs ask since policy15) and interpreter one-liners that write outside
+the project.
 
 Generic examples written from each tool's documentation, not corpus rows.
 """
@@ -26,8 +27,6 @@ def _verdict(command: str) -> str | None:
     "timeout 600 claude --dangerously-skip-permissions -p x",
     "ngrok tcp 22", "cloudflared tunnel run mytunnel", "lt --port 8000", "bore local 8000",
     "tailscale funnel 3000", "zmodload zsh/net/socket", "ztcp example.org 80",
-    "npm -g install left-pad", "npm uninstall --global eslint", "pnpm add --global tsx",
-    "bun add -g serve", "yarn global add nodemon", "pip3 install --user black",
     "python3 -c \"open('/tmp/dump.txt', 'w').write('x')\"",
     "python -c \"import shutil; shutil.copy('data.db', '/var/tmp/data.db')\"",
     "ruby -e 'File.open(Dir.home + \"/.bashrc\", \"a\") { |f| f.puts \"x\" }'",
@@ -37,6 +36,16 @@ def _verdict(command: str) -> str | None:
 ])
 def test_unreviewed_access_and_outside_writes_are_denied(command: str) -> None:
     assert _verdict(command) == "deny", command
+
+
+@pytest.mark.parametrize("command", [
+    "npm -g install left-pad", "npm uninstall --global eslint", "pnpm add --global tsx",
+    "bun add -g serve", "yarn global add nodemon", "pip3 install --user black",
+])
+def test_installs_for_the_user_ask_like_cargo_install(command: str) -> None:
+    # one class, one verdict: a registry's package put on the user's PATH (program-install)
+    found = judge_classes(analyze(command), CONTEXT)
+    assert found is not None and (found.verdict, found.rule) == ("ask", "program-install")
 
 
 @pytest.mark.parametrize("command", [

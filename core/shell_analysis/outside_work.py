@@ -1,0 +1,196 @@
+"""Work outside the root that asks rather than being denied: scratch files, another checkout.
+
+The sandbox-path rule denies a path outside the roots. Two kinds of outside path are a
+developer's daily work, not an attack on the system or the user's settings; the shell gate
+asks about them (a human sees where the command writes) instead of denying:
+
+| kind              | example                                    | rule            |
+| ----------------- | ------------------------------------------ | --------------- |
+| scratch write     | ``echo x > /tmp/out.txt``, ``cp dist/*.whl | ``scratch-write`` |
+|                   | /tmp/``, ``pytest --basetemp=/tmp/p``,     |                 |
+|                   | ``rm -rf ~/.cache/pip``                    |                 |
+| work elsewhere    | ``cd /testbed && python -m pytest``,       | ``outside-cd``  |
+|                   | ``cd ../lib && make``                      |                 |
+
+A scratch write names, by an absolute or ``~`` path, an entry below a temporary directory
+(``/tmp``, ``/var/tmp``) or a tool's cache (``~/.cache/<tool>``), or the temporary directory a
+copy puts a file into
+(``cp x.whl /tmp/``). Still denied: a file the same command also runs (``echo … >
+/tmp/x.sh && bash /tmp/x.sh``: a payload staged), the directory itself or
+all of it (``/tmp``, ``/tmp/*``), a hidden entry directly below it (``/tmp/.X11-unix``,
+``/tmp/.x``: other programs' sockets and locks, dropped payloads), ``/dev/shm``, a path
+whose link resolves elsewhere, a secret's name, and any ancestor of a root.
+
+``cd DIR`` is not a write: what follows runs in ``DIR``. A static directory outside the
+roots that is nobody's system or settings asks when what follows changes no file by itself
+(a test run, a build: ``cd /testbed && python -m pytest``); a read-only command after it is
+allowed by the read rules, and a file-changing command or a write redirection after it
+(``cd ../lib && rm -f x``) stays denied: it writes outside the project. Still denied:
+``/``, the home directory itself and its hidden directories (``~/.config``), the temporary
+directories themselves, the system's trees (``/etc``, ``/usr``, ``/var``, ``/proc``…),
+secrets, and every ancestor of a root (``cd .. && rm -rf project`` would remove the
+project under another name).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.model import CommandAnalysis
+from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
+
+__all__ = [
+    "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations", "directory_changes",
+    "elsewhere", "run_words", "scratch",
+]
+
+SCRATCH_DIRECTORIES: tuple[str, ...] = ("/tmp", "/var/tmp")
+"""Temporary directories every program writes its scratch files in (``/dev/shm`` is memory
+that survives nothing and is where payloads are staged: it is not one)."""
+
+SYSTEM_TREES: tuple[str, ...] = (
+    "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/dev",
+    "/proc", "/sys", "/var", "/run", "/snap",
+)
+"""The system's own trees: a command run there changes the system (``cd /etc && rm x``)."""
+
+_GLOB = frozenset("*?[")
+
+
+def _under(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _ancestor_of_root(path: str, roots: Sequence[str]) -> bool:
+    return any(_under(root, path) for root in roots)
+
+
+def _cache(home: str) -> str:
+    return os.path.join(home, ".cache")
+
+
+def _entry_below(path: str, directory: str) -> str | None:
+    """The first component of ``path`` below ``directory`` (None when not strictly below)."""
+    if not path.startswith(directory.rstrip("/") + "/"):
+        return None
+    return path[len(directory.rstrip("/")) + 1 :].split("/", 1)[0] or None
+
+
+def _scratch_place(path: str, home: str) -> bool:
+    for directory in (*SCRATCH_DIRECTORIES, _cache(home)):
+        entry = _entry_below(path, directory)
+        if entry is not None and not entry.startswith("."):
+            return True
+    return False
+
+
+_COPIERS = frozenset({"cp", "mv", "install", "rsync"})
+
+
+def copy_destinations(analysis: CommandAnalysis) -> frozenset[str]:
+    """The last operand of each copy (``cp``, ``mv``, ``install``, ``rsync``): where it writes.
+
+    :param analysis: the analysed command.
+    :returns: the destination words.
+    """
+    return frozenset(segment.argv[-1] for segment in analysis.segments
+                     if segment.command in _COPIERS and len(segment.argv) > 2)
+
+
+_CODE_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".go", ".rb", ".pl", ".php",
+                  ".lua", ".java", ".c", ".cc", ".cpp", ".rs", ".so", ".jar", ".deb", ".rpm")
+_VIEWERS = frozenset({"cat", "less", "head", "tail", "wc", "ls", "stat", "rm", "echo", "printf",
+                      "tee", "diff", "grep", "rg", "file", "sha256sum", "md5sum"})
+
+
+def run_words(analysis: CommandAnalysis) -> frozenset[str]:
+    """The words a command runs as a program or a script (``/tmp/x``, ``bash /tmp/x.sh``).
+
+    :param analysis: the analysed command.
+    :returns: every command word, the first operand of each script runner, and each code
+        file handed to a command that is not a viewer (``go run /tmp/t.go``, ``gcc
+        /tmp/x.c``): a staged program.
+    """
+    found: set[str] = set()
+    for segment in analysis.segments:
+        found.update(segment.words[p].value for p in segment.command_positions)
+        argv = segment.argv
+        if argv and argv[0].rstrip("0123456789.") in SCRIPT_RUNNERS | {"source", "."}:
+            found.update(a for a in argv[1:2] if not a.startswith("-"))
+        if argv and argv[0] not in _VIEWERS:
+            found.update(a for a in argv[1:] if a.endswith(_CODE_SUFFIXES))
+    return frozenset(found)
+
+
+def scratch(raw: str, lexical: str, roots: Sequence[str], *, into: bool = False) -> bool:
+    """Tell whether a written path is a scratch file (rule ``scratch-write`` asks).
+
+    :param raw: the path word as the command gives it.
+    :param lexical: the word made absolute (``~`` expanded, ``..`` folded).
+    :param roots: the sandbox roots.
+    :param into: whether the word is a copy's destination (``/tmp/`` then stands for the
+        entry the copy makes in it).
+    :returns: true for an entry below a temporary directory or a tool's cache, not hidden
+        directly below it, not a glob, not a secret, no ancestor of a root, and still there
+        once its links are resolved.
+    """
+    if into and lexical in SCRATCH_DIRECTORIES:
+        lexical = os.path.join(lexical, "copy")
+    if not raw.startswith(("/", "~")) or ".." in raw.split("/") or _GLOB.intersection(
+            raw) or _ancestor_of_root(lexical, roots):
+        return False  # ../../tmp/x climbs out of the project: named by escape, not by place
+    home = os.path.expanduser("~")
+    if not _scratch_place(lexical, home) or is_secret_path(lexical):
+        return False
+    real = os.path.realpath(lexical)
+    return _scratch_place(real, home) and not _ancestor_of_root(real, roots)
+
+
+def directory_changes(analysis: CommandAnalysis) -> frozenset[str]:
+    """The static directories the command changes to (``cd DIR``, ``pushd DIR``).
+
+    :param analysis: the analysed command.
+    :returns: each static ``cd``/``pushd`` operand.
+    """
+    found = set()
+    for segment in analysis.segments:
+        if segment.command in ("cd", "pushd"):
+            operands = [w for w in segment.words[segment.command_positions[-1] + 1 :]
+                        if w.value != "--"]
+            if len(operands) == 1 and operands[0].stable:
+                found.add(operands[0].value)
+    return frozenset(found)
+
+
+def elsewhere(lexical: str, roots: Sequence[str], analysis: CommandAnalysis) -> bool:
+    """Tell whether a directory changed to outside the roots is someone's work (``outside-cd``).
+
+    :param lexical: the directory made absolute (``~`` expanded, ``..`` folded).
+    :param roots: the sandbox roots.
+    :param analysis: the command (a file-changing command after ``cd`` writes there).
+    :returns: false for ``/``, the home directory and its hidden directories, the temporary
+        directories themselves, the system's trees, secrets and ancestors of a root, and when
+        the command changes files by itself (they stay denied); true otherwise, also once
+        links are resolved.
+    """
+    if _changes_files(analysis):
+        return False
+    home = os.path.expanduser("~")
+    return all(_someones_work(path, home, roots)
+               for path in (lexical, os.path.realpath(lexical)))
+
+
+def _changes_files(analysis: CommandAnalysis) -> bool:
+    """A file-changing command or a write redirection (``> /dev/null`` is none)."""
+    targets = [t for t in analysis.write_targets if not t.startswith("/dev/")]
+    return bool(targets) or (analysis.writes and not analysis.write_targets)
+
+
+def _someones_work(path: str, home: str, roots: Sequence[str]) -> bool:
+    if path in ("/", home, *SCRATCH_DIRECTORIES) or _ancestor_of_root(path, roots):
+        return False
+    if any(_under(path, tree) for tree in SYSTEM_TREES) and not _scratch_place(path, home):
+        return False
+    hidden = _entry_below(path, home)
+    return not (hidden is not None and hidden.startswith(".")) and not is_secret_path(path)
