@@ -99,8 +99,22 @@ def shape_error(call: ToolCall) -> ToolError | None:
     :param call: the call as the model sent it.
     :returns: the first rule's error (rules run in the order of the table above).
     """
-    for rule in (_rule_tool_id_string, _rule_params_object, _rule_param_names,
-                 _rule_params_depth):
+    params = call.params
+    if type(call.tool_id) is str and type(params) is dict:
+        # the usual call, a flat object of named scalars, passes every rule: said at once
+        for name, value in params.items():
+            if type(name) is not str or type(value) not in _LEAVES:
+                return _table_error(call)
+        return None
+    return _table_error(call)
+
+
+_RULES = (_rule_tool_id_string, _rule_params_object, _rule_param_names, _rule_params_depth)
+
+
+def _table_error(call: ToolCall) -> ToolError | None:
+    """The first rule of the table that refuses ``call``, in order; ``None`` when none does."""
+    for rule in _RULES:
         error = rule(call)
         if error is not None:
             return error

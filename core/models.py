@@ -154,11 +154,13 @@ class ToolCall:
 
         Empty when there is none, and when ``params`` is not a mapping at all.
         """
-        if not isinstance(self.params, Mapping):  # malformed: the pipeline refuses the call
-            return ""
+        params = self.params
+        # a dict is the usual case: asked first, it skips the abstract-class check
+        if type(params) is not dict and not isinstance(params, Mapping):
+            return ""  # malformed: the pipeline refuses the call
         keys = (tool.input_param,) if tool and tool.input_param else INPUT_KEYS
         for key in keys:
-            value = self.params.get(key)
+            value = params.get(key)
             if isinstance(value, str):
                 return value
         return ""

@@ -105,6 +105,9 @@ class CompiledRule:
         (:mod:`tooldeck.toml_lines`).
     :param source: where it came from (a file, ``env``, ``default``, ``builtin``), when the
         gate that holds it records that per rule.
+
+    ``literal`` (not a parameter) is the matcher's :attr:`StarGlob.inner`: :func:`first_match`
+    tests such a rule with ``in`` and calls no matcher.
     """
 
     pattern: str
@@ -114,6 +117,9 @@ class CompiledRule:
     key: str = ""
     line: int | None = None
     source: str | None = None
+    literal: str | None = attrs.field(init=False, repr=False, eq=False, default=attrs.Factory(
+        lambda self: self.matcher.inner if isinstance(self.matcher, StarGlob) else None,
+        takes_self=True))
 
     def matches(self, text: str) -> bool:
         """True when the glob matches the whole ``text`` (case-insensitively)."""
@@ -132,12 +138,13 @@ class StarGlob:
         self.parts = pattern.lower().split("*")
         # ``*literal*`` (every legacy bash rule has this shape) is a plain substring test
         literal = len(self.parts) == 3 and self.parts[::2] == ["", ""]
-        self._inner = self.parts[1] if literal else None
+        self.inner: str | None = self.parts[1] if literal else None
+        """The literal of a ``*literal*`` glob (matched by ``in``), else ``None``."""
 
     def search(self, text: str) -> bool:
         """True when the (already lowercased) ``text`` matches the whole glob."""
-        if self._inner is not None:
-            return self._inner in text
+        if self.inner is not None:
+            return self.inner in text
         parts = self.parts
         if len(parts) == 1:
             return text == parts[0]
@@ -215,7 +222,11 @@ def first_match(rules: Sequence[CompiledRule], text: str) -> CompiledRule | None
     """The first rule whose glob matches ``text``, or ``None``."""
     lowered = text.lower()
     for rule in rules:
-        if rule.matcher.search(lowered):
+        literal = rule.literal  # most rules: a substring test, no call
+        if literal is not None:
+            if literal in lowered:
+                return rule
+        elif rule.matcher.search(lowered):
             return rule
     return None
 

@@ -327,6 +327,7 @@ class FilterEngine:
         exit_code: int | None = None,
         *,
         rules: Sequence[Rule] | None = None,
+        warnings: bool = True,
     ) -> FilterResult:
         """Filter one command output.
 
@@ -335,9 +336,13 @@ class FilterEngine:
         :param exit_code: the exit code, ``None`` when unknown.
         :param rules: :meth:`matching_rules` of ``command``, when the caller already has them
             (matching costs one search per rule).
+        :param warnings: ``False`` when the caller does not read
+            :attr:`FilterResult.warnings`: an output shown whole already holds every security
+            line, so the security scan, which then could only add warnings, is skipped (the
+            result has no security warnings; the text and the secret warnings are the same).
         :returns: the result, which keeps the raw output.
         """
-        return self._apply(command, output, exit_code, rules, guarded=True)
+        return self._apply(command, output, exit_code, rules, guarded=True, warned=warnings)
 
     def apply_rules(
         self, command: str | None, output: str, exit_code: int | None = None
@@ -362,6 +367,7 @@ class FilterEngine:
         rules: Sequence[Rule] | None,
         *,
         guarded: bool,
+        warned: bool = True,
     ) -> FilterResult:
         exact = strip_terminal(output)
         normalized = None if command is None else normalized_command(command)
@@ -380,7 +386,8 @@ class FilterEngine:
             text, confidence = self._reduce(rules, clean, exit_code)
         warnings: list[FilterWarning] = []
         options = self._options
-        if options.security_enabled:
+        # shown whole (most outputs are short), the text holds every line the scan could add
+        if options.security_enabled and (warned or text != clean):
             preserved = self._security.scan(clean)
             warnings += [FilterWarning(WarningKind.SECURITY, line) for line in preserved]
             shown = set(text.split("\n"))

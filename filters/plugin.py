@@ -157,12 +157,15 @@ def _unmarked(summary: str) -> str:
     return "\n".join(line.removeprefix(_STDERR_MARK) for line in summary.split("\n"))
 
 
-def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput) -> FilterResult:
+def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput, *,
+                  warnings: bool = True) -> FilterResult:
     """Run ``engine`` on a tool output's summary (see the module notes on stderr marks).
 
     :param engine: the runtime's engine.
     :param command: the command that produced the output, when known.
     :param output: the executor's output.
+    :param warnings: whether the result's ``warnings`` are wanted (see
+        :meth:`FilterEngine.apply`).
     :returns: the engine's result; a truncation note of the executor is left out of it.
     """
     text = output.summary
@@ -171,7 +174,7 @@ def filter_output(engine: FilterEngine, command: str | None, output: ToolOutput)
     rules = engine.matching_rules(command)
     if rules:
         text = _unmarked(text)
-    return engine.apply(command, text, output.exit_code, rules=rules)
+    return engine.apply(command, text, output.exit_code, rules=rules, warnings=warnings)
 
 
 @hookimpl
@@ -191,7 +194,8 @@ def tooldeck_transform_output(
     command = call.params.get("command")
     if not isinstance(command, str):
         command = call.input_text(tool) or None
-    result = filter_output(runtime.stash_get(ENGINE), command, output)
+    # the model reads the text and the stats: the result's warnings are not used here
+    result = filter_output(runtime.stash_get(ENGINE), command, output, warnings=False)
     text = result.output
     if output.truncated and _TRUNCATION_NOTE in output.summary:
         text += output.summary[output.summary.rindex(_TRUNCATION_NOTE) :]

@@ -141,6 +141,8 @@ class EgressGate:
         :returns: the decision and every destination the command names.
         """
         found = destinations(shell_analysis(command, extra_wrappers=self.extra_wrappers))
+        if not found:  # most commands: no destination, nothing to judge or resolve
+            return _NOWHERE
         asks: list[str] = []
         local: list[str] = []
         pending: list[Url | HostPort] = []
@@ -247,6 +249,10 @@ class Judgement:
     found: tuple[Destination, ...]
     refused: Url | HostPort | None = None
     rule: str | None = None
+
+
+_NOWHERE = Judgement(None, ())
+"""The judgement of a command that names no destination."""
 
 
 def _as_url(item: Destination) -> str:

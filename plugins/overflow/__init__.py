@@ -74,13 +74,13 @@ def tooldeck_transform_output(
     settings = runtime.settings.get(OverflowSettings)
     if not settings.enabled or tool.id == READ_OVERFLOW.id:
         return None
-    full = _unfiltered(output)
     too_long = len(output.summary) > settings.threshold
     stats = output.filter_stats
     filtered = (settings.keep_filtered and stats is not None
                 and stats.filtered_lines < stats.raw_lines)
     if not (too_long or filtered):
         return None
+    full = _unfiltered(output)
     try:
         reference = runtime.services.overflow.put(full, tool=tool.id, caller_id=call.caller_id)
     except Exception as exc:  # a full disk must not lose the output

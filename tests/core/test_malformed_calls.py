@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tooldeck.call_shape import MAX_PARAMS_DEPTH
+from tooldeck.call_shape import MAX_PARAMS_DEPTH, _table_error, shape_error
 from tooldeck.deck import Deck
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import ToolCall
@@ -184,3 +186,29 @@ def test_a_failing_sink_is_reported_and_the_result_kept(
     result = deck.call_sync(ToolCall("echo", {"command": "ls"}))
     assert result.ok and result.text == "ran: ls"
     assert "audit sink 'audit' failed: OSError" in capsys.readouterr().err
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=4))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner),
+    st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=3)),
+    max_leaves=12)
+_NAMES = st.one_of(st.text(max_size=6), st.integers(), st.none())
+
+
+@given(tool_id=st.one_of(st.text(max_size=5), st.integers(), st.none()),
+       params=st.one_of(st.dictionaries(_NAMES, _VALUES, max_size=4), _VALUES))
+def test_the_quick_accept_says_what_the_rule_table_says(tool_id: Any, params: Any) -> None:
+    call = ToolCall(tool_id, params)
+    quick, table = shape_error(call), _table_error(call)
+    assert (quick is None) == (table is None)
+    if quick is not None and table is not None:
+        assert (quick.category, quick.message) == (table.category, table.message)
+
+
+def test_a_nested_value_still_meets_the_depth_rule() -> None:
+    deep: Any = "x"
+    for _ in range(MAX_PARAMS_DEPTH + 1):
+        deep = [deep]
+    error = shape_error(ToolCall("bash", {"command": deep}))
+    assert error is not None and "params-depth" in error.message

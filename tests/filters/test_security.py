@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tooldeck.filters.engine import FilterEngine, FilterSettings, SecuritySettings, WarningKind
 from tooldeck.filters.rules import Rule
@@ -126,3 +128,49 @@ def test_a_secret_the_filter_cut_out_of_context_is_still_redacted(
 def test_source_code_is_not_redacted(rules: tuple[Rule, ...], text: str) -> None:
     result = FilterEngine(rules).apply("cat app.py", text, 0)
     assert result.output == text and result.warnings == ()
+
+
+def test_without_warnings_a_filtered_output_still_gets_its_security_lines(
+    rules: tuple[Rule, ...],
+) -> None:
+    raw = "./src/pkg/line.py\n" * 200 + "advisory RUSTSEC-2023-0071 in rsa\n"
+    raw += "./src/pkg/line.py\n" * 200
+    result = FilterEngine(rules).apply("find . -type f", raw, 0, warnings=False)
+    assert result.output.endswith(
+        "--- Security Warnings (preserved) ---\nadvisory RUSTSEC-2023-0071 in rsa\n"
+    )
+
+
+def test_without_warnings_a_short_output_is_shown_whole_and_redacted(
+    rules: tuple[Rule, ...],
+) -> None:
+    raw = "HTTP 401 Unauthorized\ntoken ghp_" + "a1B2c3D4e5" * 4 + "\n"
+    wanted = FilterEngine(rules).apply("curl x", raw, 1)
+    quiet = FilterEngine(rules).apply("curl x", raw, 1, warnings=False)
+    assert quiet.output == wanted.output and "ghp_a1B2" not in quiet.output
+    assert "HTTP 401 Unauthorized" in quiet.output
+    assert [w.kind for w in quiet.warnings] == [WarningKind.SECRET]
+    assert [w.kind for w in wanted.warnings] == [WarningKind.SECURITY, WarningKind.SECRET]
+
+
+_LINES = st.sampled_from([
+    "./src/pkg/line.py", "thread 'main' panicked at src/x.rs:1:1", "", "  indented",
+    "HTTP/1.1 403 Forbidden", "password=hunter2hunter2", "\x1b[1mbold\x1b[0m", "a\rb",
+    "Compiling zeph v0.9.0", "RUSTSEC-2024-0001: memory corruption in foo",
+])
+
+
+@settings(max_examples=60, deadline=None,  # the rules fixture is an immutable tuple
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.tuples(_LINES, st.integers(1, 40)), max_size=8),
+       command=st.sampled_from(["find . -type f", "cargo test", "ls", "true"]),
+       exit_code=st.sampled_from([0, 1, None]))
+def test_skipping_the_warnings_never_changes_the_text(
+    rules: tuple[Rule, ...], lines: list[tuple[str, int]], command: str, exit_code: int | None,
+) -> None:
+    raw = "".join(f"{line}\n" * count for line, count in lines)
+    engine = FilterEngine(rules)
+    wanted = engine.apply(command, raw, exit_code)
+    quiet = engine.apply(command, raw, exit_code, warnings=False)
+    assert (quiet.output, quiet.stats_line, quiet.rules) == (
+        wanted.output, wanted.stats_line, wanted.rules)
