@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,14 @@ action = "allow"
 confirmation callback, refused), so no test can run a destructive command by accident."""
 
 Script = Callable[[int, dict[str, Any]], "Mapping[str, Any] | tuple[int, Any]"]
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A server for which a client that hung up (a timeout under test) is no error to print."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class ModelServer:
@@ -55,7 +64,7 @@ class ModelServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.01,),
                                         daemon=True)
 
