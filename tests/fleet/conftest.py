@@ -27,11 +27,15 @@ PASSWORD_ENV = "TOOLDECK_PG_PASSWORD"
 
 
 @pytest.fixture(scope="session")
-def pg_server() -> Iterator[TemporaryPostgres]:
+def pg_server(pytestconfig: pytest.Config) -> TemporaryPostgres:
     # no fsync: nothing outlives the session, and what the tests check of durability is that
     # a commit survives the worker that made it (a kill -9), not the machine's disk
-    with TemporaryPostgres(settings={"fsync": "off"}) as server:
-        yield server
+    server = TemporaryPostgres(settings={"fsync": "off"})
+    # stopped when pytest shuts down, not in the teardown of whichever test ran last: its
+    # shutdown and the removal of its files take seconds on a loaded machine, which that
+    # test's timeout would be charged with
+    pytestconfig.add_cleanup(server.stop)
+    return server.start()
 
 
 def admin(server: TemporaryPostgres, database: str = "postgres") -> psycopg.Connection[Any]:
