@@ -179,9 +179,11 @@ _EDITOR_INSERT = re.compile(r"^[0-9.,$;'+-]*[aic]$")
 
 
 def _editor_script(name: str, stdin: Stdin, found: Nested) -> None:
-    """ed(1) and ex(1) read their commands on standard input: ``!cmd`` (also ``r !cmd``,
-    ``w !cmd``) runs a shell command, ``w FILE`` writes FILE; text after ``a``/``i``/``c``
-    up to a lone ``.`` is data."""
+    """Judge the script ed(1) or ex(1) reads on standard input.
+
+    ``!cmd`` (also ``r !cmd``, ``w !cmd``) runs a shell command, ``w FILE`` writes FILE; text
+    after ``a``/``i``/``c`` up to a lone ``.`` is data.
+    """
     if stdin.kind == "pipe" or stdin.dynamic:
         _stdin_code(name, stdin, found, parse=False)
         return
@@ -203,6 +205,56 @@ def _editor_script(name: str, stdin: Stdin, found: Nested) -> None:
 
 
 _EDITORS = frozenset({"ed", "ex"})
+
+_SQLITE_VALUED = frozenset({"-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs",
+                            "-mmap", "-pagecache", "-lookaside", "-maxsize", "-heap",
+                            "-escape", "-A", "-archive"})
+_SQLITE_WRITES = frozenset({".output", ".once", ".log", ".save", ".backup", ".excel"})
+_SQLITE_READS = frozenset({".read", ".import"})
+_SQLITE_SHELLS = frozenset({".shell", ".system"})
+
+
+def _sqlite_script(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """Judge sqlite3(1)'s dot-commands in ``-cmd``, its SQL operands and a literal input.
+
+    ``.shell``/``.system CMD`` and ``.once|.output |CMD`` run CMD, ``.output|.once|.log|
+    .save|.backup FILE`` write FILE, ``.read|.import FILE`` read it, ``.load LIB`` loads
+    native code (unseen: opaque).
+    """
+    texts: list[str] = []
+    operands = 0
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value in _SQLITE_VALUED and index + 1 < len(args):
+            if value == "-cmd":
+                texts.append(args[index + 1].value)
+            index += 2
+            continue
+        if not value.startswith("-"):
+            operands += 1
+            if operands > 1:  # the first operand is the database
+                texts.append(value)
+        index += 1
+    if stdin.kind in ("here-string", "heredoc") and not stdin.dynamic:
+        texts.append(stdin.text)
+    for line in (raw.strip() for text in texts for raw in text.splitlines()):
+        verb, _, rest = line.partition(" ")
+        rest = rest.strip()
+        target = rest.split()[-1] if rest.split() else ""
+        if verb in _SQLITE_SHELLS and rest:
+            found.scripts.append((rest, f"sqlite3 {verb}"))
+        elif verb in (".output", ".once") and target.startswith("|"):
+            found.scripts.append((rest.lstrip("|"), f"sqlite3 {verb}"))
+        elif verb in _SQLITE_WRITES and target and not target.startswith("-"):
+            found.commands.append(([Word("tee", "tee"), Word(target, target)],
+                                   f"sqlite3 {verb}"))
+        elif verb in _SQLITE_READS and rest and not rest.startswith(("-", "|")):
+            source = rest.split()[0]
+            found.commands.append(([Word("cat", "cat"), Word(source, source)],
+                                   f"sqlite3 {verb}"))
+        elif verb == ".load" and rest:
+            found.reasons.append(f"sqlite3 .load runs native code from {rest.split()[0]!r}")
 
 
 def _eval(args: Sequence[Word], found: Nested) -> None:
@@ -411,6 +463,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _shell(name, args, stdin, input_args, found)
     elif name in _EDITORS:
         _editor_script(name, stdin, found)
+    elif name == "sqlite3":
+        _sqlite_script(args, stdin, found)
     elif base in _INTERPRETERS and (
             stdin.kind == "pipe" or stdin.dynamic or any(
                 w.source.startswith(("<(", "\"<(")) for w in args)):
@@ -424,7 +478,7 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     return found
 
 
-_CARRIERS = SHELLS | _EDITORS | {"source", ".", "su", "script"} | _SIMPLE.keys()
+_CARRIERS = SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

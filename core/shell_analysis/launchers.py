@@ -81,6 +81,12 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "pueue": frozenset({"add"}), "tsp": frozenset({""}), "ts": frozenset({""}),
     "nq": frozenset({""}), "sem": frozenset({""}), "daemon": frozenset({""}),
     "with-contenv": frozenset({""}),
+    # container and VM clients that run a command in the guest (their manuals): judged by
+    # what they run, as docker exec is (opening a bare shell there: :mod:`.guest_shells`)
+    "lxc": frozenset({"exec"}), "incus": frozenset({"exec"}), "multipass": frozenset({"exec"}),
+    "kubectl": frozenset({"exec"}), "oc": frozenset({"exec", "rsh"}),
+    "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
+    "limactl": frozenset({"shell"}),
 }
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
@@ -97,7 +103,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     # psql's \! and MariaDB's \! / system run a shell command (psql(1), mariadb(1))
     "psql": frozenset({"-c", "--command"}), "mariadb": frozenset({"-e", "--execute"}),
     "tmux": frozenset(), "screen": frozenset({"-X"}),
-    "sqlite3": frozenset({"-cmd"}), "flock": frozenset({"-c", "--command"}),
+    "sqlite3": frozenset({"-cmd"}),
+    "vagrant": frozenset({"-c", "--command"}), "flock": frozenset({"-c", "--command"}),
     "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
     # latexmk runs the (pdf)latex command it is given (latexmk(1))

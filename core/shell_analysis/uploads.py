@@ -484,8 +484,11 @@ _DLX = frozenset({"pnpm", "yarn", "bun"})
 
 
 def _runs_from_url(name: str, words: list[str]) -> str | None:
-    """``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``, ``deno run URL``,
-    ``uv run URL``: fetched and run."""
+    """Find the URL a package runner fetches and runs.
+
+    ``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``, ``deno run URL``,
+    ``uv run URL``.
+    """
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
             name in ("pipx", "uv", "deno") and words[:1] == ["run"]):
         return next((w for w in words if _URL.match(w) or "://" in w), None)
