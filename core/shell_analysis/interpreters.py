@@ -92,12 +92,14 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _SPAWN = re.compile(
     r"os\.system|os\.popen|os\.exec|os\.spawn|subprocess|pty\.spawn|commands\.getoutput|"
     r"child_process|exec(?:Sync|File|FileSync)?\s*\(|spawn(?:Sync)?\s*\(|\bexec\b|"
-    r"(?<!platform\.)(?<!os\.)\bsystem\b(?!\.)|popen|shell_exec|passthru|proc_open|pcntl_exec|"
+    r"(?<!platform\.)(?<!os\.)\bsystem\b(?!\.(?:out|err|in|exit|getProperty|getenv|"
+    r"currentTimeMillis|nanoTime|arraycopy|lineSeparator)\b)|popen|shell_exec|passthru|"
+    r"proc_open|pcntl_exec|"
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
     r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
-    # (system. is Java's System class: System.out is no spawn)
+    # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
     r"\bsystem2\s*\(|\bprint\b[^|;{}\n]*\|\s*[\"']|\bopen\s*\(?\s*\w+\s*,\s*[\"']\s*\||"
     r"\bopen\s*\(?\s*\w+\s*,\s*[\"'][^\"']*\|\s*[\"']",

@@ -90,6 +90,9 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
 }
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
+_GUEST_RUNNERS = frozenset({"lxc", "incus", "multipass", "kubectl", "oc", "lxc-attach",
+                            "distrobox"})
+"""Container and VM clients whose command is the words after ``--``."""
 
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "vim": frozenset({"-c", "--cmd"}), "nvim": frozenset({"-c", "--cmd"}),
@@ -200,6 +203,10 @@ def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:
             if not found:
                 return []  # poetry install, op item get: no command is run
             words = words[found[0] + 1 :]
+        if name in _GUEST_RUNNERS and any(w.value == "--" for w in words):
+            # lxc exec c1 -- cat /tmp/x: the guest runs exactly the words after --
+            after = next(i for i, w in enumerate(words) if w.value == "--") + 1
+            return [tuple(words[after:])] if after < len(words) else []
         return [tuple(words[i:]) for i, w in enumerate(words)
                 if w.stable and w.value and not w.value.startswith(("-", "+"))]
     return []

@@ -275,6 +275,7 @@ GUEST_SHELLS = {
     # what runs in the guest, and the clients' other subcommands
     "lxc exec c1 -- ls /srv": "allow",
     "lxc exec c1 -- pytest -q": "allow",
+    "kubectl exec mypod -- cat /tmp/x": "allow",  # only the words after -- run there
     "multipass exec vm1 -- cat /etc/os-release": "allow",
     "vagrant ssh -c 'ls /vagrant'": "allow",
     "distrobox enter box -- make test": "allow",
