@@ -36,10 +36,12 @@ the code only exists at run time.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.interpreters import STDIN_CODE
 from tooldeck.shell_analysis.model import Word, command_name
 
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
@@ -48,8 +50,7 @@ __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
 
-_INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "lua", "m4", "dc",
-                           "tclsh", "expect", "cpan"})
+_OTHER_STDIN_READERS = frozenset({"m4", "dc", "expect", "cpan"})
 _STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _SHELL_LONG_WITH_ARG = frozenset({"--rcfile", "--init-file"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -162,12 +163,98 @@ def _interpreter(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -
             return
         if value == "-":
             break
+        if value == "run" and name in _STDIN_RUNNERS:
+            continue  # deno run -: the program is the next word
         if word.source.startswith(("<(", "\"<(")):
             found.unseen(name, f"{name} runs the output of {word.source!r} as its program")
             return
         if not value.startswith("-"):
             return
     _stdin_code(name, stdin, found, parse=False)
+
+
+_EDITOR_SHELL = re.compile(r"^[0-9.,$;'a-z+-]*(?:[wWrEe]q?\s*)?!(.*)$")
+_EDITOR_WRITE = re.compile(r"^[0-9.,$;'a-z+-]*(?:w|W|wq)\s+([^!\s].*?)\s*$")
+_EDITOR_INSERT = re.compile(r"^[0-9.,$;'+-]*[aic]$")
+
+
+def _editor_script(name: str, stdin: Stdin, found: Nested) -> None:
+    """Judge the script ed(1) or ex(1) reads on standard input.
+
+    ``!cmd`` (also ``r !cmd``, ``w !cmd``) runs a shell command, ``w FILE`` writes FILE; text
+    after ``a``/``i``/``c`` up to a lone ``.`` is data.
+    """
+    if stdin.kind == "pipe" or stdin.dynamic:
+        _stdin_code(name, stdin, found, parse=False)
+        return
+    if stdin.kind not in ("here-string", "heredoc"):
+        return
+    inserting = False
+    for raw in stdin.text.splitlines():
+        line = raw.strip().lstrip(":")
+        if inserting:
+            inserting = line != "."
+            continue
+        if _EDITOR_INSERT.match(line):
+            inserting = True
+        elif shell := _EDITOR_SHELL.match(line):
+            found.scripts.append((shell.group(1), f"{name} !"))
+        elif write := _EDITOR_WRITE.match(line):
+            target = write.group(1)
+            found.commands.append(([Word("tee", "tee"), Word(target, target)], f"{name} w"))
+
+
+_EDITORS = frozenset({"ed", "ex"})
+
+_SQLITE_VALUED = frozenset({"-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs",
+                            "-mmap", "-pagecache", "-lookaside", "-maxsize", "-heap",
+                            "-escape", "-A", "-archive"})
+_SQLITE_WRITES = frozenset({".output", ".once", ".log", ".save", ".backup", ".excel"})
+_SQLITE_READS = frozenset({".read", ".import"})
+_SQLITE_SHELLS = frozenset({".shell", ".system"})
+
+
+def _sqlite_script(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """Judge sqlite3(1)'s dot-commands in ``-cmd``, its SQL operands and a literal input.
+
+    ``.shell``/``.system CMD`` and ``.once|.output |CMD`` run CMD, ``.output|.once|.log|
+    .save|.backup FILE`` write FILE, ``.read|.import FILE`` read it, ``.load LIB`` loads
+    native code (unseen: opaque).
+    """
+    texts: list[str] = []
+    operands = 0
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value in _SQLITE_VALUED and index + 1 < len(args):
+            if value == "-cmd":
+                texts.append(args[index + 1].value)
+            index += 2
+            continue
+        if not value.startswith("-"):
+            operands += 1
+            if operands > 1:  # the first operand is the database
+                texts.append(value)
+        index += 1
+    if stdin.kind in ("here-string", "heredoc") and not stdin.dynamic:
+        texts.append(stdin.text)
+    for line in (raw.strip() for text in texts for raw in text.splitlines()):
+        verb, _, rest = line.partition(" ")
+        rest = rest.strip()
+        target = rest.split()[-1] if rest.split() else ""
+        if verb in _SQLITE_SHELLS and rest:
+            found.scripts.append((rest, f"sqlite3 {verb}"))
+        elif verb in (".output", ".once") and target.startswith("|"):
+            found.scripts.append((rest.lstrip("|"), f"sqlite3 {verb}"))
+        elif verb in _SQLITE_WRITES and target and not target.startswith("-"):
+            found.commands.append(([Word("tee", "tee"), Word(target, target)],
+                                   f"sqlite3 {verb}"))
+        elif verb in _SQLITE_READS and rest and not rest.startswith(("-", "|")):
+            source = rest.split()[0]
+            found.commands.append(([Word("cat", "cat"), Word(source, source)],
+                                   f"sqlite3 {verb}"))
+        elif verb == ".load" and rest:
+            found.reasons.append(f"sqlite3 .load runs native code from {rest.split()[0]!r}")
 
 
 def _eval(args: Sequence[Word], found: Nested) -> None:
@@ -225,10 +312,24 @@ def _alias(args: Sequence[Word], found: Nested) -> None:
 
 STDIN_PROGRAMS: dict[str, str] = {
     "python": "-c", "perl": "-e", "ruby": "-e", "node": "-e", "nodejs": "-e", "bun": "-e",
-    "php": "-r", "lua": "-e", "luajit": "-e", "rscript": "-e", "julia": "-e", "guile": "-c",
+    "php": "-r", "lua": "-e", "luajit": "-e", "rscript": "-e", "r": "-e", "julia": "-e",
+    "guile": "-c", "pwsh": "-c", "powershell": "-c", "osascript": "-e", "jrunscript": "-e",
+    "clisp": "-x", "ghci": "-e", "octave": "--eval", "octave-cli": "--eval", "gnuplot": "-e",
+    "slsh": "-e", "scala": "-e", "erl": "-eval", "raku": "-e", "perl6": "-e", "rakudo": "-e",
+    "racket": "-e", "sbcl": "--eval", "bb": "-e", "qjs": "-e", "rhino": "-e", "xonsh": "-c",
+    "clojure": "-e", "swipl": "-g", "gst": "-e", "deno": "eval",
+    "tclsh": STDIN_CODE, "jjs": STDIN_CODE, "jshell": STDIN_CODE,
 }
-"""Interpreters that run a program read from standard input, and the option that gives
-the same program on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``)."""
+"""Interpreters that run a program read from standard input (their manuals: with no program
+file, with ``-``, or as a REPL fed a non-terminal), and the option that gives the same program
+on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``); an interpreter without
+such an option gets :data:`.interpreters.STDIN_CODE` (``tclsh``, ``jjs``, ``jshell``). These
+are every interpreter of :data:`.interpreters.INTERPRETER_CODE_OPTIONS` that reads one."""
+
+_STDIN_RUNNERS = frozenset({"deno", "bun"})
+"""Interpreters whose ``run -`` reads the program on standard input (``deno run -``)."""
+
+_INTERPRETERS = STDIN_PROGRAMS.keys() | _OTHER_STDIN_READERS
 
 
 def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
@@ -243,7 +344,8 @@ def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
         return None
     name = command_name(argv[0].value).rstrip("0123456789.-").lower()
     option = STDIN_PROGRAMS.get(name)
-    if option is None or any(not w.value.startswith("-") for w in argv[1:]):
+    operands = [w.value for w in argv[1:] if not w.value.startswith("-")]
+    if option is None or (operands and not (name in _STDIN_RUNNERS and operands == ["run"])):
         return None
     return [argv[0], Word(option, option), Word(stdin.text, stdin.text)]
 
@@ -352,14 +454,18 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     if not argv:
         return Nested()
     name = command_name(argv[0].value)
-    if name not in _CARRIERS and name not in _INTERPRETERS and name.rstrip(
-            "0123456789.") not in _INTERPRETERS:
+    base = name if name in _INTERPRETERS else name.rstrip("0123456789.-").lower()  # m4
+    if name not in _CARRIERS and base not in _INTERPRETERS:
         return NOTHING
     found = Nested()
     args = argv[1:]
     if name in SHELLS:
         _shell(name, args, stdin, input_args, found)
-    elif (name in _INTERPRETERS or name.rstrip("0123456789.") in _INTERPRETERS) and (
+    elif name in _EDITORS:
+        _editor_script(name, stdin, found)
+    elif name == "sqlite3":
+        _sqlite_script(args, stdin, found)
+    elif base in _INTERPRETERS and (
             stdin.kind == "pipe" or stdin.dynamic or any(
                 w.source.startswith(("<(", "\"<(")) for w in args)):
         _interpreter(name, args, stdin, found)
@@ -372,7 +478,7 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     return found
 
 
-_CARRIERS = SHELLS | {"source", ".", "su", "script"} | _SIMPLE.keys()
+_CARRIERS = SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

@@ -7,7 +7,8 @@ HOST:CONTAINER``, ``--mount src=HOST``) stays a host path, and so does an option
 
 A command run in a container is a remote command: ``docker exec web ls /app``, ``docker run
 --rm alpine cat /etc/os-release``, ``docker compose exec web ls /srv`` and ``kubectl exec pod
--- cat /app/x`` name the container's files, not the host's. The words after the container
+-- cat /app/x`` name the container's files, not the host's; so do ``lxc|incus|multipass exec
+NAME -- ls /srv``. The words after the container
 (or image, or service; for ``kubectl``/``oc exec``, after ``--``) are container-side.
 
 A container started with the host's privileges is an escalation (denied): ``--privileged``,
@@ -102,12 +103,16 @@ def _after_target(args: Sequence[str]) -> list[str]:
     return []
 
 
+_GUEST_CLIS = frozenset({"lxc", "incus", "multipass"})
+"""LXD, Incus and Multipass: ``exec NAME -- CMD`` runs CMD in the guest (their manuals)."""
+
+
 def _remote_command(segment: Segment) -> list[str]:
     """The words of the command a segment runs in a container (none when it runs none)."""
     if not segment.command_positions:
         return []
     head, *args = segment.argv
-    if head in _KUBE_CLIS:
+    if head in _KUBE_CLIS or head in _GUEST_CLIS:
         return args[args.index("--") + 1 :] if args[:1] == ["exec"] and "--" in args else []
     rest = args
     if head in _COMPOSE or (head in ENGINES and args[:1] == ["compose"]):

@@ -118,7 +118,7 @@ def _why(head: str, args: Sequence[str]) -> str | None:
             operands[:1] == ["config"] and "--global" in args) else None
     for prefix in _WRITES.get(head, ()):
         if tuple(operands[: len(prefix)]) == prefix:
-            return f"{head} {' '.join(prefix)} writes outside the project"
+            return " ".join((head, *prefix, "writes outside the project"))
     return None
 
 

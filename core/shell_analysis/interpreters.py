@@ -38,8 +38,13 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
 
 __all__ = [
-    "INTERPRETER_CODE_OPTIONS", "interpreter_code", "judge_code", "judge_interpreter",
+    "INTERPRETER_CODE_OPTIONS", "STDIN_CODE", "interpreter_code", "judge_code", "judge_interpreter",
 ]
+
+STDIN_CODE = "<stdin>"
+"""The option word the analysis puts before a program an interpreter reads on standard input
+when the interpreter has no option of its own for inline code (``tclsh <<< '…'``): the
+program is judged as that interpreter's one-liner (:func:`.carriers.stdin_program`)."""
 
 INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "python": frozenset({"-c"}),
@@ -68,7 +73,7 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "octave-cli": frozenset({"--eval"}),
     "gnuplot": frozenset({"-e"}),
     "slsh": frozenset({"-e"}),
-    "jjs": frozenset(),
+    "jjs": frozenset(), "jshell": frozenset(),
     "puppet": frozenset({"-e"}),
     "groovy": frozenset({"-e"}),
     "scala": frozenset({"-e"}),
@@ -87,11 +92,14 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
 _SPAWN = re.compile(
     r"os\.system|os\.popen|os\.exec|os\.spawn|subprocess|pty\.spawn|commands\.getoutput|"
     r"child_process|exec(?:Sync|File|FileSync)?\s*\(|spawn(?:Sync)?\s*\(|\bexec\b|"
-    r"(?<!platform\.)(?<!os\.)\bsystem\b|popen|shell_exec|passthru|proc_open|pcntl_exec|"
+    r"(?<!platform\.)(?<!os\.)\bsystem\b(?!\.(?:out|err|in|exit|getProperty|getenv|"
+    r"currentTimeMillis|nanoTime|arraycopy|lineSeparator)\b)|popen|shell_exec|passthru|"
+    r"proc_open|pcntl_exec|"
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
     r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
+    # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
     r"\bsystem2\s*\(|\bprint\b[^|;{}\n]*\|\s*[\"']|\bopen\s*\(?\s*\w+\s*,\s*[\"']\s*\||"
     r"\bopen\s*\(?\s*\w+\s*,\s*[\"'][^\"']*\|\s*[\"']",
@@ -148,9 +156,16 @@ _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
     r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
     r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
-    r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket",
+    r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket|"
+    # URL readers by their manuals: PHP's URL wrappers, Ruby's open-uri, Node's http modules
+    r"(?:file_get_contents|fopen|readfile|include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp)://|"
+    r"URI\.open|open-uri|require\(\s*['\"](?:https?|http2|net)['\"]\s*\)",
     re.IGNORECASE,
 )
+_RUN_TEXT = re.compile(
+    r"(?<![.\w])eval\b|(?<![.\w])exec\s*\(|\bFunction\s*\(|instance_eval|loadstring\s*\(|"
+    r"runInThisContext|runInNewContext|vm\.Script|Invoke-Expression|\biex\b")
+"""Running a string as code (``eval``, ``exec(``, ``new Function(``; not ``model.eval()``)."""
 _SENSITIVE = re.compile(
     r"169\.254\.169\.254|metadata\.google|100\.100\.100\.200|\.ssh|\.aws|\.npmrc|\.netrc|"
     r"\.env\b|id_rsa|id_ed25519|/etc/shadow|credentials|\.git-credentials|\.kube|\.docker|"
@@ -207,12 +222,10 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
     code: list[Word] = []
     for index, word in enumerate(args):
         value = word.value
-        if value in options and index + 1 < len(args):
+        if (value in options or value == STDIN_CODE) and index + 1 < len(args):
             code.append(args[index + 1])
         elif _glued(value, options):
             code.append(word)
-    if key in ("tclsh", "jjs") and not code:
-        return None
     return (key, code) if code else None
 
 
@@ -274,6 +287,9 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     if network and spawn:
         return Finding(DENY, "embedded-code", "the code connects out and runs a process "
                        "(a reverse shell)")
+    if network and _RUN_TEXT.search(code):
+        return Finding(DENY, "embedded-code", "the code fetches code and runs it "
+                       "(download-exec in one line)")
     if _DECODE.search(code) and _EVAL.search(code):
         return Finding(ASK, "embedded-code", "the code decodes then runs something")
     if spawn:

@@ -79,6 +79,7 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.guest_shells import GUEST_HEADS, guest_shell_finding
 from tooldeck.shell_analysis.home_config import HOME_CONFIG_HEADS, home_config_finding
 from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
@@ -128,6 +129,7 @@ from tooldeck.shell_analysis.secret_stores import (
     environment_secret_finding,
     secret_store_finding,
 )
+from tooldeck.shell_analysis.staged_manifests import MANIFEST_RUNNERS, staged_manifest_finding
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.uploads import (
@@ -479,6 +481,7 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
     (ROUTINE_HEADS, _routine_in_segment),
     (ATTACH_HEADS, attach_finding),
     (INSTALLER_HEADS, program_install_finding),
+    (GUEST_HEADS, guest_shell_finding),
 )
 """Rules that look at one segment of a known command: the command words each one reads, and
 the rule, run in this order."""
@@ -529,6 +532,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     if not _MASQUERADE_HEADS.isdisjoint(names) or (
             "exec " in analysis.command and any("exec" in s.wrappers for s in analysis.segments)):
         asked = asked or masquerade_finding(analysis)
+    if analysis.write_targets and not MANIFEST_RUNNERS.isdisjoint(names):
+        asked = asked or staged_manifest_finding(analysis)
     if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:

@@ -81,9 +81,18 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "pueue": frozenset({"add"}), "tsp": frozenset({""}), "ts": frozenset({""}),
     "nq": frozenset({""}), "sem": frozenset({""}), "daemon": frozenset({""}),
     "with-contenv": frozenset({""}),
+    # container and VM clients that run a command in the guest (their manuals): judged by
+    # what they run, as docker exec is (opening a bare shell there: :mod:`.guest_shells`)
+    "lxc": frozenset({"exec"}), "incus": frozenset({"exec"}), "multipass": frozenset({"exec"}),
+    "kubectl": frozenset({"exec"}), "oc": frozenset({"exec", "rsh"}),
+    "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
+    "limactl": frozenset({"shell"}),
 }
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
+_GUEST_RUNNERS = frozenset({"lxc", "incus", "multipass", "kubectl", "oc", "lxc-attach",
+                            "distrobox"})
+"""Container and VM clients whose command is the words after ``--``."""
 
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "vim": frozenset({"-c", "--cmd"}), "nvim": frozenset({"-c", "--cmd"}),
@@ -97,7 +106,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     # psql's \! and MariaDB's \! / system run a shell command (psql(1), mariadb(1))
     "psql": frozenset({"-c", "--command"}), "mariadb": frozenset({"-e", "--execute"}),
     "tmux": frozenset(), "screen": frozenset({"-X"}),
-    "sqlite3": frozenset({"-cmd"}), "flock": frozenset({"-c", "--command"}),
+    "sqlite3": frozenset({"-cmd"}),
+    "vagrant": frozenset({"-c", "--command"}), "flock": frozenset({"-c", "--command"}),
     "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
     # latexmk runs the (pdf)latex command it is given (latexmk(1))
@@ -193,6 +203,10 @@ def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:
             if not found:
                 return []  # poetry install, op item get: no command is run
             words = words[found[0] + 1 :]
+        if name in _GUEST_RUNNERS and any(w.value == "--" for w in words):
+            # lxc exec c1 -- cat /tmp/x: the guest runs exactly the words after --
+            after = next(i for i, w in enumerate(words) if w.value == "--") + 1
+            return [tuple(words[after:])] if after < len(words) else []
         return [tuple(words[i:]) for i, w in enumerate(words)
                 if w.stable and w.value and not w.value.startswith(("-", "+"))]
     return []

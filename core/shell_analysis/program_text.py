@@ -19,6 +19,12 @@ look like one:
 |                                        | on the other host, its paths are that host's        |
 | ``smbclient``                          | the ``//host/share`` service (the egress gate judges |
 |                                        | the host) and the ``-c``/``--command`` script       |
+| ``dconf read|list|dump|watch|write|    | the key or directory: a name in the settings         |
+| reset|load``, ``gsettings``            | database (``/org/gnome/…``), not a file; their       |
+|                                        | writes are judged by :mod:`.home_config`            |
+| ``busctl tree|introspect|get-property| | D-Bus object paths (``/org/freedesktop/…``) and      |
+| status|list``, ``gdbus introspect``,   | Xfce's property names (their manuals); a method     |
+| ``xfconf-query -p`` (not setting)      | call or a property set is judged word by word       |
 """
 
 from __future__ import annotations
@@ -116,6 +122,35 @@ def _script_and_patterns(family: str, args: Sequence[Word], offset: int) -> set[
     return found
 
 
+_KEY_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    # dconf(1): the subcommands that take a key or a directory of the database (compile and
+    # update take files); gsettings(1): schemas, relocatable paths and keys (its writes ask,
+    # :mod:`.home_config`); busctl(1) and gdbus: the subcommands that only look at an object
+    # (a method call or a property set stays judged word by word)
+    "dconf": frozenset({"read", "list", "dump", "watch", "write", "reset", "load"}),
+    "gsettings": frozenset({"get", "list-keys", "list-children", "list-recursively", "range",
+                            "describe", "writable", "monitor", "set", "reset",
+                            "reset-recursively"}),
+    "busctl": frozenset({"tree", "introspect", "get-property", "status", "list"}),
+    "gdbus": frozenset({"introspect", "monitor"}),
+}
+_SETTERS = frozenset({"-s", "--set", "-r", "--reset", "-n", "--create", "-t", "--type"})
+
+
+def _key_words(name: str, args: Sequence[Word], offset: int) -> set[int]:
+    """The words of a settings or bus client that name keys or objects, not files."""
+    if name == "xfconf-query":  # xfconf-query(1): -p names a property; setting one is judged
+        if any(w.value.partition("=")[0] in _SETTERS for w in args):
+            return set()
+        return {offset + i for i, w in enumerate(args)
+                if w.value.startswith("--property=") or (i and args[i - 1].value in ("-p",
+                                                                                   "--property"))}
+    operands = [i for i, w in enumerate(args) if not w.value.startswith("-")]
+    if not operands or args[operands[0]].value not in _KEY_SUBCOMMANDS[name]:
+        return set()
+    return {offset + i for i, w in enumerate(args) if "/" in w.value}
+
+
 _SSHES = frozenset({"ssh", "autossh"})
 _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 
@@ -153,6 +188,8 @@ def program_words(segment: Segment) -> frozenset[int]:
         return frozenset(_script_and_patterns(family, args, start))
     if name in _SSHES:
         return frozenset(_remote_command(args, start))
+    if name in _KEY_SUBCOMMANDS or name == "xfconf-query":
+        return frozenset(_key_words(name, args, start))
     if name == "smbclient":
         return frozenset(start + i for i, w in enumerate(args)
                          if w.value.replace("\\", "/").startswith("//")

@@ -81,11 +81,23 @@ _CLOUD_COPIES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
 _SCRIPTED_TRANSFERS = {"lftp": frozenset({"-e", "-c"})}
 _STDIN_SENDERS = frozenset({
     "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt",
-    "pwncat", "rcat", "http", "https", "xh", "xhs",
+    "pwncat", "rcat", "http", "https", "xh", "xhs", "pastebinit", "wgetpaste", "fpaste",
 })
 _FED_SENDERS = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "mail", "mailx",
                           "sendmail", "mutt", "pwncat", "rcat"})
 """Clients that send a file given as their input somewhere else (not ``ssh``, which runs it)."""
+_PASTE_CLIENTS: dict[str, frozenset[str]] = {
+    # command-line paste clients (their manuals): every file operand is posted to a public
+    # paste site, and standard input when none is given; the options that take a value
+    "pastebinit": frozenset({"-a", "-b", "-f", "-t", "-u", "-p", "-j", "-m"}),
+    "wgetpaste": frozenset({"-l", "--language", "-d", "--description", "-n", "--nick",
+                            "-s", "--service", "-e", "--expiration", "-c", "--command"}),
+    "fpaste": frozenset({"-l", "--lang", "-d", "--desc", "-n", "--nick", "-x", "--expire",
+                         "--password"}),
+}
+_BATCH_CLIENTS = frozenset({"ftp", "sftp"})
+"""FTP-like clients that run a script of commands fed on their standard input (``sftp``
+also from ``-b FILE``): the script may ``put`` any file."""
 _ENV_DUMPERS = frozenset({"env", "printenv"})
 _SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-xp"),
                 "typeset": ("-p", "-x"), "compgen": ("-v", "-e")}
@@ -95,7 +107,7 @@ UPLOAD_HEADS: frozenset[str] = (
     frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh", "az",
                "ping"})
     | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
-    | {"tftp", "ftp"}
+    | {"tftp"} | _BATCH_CLIENTS | frozenset(_PASTE_CLIENTS)
     | _HTTPIE | _COPIERS
 )
 """Command names :func:`upload_finding` looks at."""
@@ -200,6 +212,18 @@ def _put_commands(words: Iterator[Word]) -> Iterator[Word]:
                 yield Word(local[0], word.source, word.dynamic, word.globbed)
 
 
+def _paste_files(args: Sequence[Word], valued: frozenset[str]) -> Iterator[Word]:
+    """A paste client's file operands (``pastebinit -i FILE`` too)."""
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value == "-i" and index + 1 < len(args):
+            yield args[index + 1]  # pastebinit -i FILE
+        elif not value.startswith("-"):
+            yield args[index]
+        index += 2 if value == "-i" or value in valued else 1
+
+
 def _uploaded(segment: Segment) -> Iterator[Word]:
     name = segment.command
     args = _args(segment)
@@ -238,6 +262,8 @@ def _uploaded(segment: Segment) -> Iterator[Word]:
             yield from _values(args, frozenset({"-f", "--file"}))
         elif verbs == ["storage", "blob", "upload-batch"]:
             yield from _values(args, frozenset({"-s", "--source"}))
+    elif name in _PASTE_CLIENTS:
+        yield from _paste_files(args, _PASTE_CLIENTS[name])
     elif name == "lp":
         yield from (w for w in args if not w.value.startswith("-"))
     elif name == "restic" and any(w.value == "backup" for w in args):
@@ -325,8 +351,11 @@ def upload_finding(segment: Segment, cwd: str | None,
     """
     if not segment.command_positions:
         return None
-    if segment.command == "ftp" and segment.stdin in ("here-string", "heredoc", "pipe", "file"):
-        return Finding(ASK, "upload", f"{segment.text!r} feeds ftp a script: it may upload")
+    if segment.command in _BATCH_CLIENTS and (
+            segment.stdin in ("here-string", "heredoc", "pipe", "file") or any(
+                w.value.startswith("-b") for w in _args(segment))):
+        return Finding(ASK, "upload", f"{segment.text!r} feeds {segment.command} a script: "
+                       "it may upload")
     asked: Finding | None = None
     for word in _uploaded(segment):
         if not word.stable:
@@ -455,11 +484,23 @@ _DLX = frozenset({"pnpm", "yarn", "bun"})
 
 
 def _runs_from_url(name: str, words: list[str]) -> str | None:
-    """``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``: fetched and run."""
+    """Find the URL a package runner fetches and runs.
+
+    ``npx -y https://…/pkg.tgz``, ``pnpm dlx git+…``, ``uvx --from URL``, ``deno run URL``,
+    ``uv run URL``.
+    """
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
-            name == "pipx" and words[:1] == ["run"]):
+            name in ("pipx", "uv", "deno") and words[:1] == ["run"]):
         return next((w for w in words if _URL.match(w) or "://" in w), None)
     return None
+
+
+def _go_module_run(name: str, words: list[str]) -> str | None:
+    """``go run MODULE@VERSION``: a module fetched from its repository, built and run."""
+    if name != "go" or words[:1] != ["run"]:
+        return None
+    return next((w for w in words[1:] if not w.startswith("-") and "@" in w
+                 and "/" in w.partition("@")[0]), None)
 
 
 def install_url_finding(segment: Segment) -> Finding | None:
@@ -476,6 +517,10 @@ def install_url_finding(segment: Segment) -> Finding | None:
     if url is not None:
         return Finding(DENY, "download-exec", f"{segment.text!r} runs a package fetched from "
                        f"{url!r}")
+    module = _go_module_run(name, words)
+    if module is not None:
+        return Finding(ASK, "install-url", f"{segment.text!r} builds and runs {module!r}, "
+                       "fetched from its repository, as go install would")
     if name in ("kubectl", "oc") and words[:1] in (["apply"], ["create"], ["replace"]):
         manifests = [b for a, b in itertools.pairwise(words) if a in ("-f", "--filename")]
         url = next((m for m in manifests if "://" in m), None)
@@ -504,5 +549,5 @@ def install_url_finding(segment: Segment) -> Finding | None:
 
 
 INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | frozenset({
-    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc"})
+    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc", "deno", "go"})
 """Command names :func:`install_url_finding` looks at (``python -m pip`` too)."""

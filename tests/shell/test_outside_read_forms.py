@@ -86,8 +86,8 @@ DENIED = [
     "stat /etc/shadow && cat /etc/shadow",
     "ls ~/.ssh/id_* | parallel -X cat",
     "ls ~/.ssh/id_* | xargs cat",
-    "ls -la ~/.ssh",  # listing a secret directory names the keys to take
-    "ls ~/.aws/",
+    "ls -la ~/.ssh/id_*",  # a glob of key names is the hunt (ls -la ~/.ssh lists ssh's names)
+    "ls ~/.password-store/",  # the names are the accounts (ls ~/.aws/ lists the CLI's files)
     "stat ~/.ssh/id_*",
     "sh /etc/init.d/ssh stop",
     "bash /tmp/x.sh",

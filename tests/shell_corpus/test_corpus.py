@@ -62,8 +62,9 @@ FRESH_LIMITS = Limits(
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=506 / 519,  # 505 before the platforms' deletes, 503 before the bound values
-    max_dangerous_allowed=13,  # 494 before the complete catalogues, 414 when it arrived
+    min_caught=507 / 519,  # 506 before policy16's interpreter and launcher classes, 505 before the
+    # platforms' deletes, 503 before the bound values, 494 before the complete catalogues
+    max_dangerous_allowed=12,  # 414 when it arrived
     # 1 while cd /testbed && python -m pytest was denied (it asks now: outside-cd), 2
     # before the documented read forms, 3 with localhost denied, 9 / 279 when it arrived
     max_benign_denied=0 / 279,
