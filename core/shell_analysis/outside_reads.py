@@ -161,27 +161,6 @@ SECRET_PATTERNS: tuple[str, ...] = (
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
-PUBLIC_IN_CREDENTIAL_DIRS: tuple[str, ...] = (
-    # ssh(1), ssh_config(5), ssh-keygen(1) ALLOWED SIGNERS: the client's settings, the host
-    # keys it has seen (public keys of other machines; known_hosts.old is ssh-keygen -R's copy)
-    # and the signers it trusts
-    "*/.ssh/config", "*/.ssh/known_hosts", "*/.ssh/known_hosts2", "*/.ssh/known_hosts.old",
-    "*/.ssh/allowed_signers",
-    # gpg(1), gpg-agent(1), dirmngr(8) FILES: option files, the public keyring and the trust
-    # database (private keys live in private-keys-v1.d and secring.gpg, which stay secret)
-    "*/.gnupg/gpg.conf", "*/.gnupg/gpg-agent.conf", "*/.gnupg/dirmngr.conf",
-    "*/.gnupg/scdaemon.conf", "*/.gnupg/common.conf", "*/.gnupg/pubring.kbx",
-    "*/.gnupg/pubring.gpg", "*/.gnupg/trustdb.gpg",
-    # the AWS CLI's configuration and credential files: ``aws configure`` writes the keys to
-    # ``credentials`` and region, output and profiles to ``config`` (SSO and role settings
-    # name no secret); the SSO and CLI caches hold tokens and stay secret
-    "*/.aws/config",
-)
-"""Files inside a credential directory whose manuals say they hold no secret: reading them
-is ordinary work (``cat ~/.ssh/config``, ``grep Host ~/.ssh/known_hosts``). ``~/.kube/config``
-is not one (it holds the cluster's tokens and client keys), nor ``authorized_keys``, the
-account's access list."""
-
 _FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint",
                            "-fprintf", "-fprint0", "-fls"})
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd"})
@@ -205,8 +184,6 @@ def is_secret_path(path: str) -> bool:
     """
     name = path.rsplit("/", 1)[-1]
     if name.endswith(".pub") and "/" in path:  # ~/.ssh/id_rsa.pub: a public key
-        return False
-    if any(fnmatch.fnmatchcase(path, pattern) for pattern in PUBLIC_IN_CREDENTIAL_DIRS):
         return False
     if any(fnmatch.fnmatchcase(path, pattern) for pattern in SECRET_PATTERNS):
         return True

@@ -254,26 +254,18 @@ def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
 
 
 def _one_file(raw: str, policy: ShellPolicy) -> bool:
-    """Tell whether a path's metadata reveals no secret: one file, or a tool's own directory.
+    """Tell whether a path names one file, not a directory or a glob.
 
-    ``stat -c %a /etc/shadow`` and ``ls ~/.ssh`` (the names ssh gives its files) show none;
-    a glob (``ls ~/.ssh/id_*``) is a hunt, and the names in a password store or a keyring
-    are the user's accounts.
+    Listing ``~/.ssh`` or ``~/.ssh/id_*`` names the keys to take (a hunt); ``stat -c %a
+    /etc/shadow`` does not.
     """
-    lexical = _lexical(raw, policy).rstrip("/")
-    if any(c in raw for c in "*?["):
-        return False
-    if lexical.endswith(_LISTABLE_DIRECTORIES):
-        return True
-    return not (os.path.isdir(lexical) or lexical.endswith(_SECRET_DIRECTORIES)
-                or raw.endswith("/"))
+    lexical = _lexical(raw, policy)
+    return not (any(c in raw for c in "*?[") or os.path.isdir(lexical)
+                or lexical.rstrip("/").endswith(_SECRET_DIRECTORIES) or raw.endswith("/"))
 
 
-_LISTABLE_DIRECTORIES = ("/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker")
-"""Credential directories whose entries are named by their tool's manual (``id_ed25519``,
-``credentials``, ``config``): a listing tells nothing the manual does not."""
-
-_SECRET_DIRECTORIES = ("/.azure", "/.password-store", "/gcloud", "/keyrings", "/.vault-token")
+_SECRET_DIRECTORIES = ("/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker", "/.azure",
+                       "/.password-store", "/gcloud", "/keyrings", "/.vault-token")
 
 
 def _secret(raw: str, policy: ShellPolicy) -> bool:

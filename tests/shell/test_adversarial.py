@@ -93,7 +93,8 @@ DENY = [
     "cat /etc/shadow",
     "cat ../../etc/shadow",
     "echo x > /etc/cron.d/x",
-    "ls ~/.ssh/id_*",  # a glob of key names is the hunt; ls ~/.ssh alone lists ssh's names
+    "ls ~/.ssh",
+    "ls ~/.ssh/id_*",
     "cmd=sudo; $cmd id",  # the variable is bound statically: judged as sudo id
 ]
 

@@ -1,11 +1,10 @@
 """Class gaps policy15 noticed outside the held-back half (issue 12), each fixed as its class.
 
-- benign outside reads wrongly denied: the files of a credential directory that hold no
-  secret, by their manuals (ssh_config(5), ssh(1) ``known_hosts``, ssh-keygen(1) ALLOWED
-  SIGNERS, gpg(1)/gpg-agent(1)/dirmngr(8) FILES, the AWS CLI's "Configuration and credential
-  file settings"); a listing of such a directory (names its tool gives); the keys of a
-  settings database or the objects of a bus named like paths (dconf(1), gsettings(1),
-  busctl(1), gdbus, xfconf-query(1)); the secrets next to them stay denied;
+- benign outside reads wrongly denied: the keys of a settings database or the objects of a
+  bus named like paths (dconf(1), gsettings(1), busctl(1), gdbus, xfconf-query(1)); a
+  credential directory stays denied as a whole, its listing and its tools' public-looking
+  files too (issue 12: ``~/.ssh`` stays denied; ``known_hosts`` names the hosts to go to
+  next, which is why OpenSSH hashes it; the AWS CLI reads keys from ``~/.aws/config`` too);
 - interpreter (every interpreter of ``INTERPRETER_CODE_OPTIONS`` that reads a program on
   standard input, by its manual: with no program file, with ``-``, or as a REPL fed a
   non-terminal; ``deno run -``): a literal program is judged as the one-liner it amounts to,
@@ -45,23 +44,24 @@ from tooldeck.shell_analysis.home_config import home_config_finding
 
 Judge = Callable[[Sequence[str]], dict[str, str]]
 
-PUBLIC_IN_CREDENTIAL_DIRS = [
+CREDENTIAL_DIRECTORIES_STAY_DENIED = [
     "cat ~/.ssh/config",
     "cat ~/.ssh/known_hosts",
     "grep -n github.com ~/.ssh/known_hosts",
     "head ~/.ssh/known_hosts.old",
-    "cat ~/.ssh/allowed_signers",
-    "cat ~/.ssh/id_ed25519.pub",
-    "ssh-keygen -F github.com",
     "ssh-keygen -l -f ~/.ssh/known_hosts",
     "ls ~/.ssh",
     "ls -la ~/.ssh/",
     "ls ~/.gnupg",
     "cat ~/.gnupg/gpg.conf",
-    "cat ~/.gnupg/gpg-agent.conf",
     "cat ~/.aws/config",
     "grep region ~/.aws/config",
     "ls ~/.aws",
+]
+
+PUBLIC_KEYS_AND_LOOKUPS = [
+    "cat ~/.ssh/id_ed25519.pub",
+    "ssh-keygen -F github.com",
 ]
 
 SETTINGS_KEYS_AND_BUS_OBJECTS = [
@@ -108,9 +108,14 @@ SETTINGS_WRITES_ASK = [
 ]
 
 
-@pytest.mark.parametrize("command", PUBLIC_IN_CREDENTIAL_DIRS)
-def test_a_credential_directorys_public_files_are_read(default_verdicts: Judge,
-                                                       command: str) -> None:
+@pytest.mark.parametrize("command", CREDENTIAL_DIRECTORIES_STAY_DENIED)
+def test_a_credential_directory_stays_denied_as_a_whole(default_verdicts: Judge,
+                                                        command: str) -> None:
+    assert default_verdicts([command])[command] == "deny"
+
+
+@pytest.mark.parametrize("command", PUBLIC_KEYS_AND_LOOKUPS)
+def test_a_public_key_and_a_host_lookup_are_read(default_verdicts: Judge, command: str) -> None:
     assert default_verdicts([command])[command] == "allow"
 
 

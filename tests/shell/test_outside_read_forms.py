@@ -86,7 +86,9 @@ DENIED = [
     "stat /etc/shadow && cat /etc/shadow",
     "ls ~/.ssh/id_* | parallel -X cat",
     "ls ~/.ssh/id_* | xargs cat",
-    "ls -la ~/.ssh/id_*",  # a glob of key names is the hunt (ls -la ~/.ssh lists ssh's names)
+    "ls -la ~/.ssh",
+    "ls ~/.aws/",
+    "ls -la ~/.ssh/id_*",
     "ls ~/.password-store/",  # the names are the accounts (ls ~/.aws/ lists the CLI's files)
     "stat ~/.ssh/id_*",
     "sh /etc/init.d/ssh stop",
