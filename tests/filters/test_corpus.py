@@ -9,11 +9,7 @@ the count (they are never looked at one by one: see bench/corpus/filters/corpus.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import statistics
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,17 +24,7 @@ from tooldeck.filters.sanitize import collapse_blank_lines, strip_terminal
 from tooldeck.filters.settings import FilterSettings, SecuritySettings
 from tooldeck.models import ToolOutput
 
-LOADER = Path(__file__).resolve().parents[2] / "bench" / "corpus" / "filters" / "corpus.py"
-
-
-@functools.lru_cache(maxsize=1)
-def corpus() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("filter_corpus_loader", LOADER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from .corpuskit import corpus
 
 
 @functools.lru_cache(maxsize=1)

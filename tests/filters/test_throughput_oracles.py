@@ -13,13 +13,8 @@ outputs that differ is reported (its outputs are never looked at one by one).
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import re
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import ModuleType
 from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
@@ -34,6 +29,8 @@ from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import sanitize_output
 from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data, subtract
 from tooldeck.filters.strategy import StageResult
+
+from .corpuskit import corpus
 
 # ---- the references -------------------------------------------------------------------------
 
@@ -132,19 +129,6 @@ def test_fallback_equals_previous(raw: str) -> None:
 
 
 # ---- every corpus output --------------------------------------------------------------------
-
-LOADER = Path(__file__).resolve().parents[2] / "bench" / "corpus" / "filters" / "corpus.py"
-
-
-@functools.lru_cache(maxsize=1)
-def corpus() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("filter_corpus_oracles", LOADER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def _differing(same: Callable[[str], bool]) -> Iterator[tuple[str, str]]:
     """``(half, path)`` of each corpus output on which ``same`` fails."""
