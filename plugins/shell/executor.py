@@ -118,10 +118,11 @@ class ShellExecutor:
             raise ToolError(ErrorCategory.INVALID_PARAMETERS, "the command contains a NUL byte")
         if policy.cwd is None:
             raise ToolError(ErrorCategory.POLICY_BLOCKED, "no sandbox directory to run in")
+        timeout = self._timeout(params.timeout, background=params.background)
         if params.background:
             runs = session.setdefault(BACKGROUND, BackgroundRuns)
-            return await self._start_background(runs, params.command, policy)
-        return await self._run(params.command, policy, checkpoints, ctx.progress)
+            return await self._start_background(runs, params.command, policy, timeout)
+        return await self._run(params.command, policy, checkpoints, timeout, ctx.progress)
 
     def _environment(self) -> dict[str, str]:
         """The scrubbed environment, rebuilt only when ``os.environ`` changed.
@@ -205,15 +206,39 @@ class ShellExecutor:
         codes = shell.auto_rollback_exit_codes
         return exit_code in codes if codes else exit_code >= 2
 
+    def _timeout(self, asked: float | None, *, background: bool) -> float:
+        """The call's timeout: the configured one, or the one it asks for up to the maximum.
+
+        :param asked: the call's ``timeout`` parameter, if given.
+        :param background: a background run (its default and maximum are
+            ``background_timeout_secs``).
+        :returns: seconds.
+        :raises ToolError: ``invalid_parameters`` when the call asks for more than the maximum.
+        """
+        settings = self.settings
+        if background:
+            default, most, key = (settings.background_timeout_secs,
+                                  settings.background_timeout_secs, "background_timeout_secs")
+        else:
+            default, most, key = settings.timeout, settings.max_timeout, "max_timeout"
+        if asked is None:
+            return default
+        if asked > most:
+            hint = "" if background else "; run it with background=true"
+            raise ToolError(ErrorCategory.INVALID_PARAMETERS,
+                            f"timeout {asked:g}s is longer than [tools.shell] {key} "
+                            f"({most:g}s){hint}")
+        return asked
+
     async def _run(
-        self, command: str, policy: ShellPolicy, checkpoints: Checkpoints,
+        self, command: str, policy: ShellPolicy, checkpoints: Checkpoints, timeout: float,
         progress: Callable[[str], None] | None = None,
     ) -> ToolOutput:
         snapshot, warning = self._snapshot(command, policy)
         rollback: Rollback | None = None
         try:
             running = await self._spawn(command, policy, progress)
-            done = await running.finish(self.settings.timeout)
+            done = await running.finish(timeout)
             if snapshot is not None and self._should_roll_back(done.exit_code):
                 rollback = snapshot.rollback()
         except BaseException:
@@ -226,7 +251,7 @@ class ShellExecutor:
             else:
                 snapshot.discard()
         note = None if rollback is None else rollback_note(done.exit_code, rollback)
-        error = timeout_error(self.settings.timeout) if done.timed_out else classify(done)
+        error = timeout_error(timeout) if done.timed_out else classify(done)
         if error is not None:
             if note is not None:
                 error = ToolError(error.category, f"{error.message} ({note})",
@@ -247,15 +272,14 @@ class ShellExecutor:
                           rollback=undone)
 
     async def _start_background(
-        self, runs: BackgroundRuns, command: str, policy: ShellPolicy
+        self, runs: BackgroundRuns, command: str, policy: ShellPolicy, timeout: float
     ) -> ToolOutput:
         limit = self.settings.max_background_runs
         if not runs.has_room(limit):
             raise ToolError(ErrorCategory.POLICY_BLOCKED,
                             f"background run cap reached (max_background_runs={limit})")
         run_id = new_call_id()
-        runs.start(run_id, command, await self._spawn(command, policy),
-                   self.settings.background_timeout_secs)
+        runs.start(run_id, command, await self._spawn(command, policy), timeout)
         return ToolOutput("bash", started_message(run_id, command),
                           {"run_id": run_id, "status": "running"})
 

@@ -38,7 +38,14 @@ DEFAULT_SANDBOX_DEVICES: tuple[str, ...] = (
 class ShellSettings(StrictModel):
     """``[tools.shell]``: policy, sandbox, execution, transactions, checkpoints, background runs."""
 
-    timeout: float = Field(30, gt=0, description="Seconds before a command's tree is killed.")
+    timeout: float = Field(
+        120, gt=0,
+        description="Seconds before a command's tree is killed, unless the call asks for another "
+        "timeout (at most max_timeout).",
+    )
+    max_timeout: float = Field(
+        600, gt=0, description="The longest timeout a call may ask for (its timeout parameter)."
+    )
     blocked_commands: tuple[str, ...] = Field(
         (), description="Added to the 12 built-in blocked commands (an explicit block wins)."
     )

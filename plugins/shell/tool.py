@@ -39,6 +39,10 @@ class BashParams(BaseModel):
         False, description="Run in the background and return a run_id at once; read the "
         "result later with bash_status."
     )
+    timeout: float | None = Field(
+        None, gt=0, description="Seconds before the command is killed (default: the "
+        "configured timeout; more than the configured maximum is refused)."
+    )
 
 
 class BashStatusParams(BaseModel):

@@ -75,6 +75,20 @@ async def test_background_timeout_kills(make_deck: Any, helpers: Any, sandbox: P
     assert not helpers.live_pids_in(sandbox)
 
 
+async def test_a_background_run_may_ask_for_a_shorter_timeout(
+        make_deck: Any, helpers: Any, sandbox: Path) -> None:
+    deck = make_deck(STATUS_ALLOWED)
+    run_id = (await helpers.run(deck, "sleep 107", background=True, timeout=0.5)
+              ).output.raw_response["run_id"]
+    finished = await wait_finished(deck, run_id)
+    assert finished.output.raw_response["status"] == "timeout"
+    assert not helpers.live_pids_in(sandbox)
+    over = await helpers.run(make_deck("[tools.shell]\nbackground_timeout_secs = 5\n"),
+                             "true", background=True, timeout=6)
+    assert over.error.category is ErrorCategory.INVALID_PARAMETERS
+    assert "background_timeout_secs (5s)" in over.error.message
+
+
 async def test_output_is_cut_head_and_tail(make_deck: Any, helpers: Any) -> None:
     deck = make_deck(STATUS_ALLOWED)
     run_id = (await helpers.run(deck, "seq 1 5000", background=True)).output.raw_response[

@@ -375,6 +375,35 @@ async def test_timeout(make_deck: Any, helpers: Any) -> None:
     assert result.error.message == "command timed out after 1s"
 
 
+async def test_a_call_may_ask_for_its_own_timeout(make_deck: Any) -> None:
+    deck = make_deck("[tools.shell]\nmax_timeout = 5\n")
+    short = await deck.call(ToolCall("bash", {"command": "sleep 60", "timeout": 0.5}))
+    assert short.error.category is ErrorCategory.TIMEOUT
+    assert short.error.message == "command timed out after 0.5s"
+    # a longer timeout than the default lets a slow command finish
+    slow = make_deck("[tools.shell]\ntimeout = 0.2\n")
+    done = await slow.call(ToolCall("bash", {"command": "sleep 0.6; echo done", "timeout": 5}))
+    assert done.ok and done.output.summary == "done"
+
+
+async def test_a_timeout_over_the_maximum_is_refused_before_running(
+        make_deck: Any, sandbox: Path) -> None:
+    deck = make_deck("[tools.shell]\nmax_timeout = 5\n")
+    result = await deck.call(ToolCall("bash", {"command": "touch ran", "timeout": 6}))
+    assert result.error.category is ErrorCategory.INVALID_PARAMETERS
+    assert "max_timeout (5s)" in result.error.message and "background" in result.error.message
+    assert not (sandbox / "ran").exists()
+    zero = await deck.call(ToolCall("bash", {"command": "true", "timeout": 0}))
+    assert zero.error.category is ErrorCategory.INVALID_PARAMETERS
+
+
+def test_the_default_timeout_lets_a_test_suite_run() -> None:
+    from tooldeck.plugins.shell.settings import ShellSettings
+
+    settings = ShellSettings()
+    assert settings.timeout == 120 and settings.max_timeout == 600
+
+
 async def test_tool_call_params(make_deck: Any) -> None:
     deck = make_deck("")
     assert "hi" in (await deck.call(ToolCall("bash", {"command": "echo hi"}))).output.summary
