@@ -49,7 +49,8 @@ its own as a JSON, YAML or struct field (``"key": …``, ``Key: …``: a map or 
 are not secrets' names; ``key = …``, ``Key=…`` and ``key := …`` still are. A call named
 after a secret takes one only when it gives it (``setApiKey("…")``, ``with_token("…")``): a
 name that starts by looking one up, deriving, checking or printing it (``get_secret("db")``,
-``hash_password("…")``) is a ``lookup``.
+``hash_password("…")``) is a ``lookup``. ``PASS:`` in capitals is a test runner's outcome
+(``--- PASS: TestCmdName``), not a password's name: a ``test-outcome``.
 """
 
 from __future__ import annotations
@@ -475,13 +476,16 @@ def host_rejection(host: str) -> str | None:
 
 
 def name_rejection(name: str, operator: str) -> str | None:
-    """``public-name`` when a secret-sounding name stands for something that is not secret.
+    """Why a secret-sounding name stands for something that is not secret, if it does.
 
     :param name: the name before the operator (``api_key``, ``"sortKey"``, ``Key``).
     :param operator: what joins it to the value (``=``, ``:``, ``:=``, ``>``…).
-    :returns: ``public-name`` or ``None``.
+    :returns: ``public-name``, ``lookup``, ``test-outcome`` or ``None``.
     """
-    words = _parts(_split_camel(name.strip("\"'`<$ \t")))
+    bare_name = name.strip("\"'`<$ \t")
+    if bare_name == "PASS" and operator.strip() == ":":
+        return "test-outcome"  # go test's "--- PASS: TestName", automake's "PASS: name"
+    words = _parts(_split_camel(bare_name))
     if not words:
         return None
     if operator.startswith("(") and words[0] in _LOOKUP_VERBS:

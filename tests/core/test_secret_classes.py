@@ -482,3 +482,17 @@ def test_a_literal_given_to_a_setter_named_after_the_secret(text: str, secret: s
 @pytest.mark.parametrize("text", SETTER_LOOKUPS)
 def test_calls_that_look_a_secret_up_or_check_it_take_none(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("line", [
+    "--- PASS: TestCmdNameCompletionInGo (0.00s)",  # go test -v
+    "    --- PASS: TestRouteMatchers/Host_with_port_8080 (0.00s)",
+    "PASS: tests/test_xfrm2.sh",  # automake's test driver
+])
+def test_a_test_runner_s_pass_line_is_no_password(line: str) -> None:
+    assert redact(line) == line
+
+
+def test_a_password_named_pass_is_still_one() -> None:
+    assert "Qw8zLm2Xk9Rt" not in redact("pass: Qw8zLm2Xk9Rt")
+    assert "Qw8zLm2Xk9Rt" not in redact("PASS=Qw8zLm2Xk9Rt")
