@@ -56,7 +56,7 @@ class FallbackParams(StrategyParams):
     :param outline: keep the lines that open the sections of an outline (flush left after
         indented lines, when there are few of them): the roots of a ``tree`` listing.
     :param data_lines: data passes unchanged up to this many lines.
-    :param data_edge: lines kept at each end of longer data (1,000 characters at most).
+    :param data_edge: lines kept at each end of longer data (2,000 characters at most).
     :param output: what the output is. ``listing``: the command lists things (``ls``,
         ``find``, ``grep``), its output is data even when it reports a problem
         (``Permission denied`` between the paths found); ``report``: the command reports on a
@@ -72,11 +72,11 @@ class FallbackParams(StrategyParams):
     keep: list[str] = dataclasses.field(default_factory=list)
     outline: bool = False
     data_lines: Annotated[int, Ge(1)] = 150
-    data_edge: Annotated[int, Ge(1)] = 10
+    data_edge: Annotated[int, Ge(1)] = 20
     output: Literal["auto", "report", "listing"] = "auto"
 
 
-_DATA_EDGE_CHARS = 1000
+_DATA_EDGE_CHARS = 2000
 
 _BANNER_LINES = 3
 """A warning in the first lines (``apt does not have a stable CLI interface``) is a

@@ -108,9 +108,9 @@ def test_a_long_report_keeps_its_ends_and_counts_the_middle(
 def test_a_listing_is_whole_up_to_150_lines(engine: RulesOnly, command: str) -> None:
     assert engine.apply(command, numbered(150), 1).output == numbered(150)
     lines = engine.apply(command, numbered(400), 1).output.split("\n")
-    assert lines[:10] == [f"line {n}" for n in range(10)]
-    assert lines[-10:] == [f"line {n}" for n in range(390, 400)]
-    assert lines[10:-10] == ['… 380 lines like "line …" omitted']
+    assert lines[:20] == [f"line {n}" for n in range(20)]
+    assert lines[-20:] == [f"line {n}" for n in range(380, 400)]
+    assert lines[20:-20] == ['… 360 lines like "line …" omitted']
 
 
 def test_git_log_keeps_every_commit_of_a_long_log(engine: RulesOnly) -> None:
