@@ -170,10 +170,14 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
 
 SOURCE_RULES: tuple[tuple[str, str], ...] = (
-    # failure details: a message that starts with the location it is about
+    # failure details: a message that starts with the location it is about; after
+    # ``path:line:`` a column, one space and the message, or nothing — not a search's
+    # match (``grep -n``: ``path.py:191:async def f():``, the quoted code right after the
+    # line number or indented), which is a line of the file, not a fact about it
     (
         "location",
-        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
+        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?"
+        r"(?:[,)\]]|:(?:\d| \S|\s?$)|\s|$)",
     ),
     # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
     ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),

@@ -324,3 +324,31 @@ def test_cargo_test_and_clippy_skip_the_build_rule(engine: RulesOnly) -> None:
     result = engine.apply("cargo test", "   Compiling a v1\ntest result: ok. 1 passed; 0 failed", 0)
     assert result.rules == ("cargo-test-noise", "cargo-test")
     assert engine.matching_rules("cargo clippy")[0].name == "cargo-clippy"
+
+
+def _matches(files: dict[str, int]) -> list[str]:
+    return [f"src/{name}.py:{line}:    async def handler_{line}(self) -> None:"
+            for name, count in files.items() for line in range(1, count + 1)]
+
+
+def test_a_long_match_list_keeps_each_files_first_match_and_counts_the_rest(
+    engine: RulesOnly,
+) -> None:
+    files = {"alpha": 5, "beta": 40, "gamma": 1, "delta": 30, "eps": 30, "zeta": 20}
+    matches = _matches(files)
+    kept = engine.apply("grep -rn 'async def' src/", "\n".join(matches), 0).output.split("\n")
+    for name in files:  # which files matched: the first match of every file
+        assert f"src/{name}.py:1:    async def handler_1(self) -> None:" in kept
+    assert kept[:20] == matches[:20] and kept[-20:] == matches[-20:]
+    # how often: the matches of a file not shown are counted, with one of them as example
+    assert '… 29 lines like "src/delta.py:2:    asyn…" omitted' in kept
+    assert len(kept) < len(matches) / 2
+
+
+def test_a_match_list_up_to_60_lines_and_a_file_list_up_to_150_are_whole(
+    engine: RulesOnly,
+) -> None:
+    matches = "\n".join(_matches({"alpha": 30, "beta": 30}))
+    assert engine.apply("rg -n 'async def' src", matches, 0).output == matches
+    files = "\n".join(f"src/pkg/module_{number}.py" for number in range(150))
+    assert engine.apply("grep -rl 'async def' src", files, 0).output == files

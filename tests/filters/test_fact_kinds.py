@@ -237,3 +237,29 @@ def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> Non
 )
 def test_counts_that_are_not_totals_stay_unprotected(line: str) -> None:
     assert not must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "starlette/requests.py:191:async def empty_receive() -> NoReturn:",
+        "starlette/responses.py:156:    async def __call__(self, scope, receive, send) -> None:",
+        "src/app.py:12:\tif ready:",
+    ],
+)
+def test_a_search_match_is_a_line_of_the_file_not_a_location(line: str) -> None:
+    assert not must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "src/app.py:12:5: F401 `os` imported but unused",
+        "src/app.py:12: error: Incompatible return value type",
+        "tests/client/test_proxies.py:108: ",
+        "main_test.go:23: got 3; want 4",
+        "src/app.py:12:    raise ValueError('bad input')",  # a match that says error stays
+    ],
+)
+def test_a_location_with_its_message_is_still_protected(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)

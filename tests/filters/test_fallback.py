@@ -158,3 +158,9 @@ def test_a_failed_command_no_rule_knows_is_shown_whole_up_to_150_lines(
     longer = lines + [f"step {n}: visited node {n}" for n in range(200, 260)]
     failed_long = engine.apply("frobnicate build", "\n".join(longer), 2).output
     assert "step 60: visited node 60" not in failed_long
+
+
+@pytest.mark.parametrize("group", ["^[a-z]+:", "^(a+"])
+def test_a_group_pattern_must_be_re2_with_a_capture_group(group: str) -> None:
+    with pytest.raises(ValueError, match="group pattern"):
+        default_strategy_registry().build({"type": "fallback", "group": group})
