@@ -267,6 +267,11 @@ FAMILIES = [
      ["git -c advice.detachedHead=false clone https://example.com/r.git"]),
     ("helm list --all", "helm-listing", ["/usr/local/bin/helm list --all"]),
     ("helm lint ./chart", "helm-lint", ["/usr/local/bin/helm lint ./chart"]),
+    ("pip list --outdated", "pip-listing", ["./.venv/bin/pip list --outdated",
+                                            "python -m pip list --outdated"]),
+    ("npm ls --depth=0", "js-package-listing", ["/usr/bin/npm ls --depth=0"]),
+    ("apt list --upgradable", "system-package-listing", ["/usr/bin/apt list --upgradable"]),
+    ("docker images", "docker-listing", ["/usr/bin/docker images"]),
 ]  # fmt: skip
 
 

@@ -352,3 +352,29 @@ def test_a_match_list_up_to_60_lines_and_a_file_list_up_to_150_are_whole(
     assert engine.apply("rg -n 'async def' src", matches, 0).output == matches
     files = "\n".join(f"src/pkg/module_{number}.py" for number in range(150))
     assert engine.apply("grep -rl 'async def' src", files, 0).output == files
+
+
+@pytest.mark.parametrize(
+    ("command", "listing"),
+    [
+        ("npm ls --depth=0", ["shop@0.3.0 /srv/shop"]
+         + [f"├── dependency-number-{number}@1.{number}.0 (dev)" for number in range(60)]
+         + ["npm error missing: zod@^3.23.0, required by shop@0.3.0"]),
+        ("pip list", ["Package    Version", "---------- -------"]
+         + [f"package-number-{number}    1.{number}.0    wheel" for number in range(60)]
+         + ["WARNING: There was an error checking the latest version of pip."]),
+        ("docker ps -a", ["CONTAINER ID   IMAGE   STATUS"]
+         + [f"{number:012x}   app:1   \"serve\"   Up {number} hours   web-{number}"
+            for number in range(60)]
+         + ["c0ffee000000   db:15   \"postgres\"   Exited (1) 2 minutes ago   db",
+            "WARNING: No swap limit support"]),
+    ],
+)
+def test_a_package_or_container_listing_is_whole_even_when_it_reports_a_problem(
+    rules: tuple[Rule, ...], command: str, listing: list[str]
+) -> None:
+    text = "\n".join(listing)
+    assert len(text) > 2048  # not a short output, which is never cut
+    assert FilterEngine(rules).apply(command, text, 1).output == text
+    # the same lines from a command no rule knows read as a report, and are cut
+    assert FilterEngine(rules).apply("frobnicate", text, 0).output != text
