@@ -46,7 +46,10 @@ words          (values near a service's name) an identifier whose letters are wo
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
 stands for something public (``public_key``, ``cache_key``, ``page_token``), and ``key`` on
 its own as a JSON, YAML or struct field (``"key": …``, ``Key: …``: a map or cache key),
-are not secrets' names; ``key = …``, ``Key=…`` and ``key := …`` still are.
+are not secrets' names; ``key = …``, ``Key=…`` and ``key := …`` still are. A call named
+after a secret takes one only when it gives it (``setApiKey("…")``, ``with_token("…")``): a
+name that starts by looking one up, deriving, checking or printing it (``get_secret("db")``,
+``hash_password("…")``) is a ``lookup``.
 """
 
 from __future__ import annotations
@@ -134,6 +137,16 @@ _PUBLIC_QUALIFIERS = frozenset({
     "field", "hot", "sync", "cancel", "cancellation", "max", "num", "tokenizer",
 })
 """What a ``…key`` or ``…token`` name is when it is not a secret (``sort_key``, ``page_token``)."""
+_LOOKUP_VERBS = frozenset({
+    "get", "fetch", "read", "load", "lookup", "find", "has", "is", "require", "ensure",
+    "delete", "del", "remove", "clear", "reset", "revoke", "rotate", "refresh", "check",
+    "verify", "validate", "compare", "hash", "encode", "decode", "encrypt", "decrypt",
+    "parse", "mask", "redact", "generate", "gen", "create", "new", "make", "build", "print",
+    "log", "show", "list", "describe", "test", "assert", "expect", "mock", "fake",
+})
+"""First words of a call named after a secret that does not take one as its argument: it
+looks one up by name, derives, checks or prints it (``get_secret("db")``,
+``verifyPassword(…)`` in a test, ``generate_token("user")``)."""
 
 
 def _unprefixed(value: str) -> str:
@@ -471,6 +484,8 @@ def name_rejection(name: str, operator: str) -> str | None:
     words = _parts(_split_camel(name.strip("\"'`<$ \t")))
     if not words:
         return None
+    if operator.startswith("(") and words[0] in _LOOKUP_VERBS:
+        return "lookup"  # getToken("name"), hash_password("…"): the argument is no value
     if len(words) == 1 and words[0] == "key" and "=" not in operator:
         return "public-name"  # "key": …, Key: …, <key>…: a map, cache or sort key
     return "public-name" if len(words) > 1 and words[-2] in _PUBLIC_QUALIFIERS else None

@@ -75,7 +75,8 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          (``max_tokens=4096`` is left alone), which may be camelCase
                          (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
                          ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
-                         string = …``; env dumps, logs, YAML, INI, JSON alike
+                         string = …``; env dumps, logs, YAML, INI, JSON alike; a quoted
+                         literal given to a setter named after it (``setApiKey("…")``)
 service-assignment       a key-shaped value assigned to a service's name (``railway = '…'``)
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
                          := "…"``, ``Using Key=…``)
@@ -167,13 +168,16 @@ may follow, and Rails' ``secret_key_base`` is a secret too."""
 
 _OPERATOR = (
     r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"
-    r"(?:[\"']?\]?[ \t]*(?:[:?.+]{0,3}=>?|:|\|\||\?\?)[ \t]*@?|>\s*))"
+    r"(?:[\"']?\]?[ \t]*(?:[:?.+]{0,3}=>?|:|\|\||\?\?)[ \t]*@?|>\s*|\([ \t]*))"
 )
 """Between a key and its value: ``=``, ``:``, ``:=``, ``::=``, ``?=``, ``.=``, ``=>``, ``>``
 of an XML element; Go's ``var name string = …``; a subscript (``config["password"] =``),
 a C array (``char password[32] =``), a fallback (``process.env.TOKEN || "…"``, ``??``), an
 Objective-C string (``@"…"``). Only an XML element's value may start on
-the next line: a key word that ends a line (``if password:``) is not assigned the next one."""
+the next line: a key word that ends a line (``if password:``) is not assigned the next one.
+A call named after the secret takes a quoted literal (``client.setApiKey("…")``); the
+lookups and checks among such calls are told apart by their names
+(:func:`tooldeck.secret_values.name_rejection`)."""
 
 _NAME_START = r"(?:^|[^A-Za-z0-9])"
 """A name starts a word: ``bypass`` is a name ending in ``pass``; so is ``compass``."""
@@ -415,6 +419,8 @@ def rejection(rule: SecretRule, value: str, name: str = "", operator: str = "",
     :param host: its ``host`` group, if any.
     :returns: the name of the check that rejected it (``expression``, ``public-name``…).
     """
+    if operator.startswith("(") and value[:1] not in ("'", '"', "`"):
+        return "expression"  # password(request), Token(user=…): a call's argument
     if name and (reason := name_rejection(name, operator)):
         return reason
     if host is not None and (reason := host_rejection(host)):

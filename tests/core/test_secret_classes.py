@@ -455,3 +455,30 @@ def test_credentials_given_to_commands_and_clients(text: str, secret: str) -> No
 ])
 def test_what_only_looks_like_a_credential_given_to_a_command(text: str) -> None:
     assert redact(text) == text
+
+
+# a literal given to a call named after the secret, and the calls that only look one up
+SETTER_LITERALS = [
+    ('client.setApiKey("Zq7Lk2Pm9Xc4Vb8Nn1Tr6Yw3Ue5Io0As")', "Zq7Lk2Pm9Xc4Vb8Nn1Tr6Yw3Ue5Io0As"),
+    ("builder.withToken('9f8e7d6c5b4a39281706f5e4d3c2b1a0')", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    ('conn.password("Qw8zLm2Xk9Rt")', "Qw8zLm2Xk9Rt"),
+    ('api.set_client_secret(`osh0kjinsc2atoaqntoy1hdj`, region)', "osh0kjinsc2atoaqntoy1hdj"),
+]
+SETTER_LOOKUPS = [
+    'password = get_secret("db-password-7")',
+    'token = fetchToken("svc2-prod-account")',
+    'assert verify_password("Qw8zLm2Xk9Rt", digest)',
+    'digest = hash_password("Zx8qLm2pWn7v")',
+    "user = load_credentials(path_2x)",
+    "api.set_password(request.form2)",  # no literal: a call's argument
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SETTER_LITERALS)
+def test_a_literal_given_to_a_setter_named_after_the_secret(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", SETTER_LOOKUPS)
+def test_calls_that_look_a_secret_up_or_check_it_take_none(text: str) -> None:
+    assert find_secrets(text) == []
