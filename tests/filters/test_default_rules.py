@@ -378,3 +378,20 @@ def test_a_package_or_container_listing_is_whole_even_when_it_reports_a_problem(
     assert FilterEngine(rules).apply(command, text, 1).output == text
     # the same lines from a command no rule knows read as a report, and are cut
     assert FilterEngine(rules).apply("frobnicate", text, 0).output != text
+
+
+def test_a_long_dpkg_listing_keeps_every_row_that_is_not_installed_normally(
+    engine: RulesOnly,
+) -> None:
+    header = ["Desired=Unknown/Install/Remove/Purge/Hold",
+              "||/ Name           Version      Architecture Description",
+              "+++-==============-============-============-=================================="]
+    rows = [f"ii  lib{number:<11} 1.{number}-1      amd64        library number {number}"
+            for number in range(300)]
+    rows[100] = "rc  oldtool        2.0-1        amd64        removed, its configuration kept"
+    rows[150] = "iF  brokenpkg      3.1-2        amd64        half-configured"
+    rows[200] = "hi  pinned         4.0-1        amd64        held at this version"
+    rows[250] = "un  neverthere     <none>       <none>       (no description available)"
+    kept = engine.apply("dpkg -l", "\n".join(header + rows), 0).output.split("\n")
+    assert rows[100] in kept and rows[150] in kept and rows[200] in kept
+    assert rows[250] not in kept and rows[120] not in kept  # known, not installed; a plain row
