@@ -62,8 +62,18 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # npm marks every line of its error report; the usage text after it is not the error
     ("npm error", r"^npm (?:ERR!|_____) [^\s\[-]"),
     ("error code", r"\bcode:? '?E[A-Z0-9_]{2,}|\bcode: '?[A-Z][A-Z0-9]*_[A-Z0-9_]+"),
-    ("workload failure", r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"),
+    # a workload that is down: kubectl's pod reasons, a container that exited with a failure
+    # (``docker ps -a``: ``Exited (137) 2 hours ago``) or fails its health check
+    (
+        "workload failure",
+        r"CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|\bEvicted\b"
+        r"|\bExited \([1-9]\d*\)|\(unhealthy\)",
+    ),
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
+    # pytest heads each failing test's block with its name between rulers of underscores:
+    # the failing test's name. Matched as the engine's ruler compaction leaves it
+    # (``___ test_write_timeout[trio] ___``), so that it is still shortened first
+    ("failed test heading", r"^_{3} \S.* _{3}$"),
     # what a leak checker found (valgrind, LeakSanitizer)
     ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
     # valgrind's heap summary: what was still held when the program ended
@@ -95,6 +105,7 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
         r"|(?:source )?files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed"
         r"|items?|added|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)"
+        r"|passing|pending|todo|cancell?ed"
         r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
         r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
@@ -159,10 +170,14 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
 """The must-keep rules, in order: kind, then RE2 pattern (per-line search)."""
 
 SOURCE_RULES: tuple[tuple[str, str], ...] = (
-    # failure details: a message that starts with the location it is about
+    # failure details: a message that starts with the location it is about; after
+    # ``path:line:`` a column, one space and the message, or nothing — not a search's
+    # match (``grep -n``: ``path.py:191:async def f():``, the quoted code right after the
+    # line number or indented), which is a line of the file, not a fact about it
     (
         "location",
-        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?(?:[:,)\]]|\s|$)",
+        r"^\s*(?:\x{276F}\s*|at\s+)?[\w./\\@+-]*\w\.[A-Za-z]\w*:\d+(?::\d+)?"
+        r"(?:[,)\]]|:(?:\d| \S|\s?$)|\s|$)",
     ),
     # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
     ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),
@@ -170,6 +185,8 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
     # node:test's diagnostics and a native frame's ``(file.c:36)``
     ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
     ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
+    # a debugger's backtrace: ``#0  0x5555 in load_items (json=0x0) at inventory.c:16``
+    ("debugger frame", r"^#\d+\s+\S.* at \S+:\d+\s*$"),
 )
 """Lines pointing into source code: protected unless the code is a library's
 (:data:`LIBRARY_PATH`) — a failure's location in the project is a fact, the frames of pytest,

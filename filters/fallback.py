@@ -32,6 +32,7 @@ from typing import Annotated, Literal
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.context import closing_lines, context_lines, edge_lines, outline_lines
 from tooldeck.filters.diff_cut import cut_diff, is_diff
+from tooldeck.filters.groups import compile_group, group_heads
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.omissions import render
 from tooldeck.filters.patterns import LineMatcher
@@ -56,7 +57,15 @@ class FallbackParams(StrategyParams):
     :param outline: keep the lines that open the sections of an outline (flush left after
         indented lines, when there are few of them): the roots of a ``tree`` listing.
     :param data_lines: data passes unchanged up to this many lines.
-    :param data_edge: lines kept at each end of longer data (1,000 characters at most).
+    :param data_edge: lines kept at each end of longer data (2,000 characters at most).
+    :param group: RE2 pattern whose first capture group names a line's group (the file of
+        a search's match): the first ``group_head`` lines of each group's run are kept, the
+        rest counted (:mod:`tooldeck.filters.groups`). Empty: no groups.
+    :param group_head: lines kept at the start of each group's run.
+    :param group_lines: data whose lines are mostly in groups (a match list) passes
+        unchanged up to this many lines; longer, it keeps the first lines of each group and
+        ``head``/``tail`` lines at its ends (data without groups, such as a list of file
+        names, keeps to ``data_lines`` and ``data_edge``).
     :param output: what the output is. ``listing``: the command lists things (``ls``,
         ``find``, ``grep``), its output is data even when it reports a problem
         (``Permission denied`` between the paths found); ``report``: the command reports on a
@@ -72,11 +81,14 @@ class FallbackParams(StrategyParams):
     keep: list[str] = dataclasses.field(default_factory=list)
     outline: bool = False
     data_lines: Annotated[int, Ge(1)] = 150
-    data_edge: Annotated[int, Ge(1)] = 10
+    data_edge: Annotated[int, Ge(1)] = 20
+    group: str = ""
+    group_head: Annotated[int, Ge(1)] = 1
+    group_lines: Annotated[int, Ge(1)] = 60
     output: Literal["auto", "report", "listing"] = "auto"
 
 
-_DATA_EDGE_CHARS = 1000
+_DATA_EDGE_CHARS = 2000
 
 _BANNER_LINES = 3
 """A warning in the first lines (``apt does not have a stable CLI interface``) is a
@@ -135,6 +147,7 @@ class Fallback(Strategy[FallbackParams]):
     def __init__(self, params: FallbackParams) -> None:
         super().__init__(params)
         self._keep = LineMatcher(params.keep, label="keep pattern") if params.keep else None
+        self._group = compile_group(params.group) if params.group else None
 
     def reduce(self, clean: str, exit_code: int | None) -> Reduction:
         """Reduce ``clean`` when it is long enough.
@@ -156,9 +169,13 @@ class Fallback(Strategy[FallbackParams]):
             kept = cut_diff(lines, protected, params.max_lines, params.head // 2)
             return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)
         head, tail, edge_chars = params.head, params.tail, params.edge_chars
+        groups = group_heads(lines, self._group, params.group_head) if self._group else None
         listing = params.output == "listing"
         if listing or (params.output == "auto" and is_data(lines, protected, clean)):
-            if len(lines) <= params.data_lines:
+            # a match list (mostly grouped lines) is whole up to group_lines, other data up
+            # to data_lines; longer, both keep their ends and a match list each group's head
+            grouped = groups is not None and groups.grouped
+            if len(lines) <= (params.group_lines if grouped else params.data_lines):
                 return unchanged
             head = tail = params.data_edge
             edge_chars = _DATA_EDGE_CHARS
@@ -169,6 +186,8 @@ class Fallback(Strategy[FallbackParams]):
         keep |= closing_lines(lines)
         if params.outline:
             keep |= outline_lines(lines)
+        if groups is not None:
+            keep |= groups.taken
         keep.update(edge_lines(_nonblank(lines, head), lines, head, edge_chars))
         last = _nonblank(lines, tail, backwards=True)
         keep.update(edge_lines(last, lines, tail, edge_chars))

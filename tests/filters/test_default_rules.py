@@ -108,9 +108,9 @@ def test_a_long_report_keeps_its_ends_and_counts_the_middle(
 def test_a_listing_is_whole_up_to_150_lines(engine: RulesOnly, command: str) -> None:
     assert engine.apply(command, numbered(150), 1).output == numbered(150)
     lines = engine.apply(command, numbered(400), 1).output.split("\n")
-    assert lines[:10] == [f"line {n}" for n in range(10)]
-    assert lines[-10:] == [f"line {n}" for n in range(390, 400)]
-    assert lines[10:-10] == ['… 380 lines like "line …" omitted']
+    assert lines[:20] == [f"line {n}" for n in range(20)]
+    assert lines[-20:] == [f"line {n}" for n in range(380, 400)]
+    assert lines[20:-20] == ['… 360 lines like "line …" omitted']
 
 
 def test_git_log_keeps_every_commit_of_a_long_log(engine: RulesOnly) -> None:
@@ -324,3 +324,74 @@ def test_cargo_test_and_clippy_skip_the_build_rule(engine: RulesOnly) -> None:
     result = engine.apply("cargo test", "   Compiling a v1\ntest result: ok. 1 passed; 0 failed", 0)
     assert result.rules == ("cargo-test-noise", "cargo-test")
     assert engine.matching_rules("cargo clippy")[0].name == "cargo-clippy"
+
+
+def _matches(files: dict[str, int]) -> list[str]:
+    return [f"src/{name}.py:{line}:    async def handler_{line}(self) -> None:"
+            for name, count in files.items() for line in range(1, count + 1)]
+
+
+def test_a_long_match_list_keeps_each_files_first_match_and_counts_the_rest(
+    engine: RulesOnly,
+) -> None:
+    files = {"alpha": 5, "beta": 40, "gamma": 1, "delta": 30, "eps": 30, "zeta": 20}
+    matches = _matches(files)
+    kept = engine.apply("grep -rn 'async def' src/", "\n".join(matches), 0).output.split("\n")
+    for name in files:  # which files matched: the first match of every file
+        assert f"src/{name}.py:1:    async def handler_1(self) -> None:" in kept
+    assert kept[:20] == matches[:20] and kept[-20:] == matches[-20:]
+    # how often: the matches of a file not shown are counted, with one of them as example
+    assert '… 29 lines like "src/delta.py:2:    asyn…" omitted' in kept
+    assert len(kept) < len(matches) / 2
+
+
+def test_a_match_list_up_to_60_lines_and_a_file_list_up_to_150_are_whole(
+    engine: RulesOnly,
+) -> None:
+    matches = "\n".join(_matches({"alpha": 30, "beta": 30}))
+    assert engine.apply("rg -n 'async def' src", matches, 0).output == matches
+    files = "\n".join(f"src/pkg/module_{number}.py" for number in range(150))
+    assert engine.apply("grep -rl 'async def' src", files, 0).output == files
+
+
+@pytest.mark.parametrize(
+    ("command", "listing"),
+    [
+        ("npm ls --depth=0", ["shop@0.3.0 /srv/shop"]
+         + [f"├── dependency-number-{number}@1.{number}.0 (dev)" for number in range(60)]
+         + ["npm error missing: zod@^3.23.0, required by shop@0.3.0"]),
+        ("pip list", ["Package    Version", "---------- -------"]
+         + [f"package-number-{number}    1.{number}.0    wheel" for number in range(60)]
+         + ["WARNING: There was an error checking the latest version of pip."]),
+        ("docker ps -a", ["CONTAINER ID   IMAGE   STATUS"]
+         + [f"{number:012x}   app:1   \"serve\"   Up {number} hours   web-{number}"
+            for number in range(60)]
+         + ["c0ffee000000   db:15   \"postgres\"   Exited (1) 2 minutes ago   db",
+            "WARNING: No swap limit support"]),
+    ],
+)
+def test_a_package_or_container_listing_is_whole_even_when_it_reports_a_problem(
+    rules: tuple[Rule, ...], command: str, listing: list[str]
+) -> None:
+    text = "\n".join(listing)
+    assert len(text) > 2048  # not a short output, which is never cut
+    assert FilterEngine(rules).apply(command, text, 1).output == text
+    # the same lines from a command no rule knows read as a report, and are cut
+    assert FilterEngine(rules).apply("frobnicate", text, 0).output != text
+
+
+def test_a_long_dpkg_listing_keeps_every_row_that_is_not_installed_normally(
+    engine: RulesOnly,
+) -> None:
+    header = ["Desired=Unknown/Install/Remove/Purge/Hold",
+              "||/ Name           Version      Architecture Description",
+              "+++-==============-============-============-=================================="]
+    rows = [f"ii  lib{number:<11} 1.{number}-1      amd64        library number {number}"
+            for number in range(300)]
+    rows[100] = "rc  oldtool        2.0-1        amd64        removed, its configuration kept"
+    rows[150] = "iF  brokenpkg      3.1-2        amd64        half-configured"
+    rows[200] = "hi  pinned         4.0-1        amd64        held at this version"
+    rows[250] = "un  neverthere     <none>       <none>       (no description available)"
+    kept = engine.apply("dpkg -l", "\n".join(header + rows), 0).output.split("\n")
+    assert rows[100] in kept and rows[150] in kept and rows[200] in kept
+    assert rows[250] not in kept and rows[120] not in kept  # known, not installed; a plain row

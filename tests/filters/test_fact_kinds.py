@@ -40,6 +40,12 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "ok 3 - fails on bad input # SKIP needs a network",  # a skip, with its reason
         "e83d4c9 Fix error handling in the client (#12)",  # a commit, not a blamed line
         "\u2714 Compiled successfully in 3.2s",  # a build's outcome, not a test
+        "___ test_write_timeout[trio] ___",  # pytest's heading of a failing test's block
+        "  1 passing (17ms)",  # mocha's counts
+        "  2 pending",
+        "#0  0x000055555555527d in load_items (json=0x55555555b018) at inventory.c:16",  # gdb
+        "3f1c  app:1.2  \"serve\"  2 hours ago  Exited (137) 5 minutes ago  web",  # docker ps -a
+        "9a2b  db:15  \"postgres\"  2 hours ago  Up 2 hours (unhealthy)  db",
         # not quoted statements: a failing line, an explanation, a comparison, a finding
         ">       raise HTTPStatusError(message, request=request, response=self)",
         "E       expected = 3 but got 4",
@@ -56,6 +62,8 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
     "line",
     [
         "./starlette/middleware/errors.py",  # a file name, not an error
+        "3f1c  app:1.2  \"serve\"  2 hours ago  Exited (0) 5 minutes ago  web",  # exited cleanly
+        "#3  0x00007ffff7c29d90 in __libc_start_call_main () from /lib/libc.so.6",  # no source
         "src/warnings.py",
         "npm error",  # npm's stream tag alone
         "npm error   --install-strategy",  # its usage text
@@ -229,3 +237,29 @@ def test_table_totals_formatter_verdicts_and_signals_are_facts(line: str) -> Non
 )
 def test_counts_that_are_not_totals_stay_unprotected(line: str) -> None:
     assert not must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "starlette/requests.py:191:async def empty_receive() -> NoReturn:",
+        "starlette/responses.py:156:    async def __call__(self, scope, receive, send) -> None:",
+        "src/app.py:12:\tif ready:",
+    ],
+)
+def test_a_search_match_is_a_line_of_the_file_not_a_location(line: str) -> None:
+    assert not must_keep_classifier().is_must_keep(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "src/app.py:12:5: F401 `os` imported but unused",
+        "src/app.py:12: error: Incompatible return value type",
+        "tests/client/test_proxies.py:108: ",
+        "main_test.go:23: got 3; want 4",
+        "src/app.py:12:    raise ValueError('bad input')",  # a match that says error stays
+    ],
+)
+def test_a_location_with_its_message_is_still_protected(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)

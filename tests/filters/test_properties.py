@@ -30,6 +30,9 @@ SPECS: list[dict[str, Any]] = [
     {"type": "git_status"},
     {"type": "git_diff", "max_diff_lines": 5},
     {"type": "dedup", "max_unique_patterns": 2},
+    # a match list grouped by file, with thresholds small enough for short texts to be cut
+    {"type": "fallback", "output": "listing", "group": r"^([^\s:]*[^\s:\d][^\s:]*):",
+     "group_lines": 4, "data_lines": 4, "data_edge": 1, "min_lines": 1, "max_lines": 3},
 ]  # fmt: skip
 STRATEGIES = [REGISTRY.build(spec) for spec in SPECS]
 
@@ -44,6 +47,8 @@ FRAGMENTS = [
     "S101 Use of `assert` detected", "   --> src/app/models.py:12:5", "-- Configuring done",
     "==7== Invalid read of size 8", "  Found existing installation: idna 3.4",
     "[INFO] Compiling 12 source files to /x/target", "  --> /root/.cargo/registry/a.rs:1:1",
+    "src/a.py:12:    raise ValueError(x)", "src/a.py:13:async def f():", "src/b.py:3:  x = 1",
+    "src/b.py:4:5: F401 unused", "src/b.py:9: error: bad",
 ]  # fmt: skip
 line_text = st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=30))
 outputs = st.lists(line_text, max_size=40).map("\n".join)

@@ -92,7 +92,7 @@ def test_data_is_shown_whole_up_to_its_budget_then_its_ends() -> None:
     assert reduce("\n".join(listing), 0) == listing
     longer = [f"pkg-{n}==1.{n}.0" for n in range(300)]
     out = reduce("\n".join(longer), 0)
-    assert out[:10] == longer[:10] and out[-10:] == longer[-10:] and len(out) == 21
+    assert out[:20] == longer[:20] and out[-20:] == longer[-20:] and len(out) == 41
 
 
 def test_a_report_is_not_data() -> None:
