@@ -100,11 +100,12 @@ def model_text(result: ToolResult) -> str:
                      if not line.startswith(("[unfiltered output:", "[filtered:")))
 
 
-TIMING = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s)\b")
+TIMING = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s)\b|(?<=duration_ms)(?::? )\d+(?:\.\d+)?")
 
 
 def timing_free(text: str) -> str:
-    """``text`` with durations masked: two runs of one test suite do not take the same time."""
+    """``text`` with durations masked: two runs of one test suite do not take the same time
+    (``0.04s``, ``12ms``, node's test runner's ``duration_ms: 8.85``)."""
     return TIMING.sub("<t>", text)
 
 

@@ -181,5 +181,61 @@ def mux() -> list[Call]:
     return calls
 
 
-SESSIONS = {"flask": flask, "requests": requests, "mux": mux, "starlette": starlette}
+def commander() -> list[Call]:
+    """tj/commander.js (JavaScript, node's test runner, tsc, eslint, prettier): a doc fix."""
+    calls: list[Call] = [
+        bash("pwd"), bash("ls -la"), bash("git status"), bash("git log --oneline -n 10"),
+        bash("cat package.json"), bash("head -60 Readme.md"), bash("ls lib tests | head -40"),
+        tool("find_path", pattern="lib/**/*.js"), tool("list_directory", path="."),
+        bash("node --version && npm --version"), bash("wc -l lib/*.js index.js"),
+        bash("npm ls --depth=0 2>&1 | head -20"), bash("ls node_modules/.bin | head -20"),
+        bash("cat tsconfig.json"), bash("cat eslint.config.js"),
+    ]
+    for path in ("lib/option.js", "lib/command.js", "lib/help.js", "lib/error.js",
+                 "tests/options.camelcase.test.js", "typings/index.d.ts"):
+        calls += [read(path), bash(f"sed -n 1,60p {path}"), bash(f"grep -n 'function ' {path}"),
+                  bash(f"head -50 {path}"), bash(f"nl -ba {path} | sed -n 30,60p")]
+    for symbol in ("camelcase", "attributeName", "splitOptionFlags", "InvalidArgumentError",
+                   "storeOptionsAsProperties", "_optionValues", "helpOption"):
+        calls += [bash(f"grep -rn '{symbol}' lib/ | head -20"),
+                  tool("grep", pattern=symbol, path="lib"),
+                  bash(f"grep -rln '{symbol}' tests/ | head -10"),
+                  bash(f"git log --oneline -S '{symbol}' -n 3")]
+    calls += [
+        bash("node --test tests/options.camelcase.test.js"),
+        bash("node --test tests/options.camelcase.test.js 2>&1 | tail -15"),
+        bash("node --test tests/option.bad-flags.test.js tests/options.bool.test.js 2>&1"
+             " | tail -20"),
+        bash("timeout 300 node --test 2>&1 | tail -25"),
+        bash("npx tsc -p tsconfig.js.json"), bash("npx eslint lib/ index.js"),
+        bash("npx prettier --check lib/"), bash("node_modules/.bin/tsc -p tsconfig.ts.json"),
+        bash("npm run check:lint 2>&1 | tail -20"), bash("npm run check:format"),
+        bash("node -e \"import('./index.js').then(m => console.log(Object.keys(m).join(' ')))\""),
+        bash("node -p \"require('./package.json').version\""),
+        bash("npm test 2>&1 | tail -30"),
+        bash("grep -n 'Return option name' lib/option.js"),
+        edit("lib/option.js", "   * Return option name, in a camelcase format that can be used",
+             "   * Return the option name, in a camelcase format that can be used"),
+        bash("git diff"), bash("git diff --stat"), bash("git diff -- lib/option.js"),
+        bash("npx prettier --check lib/option.js"), bash("npx eslint lib/option.js"),
+        bash("node --test tests/options.camelcase.test.js 2>&1 | tail -8"),
+        bash("git status --short"),
+        bash(COMMIT.format(title="option: say what attributeName returns",
+                           body="A doc comment fix; no behaviour change.")),
+        bash("git log -n 1 --stat"), bash("git show HEAD:lib/option.js | head -40"),
+        bash("git log -p -n 1"),
+        bash("for f in lib/*.js; do echo \"$f $(grep -c 'function' \"$f\")\"; done"),
+        bash("git log --oneline -n 5 -- lib/option.js"), bash("git blame -L 200,230 lib/option.js"),
+        bash("grep -c \"test(\" tests/options.*.test.js | head"),
+        bash("cat .gitignore 2>/dev/null | head"), bash("ls .github 2>/dev/null"),
+        bash("git diff HEAD~1 --stat"), bash("git log --format='%h %an %s' -n 5"),
+        bash("ls examples | head -20"), bash("node examples/options-common.js -h 2>&1 | head"),
+        bash("npm pack --dry-run 2>&1 | tail -15"),
+        bash("echo done"),
+    ]
+    return calls
+
+
+SESSIONS = {"flask": flask, "requests": requests, "mux": mux, "starlette": starlette,
+            "commander": commander}
 HELD_BACK = frozenset({"starlette"})
