@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import attrs
+from attrs import AttrsInstance
 
 __all__ = ["evolve"]
 
-T = TypeVar("T")
+T = TypeVar("T", bound=AttrsInstance)
 
 _INIT_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
 
