@@ -56,6 +56,7 @@ from tooldeck.events import (
     started_event,
 )
 from tooldeck.generation import FileVersion, PolicyReads, read_version
+from tooldeck.hot_evolve import evolve
 from tooldeck.judge import combine_decisions, tools_disabled
 from tooldeck.loader import PluginSpec, discover
 from tooldeck.lookup import load_document
@@ -361,7 +362,7 @@ class Deck:
         return report
 
     def _audit(self, runtime: Runtime, result: ToolResult, started: float) -> ToolResult:
-        result = attrs.evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
+        result = evolve(result, duration_ms=(time.perf_counter() - started) * 1000)
         tool = _tool_of(runtime, result.call)
         event = safe_call_event(result, tool, runtime.settings.core.audit.max_value_chars,
                                 policy=runtime.digest())
@@ -425,7 +426,7 @@ class Deck:
             model = tool.params.model_validate(params)
         except pydantic.ValidationError as exc:
             return ToolResult(call, error=validation_error(tool, exc))
-        call = attrs.evolve(call, params=model.model_dump())
+        call = evolve(call, params=model.model_dump())
 
         limit = tools_config.max_tool_calls_per_session
         quota = None if limit is None else runtime.storage.quota()

@@ -18,11 +18,12 @@ __all__ = ["SessionState", "StashKey"]
 T = TypeVar("T")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class StashKey(Generic[T]):
     """A typed key for plugin state: ``KEY = StashKey[Client]("web.client")``.
 
     Per runtime with :meth:`Runtime.stash_set`, per deck with :attr:`Runtime.session`.
+    Keys are looked up several times per call: the hash is computed once per key.
     """
 
     name: str

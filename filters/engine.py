@@ -137,7 +137,8 @@ class FilterResult:
     """The outcome of :meth:`FilterEngine.apply`.
 
     :param output: the text for the model.
-    :param rules: names of the rules that matched the command, in order (empty when none did).
+    :param rules: names of the rules that matched the command, in order (empty when none did,
+        and for an empty output, which :meth:`FilterEngine.apply` shows without matching).
     :param confidence: the worst confidence of the stages that changed the text (``fallback``
         when only the generic fallback did); ``None`` when the text was shown whole.
     :param lines_in: lines of the raw output.
@@ -369,6 +370,10 @@ class FilterEngine:
         guarded: bool,
         warned: bool = True,
     ) -> FilterResult:
+        if guarded and not output:  # nothing to match, filter, scan or redact
+            self.metrics.record(0, 0, None)
+            return FilterResult("", (), None, 0, 0, 0, 0, (), output, None,
+                                None if command is None else normalized_command(command))
         exact = strip_terminal(output)
         normalized = None if command is None else normalized_command(command)
         rules = self.matching_rules(command) if rules is None else list(rules)

@@ -33,8 +33,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from tooldeck import hookimpl
 from tooldeck.config import Settings
 from tooldeck.errors import ConfigError
@@ -44,6 +42,7 @@ from tooldeck.filters.settings import FilterSettings, resolve_filters_path
 from tooldeck.filters.strategy import Strategy, StrategyRegistry
 from tooldeck.filters.strategy_plugins import plugin_name
 from tooldeck.filters.verify import verify_rules
+from tooldeck.hot_evolve import evolve
 from tooldeck.models import FilterStats, ToolCall, ToolDef, ToolOutput
 from tooldeck.runtime import Runtime, StashKey
 
@@ -211,4 +210,4 @@ def tooldeck_transform_output(
         rules=result.rules,
     )
     raw = {**(output.raw_response or {}), "unfiltered": output.summary}
-    return attrs.evolve(output, summary=text, filter_stats=stats, raw_response=raw)
+    return evolve(output, summary=text, filter_stats=stats, raw_response=raw)

@@ -188,7 +188,10 @@ class EgressGate:
         """Deny a shell call that names a refused destination; ask when one is unknown."""
         if tool.id not in SHELL_TOOLS:
             return None
-        judged = self.judge(call.input_text(tool), deck_resolver(runtime.session))
+        command = call.input_text(tool)
+        if not destinations(shell_analysis(command, extra_wrappers=self.extra_wrappers)):
+            return None  # most commands: nothing to judge, resolve or log
+        judged = self.judge(command, deck_resolver(runtime.session))
         if self.log is not None and judged.found:
             self._judged[call.call_id] = judged
             while len(self._judged) > _MAX_PENDING:

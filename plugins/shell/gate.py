@@ -122,6 +122,7 @@ from tooldeck.shell_analysis import (
 )
 from tooldeck.shell_analysis.containers import container_paths
 from tooldeck.shell_analysis.data_args import code_view
+from tooldeck.shell_analysis.harmless import is_harmless
 from tooldeck.shell_analysis.link_rules import (
     LinkFinding,
     link_findings,
@@ -147,7 +148,7 @@ from tooldeck.shell_analysis.outside_work import (
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
 
-__all__ = ["GATE", "ShellGate", "judge", "segment_views"]
+__all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "segment_views"]
 
 GATE = "shell"
 """The gate name written into every decision."""
@@ -568,28 +569,54 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
     :returns: the first rule's vote (or ``clean``) and the analysis it was made on.
     """
     analysis = shell_analysis(command, extra_wrappers=policy.settings.extra_wrappers)
+    return judge_analysis(command, analysis, policy, families=not is_harmless(analysis)), analysis
+
+
+def judge_analysis(command: str, analysis: CommandAnalysis, policy: ShellPolicy, *,
+                   families: bool = True) -> Decision:
+    """Apply the rule table to an analysed command.
+
+    :param command: the command text.
+    :param analysis: its analysis.
+    :param policy: the effective shell policy.
+    :param families: whether to run the rule families that judge what the command does
+        (classes, links, sandbox paths, outside work, run-time paths, rollback coverage);
+        :func:`judge` skips them for a command none of them can fire on
+        (:func:`tooldeck.shell_analysis.harmless.is_harmless`). The operator's rules
+        (blocklist, overlays, permission rules, confirm patterns) always run.
+    :returns: the first rule's vote, or ``clean``.
+    """
     views = segment_views(analysis)
-    links = link_findings(analysis, policy.link_sandbox, policy.exempt)
-    found = class_finding(analysis, policy)
-    # the table's order; ``or`` stops at the first vote (a Decision is always true)
-    decision = (
-        rule_command(analysis)
-        or rule_floor(analysis, policy)
-        or rule_class(found, Verdict.DENY, routine=False)
-        or rule_sandbox_cwd(policy)
-        or rule_sandbox_path(analysis, policy)
-        or rule_links(links, Verdict.DENY, policy)
-        or rule_overlay(command, views, policy, Verdict.DENY)
-        or rule_segments(views, policy, Verdict.DENY)
-        or rule_opaque(analysis)
-        or rule_links(links, Verdict.ASK, policy)
-        or rule_rollback_coverage(analysis, policy)
-        or rule_class(found, Verdict.ASK, routine=False)
-        or rule_outside_read(analysis, policy)
-        or rule_outside_work(analysis, policy)
-        or rule_sandbox_cd(analysis)
-        or rule_sandbox_dynamic(analysis)
-    )
+    if families:
+        links = link_findings(analysis, policy.link_sandbox, policy.exempt)
+        found = class_finding(analysis, policy)
+        # the table's order; ``or`` stops at the first vote (a Decision is always true)
+        decision = (
+            rule_command(analysis)
+            or rule_floor(analysis, policy)
+            or rule_class(found, Verdict.DENY, routine=False)
+            or rule_sandbox_cwd(policy)
+            or rule_sandbox_path(analysis, policy)
+            or rule_links(links, Verdict.DENY, policy)
+            or rule_overlay(command, views, policy, Verdict.DENY)
+            or rule_segments(views, policy, Verdict.DENY)
+            or rule_opaque(analysis)
+            or rule_links(links, Verdict.ASK, policy)
+            or rule_rollback_coverage(analysis, policy)
+            or rule_class(found, Verdict.ASK, routine=False)
+            or rule_outside_read(analysis, policy)
+            or rule_outside_work(analysis, policy)
+            or rule_sandbox_cd(analysis)
+            or rule_sandbox_dynamic(analysis)
+        )
+    else:  # the same table without the families (a harmless command is never opaque)
+        found = None
+        decision = (
+            rule_floor(analysis, policy)
+            or rule_sandbox_cwd(policy)
+            or rule_overlay(command, views, policy, Verdict.DENY)
+            or rule_segments(views, policy, Verdict.DENY)
+        )
     if decision is None and policy.autonomy != "full":
         decision = (
             rule_confirm(command, analysis, policy)
@@ -598,8 +625,8 @@ def judge(command: str, policy: ShellPolicy) -> tuple[Decision, CommandAnalysis]
             or rule_segments(views, policy, Verdict.ASK)
         )
     if decision is not None:
-        return _with_suggestion(decision, analysis), analysis
-    return _CLEAN, analysis
+        return _with_suggestion(decision, analysis)
+    return _CLEAN
 
 
 _CLEAN = _vote(Verdict.ALLOW, "clean", "no shell rule fired")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 import pydantic
@@ -90,6 +91,13 @@ def test_call_ids_are_fresh_hex() -> None:
     assert len(ids) == 100
     assert all(re.fullmatch(r"[0-9a-f]{32}", i) for i in ids)
     assert ToolCall("x").call_id != ToolCall("x").call_id
+
+
+def test_call_ids_are_version_4_uuids() -> None:
+    for _ in range(200):
+        call_id = new_call_id()
+        parsed = uuid.UUID(call_id)
+        assert (parsed.hex, parsed.version, parsed.variant) == (call_id, 4, uuid.RFC_4122)
 
 
 @pytest.mark.parametrize(("raw", "filtered", "pct"), [(0, 0, 0.0), (100, 20, 80.0), (50, 50, 0.0)])

@@ -141,6 +141,22 @@ def test_result_fields(registry: StrategyRegistry) -> None:
     )
 
 
+def test_an_empty_output_is_shown_as_it_is_and_counted(registry: StrategyRegistry) -> None:
+    engine = engine_for(registry, PIPELINE)
+    for exit_code in (0, 1, None):
+        result = engine.apply("cd /srv && app run --fast", "", exit_code)
+        assert (result.output, result.raw, result.confidence, result.stats_line) == (
+            "", "", None, None)
+        assert (result.lines_in, result.lines_out, result.chars_in, result.chars_out) == (
+            0, 0, 0, 0)
+        assert result.warnings == ()
+        assert result.rules == ()  # nothing for a rule to run on
+        assert result.normalized_command == "app run --fast"
+    assert (engine.metrics.total_commands, engine.metrics.skipped_commands) == (3, 3)
+    # rule authors' view is unchanged: apply_rules still names the rules
+    assert engine.apply_rules("app run", "").rules == ("drop-debug", "shorten")
+
+
 def test_stats_line_only_when_lines_were_removed(registry: StrategyRegistry) -> None:
     assert engine_for(registry, PIPELINE).apply("app x", "one\ntwo", 0).stats_line is None
 
