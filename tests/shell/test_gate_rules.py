@@ -120,7 +120,7 @@ async def test_tool_definition(make_deck: Any) -> None:
     tools = {t.id: t for t in make_deck("").tools()}
     bash = tools["bash"]
     assert bash.fenced_tag == "bash" and bash.input_param == "command"
-    assert set(bash.json_schema()["properties"]) == {"command", "background"}
+    assert set(bash.json_schema()["properties"]) == {"command", "background", "timeout"}
     assert "bash_status" in tools
 
 
