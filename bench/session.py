@@ -16,9 +16,11 @@ two runs of a test suite do not take the same time).
 
     mkdir -p checkouts && cd checkouts
     git clone https://github.com/pallets/flask     # and psf/requests, encode/starlette,
-    cd ..                                          # gorilla/mux
+    git clone https://github.com/tj/commander.js commander   # gorilla/mux
+    (cd commander && npm ci)
+    cd ..
     python bench/session.py flask=checkouts/flask requests=checkouts/requests \
-        mux=checkouts/mux starlette=checkouts/starlette [--show N]
+        mux=checkouts/mux starlette=checkouts/starlette commander=checkouts/commander [--show N]
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each session is what a coding agent does to fix a small bug: look around, read code, search,
 run the tests (by the spellings agents really use: ``.venv/bin/python -m pytest``,
-``python -m pytest -x -q``, ``go test ./...``), edit, look at the diff, commit with the heredoc
+``python -m pytest -x -q``, ``go test ./...``, ``node --test``, ``npx tsc``), edit, look at the diff, commit with the heredoc
 message coding agents write. The commands follow published agent transcripts and system
 prompts (Claude Code's and Codex's commit and test conventions; SWE-agent trajectories).
 
