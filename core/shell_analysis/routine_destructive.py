@@ -31,6 +31,8 @@
 |                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
+| ``unlink``                                | always (deletes its file, as ``rm`` does)          |
+| ``fuser``                                 | ``-k`` (kills every process using a file or port)  |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
 |                                           | or ``prune``, ``system prune`` (data, images),     |
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
@@ -93,7 +95,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "python", "python3", "rails", "rake", "prisma", "alembic", "mongo", "mongosh", "npx", "bunx",
     "heroku", "fly", "flyctl", "vercel", "netlify", "kind", "minikube", "k3d", "supabase",
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
-    "mariadb", "sqlite3",
+    "mariadb", "sqlite3", "unlink", "fuser",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -378,6 +380,10 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return _chmod(head, args)
     if head == "truncate":
         return "truncate changes a file's size"
+    if head == "unlink" and args:
+        return "unlink deletes a file, as rm does"
+    if head == "fuser" and "k" in _short_letters(args):
+        return "fuser -k kills every process using the file or port"
     if head in ("shred", "wipe", "srm"):
         return f"{head} overwrites a file beyond recovery"
     if head in ("docker", "podman"):
