@@ -205,8 +205,8 @@ def _code_fetch_finding(analysis: CommandAnalysis) -> Finding | None:
         target = _run_target(segment)
         if target is not None:
             name = os.path.basename(target)
-            for code, by in fetched:
-                if name and name in code:
+            for text, by in fetched:
+                if name and name in text:
                     return Finding(DENY, "download-exec", f"{segment.text!r} runs {target!r}, "
                                    f"which {by!r} code fetched from a URL names")
         code = _fetching_code(segment)
