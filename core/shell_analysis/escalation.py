@@ -57,6 +57,9 @@ ESCALATORS: frozenset[str] = frozenset({
     # account tools of BSD and busybox (pw, vipw's kin)
     "sudo-rs", "please", "pleaseedit", "adduser", "deluser", "addgroup", "delgroup", "pw",
     "lchsh", "lusermod", "luseradd", "lgroupmod",
+    # shadow-utils' setuid helpers that write a process's uid and gid maps (newuidmap(1)):
+    # rootless runtimes call them, a task never does
+    "newuidmap", "newgidmap",
 })
 """Commands that run something as another user or change accounts."""
 

@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.archive_paths import ARCHIVE_HEADS, archive_paths_finding
 from tooldeck.shell_analysis.attack_tools import (
     ATTACK_TOOL_HEADS,
     MINER_MARKERS,
@@ -375,6 +376,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if segment.command in STORE_HEADS:
         found = secret_store_finding(segment)
+        if found is not None:
+            return found
+    if segment.command in ARCHIVE_HEADS:
+        found = archive_paths_finding(segment)
         if found is not None:
             return found
     if ".d/" in segment.text:  # /etc/init.d/ssh stop

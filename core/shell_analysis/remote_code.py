@@ -11,8 +11,10 @@ not run unseen, and a shell must not be wired to a connection:
 | download-exec   | a file a network client saves is run later in the command   | deny    |
 |                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``,        |         |
 |                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``), or  |         |
-|                 | a file of an archive piped from one into an unpacker         |         |
-|                 | (``curl … | tar xz && ./install.sh``)                        |         |
+|                 | a file of an archive piped from one into an unpacker, or     |         |
+|                 | saved by one and unpacked (``curl … | tar xz && ./install.sh``,|        |
+|                 | ``wget x.tgz && tar xzf x.tgz && ./x/run``); the file named   |         |
+|                 | by ``> f``, ``| tee f``, a local operand or a ``get`` command |         |
 | remote-shell    | a network client told to run a program on its connection    | deny    |
 |                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
 |                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
@@ -243,8 +245,9 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
                            f"archive {client!r} fetched and the command unpacked")
         if _is_client(segment):
             saved.extend((path, segment.command) for path in _saved_files(segment))
-        elif segment.command in _EXTRACTORS and segment.stdin == "pipe":
-            extracted = True  # curl … | tar xz && ./install.sh
+        elif segment.command in _EXTRACTORS and (segment.stdin == "pipe" or any(
+                _same_file(w.value, path) for w in _args(segment) for path, _ in saved)):
+            extracted = True  # curl … | tar xz && ./install.sh; wget x.tgz && tar xzf x.tgz
         elif segment.command == "tee" and segment.stdin == "pipe":  # curl … | tee x.sh
             saved.extend((w.value, client) for w in _args(segment)
                          if not w.value.startswith("-"))

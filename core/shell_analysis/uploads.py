@@ -527,7 +527,8 @@ def _runs_from_url(name: str, words: list[str]) -> str | None:
     ``uv run URL``.
     """
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
-            name in ("pipx", "uv", "deno") and words[:1] == ["run"]):
+            name in ("pipx", "uv", "deno") and words[:1] == ["run"]) or (
+            name == "bun" and words[:1] == ["x"]):  # bun x is bunx (bun's manual)
         return next((w for w in words if _URL.match(w) or "://" in w), None)
     return None
 
