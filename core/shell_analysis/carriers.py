@@ -443,6 +443,7 @@ def _hash(args: Sequence[Word], found: Nested) -> None:
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--config-env", "--exec-path"})
 _GIT_RUNS = {("submodule", "foreach"), ("bisect", "run")}
+_GIT_RUNNER_WORDS = frozenset({"submodule", "bisect", "rebase"})
 
 
 def _git(args: Sequence[Word], found: Nested) -> None:
@@ -475,7 +476,6 @@ def _git(args: Sequence[Word], found: Nested) -> None:
 
 
 _SIMPLE: dict[str, Callable[[Sequence[Word], Nested], None]] = {
-    "git": _git,
     "eval": _eval,
     "trap": _trap,
     "watch": _watch,
@@ -496,6 +496,12 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     if not argv:
         return Nested()
     name = command_name(argv[0].value)
+    if name == "git":  # most git commands run nothing: only its runners are looked into
+        if not any(w.value in _GIT_RUNNER_WORDS for w in argv[1:]):
+            return NOTHING
+        found = Nested()
+        _git(argv[1:], found)
+        return found
     base = name if name in _INTERPRETERS else name.rstrip("0123456789.-").lower()  # m4
     if name not in _CARRIERS and base not in _INTERPRETERS:
         return NOTHING
