@@ -4,7 +4,8 @@ Denied by name (rule ``attack-tool``), whatever they are given: each one is ther
 a machine, a network or a password, and none builds, tests or ships code. The lists are
 SigmaHQ's Linux rules "Linux HackTool Execution" (command-and-control frameworks, scanners,
 web enumeration, exploit and cracking tools, PEASS) and "Linux Crypto Mining Indicators"
-(rules/linux/process_creation, commit 8eaafff1f), the miners by their project names. A
+(rules/linux/process_creation, commit 8eaafff1f), the miners by their project names, and
+Impacket's example scripts with the LAN and SMB enumerators (:data:`_LATERAL`). A
 miner is also known by what it is given: a ``stratum+tcp://`` (``+ssl``, ``+udp``) pool
 or ``--donate-level``, whatever the program is called (MITRE ATT&CK T1496), unless the
 word is data or a pattern (``echo``, ``grep 'stratum+tcp://' src/``).
@@ -44,12 +45,28 @@ _CREDENTIAL_DUMPERS = frozenset({
     # LaZagne (S0349), MimiPenguin (S0179)
     "lazagne", "lazagne.py", "mimipenguin", "mimipenguin.sh", "mimipenguin.py",
 })
+_IMPACKET = ("secretsdump", "wmiexec", "smbexec", "psexec", "atexec", "dcomexec",
+             "getuserspns", "getnpusers", "getst", "gettgt", "getadusers", "ntlmrelayx",
+             "smbrelayx", "lookupsid", "samrdump", "rpcdump", "ticketer", "goldenpac",
+             "raisechild", "finddelegation", "addcomputer", "rbcd", "dacledit", "owneredit",
+             "get-gpppassword", "getlapspassword", "mssqlclient", "wmipersist", "dpapi",
+             "keylistattack", "smbserver")
+_LATERAL = frozenset({
+    # Fortra's Impacket example scripts (impacket/examples/, and Kali's impacket-NAME
+    # commands): each one attacks Windows accounts, hashes or services over the network
+    *(f"{name}.py" for name in _IMPACKET), *(f"impacket-{name}" for name in _IMPACKET),
+    # LAN and SMB enumeration and poisoning (each project's README: enum4linux, nbtscan,
+    # arp-scan, unicornscan, smbmap, kerbrute, Responder, bettercap, ettercap)
+    "enum4linux", "enum4linux-ng", "enum4linux-ng.py", "nbtscan", "arp-scan", "unicornscan",
+    "smbmap", "kerbrute", "responder", "responder.py", "bettercap", "ettercap",
+})
 _MINERS = frozenset({
     "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-multi", "minerd", "cgminer",
     "bfgminer", "ccminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
     "nanominer", "gminer", "srbminer-multi", "teamredminer", "xmrig-cuda",
 })
-ATTACK_TOOL_HEADS: frozenset[str] = _FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS | _MINERS
+ATTACK_TOOL_HEADS: frozenset[str] = (_FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS
+                                     | _MINERS | _LATERAL)
 """Command names :func:`attack_tool_finding` denies (lowercase, as :func:`.command_name` gives)."""
 
 MINER_MARKERS: tuple[str, ...] = ("stratum+tcp://", "stratum+ssl://", "stratum+udp://",

@@ -47,7 +47,10 @@ from tooldeck.shell_analysis.model import Word, command_name
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
            "nested_code", "stdin_program"]
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash"})
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash",
+                    # the other POSIX and Bourne-like shells Debian ships (GTFOBins lists
+                    # elvish and yash as shells too): their -c code reads as sh's
+                    "rbash", "yash", "posh", "oksh", "loksh", "pdksh", "ksh93", "elvish"})
 """Command names treated as shells (``-c`` scripts and stdin scripts are parsed)."""
 
 _OTHER_STDIN_READERS = frozenset({"m4", "dc", "expect", "cpan"})
@@ -64,11 +67,14 @@ class Stdin:
     :param kind: ``inherited``, ``pipe``, ``here-string``, ``heredoc`` or ``file``.
     :param text: the literal text of a here-string or heredoc.
     :param dynamic: true when that text (or the redirected file name) is only known at run time.
+    :param piped_text: for ``pipe``, the literal text ``echo`` pipes in (``echo ARGS | xargs
+        CMD``), when the feeding command is one with static words; else empty.
     """
 
     kind: str = "inherited"
     text: str = ""
     dynamic: bool = False
+    piped_text: str = ""
 
 
 @attrs.define
@@ -318,7 +324,8 @@ STDIN_PROGRAMS: dict[str, str] = {
     "slsh": "-e", "scala": "-e", "erl": "-eval", "raku": "-e", "perl6": "-e", "rakudo": "-e",
     "racket": "-e", "sbcl": "--eval", "bb": "-e", "qjs": "-e", "rhino": "-e", "xonsh": "-c",
     "clojure": "-e", "swipl": "-g", "gst": "-e", "deno": "eval",
-    "tclsh": STDIN_CODE, "jjs": STDIN_CODE, "jshell": STDIN_CODE,
+    "tclsh": STDIN_CODE, "jjs": STDIN_CODE, "jshell": STDIN_CODE, "wish": STDIN_CODE,
+    "pypy": "-c", "jython": "-c", "micropython": "-c", "graalpy": "-c",
 }
 """Interpreters that run a program read from standard input (their manuals: with no program
 file, with ``-``, or as a REPL fed a non-terminal), and the option that gives the same program
@@ -433,6 +440,41 @@ def _hash(args: Sequence[Word], found: Nested) -> None:
         found.reasons.append("hash -p rebinds a command name to an arbitrary file")
 
 
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                "--config-env", "--exec-path"})
+_GIT_RUNS = {("submodule", "foreach"), ("bisect", "run")}
+_GIT_RUNNER_WORDS = frozenset({"submodule", "bisect", "rebase"})
+
+
+def _git(args: Sequence[Word], found: Nested) -> None:
+    """Find the commands git itself runs (git-submodule(1), git-bisect(1), git-rebase(1)).
+
+    ``submodule foreach CMD`` and ``bisect run CMD`` run CMD (through the shell), and so does
+    each ``rebase --exec|-x CMD``.
+    """
+    index = 0
+    while index < len(args) and args[index].value.startswith("-"):
+        index += 2 if args[index].value in _GIT_VALUE_OPTIONS else 1
+    rest = args[index:]
+    words = [w.value for w in rest[:2]]
+    if len(words) == 2 and words[0] in ("submodule", "bisect"):
+        tail = [w for w in rest[1:] if w.value not in ("--quiet", "-q", "--recursive")]
+        if (words[0], words[1]) in _GIT_RUNS and len(tail) > 1:
+            command = tail[1:]
+            joined = Word(" ".join(w.value for w in command),
+                          " ".join(w.source for w in command))
+            found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in command)),
+                         f"git {words[0]} {words[1]}")
+    elif words[:1] == ["rebase"]:
+        for option, value in itertools.pairwise(rest):
+            if option.value in ("-x", "--exec"):
+                found.script(value, "git rebase --exec")
+        for word in rest:
+            if word.value.startswith("--exec="):
+                found.script(attrs.evolve(word, value=word.value.partition("=")[2]),
+                             "git rebase --exec")
+
+
 _SIMPLE: dict[str, Callable[[Sequence[Word], Nested], None]] = {
     "eval": _eval,
     "trap": _trap,
@@ -454,6 +496,12 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     if not argv:
         return Nested()
     name = command_name(argv[0].value)
+    if name == "git":  # most git commands run nothing: only its runners are looked into
+        if not any(w.value in _GIT_RUNNER_WORDS for w in argv[1:]):
+            return NOTHING
+        found = Nested()
+        _git(argv[1:], found)
+        return found
     base = name if name in _INTERPRETERS else name.rstrip("0123456789.-").lower()  # m4
     if name not in _CARRIERS and base not in _INTERPRETERS:
         return NOTHING

@@ -20,7 +20,8 @@ keep them out.
 |             | of a unit, ``systemctl enable|edit|set-property|revert`` (persistence: a  |
 |             | unit's drop-in), ``service X stop|restart``; other service managers,      |
 |             | IPMI power, sleep, guests, a network link down, ``kill 1``                |
-|             | (:func:`_other_power_words`)                                              |
+|             | (:func:`_other_power_words`); an init script told to stop its service     |
+|             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``)                 |
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
+from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment
 
@@ -36,6 +38,7 @@ __all__ = [
     "ESCALATORS",
     "credential_store_finding",
     "escalation_finding",
+    "init_script_finding",
     "persistence_finding",
     "power_finding",
 ]
@@ -54,16 +57,31 @@ ESCALATORS: frozenset[str] = frozenset({
     # account tools of BSD and busybox (pw, vipw's kin)
     "sudo-rs", "please", "pleaseedit", "adduser", "deluser", "addgroup", "delgroup", "pw",
     "lchsh", "lusermod", "luseradd", "lgroupmod",
+    # shadow-utils' setuid helpers that write a process's uid and gid maps (newuidmap(1)):
+    # rootless runtimes call them, a task never does
+    "newuidmap", "newgidmap",
 })
 """Commands that run something as another user or change accounts."""
 
 _MACHINECTL_SHELLS = frozenset({"shell", "login"})
-_POWER_COMMANDS = frozenset({"reboot", "poweroff", "halt", "shutdown", "telinit", "kexec"})
+_POWER_COMMANDS = frozenset({
+    "reboot", "poweroff", "halt", "shutdown", "telinit", "kexec",
+    # sysvinit's killall5 signals every process; OpenRC's shutdown; desktop sessions' own
+    # logout and power front ends (each project's manual)
+    "killall5", "openrc-shutdown", "xfce4-session-logout", "lxqt-leave", "lxsession-logout",
+})
 _SYSTEMCTL_POWER = frozenset({
     "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
     "suspend-then-hibernate", "soft-reboot", "isolate", "default", "rescue", "emergency",
-    "exit", "switch-root",
+    "exit", "switch-root", "daemon-reexec",
 })
+_SYSTEMCTL_STARTS = frozenset({"start", "restart", "try-restart", "reload-or-restart"})
+_POWER_TARGETS = frozenset({
+    "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
+    "suspend-then-hibernate", "sleep", "soft-reboot", "rescue", "emergency", "ctrl-alt-del",
+    "exit", "shutdown", "final", "initrd-switch-root",
+})
+"""systemd.special(7)'s targets that take the machine down or out of its normal state."""
 _SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "enable",
                                 "try-restart", "reload-or-restart", "link", "preset", "edit",
                                 "revert", "set-property", "unmask", "reenable", "freeze"})
@@ -110,6 +128,9 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
         verb = verbs[0]
         if verb in _SYSTEMCTL_POWER or (verb in _SYSTEMCTL_SERVICE and len(verbs) > 1):
             return f"systemctl {verb}"
+        if verb in _SYSTEMCTL_STARTS and _POWER_TARGETS.intersection(
+                v.removesuffix(".target") for v in verbs[1:]):
+            return f"systemctl {verb} of a power target"  # systemd.special(7)
     if head == "loginctl" and verbs and verbs[0] in _LOGINCTL_POWER:
         return f"loginctl {verbs[0]}"
     if head == "service" and len(verbs) > 1 and verbs[1] in {"stop", "restart", "force-reload"}:
@@ -120,7 +141,22 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
 _SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop"})
 _INTERFACE_TOOLS = frozenset({"ip", "ifconfig", "nmcli"})
 _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend",
-                          "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill"})
+                          "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill", "invoke-rc.d",
+                          "initctl", "launchctl", "s6-svc", "svc", "start-stop-daemon",
+                          "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
+                          "mate-session-save"})
+_SESSION_QUITS: dict[str, frozenset[str]] = {
+    "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
+    "cinnamon-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
+    "mate-session-save": frozenset({"--shutdown-dialog", "--logout", "--force-logout"}),
+}
+_PMSET_VERBS = frozenset({"sleepnow", "displaysleepnow", "restoredefaults", "schedule",
+                          "repeat", "touch"})
+_LAUNCHCTL_STOPS = frozenset({"stop", "unload", "bootout", "kill", "remove", "reboot",
+                              "disable"})
+_INIT_SCRIPT_DIRS = ("/init.d/", "/rc.d/")
+"""Where SysV-style init scripts live (``/etc/init.d``, ``/etc/rc.d/init.d``, BSD's
+``/etc/rc.d``, ``/usr/local/etc/rc.d``): a script there stops its service when told to."""
 
 
 def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str | None:
@@ -148,12 +184,47 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     if head == "nmcli" and verbs[-1:] == ["off"] and verbs[:1] and verbs[0] in (
             "networking", "radio", "n", "r"):
         return "nmcli … off"
+    if head in ("invoke-rc.d", "initctl") and verbs[:2] and _SERVICE_STOPS.intersection(
+            verbs[:2]):  # Debian's invoke-rc.d NAME stop, Upstart's initctl stop NAME
+        return f"{head} stop"
+    if head in _SESSION_QUITS and _SESSION_QUITS[head].intersection(args):
+        return f"{head} (the desktop session's power or logout)"
+    if head == "pmset" and ((verbs[:1] and verbs[0] in _PMSET_VERBS) or any(
+            a in ("-a", "-b", "-c", "-u") for a in args)):
+        return "pmset"  # macOS pmset(1): sleep now, schedule, or change the power settings
+    if head == "s6-rc" and "change" in verbs and any(a.startswith("-d") for a in args):
+        return "s6-rc -d change"  # s6-rc(8): bring services down
+    if head == "launchctl" and verbs[:1] and verbs[0] in _LAUNCHCTL_STOPS:
+        return f"launchctl {verbs[0]}"
+    if head in ("s6-svc", "svc") and any(a in ("-d", "-k", "-x") for a in args):
+        return f"{head} down"  # s6 and daemontools take a supervised service down
+    if head == "start-stop-daemon" and any(a in ("--stop", "-K") for a in args):
+        return "start-stop-daemon --stop"
     if head == "kill" and args and args[-1] == "1" and "-0" not in args:
         return "kill 1 (init)"
     if head in _DBUS_CLIENTS:
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
             return f"{head} login1 power call"
+    return None
+
+
+def init_script_finding(segment: Segment) -> Finding | None:
+    """Deny an init script run to stop its service, as ``service ssh stop`` is.
+
+    ``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart`` (sysvinit's manuals).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    words = [w.value for w in segment.words[segment.command_positions[-1]:]]
+    if segment.command in SHELLS and len(words) > 1:
+        words = words[1:]  # sh /etc/init.d/ssh stop
+    if any(d in words[0] for d in _INIT_SCRIPT_DIRS) and words[1:2] and (
+            words[1] in _SERVICE_STOPS):
+        return Finding(DENY, "power", f"{segment.text!r} runs an init script's {words[1]!r}")
     return None
 
 

@@ -23,7 +23,9 @@ there without naming the file (each tool's documentation says where):
 | global``                                        |                                          |
 | ``xdg-settings set``, ``xdg-mime default``,     | the desktop's defaults                   |
 | ``defaults write``                              |                                          |
-| ``pyenv global``, ``nvm alias default``         | the user's default interpreter           |
+| ``pyenv global``, ``nvm alias default``,        | the user's default interpreter           |
+| ``rustup|sdk|fnm default``, ``asdf global``     |                                          |
+| ``ssh-keygen -R HOST`` (without ``-f``)         | ``~/.ssh/known_hosts``                   |
 | ``gsettings set``, ``dconf write|load``,        | the desktop's settings database          |
 | ``kwriteconfig5|6``                             |                                          |
 | ``direnv allow``                                | approves ``.envrc`` to run at every ``cd``|
@@ -67,6 +69,9 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     "defaults": (("write",),),
     "pyenv": (("global",),),
     "nvm": (("alias", "default"),),
+    # the other version managers' user-wide default (their manuals)
+    "rustup": (("default",),), "asdf": (("global",),), "sdk": (("default",),),
+    "fnm": (("default",),),
     # desktop settings databases and direnv's approvals (their manuals): gsettings and dconf
     # write ~/.config/dconf, kwriteconfig the KDE rc files, direnv allow approves a
     # directory's .envrc to run at every cd into it
@@ -78,7 +83,7 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
 _PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
 
 HOME_CONFIG_HEADS: frozenset[str] = frozenset(_WRITES) | {"poetry", "conda", "mamba", "bundle",
-                                                           "gpg", "gpg2"}
+                                                           "gpg", "gpg2", "ssh-keygen"}
 """Command names :func:`home_config_finding` looks at."""
 
 
@@ -104,6 +109,9 @@ def _why(head: str, args: Sequence[str]) -> str | None:
         return f"{head} {min(changes)} changes the user's keyring" if changes and not any(
             a.startswith("--homedir") for a in args) else None
     operands = _operands(args)
+    if head == "ssh-keygen":  # ssh-keygen(1) -R HOST rewrites ~/.ssh/known_hosts unless -f
+        return "ssh-keygen -R rewrites ~/.ssh/known_hosts" if "-R" in args and not any(
+            a.startswith("-f") for a in args) else None
     if head == "go":
         return "go env -w writes the user's go env file" if (
             operands[:1] == ["env"] and "-w" in args) else None

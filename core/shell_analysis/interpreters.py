@@ -48,6 +48,9 @@ program is judged as that interpreter's one-liner (:func:`.carriers.stdin_progra
 
 INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "python": frozenset({"-c"}),
+    # Python's other implementations and front ends take the same -c (their manuals)
+    "pypy": frozenset({"-c"}), "jython": frozenset({"-c"}), "ipython": frozenset({"-c"}),
+    "micropython": frozenset({"-c"}), "graalpy": frozenset({"-c"}),
     "perl": frozenset({"-e", "-E"}),
     "ruby": frozenset({"-e"}),
     "node": frozenset({"-e", "--eval", "-p", "--print"}),
@@ -60,7 +63,7 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "rscript": frozenset({"-e"}),
     "r": frozenset({"-e"}),
     "julia": frozenset({"-e", "--eval"}),
-    "tclsh": frozenset(),
+    "tclsh": frozenset(), "wish": frozenset(),  # Tk's windowing shell reads Tcl as tclsh
     "pwsh": frozenset({"-c", "-command", "-Command", "-encodedcommand", "-EncodedCommand"}),
     "powershell": frozenset({"-c", "-command", "-Command"}),
     "osascript": frozenset({"-e"}),
@@ -101,6 +104,10 @@ _SPAWN = re.compile(
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
     # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
+    # Perl's three-argument piped open, Node's internal spawn binding, Scala's sys.process,
+    # Erlang's os:cmd and open_port, IPython's system magics (each language's manual)
+    r"[\"'](?:-\||\|-)[\"']|process\.binding\s*\(|\bsys\.process\b|\bos:cmd\b|"
+    r"\bopen_port\s*\(|%(?:sx|system)\b|get_ipython\(\)\.system|"
     r"\bsystem2\s*\(|\bprint\b[^|;{}\n]*\|\s*[\"']|\bopen\s*\(?\s*\w+\s*,\s*[\"']\s*\||"
     r"\bopen\s*\(?\s*\w+\s*,\s*[\"'][^\"']*\|\s*[\"']",
     re.IGNORECASE,
@@ -301,6 +308,22 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     return None
 
 
+def _ipython_escapes(words: list[Word], shell_judge: Callable[[str], Finding | None]
+                     ) -> list[Finding]:
+    """IPython's ``!cmd`` lines, judged as the shell commands they are (spawns ask)."""
+    found: list[Finding] = []
+    for word in words:
+        for line in word.value.splitlines():
+            if line.lstrip().startswith("!"):
+                command = line.lstrip()[1:].lstrip("!").strip()
+                judged = shell_judge(command)
+                found.append(Finding(DENY, "embedded-code", f"the code runs {command!r}: "
+                                     f"{judged.detail}") if judged is not None
+                             and judged.verdict == DENY else
+                             Finding(ASK, "embedded-code", "the code spawns a process"))
+    return found
+
+
 def judge_interpreter(segment: Segment,
                       shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge an interpreter one-liner segment.
@@ -319,6 +342,8 @@ def judge_interpreter(segment: Segment,
     backticks = name not in _TEMPLATE_LANGUAGES
     findings = [f for w in words
                 if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
+    if name == "ipython":  # a line '!cmd' is shell code (IPython's system shell escape)
+        findings.extend(_ipython_escapes(words, shell_judge))
     if any(w.dynamic for w in words) and not findings:
         findings.append(Finding(ASK, "embedded-code", f"{name} code is built at run time"))
     if not findings and any(_EVAL.search(w.value) and _ARGUMENTS.search(w.value) for w in words):

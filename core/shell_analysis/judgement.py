@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.archive_paths import ARCHIVE_HEADS, archive_paths_finding
 from tooldeck.shell_analysis.attack_tools import (
     ATTACK_TOOL_HEADS,
     MINER_MARKERS,
@@ -75,6 +76,7 @@ from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
     credential_store_finding,
     escalation_finding,
+    init_script_finding,
     persistence_finding,
     power_finding,
 )
@@ -149,8 +151,9 @@ MAX_NESTING = 3
 
 _BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
 _EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", ""),
-                            ("echo", "-n", ""), ("false",)})
-"""Commands that print nothing: redirected, they empty the file (``cat /dev/null > f``)."""
+                            ("echo", "-n", ""), ("false",), ("echo",)})
+"""Commands that print nothing (or one newline, ``echo``): redirected, they empty the file
+(``cat /dev/null > f``, ``echo > f``)."""
 
 
 @attrs.frozen
@@ -375,6 +378,14 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         found = secret_store_finding(segment)
         if found is not None:
             return found
+    if segment.command in ARCHIVE_HEADS:
+        found = archive_paths_finding(segment)
+        if found is not None:
+            return found
+    if ".d/" in segment.text:  # /etc/init.d/ssh stop
+        found = init_script_finding(segment)
+        if found is not None:
+            return found
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
@@ -435,8 +446,8 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         loads = library_finding(segment)
         if loads is not None:
             findings.append(loads)
-    if name in SHELL_HEADS:
-        interactive = shell_finding(segment)
+    if name in SHELL_HEADS or (" pty" in segment.text and name.startswith(("python", "pypy"))):
+        interactive = shell_finding(segment)  # python3 -m pty: $SHELL on a pseudo-terminal
         if interactive is not None:
             findings.append(interactive)
     rules = [judge_interpreter] if interpreter is not None else []
@@ -516,7 +527,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
             return found
-    if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names:
+    if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names or (
+            "://" in analysis.command):  # one-liner code fetching a URL
         found = remote_code_finding(analysis)
         if found is not None:
             return found

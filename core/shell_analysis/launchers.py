@@ -30,6 +30,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
+from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import ARGV_LAUNCHERS, CODE_OPTIONS
 from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, judge_code
@@ -54,7 +55,9 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "torsocks", "proxychains", "proxychains4", "numactl", "cgexec", "systemd-inhibit",
     "linux32", "linux64", "i386", "x86_64", "time", "multitime", "pexec", "sshpass", "xdotool",
     "dbus-run-session", "watchexec", "nodemon", "reflex", "chpst", "softlimit", "aa-exec",
-    "xvfb-run", "su", "expect", "busybox", "nohup", "setsid", "stdbuf", "timeout", "nice",
+    "grc",  # grc(1) runs its command words, colourised
+    "xvfb-run", "su", "expect", "busybox", "toybox", "nohup", "setsid", "stdbuf", "timeout",
+    "nice",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -94,10 +97,12 @@ _GUEST_RUNNERS = frozenset({"lxc", "incus", "multipass", "kubectl", "oc", "lxc-a
                             "distrobox"})
 """Container and VM clients whose command is the words after ``--``."""
 
+_VIMS = frozenset({"vim", "vi", "nvim", "ex", "view",
+                   # vim(1)'s other names: restricted, GUI, easy and diff modes (all take -c)
+                   "rvim", "rview", "gvim", "gview", "evim", "eview", "vimdiff", "gvimdiff",
+                   "nvi", "vim.basic", "vim.tiny", "vim.nox", "vim.gtk3"})
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
-    "vim": frozenset({"-c", "--cmd"}), "nvim": frozenset({"-c", "--cmd"}),
-    "vi": frozenset({"-c", "--cmd"}), "ex": frozenset({"-c", "--cmd"}),
-    "view": frozenset({"-c", "--cmd"}),
+    **dict.fromkeys(_VIMS, frozenset({"-c", "--cmd"})),
     "gdb": frozenset({"-ex", "--eval-command", "-iex", "--init-eval-command"}),
     "tar": frozenset({"--use-compress-program", "--info-script", "--new-volume-script",
                       "--rsh-command", "-F"}),
@@ -118,6 +123,14 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "nix-shell": frozenset({"--run", "--command"}),
     # npx -c/--call runs a shell string with the packages on PATH (npm-exec(1))
     "npx": frozenset({"-c", "--call"}),
+    # every hook certbot(1) runs through the shell, not only GTFOBins' --pre-hook
+    "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
+                          "--manual-auth-hook", "--manual-cleanup-hook"}),
+    "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    # the TeX engines' shell escape, in both spellings TeX accepts (tex(1): \write18)
+    **dict.fromkeys(("latex", "pdflatex", "xelatex", "lualatex", "tex", "pdftex", "xetex",
+                     "luatex", "etex", "lualatex-dev", "pdflatex-dev"),
+                    frozenset({"--shell-escape", "-shell-escape"})),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
 _FROM_STDIN = frozenset({"at", "batch"})
@@ -157,7 +170,7 @@ _ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
                            r"--experimental-loader|-r\S|-toolexec|-exec)")
 _EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
-_EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view"})
+_EDITORS = _VIMS
 _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
@@ -169,7 +182,6 @@ _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--", "--login", "--norc", "--noprofile",
                                "-", "--posix"})
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "fish", "ash", "mksh"})
 
 
 def bare_shell(words: Sequence[Word]) -> bool:
@@ -178,8 +190,13 @@ def bare_shell(words: Sequence[Word]) -> bool:
     :param words: a command's words, command word first.
     :returns: true for ``sh``, ``/bin/bash -i``, ``zsh -l``…
     """
-    if not words or command_name(words[0].value) not in _SHELLS:
+    if not words:
         return False
+    name = command_name(words[0].value)
+    if name not in SHELLS:
+        # python -m pty spawns $SHELL on a pseudo-terminal (GTFOBins' pty.spawn, as a module)
+        return (name.rstrip("0123456789.-") in ("python", "pypy")
+                and [w.value for w in words[1:3]] == ["-m", "pty"])
     return all(w.value in _BARE_SHELL_FLAGS or w.value.startswith(("0<", "1>", "2>", "<", ">"))
                for w in words[1:])
 
@@ -268,7 +285,7 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(_git_config(args))
         words.extend(Word(w.value.split("ext::", 1)[1].replace("% ", " ").replace("%%", "%"),
                           w.source, w.dynamic) for w in args if "ext::" in w.value)
-    if name in ("vim", "vi", "nvim", "ex", "view"):
+    if name in _VIMS:
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
     if name in _DBUS_TOOLS:
         words.extend(_unixexec(args))
@@ -416,7 +433,7 @@ def assignment_finding(name: str, value: str,
 
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
-    | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git", "vim", "nvim"})
+    | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
     | _DBUS_TOOLS | {"xdg-user-dir"}
 )
 """Command names :func:`option_finding` looks at."""

@@ -61,10 +61,14 @@ class LinkFinding:
     detail: str
 
 
+def _expand(raw: str) -> str:
+    """``~`` and ``~USER`` as bash expands them (an unknown user's ``~name`` stays as it is)."""
+    return os.path.expanduser(raw) if raw.startswith("~") else raw
+
+
 def _absolute(raw: str, cwd: str) -> str:
-    """Expand ``~`` and join to ``cwd``; ``..`` is kept (not normalised)."""
-    if raw == "~" or raw.startswith("~/"):
-        raw = os.path.expanduser("~") + raw[1:]
+    """Expand ``~`` and ``~USER`` and join to ``cwd``; ``..`` is kept (not normalised)."""
+    raw = _expand(raw)
     return raw if raw.startswith("/") else f"{cwd}/{raw}"
 
 
@@ -112,9 +116,7 @@ def _placements(creation: LinkCreation, cwd: str) -> list[tuple[str, str | None]
 def _target_finding(creation: LinkCreation, directory: str, sandbox: PathSandbox,
                     exempt: Collection[str]) -> LinkFinding | None:
     cwd = str(sandbox.cwd)
-    target = creation.target
-    if target == "~" or target.startswith("~/"):
-        target = os.path.expanduser("~") + target[1:]
+    target = _expand(creation.target)
     from_link_dir = creation.kind == "symbolic" and not creation.relative
     base = directory if from_link_dir else cwd
     kind = "symbolic link" if creation.kind == "symbolic" else "hard link"

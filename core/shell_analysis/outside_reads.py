@@ -80,6 +80,9 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
     "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
     "*/credentials.*", "*/.*history", "*/Library/Keychains*",
+    # the shells' and less's other history files (fish, zsh's usual HISTFILE, macOS
+    # sessions, less(1)'s LESSHISTFILE): what was typed, passwords on command lines included
+    "*/fish_history", "*/.histfile", "*/.zsh_sessions/*", "*/.lesshst",
     "*/.config/gcloud*", "*/.azure*", "*/.password-store*", "*/.vault-token",
     "*/.config/gh/hosts.yml", "*/.cargo/credentials*", "/etc/ssl/private*",
     "/var/run/secrets/*", "/run/secrets/*", "*/.pgpass", "*/.my.cnf", "*/.s3cfg", "*/.boto",
@@ -158,6 +161,17 @@ SECRET_PATTERNS: tuple[str, ...] = (
     # state database holding extensions' tokens)
     "*/.kaggle/kaggle.json", "*/.sentryclirc", "*/.config/helm/repositories.yaml",
     "*/atuin/history.db", "*/.age/*", "*/state.vscdb*",
+    # more of LinPEAS' credential holders (sensitive_files.yaml, as above) and developer
+    # tools' token files by their documented locations: WordPress' database password, a
+    # GitLab runner's token, Ceph's keyrings, MySQL's password hashes, slapd's rootpw;
+    # Cloudflare Wrangler, Railway, Okta, GitHub Copilot, Codeium, Cursor's MCP servers'
+    # keys, Doppler, JFrog; Atuin's sync key, Telegram's session, git's credential cache
+    "*/wp-config.php", "/etc/gitlab-runner/config.toml", "/etc/ceph/*.keyring",
+    "*/mysql/user.MYD", "/etc/openldap/slapd.conf", "/etc/ldap/slapd.conf",
+    "*/.wrangler/config/*", "*/.railway/config.json", "*/.okta/okta.yaml",
+    "*/github-copilot/hosts.json", "*/github-copilot/apps.json", "*/.codeium/config.json",
+    "*/.cursor/mcp.json", "*/.doppler/*", "*/.doppler.yaml", "*/.jfrog/jfrog-cli.conf*",
+    "*/atuin/key", "*/tdata/key_data*", "*/.git-credential-cache/*",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 

@@ -230,8 +230,12 @@ class _Walker:
 
     def plain(self, commands: Sequence[PlainCommand]) -> None:
         """Take the simple commands of the cheap first look (:mod:`.plain`) as the walk would."""
-        for found in commands:
+        for index, found in enumerate(commands):
             stdin = _PIPE if found.piped else _INHERITED
+            if found.piped and "xargs" in found.text and index:  # echo ARGS | xargs CMD
+                feeder = commands[index - 1]
+                if not feeder.redirects:
+                    stdin = Stdin("pipe", piped_text=_echo_text(feeder.words))
             for redirect in found.redirects:
                 if redirect.operator == "<":
                     stdin = Stdin("file", redirect.target.value, False)
@@ -290,6 +294,8 @@ class _Walker:
         if own is not None:
             return own
         if _is_piped(node):
+            if b"xargs" in script.source[node.start_byte : node.end_byte]:  # echo … | xargs
+                return Stdin("pipe", piped_text=_echoed_text(node, script))
             return Stdin("pipe")
         return _stdin_from(outer, script) or Stdin()
 
@@ -306,12 +312,19 @@ class _Walker:
         final = resolution.words[positions[-1] :]
         if resolution.reasons or not final[0].stable:
             return
-        if resolution.input_args and stdin.kind in _LITERAL_INPUTS and not stdin.dynamic:
+        literal = stdin.text if stdin.kind in _LITERAL_INPUTS else stdin.piped_text
+        if resolution.input_args and literal and not stdin.dynamic:
             # xargs cat <<< ~/.ssh/id_rsa: the literal input becomes the command's arguments
-            extra = [Word(t, t) for t in _input_words(stdin.text)]
+            extra = [Word(t, t) for t in _input_words(literal)]
             if extra:
                 self.emit([*final, *extra], " ".join(w.source for w in [*final, *extra]),
                           origin, _INHERITED, depth + 1)
+        elif resolution.replace and literal and not stdin.dynamic:
+            # xargs -I{} cat {} <<< ~/.ssh/id_rsa: each input line takes the marker's place
+            for line in literal.splitlines()[:_MAX_REPLACED_LINES]:
+                replaced = _replaced(final, resolution.replace, line.strip())
+                self.emit(replaced, " ".join(w.source for w in replaced), origin, _INHERITED,
+                          depth + 1)
         program = stdin_program(final, stdin)
         if program is not None:  # python3 - <<'EOF' … EOF: judged as python3 -c '…'
             self.emit(program, " ".join(w.source for w in program[:2]) + " <stdin>", origin,
@@ -376,6 +389,31 @@ def _is_piped(node: Node) -> bool:
         current = parent
 
 
+def _echoed_text(node: Node, script: _Script) -> str:
+    """What ``echo`` with static words pipes into ``node`` (empty for anything else)."""
+    current = node
+    while current.prev_sibling is None and current.parent is not None and (
+            current.parent.type in _PIPE_CONTAINERS):
+        current = current.parent
+    pipe = current.prev_sibling
+    feeder = pipe.prev_sibling if pipe is not None and pipe.type == "|" else None
+    if feeder is None or feeder.type != "command" or feeder.children[0].type != "command_name":
+        return ""
+    parts = [*feeder.children[0].children, *feeder.children[1:]]
+    if any(not p.is_named or p.type in _REDIRECTS or p.type == "variable_assignment"
+           for p in parts):
+        return ""
+    return _echo_text(words_from_nodes(parts, script.source))
+
+
+def _echo_text(words: Sequence[Word]) -> str:
+    """The text ``echo`` prints for these words (empty for another command or a run-time word)."""
+    if not words or words[0].value != "echo" or not all(w.stable for w in words):
+        return ""
+    args = [w.value for w in words[1:]]
+    return " ".join(args[1:] if args[:1] == ["-n"] else args)
+
+
 def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:
     found: Stdin | None = None
     for redirect in redirects:
@@ -424,6 +462,21 @@ def _heredoc(redirect: Node, script: _Script) -> Stdin:
 
 
 _LITERAL_INPUTS = frozenset({"here-string", "heredoc"})
+_MAX_REPLACED_LINES = 16
+
+
+def _replaced(words: Sequence[Word], marker: str, line: str) -> list[Word]:
+    """The words xargs -I runs for one input line (the marker replaced, words static again)."""
+    found: list[Word] = []
+    for word in words:
+        if marker in word.value:
+            value = word.value.replace(marker, line)
+            found.append(Word(value, word.source.replace(marker, line),
+                              dynamic="$" in word.source or "`" in word.source,
+                              globbed=word.globbed))
+        else:
+            found.append(word)
+    return found
 
 
 def _input_words(text: str) -> list[str]:

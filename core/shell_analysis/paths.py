@@ -69,6 +69,11 @@ def is_path_like(value: str) -> bool:
     )
 
 
+_GLUED_OUTPUT = frozenset({"7z", "7za", "7zz", "7zr"})
+"""Programs whose output and working-directory switches take their value glued (``-oDIR``,
+``-wDIR``: 7-Zip's manual)."""
+
+
 def _candidates(word: Word) -> list[str]:
     value = word.value
     if value.startswith("-") or is_assignment(value):
@@ -85,6 +90,9 @@ def _segment_paths(segment: Segment) -> list[str]:
         if word.dynamic or index in program:
             continue
         if index in positions and word.value.startswith("/"):
+            continue
+        if segment.command in _GLUED_OUTPUT and word.value.startswith(("-o", "-w")):
+            found.append(word.value[2:])  # 7z x a.7z -o/DIR: the switch's value is glued
             continue
         found.extend(v for v in _candidates(word) if is_path_like(v))
     return found

@@ -27,7 +27,11 @@ command             asks when
 ``yarn``            ``global`` but ``global list``
 ``pip``, ``pip3``   ``install --user``
 ``gem``             ``install --user-install``
-``rustup``          not judged: it installs toolchains into its own home (documented cache)
+``pipx``            ``install``, ``inject``, ``upgrade``, ``reinstall``, ``runpip`` (``*-all``)
+``uv tool``         ``install``, ``upgrade`` (``uv tool run``/``uvx`` are package runners)
+``rustup``          not judged: it installs toolchains into its own home (documented cache);
+                    so are the other version managers (``nvm``, ``pyenv``, ``sdk``,
+                    ``asdf``), which install language runtimes into their own directories
 ==================  =========================================================================
 """
 
@@ -48,7 +52,8 @@ _GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
 _NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
                           "un", "update", "up", "upgrade"})
 INSTALLER_HEADS: frozenset[str] = frozenset(
-    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem"}) | _MAKES | _NPM_FAMILY
+    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv"}) | _MAKES | (
+    _NPM_FAMILY)
 """Command names :func:`program_install_finding` looks at."""
 
 _CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
@@ -92,7 +97,18 @@ def _user_install(head: str, args: list[str]) -> str | None:
         return "installs a package for the user (pip --user)"
     if head == "gem" and words[:1] == ["install"] and "--user-install" in args:
         return "installs a gem for the user (--user-install)"
+    if head == "pipx" and words[:1] and words[0] in _PIPX_CHANGES:
+        return f"installs an application for the user (pipx {words[0]})"
+    if head == "uv" and words[:1] == ["tool"] and words[1:2] and words[1] in _UV_TOOL_CHANGES:
+        return f"installs a tool for the user (uv tool {words[1]})"
     return None
+
+
+_PIPX_CHANGES = frozenset({"install", "install-all", "inject", "upgrade", "upgrade-all",
+                           "reinstall", "reinstall-all", "runpip"})
+"""pipx(1)'s commands that put a package's programs on the user's PATH (``~/.local/bin``)."""
+_UV_TOOL_CHANGES = frozenset({"install", "upgrade"})
+"""``uv tool install|upgrade``: the same, in uv's tool directory (uv's manual)."""
 
 
 def _build_install(head: str, args: list[str]) -> str | None:

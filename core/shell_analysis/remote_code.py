@@ -11,8 +11,10 @@ not run unseen, and a shell must not be wired to a connection:
 | download-exec   | a file a network client saves is run later in the command   | deny    |
 |                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``,        |         |
 |                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``), or  |         |
-|                 | a file of an archive piped from one into an unpacker         |         |
-|                 | (``curl … | tar xz && ./install.sh``)                        |         |
+|                 | a file of an archive piped from one into an unpacker, or     |         |
+|                 | saved by one and unpacked (``curl … | tar xz && ./install.sh``,|        |
+|                 | ``wget x.tgz && tar xzf x.tgz && ./x/run``); the file named   |         |
+|                 | by ``> f``, ``| tee f``, a local operand or a ``get`` command |         |
 | remote-shell    | a network client told to run a program on its connection    | deny    |
 |                 | (``nc -e sh``, ``ncat --sh-exec``, ``socat … EXEC:sh``,      |         |
 |                 | ``socket -p 'sh -i'``, ``rcat -s sh``, ``telnetd -l sh``),   |         |
@@ -32,12 +34,13 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from urllib.parse import urlsplit
 
 from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import DOWNLOADERS, REMOTE_SHELLS, UPLOADERS
-from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, interpreter_code
 from tooldeck.shell_analysis.launchers import bare_shell
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 
@@ -83,8 +86,13 @@ _BASENAME_SAVERS = frozenset({"wget", "wget2", "aria2c", "axel", "lwp-download",
 """Clients that save a URL under its own base name when no output is named (their manuals)."""
 _COPY_CLIENTS = frozenset({"scp", "rsync", "sftp", "tftp", "lftp"})
 """Clients that copy a remote ``host:path`` (or ``get path``) to a local file of its name."""
-_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "cpio", "7z", "busybox"})
+_POSITIONAL_SAVERS = frozenset({"lwp-download", "lwp-mirror", "axel", "tftp"})
+"""Clients whose operand after the URL names the local file (their manuals)."""
+_GET_COMMANDS = frozenset({"get", "mget", "reget", "pget"})
+"""A file client's download commands in a ``-c`` script (smbclient, lftp, ftp, sftp)."""
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "cpio", "7z", "busybox", "toybox"})
 _RUNNERS = SHELLS | frozenset({"source", "."}) | frozenset(INTERPRETER_CODE_OPTIONS)
+_URL_SCHEMES = re.compile(r"\b(?:https?|ftps?)://", re.IGNORECASE)
 
 
 def _args(segment: Segment) -> tuple[Word, ...]:
@@ -123,10 +131,21 @@ def _saved_files(segment: Segment) -> list[str]:
     if (name in _BASENAME_SAVERS and not found) or any(
             w.value in remote_name or _short_cluster_value(w.value, "O") for w in args):
         found.extend(os.path.basename(urlsplit(url).path) for url in urls)
+    operands = [w.value for w in args if not w.value.startswith("-")]
+    if name in _POSITIONAL_SAVERS and len(operands) > 1 and "://" in operands[0]:
+        found.append(operands[-1])  # lwp-download URL FILE
     if name in _COPY_CLIENTS:  # scp host:x.sh . / rsync host::m/x.sh . / tftp -c get x.sh
-        found.extend(os.path.basename(w.value.split(":")[-1]) for w in args
-                     if ":" in w.value and "://" not in w.value)
+        remote = [os.path.basename(v.split(":")[-1]) for v in operands
+                  if ":" in v and "://" not in v]
+        found.extend(remote)
+        if remote and ":" not in operands[-1]:  # scp host:x ./payload: the local target
+            found.append(operands[-1])
         found.extend(w.value for a, w in itertools.pairwise(args) if a.value == "get")
+    for word in args:  # a script of client commands: smbclient -c 'get R L', lftp -c 'get R'
+        for command in word.value.split(";"):
+            got = command.split()
+            if len(got) > 1 and got[0] in _GET_COMMANDS:
+                found.extend([os.path.basename(got[1]), *got[2:3]])
     return [f for f in found if f and f != "-"]
 
 
@@ -145,17 +164,57 @@ def _runs_relative(segment: Segment) -> bool:
     return program is not None and program.stable and not program.value.startswith("/")
 
 
+def _run_target(segment: Segment) -> str | None:
+    """The file a segment runs (its command word with a ``/``, or a shell's program)."""
+    if not segment.command_positions:
+        return None
+    word = segment.words[segment.command_positions[-1]]
+    if word.stable and "/" in word.value:
+        return word.value
+    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+        return None
+    program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
+    return program.value if program is not None and program.stable else None
+
+
 def _runs_file(segment: Segment, path: str) -> bool:
     """Whether a segment runs ``path`` (as its command, or as a shell's program)."""
-    if not segment.command_positions:
-        return False
-    word = segment.words[segment.command_positions[-1]]
-    if word.stable and "/" in word.value and _same_file(word.value, path):
+    target = _run_target(segment)
+    if target is not None and _same_file(target, path):
         return True
-    if segment.command.rstrip("0123456789.") not in _RUNNERS:
-        return False
-    program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
-    return program is not None and program.stable and _same_file(program.value, path)
+    word = segment.words[segment.command_positions[-1]] if segment.command_positions else None
+    return word is not None and word.stable and _same_file(word.value, path) and (
+        "/" in word.value)
+
+
+def _fetching_code(segment: Segment) -> str | None:
+    """One-liner code that names a URL (``julia -e 'download("http://…", "x")'``)."""
+    found = interpreter_code(segment)
+    if found is None:
+        return None
+    text = " ".join(w.value for w in found[1])
+    return text if _URL_SCHEMES.search(text) else None
+
+
+def _code_fetch_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Deny a file run after one-liner code that names a URL and that file.
+
+    GTFOBins' ``download`` of julia, jrunscript, node, php, ruby: the code saves what it
+    fetches under a name the command then runs.
+    """
+    fetched: list[tuple[str, str]] = []
+    for segment in analysis.segments:
+        target = _run_target(segment)
+        if target is not None:
+            name = os.path.basename(target)
+            for text, by in fetched:
+                if name and name in text:
+                    return Finding(DENY, "download-exec", f"{segment.text!r} runs {target!r}, "
+                                   f"which {by!r} code fetched from a URL names")
+        code = _fetching_code(segment)
+        if code is not None:
+            fetched.append((code, segment.command))
+    return None
 
 
 def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
@@ -166,12 +225,13 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
     """
     clients = [s for s in analysis.segments if s.command_positions and _is_client(s)]
     if not clients:
-        return None
+        return _code_fetch_finding(analysis) if "://" in analysis.command else None
     client = clients[0].command
     if analysis.runtime_code:
         return Finding(DENY, "download-exec", f"{analysis.runtime_code[0]!r} runs code only "
                        f"known at run time in a command that fetches with {client!r}")
-    saved: list[tuple[str, str]] = []
+    # what a client prints may be redirected to a file (curl URL > x.sh, nc h 80 > x.sh)
+    saved: list[tuple[str, str]] = [(path, client) for path in analysis.redirect_targets]
     extracted = False
     for segment in analysis.segments:
         if not segment.command_positions:
@@ -185,8 +245,12 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
                            f"archive {client!r} fetched and the command unpacked")
         if _is_client(segment):
             saved.extend((path, segment.command) for path in _saved_files(segment))
-        elif segment.command in _EXTRACTORS and segment.stdin == "pipe":
-            extracted = True  # curl … | tar xz && ./install.sh
+        elif segment.command in _EXTRACTORS and (segment.stdin == "pipe" or any(
+                _same_file(w.value, path) for w in _args(segment) for path, _ in saved)):
+            extracted = True  # curl … | tar xz && ./install.sh; wget x.tgz && tar xzf x.tgz
+        elif segment.command == "tee" and segment.stdin == "pipe":  # curl … | tee x.sh
+            saved.extend((w.value, client) for w in _args(segment)
+                         if not w.value.startswith("-"))
     if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
            if s.command_positions):
         return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "

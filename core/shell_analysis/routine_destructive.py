@@ -31,6 +31,8 @@
 |                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
+| ``unlink``                                | always (deletes its file, as ``rm`` does)          |
+| ``fuser``                                 | ``-k`` (kills every process using a file or port)  |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
 |                                           | or ``prune``, ``system prune`` (data, images),     |
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
@@ -61,7 +63,11 @@
 | ``pulumi destroy``, ``gh repo|release     |                                                    |
 | delete``, ``dropdb``, ``redis-cli         |                                                    |
 | flushall``, ``aws s3 rm --recursive``,    |                                                    |
-| ``aws|gcloud|az … delete*``               |                                                    |
+| ``aws|gcloud|az … delete*`` (``hcloud``,  |                                                    |
+| ``linode-cli``, ``scw``, ``oci``, ``glab``|                                                    |
+| … too), an HTTP ``DELETE`` (``curl -X``,  |                                                    |
+| ``wget --method``, ``http DELETE``),      |                                                    |
+| ``conda env remove``                      |                                                    |
 | the platforms' and registries' own        | apps and clusters destroyed (``heroku apps:destroy``,|
 | deletes, takedowns and SQL wipes          | ``fly apps destroy``, ``kind``/``minikube``/``k3d`` |
 |                                           | delete), versions withdrawn (``npm unpublish``,     |
@@ -93,7 +99,9 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "python", "python3", "rails", "rake", "prisma", "alembic", "mongo", "mongosh", "npx", "bunx",
     "heroku", "fly", "flyctl", "vercel", "netlify", "kind", "minikube", "k3d", "supabase",
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
-    "mariadb", "sqlite3",
+    "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
+    "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
+    "conda", "mamba", "curl", "wget",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -285,8 +293,12 @@ def _containers(args: Sequence[str]) -> str | None:
     forced = "-f" in args or "--force" in args or _FOUND in args
     if (verb == ["rmi"] or words[:2] == ["image", "rm"]) and forced:
         return "removing images by force or by a found list"
-    if words[:2] == ["image", "prune"] and ("-a" in args or "--all" in args):
-        return "image prune -a deletes every unused image"
+    if words[:2] in (["image", "prune"], ["builder", "prune"], ["buildx", "prune"]) and (
+            "--all" in args or any(a.startswith("-") and not a.startswith("--") and "a" in a
+                                   for a in args)):
+        return f"{' '.join(words[:2])} -a deletes every unused image or build cache"
+    if words[:2] == ["network", "prune"]:
+        return "network prune deletes every unused network"
     return None
 
 
@@ -356,8 +368,8 @@ def _database(head: str, args: Sequence[str]) -> str | None:
             return f"manage.py {operands[1]} empties the database"
         return None
     if head in ("mongo", "mongosh"):
-        return "dropDatabase() drops the database" if any(
-            "dropDatabase" in a for a in args) else None
+        return "the script drops a database or a collection" if any(
+            _MONGO_DROP.search(a) for a in args) else None
     if head == "prisma" and operands[:2] == ["db", "push"] and "--force-reset" in args:
         return "prisma db push --force-reset empties the database"
     for prefix in _DB_RESETS.get(command_name(head), ()):
@@ -378,6 +390,10 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return _chmod(head, args)
     if head == "truncate":
         return "truncate changes a file's size"
+    if head == "unlink" and args:
+        return "unlink deletes a file, as rm does"
+    if head == "fuser" and "k" in _short_letters(args):
+        return "fuser -k kills every process using the file or port"
     if head in ("shred", "wipe", "srm"):
         return f"{head} overwrites a file beyond recovery"
     if head in ("docker", "podman"):
@@ -430,7 +446,33 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     "npm": (("unpublish",),), "cargo": (("yank",),), "gem": (("yank",),),
     "hg": (("strip",), ("purge",)), "svn": (("revert",),), "dvc": (("gc",),),
     "eksctl": (("delete",),), "doctl": (("kubernetes", "cluster", "delete"),),
+    # a whole environment removed (conda(1): env remove, remove --all)
+    "conda": (("env", "remove"),), "mamba": (("env", "remove"),),
 }
+_CLOUD_CLIS = frozenset({"aws", "gcloud", "az", "doctl",
+                         # the other clouds' and forges' CLIs (their manuals: NOUN delete)
+                         "hcloud", "linode-cli", "scw", "vultr-cli", "oci", "ibmcloud",
+                         "exo", "upcloud", "glab", "tea"})
+_HTTP_CLIENTS = frozenset({"curl", "wget", "wget2", "http", "https", "xh", "xhs"})
+
+
+def _http_delete(head: str, args: Sequence[str]) -> bool:
+    """Tell whether an HTTP client sends a DELETE, which deletes what the URL names.
+
+    ``curl -X DELETE``, ``-XDELETE``, ``--request DELETE``, ``wget --method=DELETE``,
+    HTTPie's ``http DELETE URL``.
+    """
+    upper = [a.upper() for a in args]
+    if head in ("http", "https", "xh", "xhs"):
+        return [a for a in upper if not a.startswith("-")][:1] == ["DELETE"]
+    return any(a in ("-XDELETE", "--REQUEST=DELETE", "--METHOD=DELETE") or (a, b) in (
+        ("-X", "DELETE"), ("--REQUEST", "DELETE"), ("--METHOD", "DELETE"))
+        for a, b in itertools.pairwise([*upper, ""]))
+
+
+_MONGO_DROP = re.compile(r"dropDatabase\(|\.drop\(\)|\.deleteMany\(\s*\{\s*\}\s*\)|"
+                         r"\.remove\(\s*\{\s*\}\s*\)")
+"""mongo shell code that drops a database or a collection, or empties one (its manual)."""
 _SQL_WIPE = re.compile(
     r"\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)|TRUNCATE|DELETE\s+FROM\s+\S+\s*;?\s*$)",
     re.IGNORECASE)
@@ -447,9 +489,11 @@ def _remote(head: str, operands: list[str], args: Sequence[str]) -> str | None:
     if head == "aws" and operands[:2] in (["s3", "rm"], ["s3", "rb"]) and (
             "--recursive" in args or "--force" in args or operands[1] == "rb"):
         return f"aws s3 {operands[1]} deletes a bucket's objects"
-    if head in ("aws", "gcloud", "az", "doctl") and any(
+    if head in _CLOUD_CLIS and any(
             o == "delete" or o.startswith(("delete-", "terminate-")) for o in operands):
         return f"{head} deletes cloud resources"
+    if head in _HTTP_CLIENTS and _http_delete(head, args):
+        return f"{head} sends an HTTP DELETE (a remote resource, as gh api -X DELETE)"
     if head in ("kubectl", "oc") and (operands[:1] == ["drain"] or (
             operands[:1] == ["scale"] and any(a in ("--replicas=0", "--replicas 0")
                                               for a in args))):

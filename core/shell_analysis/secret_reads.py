@@ -105,7 +105,9 @@ SECRET_MARKERS = re.compile(
     r"exodus|monero|solana|Ledger|service[-_]account|adminsdk|dockercfg|deploy_key|"
     r"\.fly/|ngrok|\.mc/|\.gradle/|\.m2/|snowsql|\.dbt/|ibmcloud|aliyun|linode|circleci|"
     r"\.travis/|\.tsh/|\.step/|viminfo|kaggle|sentryclirc|helm/repositories|atuin|"
-    r"\.age/|vscdb",
+    r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
+    r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
+    r"credential-cache",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -132,6 +134,28 @@ def _operands(segment: Segment) -> list[Word]:
     start = segment.command_positions[-1] + 1
     program = program_words(segment)
     return [w for i, w in enumerate(segment.words[start:], start) if i not in program]
+
+
+_GLOBBED_SECRETS = (".env", ".env.local", ".env.production", ".netrc", ".git-credentials",
+                    ".pgpass", ".npmrc", ".pypirc", ".htpasswd", ".vault-token", ".dockercfg",
+                    "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "master.key", "credentials")
+"""Secret files by their fixed names, for globs that spell them (``cat .en?``, ``.e*``)."""
+_GLOB_CHARACTERS = frozenset("*?[]")
+
+
+def _glob_names_secret(value: str) -> str | None:
+    """The secret name a glob's last part matches, as bash would match it.
+
+    A pattern needs a leading ``.`` to match a hidden name (bash without ``dotglob``), and
+    three literal characters otherwise, so ``grep x *`` or ``cat c*`` name no secret.
+    """
+    pattern = value.rsplit("/", 1)[-1]
+    literal = sum(c not in _GLOB_CHARACTERS for c in pattern)
+    for name in _GLOBBED_SECRETS:
+        if (name.startswith(".") == pattern.startswith(".")) and (
+                pattern.startswith(".") or literal >= 3) and fnmatch.fnmatchcase(name, pattern):
+            return name
+    return None
 
 
 def is_project_secret(path: str) -> bool:
@@ -226,6 +250,11 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         if value.startswith("/dev/") and RAW_DISKS.match(value):
             return Finding(DENY, "secret-read", f"{segment.text!r} reads the raw disk "
                            f"{value!r}: every file on it, past its permissions")
+        if word.globbed:
+            named = _glob_names_secret(value)
+            if named is not None:
+                return Finding(DENY, "secret-read", f"{segment.text!r} reads {value!r}, a "
+                               f"glob that names the secret {named!r}")
         if SECRET_MARKERS.search(value) is None:
             continue  # cheap first look: the word holds no part any secret pattern needs
         path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
@@ -247,6 +276,14 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
 _HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
 """A hidden directory of a home (``~/.config``, ``/home/alice/.local``): where every tool keeps
 its settings and tokens, as wide a hunt as the home itself."""
+
+
+_KEY_PREFIXES = re.compile(
+    r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)|\bgh[pousr]_|github_pat_|glpat-|xox[abposr]-|"
+    r"\b[sr]k_live_|\bAIza|BEGIN [A-Z ]*PRIVATE|sk-ant-|sk-proj-|\bhf_[A-Za-z]|npm_[A-Za-z0-9]")
+"""The documented prefixes of cloud and platform keys (AWS access key ids, GitHub, GitLab,
+Slack, Stripe, Google, Anthropic, OpenAI, Hugging Face and npm tokens, PEM private keys), as
+secret scanners (gitleaks, trufflehog) look for them: a search for one hunts for keys."""
 
 
 def secret_hunt_finding(segment: Segment) -> Finding | None:
@@ -273,7 +310,7 @@ def secret_hunt_finding(segment: Segment) -> Finding | None:
         i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
     terms += [w.value for w in words if not w.value.startswith("-") and segment.command in (
         "locate", "mlocate", "plocate", "fd", "fdfind")]
-    if any(_SECRET_TERMS.search(t) for t in terms):
+    if any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
                        f"{roots[0]!r}")
     return None

@@ -33,7 +33,9 @@ Uploads are read from each client's documented options: curl ``-d/--data*``/``--
 ``f=@file``, ``f:=@file``; the local operands of ``scp``/``rsync``/``sftp`` toward a remote;
 ``socat`` ``FILE:``/``OPEN:`` addresses; ``mail``/``mutt -a``, ``swaks --attach``, ``lp``,
 ``hping3 --file``, ``ab -p``, ``restic backup``, ``smbclient -c 'put …'`` (GTFOBins'
-``upload`` binaries); the local sources of cloud-storage copies toward a bucket or remote
+``upload`` binaries); the files of relay and peer-to-peer senders (``croc send``, ``wormhole
+send``, ``ffsend upload``, ``wput FILE URL``) and of the other mailx clients' ``-a``
+(``s-nail``, ``neomutt``); the local sources of cloud-storage copies toward a bucket or remote
 (``rclone copy|sync|move``, ``aws s3 cp|mv|sync``, ``gsutil``/``gcloud storage cp|mv|rsync``,
 ``s3cmd put|sync``, ``azcopy copy|sync``, ``az storage blob upload -f``/``upload-batch -s``:
 Atomic Red Team T1567.002) and ``lftp -e|-c``/``tftp -c`` ``put`` commands. ``-`` (or ``.``
@@ -64,6 +66,10 @@ _WGET_POST = frozenset({"--post-file", "--body-file"})
 _FILE_OPTIONS: dict[str, frozenset[str]] = {
     "mail": frozenset({"-a", "-A", "--attach"}), "mailx": frozenset({"-a", "-A", "--attach"}),
     "mutt": frozenset({"-a"}), "swaks": frozenset({"--attach", "--attach-body"}),
+    # the other mailx implementations and mutt's fork (their manuals: -a attaches)
+    "s-nail": frozenset({"-a", "--attach"}), "nail": frozenset({"-a"}),
+    "bsd-mailx": frozenset({"-a"}), "heirloom-mailx": frozenset({"-a"}),
+    "neomutt": frozenset({"-a"}),
     "hping3": frozenset({"--file", "-E"}), "ab": frozenset({"-p", "-u"}),
 }
 _HTTPIE = frozenset({"http", "https", "xh", "xhs"})
@@ -95,6 +101,19 @@ _PASTE_CLIENTS: dict[str, frozenset[str]] = {
     "fpaste": frozenset({"-l", "--lang", "-d", "--desc", "-n", "--nick", "-x", "--expire",
                          "--password"}),
 }
+_RELAY_SENDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # peer-to-peer and relay file senders (their manuals): the subcommand that sends, then
+    # every file operand; the options that take a value
+    "croc": (frozenset({"send"}), frozenset({"--code", "-c", "--relay", "--pass", "--ports",
+                                              "--text", "--exclude"})),
+    "wormhole": (frozenset({"send"}), frozenset({"--code", "-c", "--text", "--code-length",
+                                                  "--relay-url", "--transit-helper"})),
+    "ffsend": (frozenset({"upload", "up", "u"}), frozenset({"--downloads", "-d", "--expiry",
+                                                              "-e", "--password", "-p",
+                                                              "--name", "-n", "--host", "-H"})),
+    "wput": (frozenset(), frozenset({"-o", "-a", "-i", "--input-file", "-B", "--basename",
+                                     "-t", "--tries", "-w", "--wait", "-l", "--limit-rate"})),
+}
 _BATCH_CLIENTS = frozenset({"ftp", "sftp"})
 """FTP-like clients that run a script of commands fed on their standard input (``sftp``
 also from ``-b FILE``): the script may ``put`` any file."""
@@ -107,7 +126,7 @@ UPLOAD_HEADS: frozenset[str] = (
     frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh", "az",
                "ping"})
     | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
-    | {"tftp"} | _BATCH_CLIENTS | frozenset(_PASTE_CLIENTS)
+    | {"tftp"} | _BATCH_CLIENTS | frozenset(_PASTE_CLIENTS) | frozenset(_RELAY_SENDERS)
     | _HTTPIE | _COPIERS
 )
 """Command names :func:`upload_finding` looks at."""
@@ -224,6 +243,22 @@ def _paste_files(args: Sequence[Word], valued: frozenset[str]) -> Iterator[Word]
         index += 2 if value == "-i" or value in valued else 1
 
 
+def _relayed_files(args: Sequence[Word], verbs: frozenset[str], valued: frozenset[str]
+                   ) -> Iterator[Word]:
+    """The files a relay sender sends (``croc send .env``, ``wput FILE ftp://…``)."""
+    operands: list[Word] = []
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if not value.startswith("-") and "://" not in value:
+            operands.append(args[index])
+        index += 2 if value in valued else 1
+    if verbs:
+        found = next((i for i, w in enumerate(operands) if w.value in verbs), None)
+        operands = operands[found + 1 :] if found is not None else []
+    yield from operands
+
+
 def _uploaded(segment: Segment) -> Iterator[Word]:
     name = segment.command
     args = _args(segment)
@@ -264,6 +299,8 @@ def _uploaded(segment: Segment) -> Iterator[Word]:
             yield from _values(args, frozenset({"-s", "--source"}))
     elif name in _PASTE_CLIENTS:
         yield from _paste_files(args, _PASTE_CLIENTS[name])
+    elif name in _RELAY_SENDERS:
+        yield from _relayed_files(args, *_RELAY_SENDERS[name])
     elif name == "lp":
         yield from (w for w in args if not w.value.startswith("-"))
     elif name == "restic" and any(w.value == "backup" for w in args):
@@ -490,7 +527,8 @@ def _runs_from_url(name: str, words: list[str]) -> str | None:
     ``uv run URL``.
     """
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
-            name in ("pipx", "uv", "deno") and words[:1] == ["run"]):
+            name in ("pipx", "uv", "deno") and words[:1] == ["run"]) or (
+            name == "bun" and words[:1] == ["x"]):  # bun x is bunx (bun's manual)
         return next((w for w in words if _URL.match(w) or "://" in w), None)
     return None
 

@@ -23,6 +23,7 @@ and records each wrapper's position too, so a blocklist entry for the wrapper it
 | ionice   | -t                          | -c -n                                |       |
 | chroot   | --skip-chdir                | --userspec --groups, then NEWROOT    |       |
 | busybox  |                             |                                      | 5     |
+| toybox   |                             |                                      | 5     |
 | coproc   |                             |                                      | 6     |
 | declared | any ``-x`` word             |                                      | 4     |
 
@@ -33,7 +34,7 @@ and records each wrapper's position too, so a blocklist entry for the wrapper it
    arguments (a shell then gets script names from input: opaque).
 4. Operator-declared via ``extra_wrappers``: the first word not starting with ``-`` is the
    command.
-5. ``busybox sh -c …``: the applet name is the command.
+5. ``busybox sh -c …``, ``toybox sh``: the applet name is the command.
 6. ``coproc NAME { …; }``: NAME is skipped when a group follows.
 
 A reserved word where a command should stand (``time { …; }``, ``coproc N { …; }``, a stray
@@ -209,6 +210,7 @@ WRAPPERS: dict[str, WrapperSpec] = {
         positionals=1,
     ),
     "busybox": WrapperSpec(),
+    "toybox": WrapperSpec(),  # Android's multi-call binary: the applet is the command
     "coproc": WrapperSpec(),
 }
 """The built-in transparent wrappers, by command name."""
@@ -230,6 +232,7 @@ class Resolution:
     :param reasons: opaque reasons found while unwrapping.
     :param scripts: ``(script, origin)`` pairs to analyse as shell code (``env -S``).
     :param input_args: true when xargs appends its input to the final command's arguments.
+    :param replace: xargs' replacement string (``-I R``): each input line takes R's place.
     """
 
     positions: tuple[int, ...]
@@ -237,6 +240,7 @@ class Resolution:
     reasons: tuple[str, ...] = ()
     scripts: tuple[tuple[str, str], ...] = ()
     input_args: bool = False
+    replace: str | None = None
 
 
 def is_assignment(value: str) -> bool:
@@ -379,6 +383,7 @@ def resolve(words: Sequence[Word], extra_wrappers: frozenset[str] = frozenset())
     reasons: list[str] = []
     scripts: list[tuple[str, str]] = []
     input_args = False
+    replace: str | None = None
     index = 0
     while index < len(current):
         word = current[index]
@@ -405,8 +410,9 @@ def resolve(words: Sequence[Word], extra_wrappers: frozenset[str] = frozenset())
         if name == "xargs":
             if state.replace is not None:
                 _mark_replaced(current, state.index, state.replace)
-                input_args = False
+                input_args, replace = False, state.replace
             else:
-                input_args = True
+                input_args, replace = True, None
         index = state.index
-    return Resolution(tuple(positions), tuple(current), tuple(reasons), tuple(scripts), input_args)
+    return Resolution(tuple(positions), tuple(current), tuple(reasons), tuple(scripts), input_args,
+                      replace)

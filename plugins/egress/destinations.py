@@ -33,14 +33,25 @@ database and service clients: ``redis-cli``  ``-h``/``--host`` and ``-p``/``-P``
 ``rcat``, ``nmap``, ``masscan``, ``nping``,  ``download`` clients; every scanner target)
 ``hping3``, ``zmap``, ``fping``; ``ping``,
 ``traceroute``, ``tracepath``, ``mtr``,
-``arping`` (every host operand)
+``arping`` (every host operand);
+``rpcclient``, ``showmount``, ``snmpwalk``…,
+``grpcurl``, ``websocat``
+``docker -H``, ``podman --url``, Kafka's    the option's ``HOST[:PORT]`` or URL values
+``--bootstrap-server``, ``kcat -b``,        (comma lists too); a ``unix:`` socket is local
+``zkCli.sh -server``, ``memcstat
+--servers``, ``etcdctl --endpoints``,
+``vault|nomad -address``, ``consul
+-http-addr``
 ``dig``/``drill`` ``@SERVER``,              the DNS server asked, port 53
 ``nslookup``/``host`` ``NAME SERVER``
 proxy variables (``http_proxy``,            the proxy URL: every request of the command goes
 ``https_proxy``, ``all_proxy``, ``ftp_proxy``, there (``https_proxy=http://10.0.0.1:3128 curl
 ``rsync_proxy``, ``npm_config_*proxy``,      https://example.com`` reaches 10.0.0.1); set as a
-``pip_proxy``, any case) set before a         prefix, through ``env``, or by ``export``/a bare
-command or for the session                   assignment
+``pip_proxy``, any case) and server           prefix, through ``env``, or by ``export``/a bare
+variables (``DOCKER_HOST``,                   assignment
+``CONTAINER_HOST``, ``VAULT_ADDR``,
+``CONSUL_HTTP_ADDR``, ``NOMAD_ADDR``) set
+before a command or for the session
 ==========================================  ================================================
 
 An HTTP client's URL is judged as a URL whatever its scheme (``curl gopher://…``,
@@ -492,7 +503,12 @@ _PROBES = frozenset({"ping", "ping6", "arping", "traceroute", "traceroute6", "tr
 _POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin": 513,
                                      "gnutls-cli": 443, "socket": 0, "nmap": 0, "masscan": 0,
                                      "nping": 0, "hping3": 0, "zmap": 0, "naabu": 0,
-                                     "rustscan": 0, "fping": 0, **dict.fromkeys(_PROBES, 7)}
+                                     "rustscan": 0, "fping": 0, **dict.fromkeys(_PROBES, 7),
+                                     # Samba's rpcclient, NFS showmount, net-snmp's tools,
+                                     # grpcurl HOST:PORT, websocat ws:// (their manuals)
+                                     "rpcclient": 445, "showmount": 2049, "snmpwalk": 161,
+                                     "snmpget": 161, "snmpbulkwalk": 161, "snmpset": 161,
+                                     "grpcurl": 443, "websocat": 80}
 _SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan",
                        "fping"}) | _PROBES
 _LOOPBACK_LITERAL = re.compile(r"^(?:127\.[0-9.]+|::1|localhost)$")
@@ -504,7 +520,53 @@ _TRANSFER_VALUE_OPTIONS = {  # their own manuals: ``ftp -n HOST`` has no value a
     "ftp": _words("-N -P -o -r -s -T -q -u"),
     "tftp": _words("-m -R -c"),
     "lftp": _words("-p -u -e -c -f --user --password"),
+    "fping": _words("-b -B -c -C -H -I -i -O -p -Q -r -S -t"),  # -g (a range) is a flag
+    "showmount": frozenset(),  # -a -d -e are flags
+    "snmpwalk": _words("-v -c -u -l -a -A -x -X -r -t -m -M -O -C"),
+    "snmpget": _words("-v -c -u -l -a -A -x -X -r -t -m -M -O -C"),
+    "snmpbulkwalk": _words("-v -c -u -l -a -A -x -X -r -t -m -M -O -C"),
+    "snmpset": _words("-v -c -u -l -a -A -x -X -r -t -m -M -O -C"),
+    "rpcclient": _words("-U -W -c -s -d -p -I -A --user --command --workgroup"),
+    "grpcurl": _words("-d -H -rpc-header -import-path -proto -protoset -cert -key -cacert "
+                      "-authority -servername -connect-timeout -max-time -format"),
+    "websocat": _words("-H --header --protocol --origin"),
 }
+_HOST_OPTIONS: dict[str, tuple[frozenset[str], int]] = {
+    # clients whose server is an option's value, HOST[:PORT] or a URL, comma lists too (each
+    # client's manual: docker -H, Kafka's --bootstrap-server, kcat -b, ZooKeeper's -server,
+    # libmemcached's --servers, etcdctl --endpoints, Vault's -address, Consul's -http-addr)
+    "docker": (_words("-H --host"), 2375), "podman": (_words("--url"), 0),
+    "kafka-console-consumer": (_words("--bootstrap-server --broker-list"), 9092),
+    "kafka-console-consumer.sh": (_words("--bootstrap-server --broker-list"), 9092),
+    "kafka-console-producer": (_words("--bootstrap-server --broker-list"), 9092),
+    "kafka-console-producer.sh": (_words("--bootstrap-server --broker-list"), 9092),
+    "kafka-topics": (_words("--bootstrap-server"), 9092),
+    "kafka-topics.sh": (_words("--bootstrap-server"), 9092),
+    "kcat": (_words("-b"), 9092), "kafkacat": (_words("-b"), 9092),
+    "zkcli.sh": (_words("-server"), 2181), "zkcli": (_words("-server"), 2181),
+    "memcstat": (_words("--servers"), 11211), "memccat": (_words("--servers"), 11211),
+    "memcdump": (_words("--servers"), 11211), "memcflush": (_words("--servers"), 11211),
+    "etcdctl": (_words("--endpoints"), 2379),
+    "vault": (_words("-address --address"), 8200),
+    "consul": (_words("-http-addr --http-addr"), 8500),
+    "nomad": (_words("-address --address"), 4646),
+}
+
+
+def _host_options(command: str, words: Sequence[Word]) -> Iterator[Destination]:
+    """A client's server named in an option (``docker -H tcp://10.0.0.5:2375``)."""
+    options, port = _HOST_OPTIONS[command]
+    for word in _option_values(words, options):
+        if not _static(word):
+            yield Unknown(word.source, command)
+            continue
+        for value in word.value.split(","):
+            if value.startswith("unix:"):
+                continue  # a local socket
+            found = (_url_or_host(value, command) if _SCHEME.match(value)
+                     else _host_port(value, command, port))
+            if found is not None:
+                yield found
 
 
 def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
@@ -605,6 +667,8 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     if command == "smbclient":
         yield from _smbclient(words)
         return
+    if command in _HOST_OPTIONS:
+        yield from _host_options(command, words)
     if command in _ENDPOINT_CLIENTS:
         yield from _urls_in(list(_option_values(words, _ENDPOINT_OPTIONS)), command)
     if command in _HTTP_CLIENTS:
@@ -634,7 +698,11 @@ _ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--host", "--host
 _PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy",
                               "socks_proxy", "rsync_proxy", "npm_config_proxy",
                               "npm_config_https_proxy", "pip_proxy", "yarn_proxy",
-                              "yarn_https_proxy"})
+                              "yarn_https_proxy",
+                              # the server a client's every request goes to (each client's
+                              # manual): Docker's and Podman's daemon, Vault, Consul, Nomad
+                              "docker_host", "container_host", "vault_addr",
+                              "consul_http_addr", "nomad_addr"})
 _PREFIX = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)=('[^']*'|\"[^\"\\]*\"|[^\s'\"]*)(?=\s|$)")
 
 
@@ -644,7 +712,7 @@ def _proxy(name: str, value: str, dynamic: bool) -> Destination | None:
     The scheme is how the command talks to the proxy, not what it fetches, so
     ``https_only`` does not apply.
     """
-    if name.lower() not in _PROXY_VARIABLES or not value:
+    if name.lower() not in _PROXY_VARIABLES or not value or value.startswith("unix:"):
         return None
     if dynamic:
         return Unknown(value, name)
@@ -700,7 +768,8 @@ def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
         if proxy is not None:
             found.append(proxy)
     for segment in analysis.segments:
-        if "roxy" in segment.text or "ROXY" in segment.text:
+        text = segment.text
+        if "roxy" in text or "ROXY" in text or "_HOST=" in text or "_ADDR=" in text:
             found.extend(_proxy_destinations(segment))
         found.extend(_segment_destinations(segment))
     found.extend(_redirect_destination(target) for target in analysis.network_redirects)

@@ -51,7 +51,6 @@ KNOWN_GAPS: dict[str, str] = {
     "diff#file-read#2": "directory placeholders, no file named",
     "dosbox#file-read#1": "DOS paths inside an emulator command",
     "dvips#shell#1": "TeX shell escape in a .dvi file: code read from a file",
-    "elvish#file-read#1": "elvish code is not parsed (only POSIX-family shells are)",
     "find#file-read#1": "the file reaches the command through find's {}",
     "finger#upload#1": "data typed in the command is sent (the egress gate judges the host)",
     "java#shell#1": "a compiled class: code read from a file",

@@ -105,6 +105,12 @@ BLOCKED: list[tuple[str, str, str]] = [
     ("uppercase-localhost", "https://LOCALHOST/", "private-hostname"),
     ("nested-localhost", "https://a.b.localhost/", "private-hostname"),
     ("home-arpa", "https://router.home.arpa/", "private-hostname"),
+    # Kubernetes' cluster names and RFC 6762 appendix G's private top-level names
+    ("k8s-service", "https://kubernetes.default.svc/api", "private-hostname"),
+    ("k8s-search-domain", "https://kubernetes.default/api", "private-hostname"),
+    ("rfc6762-lan", "https://nas.lan/", "private-hostname"),
+    ("rfc6762-corp", "https://wiki.corp/", "private-hostname"),
+    ("rfc6762-localdomain", "https://db.localdomain:5432/", "private-hostname"),
     ("single-label-intranet", "https://intranet/", "single-label-host"),
     ("single-label-metadata", "https://metadata/", "single-label-host"),
     ("bang-in-host", "https://exa!mple.com/", "host-encoding"),
