@@ -2,9 +2,10 @@
 
 Each session is what a coding agent does to fix a small bug: look around, read code, search,
 run the tests (by the spellings agents really use: ``.venv/bin/python -m pytest``,
-``python -m pytest -x -q``, ``go test ./...``, ``node --test``, ``npx tsc``), edit, look at the diff, commit with the heredoc
-message coding agents write. The commands follow published agent transcripts and system
-prompts (Claude Code's and Codex's commit and test conventions; SWE-agent trajectories).
+``python -m pytest -x -q``, ``go test ./...``, ``node --test``, ``npx tsc``), edit, look at
+the diff, commit with the heredoc message coding agents write. The commands follow published
+agent transcripts and system prompts (Claude Code's and Codex's commit and test conventions;
+SWE-agent trajectories).
 
 ``starlette`` is held back: it was written with the others and is only ever replayed to report
 its numbers, never to tune a rule.
