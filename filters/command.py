@@ -23,7 +23,7 @@ __all__ = ["NEEDS_ANALYSIS", "command_segment", "last_command", "normalized_comm
 NEEDS_ANALYSIS = frozenset({
     # wrappers the analyzer peels (tooldeck.shell_analysis.WRAPPERS)
     "env", "command", "exec", "builtin", "nice", "nohup", "time", "timeout", "stdbuf", "xargs",
-    "sudo", "doas", "setsid", "ionice", "chroot", "busybox", "coproc", "sshpass",
+    "sudo", "doas", "setsid", "ionice", "chroot", "busybox", "toybox", "coproc", "sshpass",
     # launchers (tooldeck.shell_analysis.program.LAUNCHERS)
     "uv", "uvx", "poetry", "pdm", "hatch", "rye", "pipx", "npx", "bunx", "pnpm", "yarn", "npm",
     "python", "python3", "pypy3",
