@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from tooldeck.config import PathSetting, StrictModel
 from tooldeck.shell_analysis import DEFAULT_CONFIRM_PATTERNS
@@ -115,3 +115,11 @@ class ShellSettings(StrictModel):
     background_timeout_secs: float = Field(
         1800, gt=0, description="Seconds before a background run's tree is killed."
     )
+
+    @model_validator(mode="after")
+    def _timeout_within_its_maximum(self) -> ShellSettings:
+        """A default timeout longer than the longest a call may ask for is a mistake."""
+        if self.timeout > self.max_timeout:
+            raise ValueError(f"timeout ({self.timeout:g}) is longer than max_timeout "
+                             f"({self.max_timeout:g}): raise max_timeout too")
+        return self

@@ -376,7 +376,7 @@ async def test_timeout(make_deck: Any, helpers: Any) -> None:
 
 
 async def test_a_call_may_ask_for_its_own_timeout(make_deck: Any) -> None:
-    deck = make_deck("[tools.shell]\nmax_timeout = 5\n")
+    deck = make_deck("[tools.shell]\ntimeout = 1\nmax_timeout = 5\n")
     short = await deck.call(ToolCall("bash", {"command": "sleep 60", "timeout": 0.5}))
     assert short.error.category is ErrorCategory.TIMEOUT
     assert short.error.message == "command timed out after 0.5s"
@@ -388,7 +388,7 @@ async def test_a_call_may_ask_for_its_own_timeout(make_deck: Any) -> None:
 
 async def test_a_timeout_over_the_maximum_is_refused_before_running(
         make_deck: Any, sandbox: Path) -> None:
-    deck = make_deck("[tools.shell]\nmax_timeout = 5\n")
+    deck = make_deck("[tools.shell]\ntimeout = 1\nmax_timeout = 5\n")
     result = await deck.call(ToolCall("bash", {"command": "touch ran", "timeout": 6}))
     assert result.error.category is ErrorCategory.INVALID_PARAMETERS
     assert "max_timeout (5s)" in result.error.message and "background" in result.error.message
@@ -402,6 +402,9 @@ def test_the_default_timeout_lets_a_test_suite_run() -> None:
 
     settings = ShellSettings()
     assert settings.timeout == 120 and settings.max_timeout == 600
+    with pytest.raises(ValueError, match="longer than max_timeout"):
+        ShellSettings(timeout=900)
+    assert ShellSettings(timeout=900, max_timeout=900).timeout == 900
 
 
 async def test_tool_call_params(make_deck: Any) -> None:
