@@ -419,7 +419,7 @@ def rejection(rule: SecretRule, value: str, name: str = "", operator: str = "",
     :param host: its ``host`` group, if any.
     :returns: the name of the check that rejected it (``expression``, ``public-name``…).
     """
-    if operator.startswith("(") and value[:1] not in ("'", '"', "`"):
+    if operator.startswith("(") and value.lstrip("bBrRuU")[:1] not in ("'", '"', "`"):
         return "expression"  # password(request), Token(user=…): a call's argument
     if name and (reason := name_rejection(name, operator)):
         return reason

@@ -463,6 +463,7 @@ SETTER_LITERALS = [
     ("builder.withToken('9f8e7d6c5b4a39281706f5e4d3c2b1a0')", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
     ('conn.password("Qw8zLm2Xk9Rt")', "Qw8zLm2Xk9Rt"),
     ('api.set_client_secret(`osh0kjinsc2atoaqntoy1hdj`, region)', "osh0kjinsc2atoaqntoy1hdj"),
+    ('auth.set_password(b"Zx8qLm2pWn7v")', "Zx8qLm2pWn7v"),  # a Python bytes literal
 ]
 SETTER_LOOKUPS = [
     'password = get_secret("db-password-7")',
