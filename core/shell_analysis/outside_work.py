@@ -30,6 +30,10 @@ allowed by the read rules, and a file-changing command or a write redirection af
 directories themselves, the system's trees (``/etc``, ``/usr``, ``/var``, ``/proc``…),
 secrets, and every ancestor of a root (``cd .. && rm -rf project`` would remove the
 project under another name).
+
+A directory change that ends the command (``cd backend && make && cd ..``) changes the
+directory of nothing: every ``bash`` call runs in a fresh shell, so it is not judged as a
+path at all (:func:`final_directory_change`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.model import CommandAnalysis
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
 
 __all__ = [
@@ -161,6 +165,49 @@ def directory_changes(analysis: CommandAnalysis) -> frozenset[str]:
             if len(operands) == 1 and operands[0].stable:
                 found.add(operands[0].value)
     return frozenset(found)
+
+
+_DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+
+
+def final_directory_change(analysis: CommandAnalysis) -> Segment | None:
+    """The ``cd``/``pushd``/``popd`` that ends the command, when nothing runs after it.
+
+    Each ``bash`` call runs in a fresh shell, so a directory change that is the last thing
+    the command does has no effect: ``cd backend && go test ./... && cd ..`` ends where it
+    began. Only a top-level change written at the very end of the command text counts (not
+    one inside a loop, a function, a group or a subshell, which something may follow or
+    repeat), and never when the command sets a ``trap``: an ``EXIT`` trap runs after it, in
+    the directory it changed to.
+
+    :param analysis: the analysed command.
+    :returns: the final segment, or ``None``.
+    """
+    if not analysis.segments:
+        return None
+    last = analysis.segments[-1]
+    if last.origin != "top" or last.command not in _DIRECTORY_CHANGERS:
+        return None
+    if any(segment.origin == "trap" for segment in analysis.segments):
+        return None
+    ending = analysis.command.rstrip().rstrip(";").rstrip()
+    return last if ending.endswith(last.text) else None
+
+
+def inert_directories(analysis: CommandAnalysis) -> frozenset[str]:
+    """The words only the final directory change names (:func:`final_directory_change`).
+
+    :param analysis: the analysed command.
+    :returns: its operands that no other segment, redirection or input names.
+    """
+    last = final_directory_change(analysis)
+    if last is None:
+        return frozenset()
+    elsewhere_named = {word.value for segment in analysis.segments[:-1]
+                       for word in segment.words}
+    elsewhere_named.update(analysis.redirect_targets, analysis.input_sources)
+    operands = last.words[last.command_positions[-1] + 1 :]
+    return frozenset(word.value for word in operands if word.value not in elsewhere_named)
 
 
 def elsewhere(lexical: str, roots: Sequence[str], analysis: CommandAnalysis) -> bool:

@@ -55,7 +55,8 @@ rule                   vote     fires when
                                 no file by themselves (a test run, a build)
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
-                                point anywhere
+                                point anywhere. A change that ends the command (``… && cd
+                                ..``) is judged by no path rule: it changes nothing
 ``class``              ask      code that spawns, decodes-then-runs or is built at run time;
                                 a launcher's ``LD_PRELOAD``-like environment
 ``sandbox-dynamic``    ask      an argument built at run time looks like a path (``$d/x``,
@@ -142,6 +143,8 @@ from tooldeck.shell_analysis.outside_work import (
     copy_destinations,
     directory_changes,
     elsewhere,
+    final_directory_change,
+    inert_directories,
     run_words,
     scratch,
 )
@@ -315,7 +318,10 @@ def _outside_paths(analysis: CommandAnalysis, policy: ShellPolicy
     exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
+    inert = inert_directories(analysis)
     for raw in paths:
+        if raw in inert:  # cd … && make && cd ..: the last change of directory does nothing
+            continue
         if raw in link_targets or _lexical(raw, policy) in policy.exempt or raw in exempt_reads:
             continue
         if raw in programs and _inside_lexically(raw, policy):
@@ -409,8 +415,9 @@ def rule_links(findings: Sequence[LinkFinding], verdict: Verdict,
 
 def rule_sandbox_cd(analysis: CommandAnalysis) -> Decision | None:
     """Rule ``sandbox-cd``: a directory change must name one static directory."""
+    final = final_directory_change(analysis)
     for segment in analysis.segments:
-        if segment.command not in _DIRECTORY_CHANGERS:
+        if segment.command not in _DIRECTORY_CHANGERS or segment is final:
             continue
         args = segment.words[segment.command_positions[-1] + 1 :]
         targets = [w for w in args if w.value != "--"]

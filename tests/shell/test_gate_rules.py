@@ -125,8 +125,8 @@ async def test_tool_definition(make_deck: Any) -> None:
 
 
 @pytest.mark.parametrize(("command", "rule"), [
-    ("cd", "sandbox-cd"), ("cd -", "sandbox-cd"), ('cd "$D"', "sandbox-cd"),
-    ("popd", "sandbox-cd"), ("cd; cat .bashrc", "sandbox-cd"),
+    ("cd && ls", "sandbox-cd"), ("cd - && ls", "sandbox-cd"), ('cd "$D" && make', "sandbox-cd"),
+    ("popd; make", "sandbox-cd"), ("cd; cat .bashrc", "sandbox-cd"),
     ("cat $X/etc/passwd", "sandbox-dynamic"), ('cat "$(pwd)"/x', "sandbox-dynamic"),
 ])
 async def test_unverifiable_paths_ask(make_deck: Any, helpers: Any, command: str,
