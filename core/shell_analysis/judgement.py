@@ -53,6 +53,7 @@ from tooldeck.shell_analysis.attack_tools import (
     attack_tool_finding,
 )
 from tooldeck.shell_analysis.blocklist import find_blocked
+from tooldeck.shell_analysis.changed_directory import changed_directory_secret_finding
 from tooldeck.shell_analysis.containers import (
     ENGINES,
     NODE_HEADS,
@@ -499,6 +500,7 @@ the rule, run in this order."""
 
 
 _MASQUERADE_HEADS = frozenset({"cp", "ln", "install", "rsync"})
+_CHANGERS = frozenset({"cd", "pushd"})
 
 
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
@@ -525,6 +527,10 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or environment_secret_finding(analysis)
     if analysis.input_sources:
         found = input_secret_finding(analysis, context.cwd, context.roots)
+        if found is not None:
+            return found
+    if not _CHANGERS.isdisjoint(names):
+        found = changed_directory_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
             return found
     if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names or (

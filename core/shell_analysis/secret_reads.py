@@ -129,7 +129,7 @@ _URL_READERS = frozenset({"curl", "wget", "wget2", "aria2c", "lwp-download", "lw
                           "links", "lynx", "w3m", "http", "https", "xh", "xhs", "aws"})
 
 
-def _operands(segment: Segment) -> list[Word]:
+def reader_operands(segment: Segment) -> list[Word]:
     """The words that may name files: a grep pattern or an awk/sed script is data."""
     start = segment.command_positions[-1] + 1
     program = program_words(segment)
@@ -233,7 +233,7 @@ def secret_read_finding(segment: Segment, cwd: str | None,
             args)) or (head == "cp" and _makes_links(args)):
         return None
     else:
-        words = _operands(segment)
+        words = reader_operands(segment)
     if cwd is None:
         return None
     if head in _COPIERS:
