@@ -159,6 +159,18 @@ _INIT_SCRIPT_DIRS = ("/init.d/", "/rc.d/")
 ``/etc/rc.d``, ``/usr/local/etc/rc.d``): a script there stops its service when told to."""
 
 
+def is_init_script(program: str) -> bool:
+    """Tell whether a program word is a SysV-style init script (``/etc/init.d/ssh``).
+
+    Such a script is named after its service, not the client of the same name:
+    ``/etc/init.d/ssh status`` asks the daemon for its state and connects nowhere.
+
+    :param program: the program word as run.
+    :returns: true for a path inside an init-script directory.
+    """
+    return any(directory in program for directory in _INIT_SCRIPT_DIRS)
+
+
 def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str | None:
     """Service managers besides systemd, machine power over IPMI, sleep, the network link.
 
@@ -222,7 +234,7 @@ def init_script_finding(segment: Segment) -> Finding | None:
     words = [w.value for w in segment.words[segment.command_positions[-1]:]]
     if segment.command in SHELLS and len(words) > 1:
         words = words[1:]  # sh /etc/init.d/ssh stop
-    if any(d in words[0] for d in _INIT_SCRIPT_DIRS) and words[1:2] and (
+    if is_init_script(words[0]) and words[1:2] and (
             words[1] in _SERVICE_STOPS):
         return Finding(DENY, "power", f"{segment.text!r} runs an init script's {words[1]!r}")
     return None

@@ -70,6 +70,7 @@ from urllib.parse import urlsplit
 import attrs
 
 from tooldeck.shell_analysis import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.escalation import is_init_script
 
 __all__ = ["HostPort", "Unknown", "Url", "destinations"]
 
@@ -651,6 +652,9 @@ def _dns_server(command: str, words: Sequence[Word]) -> Iterator[Destination]:
 
 def _segment_destinations(segment: Segment) -> Iterator[Destination]:
     command = segment.command
+    if segment.command_positions and is_init_script(
+            segment.words[segment.command_positions[-1]].value):
+        return  # /etc/init.d/ssh status: the service's script, not the client
     words = _arguments(segment)
     if command in _RESOLVER_CLIENTS:
         yield from _dns_server(command, words)

@@ -206,6 +206,23 @@ def test_destinations_are_read_from_the_analysis() -> None:
                      Unknown("$X", "ssh"))
 
 
+@pytest.mark.parametrize("command", [
+    "/etc/init.d/ssh status",
+    "/etc/init.d/ssh restart",
+    "sh /etc/init.d/ssh status",
+    "/etc/rc.d/init.d/sshd status",
+    "/usr/local/etc/rc.d/sshd status",
+])
+def test_an_init_script_named_after_a_client_connects_nowhere(command: str) -> None:
+    # main read 'status' as the host of an ssh client and denied it as a single-label host
+    assert destinations(analyze(command)) == ()
+
+
+def test_the_client_after_an_init_script_is_still_read() -> None:
+    found = destinations(analyze("/etc/init.d/ssh status; ssh 10.0.0.5"))
+    assert found == (HostPort("10.0.0.5", 22, "ssh"),)
+
+
 def test_a_bad_egress_key_is_a_configuration_error_even_without_the_web_plugin(
     egress_deck: MakeDeck,
 ) -> None:
