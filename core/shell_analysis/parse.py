@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 import tree_sitter
@@ -40,6 +40,12 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, comman
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
 from tooldeck.shell_analysis.plain import PlainCommand, plain_commands
+from tooldeck.shell_analysis.staged import (
+    STAGING_OPERATORS,
+    staged_key,
+    staged_program,
+    written_text,
+)
 from tooldeck.shell_analysis.wrappers import resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
@@ -122,6 +128,15 @@ class _Walker:
         self.runtime: list[str] = []
         self.assignments: list[tuple[str, Word]] = []
         self.functions: list[str] = []
+        self.staged: dict[str, str] = {}
+        """Text written to files so far, by :func:`.staged.staged_key` (see :mod:`.staged`)."""
+
+    def stage(self, operator: str, target: Word, text: str | None) -> None:
+        """Remember the text a segment writes to a static file (``echo x > run.sh``)."""
+        if text is None or operator not in STAGING_OPERATORS or not target.stable:
+            return
+        key = staged_key(target.value)
+        self.staged[key] = (self.staged.get(key, "") if operator == ">>" else "") + text
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -242,6 +257,9 @@ class _Walker:
             self.emit(list(found.words), found.text, "top", stdin, 2)
             for redirect in found.redirects:
                 self.redirect(redirect.operator, redirect.target)
+                if redirect.operator in STAGING_OPERATORS:
+                    self.stage(redirect.operator, redirect.target,
+                               written_text(found.words, stdin))
 
     def declaration(self, node: Node, origin: str, script: _Script) -> None:
         keyword = node.children[0]
@@ -283,9 +301,30 @@ class _Walker:
             redirects.extend(moved)
             stdin = self.stdin(node, redirects, outer, script)
             self.emit(words, node_text(node, script.source), origin, stdin, depth)
+            self.stage_redirects(words, stdin, redirects, script)
         for child in node.children:
             if child.child_count:
                 self.visit(child, origin, depth + 1, script, outer)
+
+    def stage_redirects(self, words: Sequence[Word], stdin: Stdin, redirects: Sequence[Node],
+                        script: _Script) -> None:
+        """Remember what a writer segment puts in the files it redirects its output to."""
+        if not redirects:
+            return
+        text = written_text(words, stdin)
+        if text is None:
+            return
+        if command_name(words[0].value) == "tee":  # tee FILE <<EOF: its operands get the text
+            for word in words[1:]:
+                if not word.value.startswith("-"):
+                    self.stage(">", word, text)
+        for redirect in _file_redirects(redirects):
+            if any(c.type == "file_descriptor" for c in redirect.children):
+                continue  # 2> err.txt: what is written there is not the text
+            operator = next((c.type for c in redirect.children if not c.is_named), "")
+            targets = [c for c in redirect.children if c.is_named and c.type != "ERROR"]
+            if targets:
+                self.stage(operator, words_from_nodes(targets, script.source)[0], text)
 
     def stdin(
         self, node: Node, redirects: list[Node], outer: Sequence[Node], script: _Script
@@ -329,6 +368,14 @@ class _Walker:
         if program is not None:  # python3 - <<'EOF' … EOF: judged as python3 -c '…'
             self.emit(program, " ".join(w.source for w in program[:2]) + " <stdin>", origin,
                       _INHERITED, depth + 1)
+        if self.staged:  # printf 'rm -rf ~' > run.sh && sh run.sh: what run.sh holds
+            staged = staged_program(final, self.staged)
+            if staged is not None and staged[1] is None:
+                self.script(staged[0], "shell -c", depth + 1)
+            elif staged is not None and staged[1] is not None:
+                one_liner = staged[1]
+                self.emit(one_liner, " ".join(w.source for w in one_liner[:2]) + " <file>",
+                          origin, _INHERITED, depth + 1)
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
@@ -431,6 +478,18 @@ def _stdin_from(redirects: Iterable[Node], script: _Script) -> Stdin | None:
                 word = words_from_nodes(targets, script.source)[0]
                 found = Stdin("file", word.value, not word.stable)
     return found
+
+
+def _file_redirects(redirects: Iterable[Node]) -> Iterator[Node]:
+    """The file redirections among ``redirects``, those inside a heredoc's too.
+
+    ``cat <<EOF > r.py`` holds ``> r.py`` inside the heredoc redirection node.
+    """
+    for redirect in redirects:
+        if redirect.type == "file_redirect":
+            yield redirect
+        elif redirect.type == "heredoc_redirect":
+            yield from (c for c in redirect.children if c.type == "file_redirect")
 
 
 def _misread_body(redirect: Node, source: bytes) -> bool:

@@ -1,0 +1,90 @@
+r"""Scripts a command writes and then runs: judged by what they contain.
+
+``printf 'rm -rf ~\n' > run.sh && sh run.sh`` runs ``rm -rf ~``, yet every rule saw only a
+file of the project being written and a file of the project being run. When a segment writes
+text known statically (``echo``, ``printf``, ``cat``/``tee`` fed a heredoc or here-string) to a
+file and a later segment runs that file (``sh f``, ``bash f``, ``source f``, ``./f``,
+``python3 f``…), the walker analyses the text as that program's code: a shell script as a
+nested script (as ``bash -c`` would be), an interpreter's as its one-liner (as ``python3 -c``).
+This only adds segments to judge; the write and the run keep their own judgement.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from tooldeck.shell_analysis.carriers import SHELLS, Stdin, stdin_program
+from tooldeck.shell_analysis.model import Word, command_name
+
+__all__ = ["STAGING_OPERATORS", "staged_key", "staged_program", "written_text"]
+
+STAGING_OPERATORS = frozenset({">", ">>", ">|"})
+"""The redirections that put a command's standard output into a file."""
+
+_SOURCERS = frozenset({"source", "."})
+_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}
+
+
+def staged_key(path: str) -> str:
+    """The name a staged file is known by: ``./run.sh`` and ``run.sh`` are one file.
+
+    :param path: a static path as written.
+    :returns: the path normalised lexically.
+    """
+    return os.path.normpath(path)
+
+
+def _printf_text(fmt: str) -> str:
+    for escape, character in _ESCAPES.items():
+        fmt = fmt.replace(escape, character)
+    return fmt
+
+
+def written_text(words: Sequence[Word], stdin: Stdin) -> str | None:
+    r"""The text a segment writes on its standard output, when it is known statically.
+
+    :param words: the segment's words, command word first.
+    :param stdin: what it reads on standard input.
+    :returns: the text for ``echo ARGS``, ``printf FORMAT`` (escapes ``\n``, ``\t``
+        decoded), and ``cat``/``tee`` fed a static heredoc or here-string; else ``None``.
+    """
+    if not words or not all(w.stable for w in words):
+        return None
+    name = command_name(words[0].value)
+    args = [w.value for w in words[1:]]
+    if name == "echo":
+        return " ".join(args[1:] if args[:1] == ["-n"] else args) + "\n"
+    if name == "printf" and args:
+        return _printf_text(" ".join(args))
+    if name in ("cat", "tee") and stdin.kind in ("heredoc", "here-string") and not stdin.dynamic:
+        return stdin.text
+    return None
+
+
+def staged_program(final: Sequence[Word], staged: Mapping[str, str]
+                   ) -> tuple[str, list[Word] | None] | None:
+    """What a segment runs when it runs a file the command wrote before.
+
+    :param final: the final command's words (wrappers peeled).
+    :param staged: the text written so far, by :func:`staged_key`.
+    :returns: ``(text, None)`` for a shell script (``sh f``, ``source f``, ``./f``),
+        ``(text, one_liner)`` for an interpreter's program file (``python3 f`` as
+        ``python3 -c TEXT``), or ``None`` when no staged file is run.
+    """
+    if not final or not final[0].stable:
+        return None
+    program = staged.get(staged_key(final[0].value)) if "/" in final[0].value else None
+    if program is not None:  # ./run.sh
+        return program, None
+    operands = [w for w in final[1:] if not w.value.startswith("-")]
+    if not operands or not operands[0].stable:
+        return None
+    text = staged.get(staged_key(operands[0].value))
+    if text is None:
+        return None
+    name = command_name(final[0].value)
+    if name in SHELLS or name in _SOURCERS:
+        return text, None
+    one_liner = stdin_program([final[0]], Stdin("heredoc", text))
+    return (text, one_liner) if one_liner is not None else None
