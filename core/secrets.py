@@ -158,13 +158,15 @@ class SecretRule:
 _KEY_WORDS = (
     r"(?:(?:api|auth|service|account|db|database|priv|private|client|access|secret)[_-]?key|"
     r"apikey|secret|client[_-]?secret|token|passw(?:or)?d|passwd|passphrase|pwd|pass|"
-    r"credentials?|auth|contrase(?:ñ|n)a)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
+    r"credentials?|auth|contrase(?:ñ|n)a|access[_-]?(?:key[_-]?)?id)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
     r"string|data|b64|base64|hex|raw|plain|enc|encoded|prod|live|dev|test|hash))?"
 )
 """Words that end a secret's name, the spellings of detect-secrets' keyword list among them
 (``db_key``, ``priv_key``, ``contraseña``); a version or number (``API_KEY_2``, ``token_v2``)
 or a word about the value's form or stage (``tokenValue``, ``password_hash``, ``API_KEY_PROD``)
-may follow, and Rails' ``secret_key_base`` is a secret too."""
+may follow, and Rails' ``secret_key_base`` is a secret too. An access id (``accessId``,
+``access_key_id``) is the first half of a key pair, issued with its secret (Sumo Logic,
+Alibaba Cloud, AWS): trufflehog reports it with the key."""
 
 _OPERATOR = (
     r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"

@@ -190,6 +190,9 @@ NAME_VALUE = [
     ('<add key="ClearTextPassword" value="N8r4Qw2ZpX7v" />', "N8r4Qw2ZpX7v"),
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
+    # an access id is the first half of a key pair (Sumo Logic, Alibaba Cloud)
+    ("sumo:\n  accessId: suHVcCOXeYGdHU\n  accessKey: [elided]", "suHVcCOXeYGdHU"),
+    ("storage.access_key_id = 'Jq8mZ2xLp9Wv4RtY'", "Jq8mZ2xLp9Wv4RtY"),
 ]
 # a service's name, then a key-shaped value within a few words (trufflehog's keyword proximity)
 SERVICE_NEARBY = [
