@@ -25,7 +25,10 @@ prose          words and numbers separated by spaces, none of them key-like (``a
 public-key     public key material: ``ssh-rsa AAAA…``, ``ecdsa-sha2-…``, a PEM public key
 regex          a regular expression: ``r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"``, ``"(?:\\d+)"``
 plain          no digit, and its letters read as words (``GoogleCredentials``,
-               ``oauthClientSecret``): random letters alternate case far more often
+               ``oauthClientSecret``): random letters alternate case far more often.
+               Overruled when a service's name comes just before the secret's name
+               and the letters are random (:func:`random_letters`):
+               ``smartsheet_token = "xkQpRmZtWvBn"``, ``twitch: {token: …}``
 sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``
 basic-         HTTP Basic credentials (``Basic dXNlcm5hbWU6cGFzc3dvcmQ=``) whose password is
 placeholder    a template, a mask or a placeholder (there: ``username:password``); a
@@ -76,6 +79,7 @@ __all__ = [
     "Check",
     "host_rejection",
     "name_rejection",
+    "random_letters",
     "value_rejection",
 ]
 
@@ -88,6 +92,10 @@ _RANDOM_ONE_CASE = 16
 """Shortest one-case letters-only value that may pass for random."""
 _FEW_VOWELS = 0.25
 """Random letters are a fifth vowels (5 of 26); words are about two fifths."""
+_SOME_VOWELS = 0.3
+_CONSONANT_PAIRS = 0.45
+"""Share of adjacent letters both consonants: random letters about two thirds, words a third."""
+_SERVICE_CASE_CHANGES = 0.25
 """Share of adjacent letter pairs that change case in random letters (words: about 0.2)."""
 
 _TEMPLATE_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "@{", "=")
@@ -354,6 +362,28 @@ def _is_plain(value: str) -> bool:
         vowels = sum(char in "aeiouAEIOU" for char in letters)
         return len(letters) < _RANDOM_ONE_CASE or vowels >= _FEW_VOWELS * len(letters)
     return _case_changes(letters) < _CASE_CHANGES or _reads_as_words(bare)
+
+
+def random_letters(value: str) -> bool:
+    """Whether a value of letters only reads as random rather than as words.
+
+    The looser test for a value a service's name vouches for (the ``plain`` check's
+    exception): mixed case that does not split into words (``suHVcCOXeYGdHU``, not
+    ``ProductionKey``), or one case with few vowels or many consonants in a row
+    (``prdgwzkvujhyemav``, not ``clientsecretvalue``).
+
+    :param value: the value as found (quotes included when quoted).
+    :returns: ``True`` for 8+ letters, nothing else, that look random.
+    """
+    bare = _bare(value)
+    if len(bare) < MIN_LENGTH or not (bare.isascii() and bare.isalpha()):
+        return False
+    if not (bare.islower() or bare.isupper()):
+        return _case_changes(bare) >= _SERVICE_CASE_CHANGES and not _reads_as_words(bare)
+    lowered = bare.lower()
+    vowels = sum(char in "aeiou" for char in lowered)
+    pairs = sum(a not in "aeiou" and b not in "aeiou" for a, b in itertools.pairwise(lowered))
+    return vowels < _SOME_VOWELS * len(bare) or pairs >= _CONSONANT_PAIRS * (len(bare) - 1)
 
 
 def _is_sequence(value: str) -> bool:

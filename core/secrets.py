@@ -116,6 +116,7 @@ from tooldeck.secret_values import (
     Check,
     host_rejection,
     name_rejection,
+    random_letters,
     value_rejection,
 )
 
@@ -440,7 +441,25 @@ def _match_rejection(rule: SecretRule, match: re2._Match, groups: dict[str, int]
         return found.decode("utf-8") if found else ""
 
     host = group("host") if "host" in groups else None
-    return rejection(rule, value, group("name"), group("op"), host)
+    reason = rejection(rule, value, group("name"), group("op"), host)
+    if reason == "plain" and "name" in groups and random_letters(value):
+        # a service's name just before the secret's name vouches for random letters
+        window = match.start(groups["name"])
+        if _service_names().search(match.string, max(0, window - _SERVICE_WINDOW),
+                                   match.end(groups["name"])):
+            return None
+    return reason
+
+
+_SERVICE_WINDOW = 40
+"""How far before a secret's name a service's name vouches for its value (trufflehog's
+keyword distance)."""
+
+
+@functools.cache
+def _service_names() -> re2._Regexp:
+    """Any service's name (:data:`tooldeck.secret_services.NEARBY_NAMES`), any case."""
+    return re2.compile(rb"(?i)(?:" + "|".join(NEARBY_NAMES).encode() + rb")")
 
 
 _MAX_PASSES = 8

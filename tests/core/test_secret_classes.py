@@ -94,6 +94,35 @@ def test_code_vocabulary_examples_and_fillers_are_not_secrets(
         assert check in {r.check for r in rejections(line)}
 
 
+# a service's name just before a secret's name vouches for a value of random letters ...
+SERVICE_LETTERS = [
+    ('smartsheet_token = "xkqprmztwvbn"', "xkqprmztwvbn"),
+    ("twitch:\n  api_key: prdgwzkvujhyemavmbnaeongkstagaib", "prdgwzkvujhyemavmbnaeongkstagaib"),
+    ("mailgun-cli --mailgun-api-key VBQWHXZTKMRPL", "VBQWHXZTKMRPL"),
+    ('"sumoSecret": "xkqpRMztwvBN",', "xkqpRMztwvBN"),
+]
+# ... not for words, identifiers or short values, nor without the service
+SERVICE_WORDS = [
+    'mailgun_api_key = "ProductionKey"',
+    'twitch_token = "clientsecretvalue"',
+    'mailgun_token_type = "bearer"',
+    'asana_secret_name = "database"',
+    'mailgun_api_key = "MAILGUN_API_KEY"',
+    'zendesk_token = "xkQpRmZ"',
+    'smart_token = "xkqprmztwvbn"',
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SERVICE_LETTERS)
+def test_a_service_s_name_vouches_for_random_letters(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", SERVICE_WORDS)
+def test_a_service_s_name_does_not_vouch_for_words(text: str) -> None:
+    assert redact(text) == text
+
+
 @pytest.mark.parametrize(("line", "origin"), NOT_SECRETS_NAMES)
 def test_names_that_end_in_key_or_token_but_are_not_secrets(line: str, origin: str) -> None:
     assert find_secrets(line) == [], origin
