@@ -44,6 +44,8 @@ not-key-       (service names) not one token of letters mixed with digits: a wor
 shaped         number, a URL, an address
 words          (values near a service's name) an identifier whose letters are words
                (``python_3_11_compat_mode``), whatever digits it holds
+not-random     (values near a service's name) no digit, and letters that do not look
+               random (:func:`random_letters`)
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -73,6 +75,7 @@ __all__ = [
     "GENERIC_CHECKS",
     "JWT_CHECKS",
     "KEY_SHAPE",
+    "NEARBY_CHECKS",
     "REFERENCE_CHECKS",
     "URL_CHECKS",
     "WORDS",
@@ -403,6 +406,15 @@ def _has_no_digit(value: str) -> bool:
     return not any(char.isdigit() for char in value)
 
 
+def _is_not_random(value: str) -> bool:
+    return _has_no_digit(value) and not random_letters(value)
+
+
+def _unless_random(rejects: Callable[[str], bool]) -> Callable[[str], bool]:
+    """A check that lets random letters through (one case reads as one word otherwise)."""
+    return lambda value: rejects(value) and not random_letters(value)
+
+
 def _is_not_key_shaped(value: str) -> bool:
     bare = _bare(value)
     return not _token_like(bare) or any(char in bare for char in ":@ ")
@@ -460,6 +472,7 @@ JWT: Check = ("jwt", _is_not_jwt)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
 WORDS: Check = ("words", _is_words)
+RANDOM: Check = ("not-random", _is_not_random)
 
 GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLDER, SHORT,
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,
@@ -479,6 +492,11 @@ BEARER_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, SHORT, PLAIN, S
 """For the token after ``Bearer``."""
 URL_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, PLAIN)
 """For the password of a URL (with :func:`host_rejection`)."""
+NEARBY_CHECKS: tuple[Check, ...] = (
+    *(check for check in GENERIC_CHECKS if check != PLAIN), RANDOM,
+    *((name, _unless_random(rejects)) for name, rejects in (KEY_SHAPE, WORDS)))
+"""For a value a few words after a service's name: key-shaped, and a digit or random
+letters (:func:`random_letters`) in place of the ``plain`` check."""
 JWT_CHECKS: tuple[Check, ...] = (JWT,)
 """For a JSON Web Token."""
 

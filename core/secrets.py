@@ -110,6 +110,7 @@ from tooldeck.secret_values import (
     GENERIC_CHECKS,
     JWT_CHECKS,
     KEY_SHAPE,
+    NEARBY_CHECKS,
     REFERENCE_CHECKS,
     URL_CHECKS,
     WORDS,
@@ -364,7 +365,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
                r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
     SecretRule("service-nearby", "key-shaped value a few words after a service's name",
-               _SERVICE_NEARBY, (*GENERIC_CHECKS, DIGIT, KEY_SHAPE, WORDS)),
+               _SERVICE_NEARBY, NEARBY_CHECKS),
     SecretRule("config-line", "secret in a line of configuration", _CONFIG_LINE,
                CONFIG_CHECKS),
 )  # fmt: skip

@@ -231,6 +231,10 @@ SERVICE_NEARBY = [
      "[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
      "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc"),
     ("api2cart: 0a3bcd4e67ef8901f3abcd4567ef0489", "0a3bcd4e67ef8901f3abcd4567ef0489"),
+    # random letters without a digit
+    ("[INFO] connecting to twitch\n[DEBUG] Using bimcftxhcmgmzkypmslhgfvmszumrv",
+     "bimcftxhcmgmzkypmslhgfvmszumrv"),
+    ("sumologic access key: gEeFvqVrLPXZuLrAzIIccRIjQwkT", "gEeFvqVrLPXZuLrAzIIccRIjQwkT"),
 ]
 # ... and what follows a service's name in real outputs without being its key
 SERVICE_NOT_NEARBY = [
@@ -242,6 +246,8 @@ SERVICE_NOT_NEARBY = [
     "the datadog agent version 7.45.0 supports python_3_11_compat_mode",  # an identifier
     "twitch.tv/videos/1234567890123456789012",  # a path
     "twitch streamer count 123456789012345678901234",  # a number
+    "the twitch plugin supports internationalization",  # a word
+    "datadog integration: ContainerOrchestrationMonitor",  # words in camel case
 ]
 # configuration lines: the whole line is NAME=value, so a passphrase of words is a secret
 CONFIG_LINES = [
