@@ -11,7 +11,8 @@ with the mirror's commit in a header row.
 
 ``measure`` (the default) writes each value into the lines real code and configuration
 carry a credential in (an env line, a Python assignment, a JSON field, ``export``, a
-setter call, a command-line option, inline and nested YAML, a URL query, a log line), all
+setter call, a command-line option, inline and nested YAML, a URL query, log lines, Go, a
+Jenkins credential: the log and Jenkins shapes are the ones scanners' tests use), all
 named after the detector's keyword, and prints the share :func:`tooldeck.secrets.redact`
 hides, per value shape and per variant, and lists misses. The probe set is a *tune* set:
 its misses are read and fixed by class.
@@ -49,6 +50,12 @@ TEMPLATES = {
     "yaml-nested": "{kw}:\n  {role}: {v}",
     "url": "https://api.{kw}.com/v1/check?{role}={v}",
     "log": "[INFO] connecting to {kw} with {dash} {v}",
+    "debug": "[INFO] Sending request to the {kw} API\n[DEBUG] Using Key={v}\n"
+             "[INFO] Response received: 200 OK",
+    "debug-named": "[DEBUG] Using {kw} Key={v}",
+    "debug-spaced": "[DEBUG] {kw} {dash} = {v}",
+    "go": "{kw}Key := \"{v}\"",
+    "jenkins": "<id>{{{kw}}}</id>\n<secret>{{AQAAABAAA {v}}}</secret>",
 }
 """The lines a value is written into; ``{kw}`` is the detector's keyword, ``{role}`` what
 the value is (``api_key``, ``secret``, ``token``, ``id``…)."""

@@ -20,6 +20,9 @@ placeholder    a word standing for a value (``changeme``, ``password1``, ``qwert
                value that names its own kind or says it is an example (``example-password``,
                ``monalisa2-token``, ``your-api-key``)
 short          fewer than 8 characters: no issued credential is that short
+short-key      (a bare ``…key`` name) fewer than 16 characters, unless a service's name
+               comes just before the name (``[DEBUG] Using Key=hrLBEnXODDefY4`` after
+               ``Sending request to the checkvist API``)
 prose          words and numbers separated by spaces, none of them key-like (``a secret``,
                ``keyboard cat``, ``Repeat 0``)
 public-key     public key material: ``ssh-rsa AAAA…``, ``ecdsa-sha2-…``, a PEM public key
@@ -77,6 +80,7 @@ __all__ = [
     "KEY_SHAPE",
     "NEARBY_CHECKS",
     "REFERENCE_CHECKS",
+    "SHORT_KEY",
     "URL_CHECKS",
     "WORDS",
     "Check",
@@ -99,6 +103,8 @@ _SOME_VOWELS = 0.3
 _CONSONANT_PAIRS = 0.45
 """Share of adjacent letters both consonants: random letters about two thirds, words a third."""
 _SERVICE_CASE_CHANGES = 0.25
+_LONG_KEY = 16
+"""Shortest value a bare ``key`` name takes on its own (``key = "…"`` is often a map's)."""
 """Share of adjacent letter pairs that change case in random letters (words: about 0.2)."""
 
 _TEMPLATE_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "@{", "=")
@@ -286,6 +292,10 @@ def _is_short(value: str) -> bool:
     return len(_bare(value)) < MIN_LENGTH
 
 
+def _is_short_key(value: str) -> bool:
+    return len(_bare(value)) < _LONG_KEY
+
+
 def _is_prose(value: str) -> bool:
     words = _bare(value).split()
     return len(words) > 1 and not any(_token_like(word) for word in words)
@@ -461,6 +471,7 @@ EXPRESSION: Check = ("expression", _is_expression)
 MASK: Check = ("mask", _is_mask)
 PLACEHOLDER: Check = ("placeholder", _is_placeholder)
 SHORT: Check = ("short", _is_short)
+SHORT_KEY: Check = ("short-key", _is_short_key)
 PROSE: Check = ("prose", _is_prose)
 PUBLIC_KEY: Check = ("public-key", _is_public_key)
 REGEX: Check = ("regex", _is_regex)

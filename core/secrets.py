@@ -79,7 +79,8 @@ assignment               ``password=…``, ``api_key: …``, ``client_secret=…
                          literal given to a setter named after it (``setApiKey("…")``)
 service-assignment       a key-shaped value assigned to a service's name (``railway = '…'``)
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
-                         := "…"``, ``Using Key=…``)
+                         := "…"``, ``Using Key=…``); 8+ when a service's name comes
+                         within 40 characters before the name
 service-nearby           a key-shaped value within 40 characters after a service's name (a
                          log line's ``twitch … with k3j9…``), nothing path-like between
 config-line              a whole line ``NAME=value`` / ``export NAME=value`` / ``NAME: value``
@@ -112,6 +113,7 @@ from tooldeck.secret_values import (
     KEY_SHAPE,
     NEARBY_CHECKS,
     REFERENCE_CHECKS,
+    SHORT_KEY,
     URL_CHECKS,
     WORDS,
     Check,
@@ -363,7 +365,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                (*GENERIC_CHECKS, DIGIT, KEY_SHAPE)),
     SecretRule("key-assignment", "long key value assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
-               r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
+               r"(?P<secret>" + _value(8, 8) + ")", (*GENERIC_CHECKS, SHORT_KEY)),
     SecretRule("service-nearby", "key-shaped value a few words after a service's name",
                _SERVICE_NEARBY, NEARBY_CHECKS),
     SecretRule("config-line", "secret in a line of configuration", _CONFIG_LINE,
@@ -443,15 +445,18 @@ def _match_rejection(rule: SecretRule, match: re2._Match, groups: dict[str, int]
 
     host = group("host") if "host" in groups else None
     reason = rejection(rule, value, group("name"), group("op"), host)
-    if reason == "plain" and "name" in groups and random_letters(value):
-        # a service's name just before the secret's name vouches for random letters
+    if reason in _VOUCHED and "name" in groups and (reason != "plain" or random_letters(value)):
+        # a service's name just before the secret's name vouches for random letters and
+        # for a short value of a bare key; the other checks still apply
         window = match.start(groups["name"])
         if _service_names().search(match.string, max(0, window - _SERVICE_WINDOW),
                                    match.end(groups["name"])):
-            return None
+            return value_rejection(value, tuple(c for c in rule.checks if c[0] not in _VOUCHED))
     return reason
 
 
+_VOUCHED = frozenset({"plain", "short-key"})
+"""The checks a service's name just before the secret's name overrules."""
 _SERVICE_WINDOW = 40
 """How far before a secret's name a service's name vouches for its value (trufflehog's
 keyword distance)."""

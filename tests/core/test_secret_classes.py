@@ -100,6 +100,9 @@ SERVICE_LETTERS = [
     ("twitch:\n  api_key: prdgwzkvujhyemavmbnaeongkstagaib", "prdgwzkvujhyemavmbnaeongkstagaib"),
     ("mailgun-cli --mailgun-api-key VBQWHXZTKMRPL", "VBQWHXZTKMRPL"),
     ('"sumoSecret": "xkqpRMztwvBN",', "xkqpRMztwvBN"),
+    # ... and for a bare key's value of fewer than 16 characters
+    ("[INFO] Sending request to the checkvist API\n[DEBUG] Using Key=hrLBEnXODDefY4",
+     "hrLBEnXODDefY4"),
 ]
 # ... not for words, identifiers or short values, nor without the service
 SERVICE_WORDS = [
@@ -110,6 +113,8 @@ SERVICE_WORDS = [
     'mailgun_api_key = "MAILGUN_API_KEY"',
     'zendesk_token = "xkQpRmZ"',
     'smart_token = "xkqprmztwvbn"',
+    'key = "hrLBEnXODDefY4"',  # a bare key under 16 characters needs the service
+    'checkvist_key = "abcdefghijkl"',  # the other checks still apply: a filler
 ]
 
 
