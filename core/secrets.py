@@ -71,8 +71,8 @@ xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet c
 option-value             the value after a command-line option naming a secret, with a space
                          (``--token abc…``, ``--db-password …``; ``--token=…`` is an assignment)
 assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``,
-                         ``auth``, ``pass``, ``passphrase``…: the key word ends the key name
-                         (``max_tokens=4096`` is left alone), which may be camelCase
+                         ``auth``, ``pass``, ``passphrase``, ``accessId``…: the key word ends
+                         the key name (``max_tokens=4096`` is left alone), which may be camelCase
                          (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
                          ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
                          string = …``; env dumps, logs, YAML, INI, JSON alike; a quoted
@@ -81,8 +81,9 @@ service-assignment       a key-shaped value assigned to a service's name (``rail
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
                          := "…"``, ``Using Key=…``); 8+ when a service's name comes
                          within 40 characters before the name
-service-nearby           a key-shaped value within 40 characters after a service's name (a
-                         log line's ``twitch … with k3j9…``), nothing path-like between
+service-nearby           a key-shaped value (a digit, or random letters) within 40 characters
+                         after a service's name (a log line's ``twitch … with k3j9…``),
+                         nothing path-like between
 config-line              a whole line ``NAME=value`` / ``export NAME=value`` / ``NAME: value``
                          whose upper-case name says secret: a passphrase of words counts
                          (``DB_PASSWORD=correcthorsebatterystaple``)
@@ -90,7 +91,9 @@ config-line              a whole line ``NAME=value`` / ``export NAME=value`` / `
 
 The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer,
 URL, configuration and connection-string variants); their names pass
-:func:`tooldeck.secret_values.name_rejection`.
+:func:`tooldeck.secret_values.name_rejection`. A service's name within 40 characters before
+a secret's name vouches for its value: it overrules the ``plain`` check for random letters
+(:func:`tooldeck.secret_values.random_letters`) and ``short-key``, never the others.
 """
 
 from __future__ import annotations
