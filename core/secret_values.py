@@ -20,12 +20,18 @@ placeholder    a word standing for a value (``changeme``, ``password1``, ``qwert
                value that names its own kind or says it is an example (``example-password``,
                ``monalisa2-token``, ``your-api-key``)
 short          fewer than 8 characters: no issued credential is that short
+short-key      (a bare ``…key`` name) fewer than 16 characters, unless a service's name
+               comes just before the name (``[DEBUG] Using Key=hrLBEnXODDefY4`` after
+               ``Sending request to the checkvist API``)
 prose          words and numbers separated by spaces, none of them key-like (``a secret``,
                ``keyboard cat``, ``Repeat 0``)
 public-key     public key material: ``ssh-rsa AAAA…``, ``ecdsa-sha2-…``, a PEM public key
 regex          a regular expression: ``r"[-!#$%&'*+.^_`|~0-9a-zA-Z]+"``, ``"(?:\\d+)"``
 plain          no digit, and its letters read as words (``GoogleCredentials``,
-               ``oauthClientSecret``): random letters alternate case far more often
+               ``oauthClientSecret``): random letters alternate case far more often.
+               Overruled when a service's name comes just before the secret's name
+               and the letters are random (:func:`random_letters`):
+               ``smartsheet_token = "xkQpRmZtWvBn"``, ``twitch: {token: …}``
 sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``
 basic-         HTTP Basic credentials (``Basic dXNlcm5hbWU6cGFzc3dvcmQ=``) whose password is
 placeholder    a template, a mask or a placeholder (there: ``username:password``); a
@@ -41,6 +47,8 @@ not-key-       (service names) not one token of letters mixed with digits: a wor
 shaped         number, a URL, an address
 words          (values near a service's name) an identifier whose letters are words
                (``python_3_11_compat_mode``), whatever digits it holds
+not-random     (values near a service's name) no digit, and letters that do not look
+               random (:func:`random_letters`)
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -70,12 +78,15 @@ __all__ = [
     "GENERIC_CHECKS",
     "JWT_CHECKS",
     "KEY_SHAPE",
+    "NEARBY_CHECKS",
     "REFERENCE_CHECKS",
+    "SHORT_KEY",
     "URL_CHECKS",
     "WORDS",
     "Check",
     "host_rejection",
     "name_rejection",
+    "random_letters",
     "value_rejection",
 ]
 
@@ -88,6 +99,12 @@ _RANDOM_ONE_CASE = 16
 """Shortest one-case letters-only value that may pass for random."""
 _FEW_VOWELS = 0.25
 """Random letters are a fifth vowels (5 of 26); words are about two fifths."""
+_SOME_VOWELS = 0.3
+_CONSONANT_PAIRS = 0.45
+"""Share of adjacent letters both consonants: random letters about two thirds, words a third."""
+_SERVICE_CASE_CHANGES = 0.25
+_LONG_KEY = 16
+"""Shortest value a bare ``key`` name takes on its own (``key = "…"`` is often a map's)."""
 """Share of adjacent letter pairs that change case in random letters (words: about 0.2)."""
 
 _TEMPLATE_STARTS = ("$", "<", "{", "%", "#", "[REDACTED", "@{", "=")
@@ -275,6 +292,10 @@ def _is_short(value: str) -> bool:
     return len(_bare(value)) < MIN_LENGTH
 
 
+def _is_short_key(value: str) -> bool:
+    return len(_bare(value)) < _LONG_KEY
+
+
 def _is_prose(value: str) -> bool:
     words = _bare(value).split()
     return len(words) > 1 and not any(_token_like(word) for word in words)
@@ -356,6 +377,28 @@ def _is_plain(value: str) -> bool:
     return _case_changes(letters) < _CASE_CHANGES or _reads_as_words(bare)
 
 
+def random_letters(value: str) -> bool:
+    """Whether a value of letters only reads as random rather than as words.
+
+    The looser test for a value a service's name vouches for (the ``plain`` check's
+    exception): mixed case that does not split into words (``suHVcCOXeYGdHU``, not
+    ``ProductionKey``), or one case with few vowels or many consonants in a row
+    (``prdgwzkvujhyemav``, not ``clientsecretvalue``).
+
+    :param value: the value as found (quotes included when quoted).
+    :returns: ``True`` for 8+ letters, nothing else, that look random.
+    """
+    bare = _bare(value)
+    if len(bare) < MIN_LENGTH or not (bare.isascii() and bare.isalpha()):
+        return False
+    if not (bare.islower() or bare.isupper()):
+        return _case_changes(bare) >= _SERVICE_CASE_CHANGES and not _reads_as_words(bare)
+    lowered = bare.lower()
+    vowels = sum(char in "aeiou" for char in lowered)
+    pairs = sum(a not in "aeiou" and b not in "aeiou" for a, b in itertools.pairwise(lowered))
+    return vowels < _SOME_VOWELS * len(bare) or pairs >= _CONSONANT_PAIRS * (len(bare) - 1)
+
+
 def _is_sequence(value: str) -> bool:
     bare = _bare(value).lower()
     letters = "".join(char for char in bare if char.isalpha())
@@ -371,6 +414,15 @@ def _is_words(value: str) -> bool:
 
 def _has_no_digit(value: str) -> bool:
     return not any(char.isdigit() for char in value)
+
+
+def _is_not_random(value: str) -> bool:
+    return _has_no_digit(value) and not random_letters(value)
+
+
+def _unless_random(rejects: Callable[[str], bool]) -> Callable[[str], bool]:
+    """A check that lets random letters through (one case reads as one word otherwise)."""
+    return lambda value: rejects(value) and not random_letters(value)
 
 
 def _is_not_key_shaped(value: str) -> bool:
@@ -419,6 +471,7 @@ EXPRESSION: Check = ("expression", _is_expression)
 MASK: Check = ("mask", _is_mask)
 PLACEHOLDER: Check = ("placeholder", _is_placeholder)
 SHORT: Check = ("short", _is_short)
+SHORT_KEY: Check = ("short-key", _is_short_key)
 PROSE: Check = ("prose", _is_prose)
 PUBLIC_KEY: Check = ("public-key", _is_public_key)
 REGEX: Check = ("regex", _is_regex)
@@ -430,6 +483,7 @@ JWT: Check = ("jwt", _is_not_jwt)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
 WORDS: Check = ("words", _is_words)
+RANDOM: Check = ("not-random", _is_not_random)
 
 GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLDER, SHORT,
                                      PROSE, PUBLIC_KEY, REGEX, PLAIN, SEQUENCE, BASIC,
@@ -449,6 +503,11 @@ BEARER_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, SHORT, PLAIN, S
 """For the token after ``Bearer``."""
 URL_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK, PLACEHOLDER, PLAIN)
 """For the password of a URL (with :func:`host_rejection`)."""
+NEARBY_CHECKS: tuple[Check, ...] = (
+    *(check for check in GENERIC_CHECKS if check != PLAIN), RANDOM,
+    *((name, _unless_random(rejects)) for name, rejects in (KEY_SHAPE, WORDS)))
+"""For a value a few words after a service's name: key-shaped, and a digit or random
+letters (:func:`random_letters`) in place of the ``plain`` check."""
 JWT_CHECKS: tuple[Check, ...] = (JWT,)
 """For a JSON Web Token."""
 

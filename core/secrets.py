@@ -71,17 +71,19 @@ xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet c
 option-value             the value after a command-line option naming a secret, with a space
                          (``--token abc…``, ``--db-password …``; ``--token=…`` is an assignment)
 assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``,
-                         ``auth``, ``pass``, ``passphrase``…: the key word ends the key name
-                         (``max_tokens=4096`` is left alone), which may be camelCase
+                         ``auth``, ``pass``, ``passphrase``, ``accessId``…: the key word ends
+                         the key name (``max_tokens=4096`` is left alone), which may be camelCase
                          (``adafruitToken``); operators ``=``, ``:``, ``:=``, ``::=``, ``?=``,
                          ``.=``, ``=>``, an XML element (``<apiToken>…``), Go's ``var name
                          string = …``; env dumps, logs, YAML, INI, JSON alike; a quoted
                          literal given to a setter named after it (``setApiKey("…")``)
 service-assignment       a key-shaped value assigned to a service's name (``railway = '…'``)
 key-assignment           a 16+ character value assigned to a ``…key`` name (``bitfinexKey
-                         := "…"``, ``Using Key=…``)
-service-nearby           a key-shaped value within 40 characters after a service's name (a
-                         log line's ``twitch … with k3j9…``), nothing path-like between
+                         := "…"``, ``Using Key=…``); 8+ when a service's name comes
+                         within 40 characters before the name
+service-nearby           a key-shaped value (a digit, or random letters) within 40 characters
+                         after a service's name (a log line's ``twitch … with k3j9…``),
+                         nothing path-like between
 config-line              a whole line ``NAME=value`` / ``export NAME=value`` / ``NAME: value``
                          whose upper-case name says secret: a passphrase of words counts
                          (``DB_PASSWORD=correcthorsebatterystaple``)
@@ -89,7 +91,9 @@ config-line              a whole line ``NAME=value`` / ``export NAME=value`` / `
 
 The name rules' values pass :data:`tooldeck.secret_values.GENERIC_CHECKS` (or the bearer,
 URL, configuration and connection-string variants); their names pass
-:func:`tooldeck.secret_values.name_rejection`.
+:func:`tooldeck.secret_values.name_rejection`. A service's name within 40 characters before
+a secret's name vouches for its value: it overrules the ``plain`` check for random letters
+(:func:`tooldeck.secret_values.random_letters`) and ``short-key``, never the others.
 """
 
 from __future__ import annotations
@@ -110,12 +114,15 @@ from tooldeck.secret_values import (
     GENERIC_CHECKS,
     JWT_CHECKS,
     KEY_SHAPE,
+    NEARBY_CHECKS,
     REFERENCE_CHECKS,
+    SHORT_KEY,
     URL_CHECKS,
     WORDS,
     Check,
     host_rejection,
     name_rejection,
+    random_letters,
     value_rejection,
 )
 
@@ -158,13 +165,15 @@ class SecretRule:
 _KEY_WORDS = (
     r"(?:(?:api|auth|service|account|db|database|priv|private|client|access|secret)[_-]?key|"
     r"apikey|secret|client[_-]?secret|token|passw(?:or)?d|passwd|passphrase|pwd|pass|"
-    r"credentials?|auth|contrase(?:ñ|n)a)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
+    r"credentials?|auth|contrase(?:ñ|n)a|access[_-]?(?:key[_-]?)?id)(?:[_-]?base|[_-]v?[0-9]{1,2}|[_-]?(?:value|val|str|"
     r"string|data|b64|base64|hex|raw|plain|enc|encoded|prod|live|dev|test|hash))?"
 )
 """Words that end a secret's name, the spellings of detect-secrets' keyword list among them
 (``db_key``, ``priv_key``, ``contraseña``); a version or number (``API_KEY_2``, ``token_v2``)
 or a word about the value's form or stage (``tokenValue``, ``password_hash``, ``API_KEY_PROD``)
-may follow, and Rails' ``secret_key_base`` is a secret too."""
+may follow, and Rails' ``secret_key_base`` is a secret too. An access id (``accessId``,
+``access_key_id``) is the first half of a key pair, issued with its secret (Sumo Logic,
+Alibaba Cloud, AWS): trufflehog reports it with the key."""
 
 _OPERATOR = (
     r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"
@@ -359,9 +368,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                (*GENERIC_CHECKS, DIGIT, KEY_SHAPE)),
     SecretRule("key-assignment", "long key value assignment",
                r"(?i)" + _NAME_START + r"(?P<name>(?:[A-Za-z0-9]+[_.-]?)*key)" + _OPERATOR +
-               r"(?P<secret>" + _value(16, 16) + ")", GENERIC_CHECKS),
+               r"(?P<secret>" + _value(8, 8) + ")", (*GENERIC_CHECKS, SHORT_KEY)),
     SecretRule("service-nearby", "key-shaped value a few words after a service's name",
-               _SERVICE_NEARBY, (*GENERIC_CHECKS, DIGIT, KEY_SHAPE, WORDS)),
+               _SERVICE_NEARBY, NEARBY_CHECKS),
     SecretRule("config-line", "secret in a line of configuration", _CONFIG_LINE,
                CONFIG_CHECKS),
 )  # fmt: skip
@@ -438,7 +447,28 @@ def _match_rejection(rule: SecretRule, match: re2._Match, groups: dict[str, int]
         return found.decode("utf-8") if found else ""
 
     host = group("host") if "host" in groups else None
-    return rejection(rule, value, group("name"), group("op"), host)
+    reason = rejection(rule, value, group("name"), group("op"), host)
+    if reason in _VOUCHED and "name" in groups and (reason != "plain" or random_letters(value)):
+        # a service's name just before the secret's name vouches for random letters and
+        # for a short value of a bare key; the other checks still apply
+        window = match.start(groups["name"])
+        if _service_names().search(match.string, max(0, window - _SERVICE_WINDOW),
+                                   match.end(groups["name"])):
+            return value_rejection(value, tuple(c for c in rule.checks if c[0] not in _VOUCHED))
+    return reason
+
+
+_VOUCHED = frozenset({"plain", "short-key"})
+"""The checks a service's name just before the secret's name overrules."""
+_SERVICE_WINDOW = 40
+"""How far before a secret's name a service's name vouches for its value (trufflehog's
+keyword distance)."""
+
+
+@functools.cache
+def _service_names() -> re2._Regexp:
+    """Any service's name (:data:`tooldeck.secret_services.NEARBY_NAMES`), any case."""
+    return re2.compile(rb"(?i)(?:" + "|".join(NEARBY_NAMES).encode() + rb")")
 
 
 _MAX_PASSES = 8

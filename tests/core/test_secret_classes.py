@@ -94,6 +94,40 @@ def test_code_vocabulary_examples_and_fillers_are_not_secrets(
         assert check in {r.check for r in rejections(line)}
 
 
+# a service's name just before a secret's name vouches for a value of random letters ...
+SERVICE_LETTERS = [
+    ('smartsheet_token = "xkqprmztwvbn"', "xkqprmztwvbn"),
+    ("twitch:\n  api_key: prdgwzkvujhyemavmbnaeongkstagaib", "prdgwzkvujhyemavmbnaeongkstagaib"),
+    ("mailgun-cli --mailgun-api-key VBQWHXZTKMRPL", "VBQWHXZTKMRPL"),
+    ('"sumoSecret": "xkqpRMztwvBN",', "xkqpRMztwvBN"),
+    # ... and for a bare key's value of fewer than 16 characters
+    ("[INFO] Sending request to the checkvist API\n[DEBUG] Using Key=hrLBEnXODDefY4",
+     "hrLBEnXODDefY4"),
+]
+# ... not for words, identifiers or short values, nor without the service
+SERVICE_WORDS = [
+    'mailgun_api_key = "ProductionKey"',
+    'twitch_token = "clientsecretvalue"',
+    'mailgun_token_type = "bearer"',
+    'asana_secret_name = "database"',
+    'mailgun_api_key = "MAILGUN_API_KEY"',
+    'zendesk_token = "xkQpRmZ"',
+    'smart_token = "xkqprmztwvbn"',
+    'key = "hrLBEnXODDefY4"',  # a bare key under 16 characters needs the service
+    'checkvist_key = "abcdefghijkl"',  # the other checks still apply: a filler
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SERVICE_LETTERS)
+def test_a_service_s_name_vouches_for_random_letters(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", SERVICE_WORDS)
+def test_a_service_s_name_does_not_vouch_for_words(text: str) -> None:
+    assert redact(text) == text
+
+
 @pytest.mark.parametrize(("line", "origin"), NOT_SECRETS_NAMES)
 def test_names_that_end_in_key_or_token_but_are_not_secrets(line: str, origin: str) -> None:
     assert find_secrets(line) == [], origin
@@ -190,6 +224,9 @@ NAME_VALUE = [
     ('<add key="ClearTextPassword" value="N8r4Qw2ZpX7v" />', "N8r4Qw2ZpX7v"),
     ("curl -u deploy:Xk9fQ2mVb7pL https://ci.internal/api", "Xk9fQ2mVb7pL"),
     ("Authorization: Basic YWRtaW46VjNyeUxvbmdQNHNz", "YWRtaW46VjNyeUxvbmdQNHNz"),
+    # an access id is the first half of a key pair (Sumo Logic, Alibaba Cloud)
+    ("sumo:\n  accessId: suHVcCOXeYGdHU\n  accessKey: [elided]", "suHVcCOXeYGdHU"),
+    ("storage.access_key_id = 'Jq8mZ2xLp9Wv4RtY'", "Jq8mZ2xLp9Wv4RtY"),
 ]
 # a service's name, then a key-shaped value within a few words (trufflehog's keyword proximity)
 SERVICE_NEARBY = [
@@ -199,6 +236,10 @@ SERVICE_NEARBY = [
      "[DEBUG] Using k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc",
      "k3j9x2m8q1w7e5r4t6y0u3i9o2p8a1bc"),
     ("api2cart: 0a3bcd4e67ef8901f3abcd4567ef0489", "0a3bcd4e67ef8901f3abcd4567ef0489"),
+    # random letters without a digit
+    ("[INFO] connecting to twitch\n[DEBUG] Using bimcftxhcmgmzkypmslhgfvmszumrv",
+     "bimcftxhcmgmzkypmslhgfvmszumrv"),
+    ("sumologic access key: gEeFvqVrLPXZuLrAzIIccRIjQwkT", "gEeFvqVrLPXZuLrAzIIccRIjQwkT"),
 ]
 # ... and what follows a service's name in real outputs without being its key
 SERVICE_NOT_NEARBY = [
@@ -210,6 +251,8 @@ SERVICE_NOT_NEARBY = [
     "the datadog agent version 7.45.0 supports python_3_11_compat_mode",  # an identifier
     "twitch.tv/videos/1234567890123456789012",  # a path
     "twitch streamer count 123456789012345678901234",  # a number
+    "the twitch plugin supports internationalization",  # a word
+    "datadog integration: ContainerOrchestrationMonitor",  # words in camel case
 ]
 # configuration lines: the whole line is NAME=value, so a passphrase of words is a secret
 CONFIG_LINES = [

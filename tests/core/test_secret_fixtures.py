@@ -20,7 +20,7 @@ from tooldeck.secrets import redact
 
 FIXTURES = Path(__file__).resolve().parent.parent / "secrets_corpus" / "fixtures.jsonl"
 TARGET = 0.95
-FLOORS = {"tune": 0.98, "held-back": 0.93}
+FLOORS = {"tune": 0.98, "held-back": 0.94}
 
 
 def _rows() -> list[dict[str, str]]:
@@ -57,9 +57,9 @@ def test_the_tune_half_meets_the_target() -> None:
     assert _recall("tune") >= TARGET
 
 
-@pytest.mark.xfail(strict=True, reason="held-back recall is 93.2 % (245/263), short of the "
-                   "target: 4 of its misses are identities trufflehog reports as the finding (an "
-                   "Azure registry host, a service account's email), the rest values whose "
-                   "context no documented class covers yet; raise FLOORS when this passes")
+@pytest.mark.xfail(strict=True, reason="held-back recall is 94.3 % (248/263), short of the "
+                   "target: 11 of its 15 misses match no rule at all, 4 of them identities "
+                   "trufflehog reports as the finding (an Azure registry host, a service "
+                   "account's email); raise FLOORS when this passes")
 def test_held_back_reaches_the_target() -> None:
     assert _recall("held-back") >= TARGET
