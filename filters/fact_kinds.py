@@ -88,8 +88,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         "warning",
         r"(?i)\bwarn(?:s|ed|ing|ings)?(?:[^./\w]|\.(?:\s|$)|$)|\bEBADENGINE\b|\bdeprecated\b",
     ),
-    # a diagnostic named by its code: ``E501``, ``SC2086 (info):``, ``TS2345``, ``W0611:``
-    ("diagnostic code", r"(?:^|\s)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
+    # a diagnostic named by its code: ``E501``, ``SC2086 (info):``, ``TS2345``, ``W0611:``,
+    # bandit's ``>> Issue: [B105:hardcoded_password_string] …``
+    ("diagnostic code", r"(?:^|\s|\[)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
     # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
     ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
     ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
@@ -182,8 +183,9 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
     # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
     ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
-    # node:test's diagnostics and a native frame's ``(file.c:36)``
-    ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
+    # a labelled location (node:test's diagnostics ``location: 'a.test.js:4:1'``, bandit's
+    # ``Location: src/app.py:211:12`` under each finding) and a native frame's ``(file.c:36)``
+    ("test location", r"^\s*(?i:location): '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
     ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
     # a debugger's backtrace: ``#0  0x5555 in load_items (json=0x0) at inventory.c:16``
     ("debugger frame", r"^#\d+\s+\S.* at \S+:\d+\s*$"),
