@@ -203,8 +203,9 @@ LIBRARY_PATH = (
 """Paths of code the project does not own (installed packages, runtimes, toolchains)."""
 
 QUOTED_RULES: tuple[tuple[str, str], ...] = (
-    # a code frame quotes source: ``  12 |   throw new TypeError(x)``, ``> 8 | expect(a)``
-    ("code frame", r"^\s*>?\s*\d+\s*[|│]"),
+    # a code frame quotes source: ``  12 |   throw new TypeError(x)``, ``> 8 | expect(a)``,
+    # and bandit's numbered lines under a finding (``76<TAB>    assert major >= 1``)
+    ("code frame", r"^\s*>?\s*\d+\s*[|│]|^\d+\t"),
     # pytest unfolding the values of an assertion, and its hints
     (
         "assertion unfolding",

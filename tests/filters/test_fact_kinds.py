@@ -70,6 +70,8 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         '  File "/app/.venv/lib/python3.11/site-packages/_pytest/runner.py", line 341, in f',
         "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
         "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
+        "76\t    assert major >= 1",  # bandit quotes the code under a finding
+        "317\t        raise ValueError(msg)",
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
         "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
         "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
