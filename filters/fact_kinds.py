@@ -221,6 +221,9 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
     # a line of ``git blame``: a commit, an author, a date and a line number, then the
     # source line it quotes (``0ec7f713d (pgjones 2023-06-11 15:03:45 +0100 405)  raise …``)
     ("blamed line", r"^\^?[0-9a-f]{7,40} (?:\S+ +)?\([^()]*\d{4}-\d\d-\d\d[^()]* \d+\) "),
+    # the call Python quotes under a warning it reports (``  warnings.warn(DeprecationWarning(
+    # msg))``): the record above it is the fact, the call is the code that made it
+    ("warning call", r"^\s+warnings\.warn(?:_explicit)?\("),
     # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
     # See https://…``): the diagnostic above is the fact, the link is where to read more
     ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),

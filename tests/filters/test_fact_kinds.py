@@ -71,6 +71,8 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
         "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
         "76\t    assert major >= 1",  # bandit quotes the code under a finding
+        # the call Python quotes under the warning it reports
+        "  warnings.warn(PytestDeprecationWarning(_DEFAULT_FIXTURE_LOOP_SCOPE_UNSET))",
         "317\t        raise ValueError(msg)",
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
         "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",

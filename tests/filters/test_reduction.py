@@ -61,6 +61,7 @@ def test_a_warning_keeps_every_test_and_file_listed_above_it() -> None:
              *[f"tests/test_b.py::test_{n} PASSED{PAD}" for n in range(30)], "1 passed"]
     out = reduce("\n".join(lines))
     assert [line for line in heading + counts if line not in out] == []
+    assert "    warnings.warn(msg)" in out  # the code that warned, under its record
     assert "tests/test_a.py::test_0 PASSED" + PAD in out  # the first line, not the run
     assert "tests/test_a.py::test_20 PASSED" + PAD not in out  # a passing test: no heading
 
