@@ -4,8 +4,10 @@ The generic reduction (:mod:`tooldeck.filters.fallback`) keeps every protected l
 protected line alone can lose what it is about. Kept with it:
 
 - the **parent** of an error or a warning: the nearest less indented line above it
-  (``Collecting mysqlclient`` above the build error pip prints indented under it; the test
-  above a warning in pytest's warnings summary);
+  (``Collecting mysqlclient`` above the build error pip prints indented under it); for a
+  warning in Python's format, the whole run of lines at the parent's level directly above
+  it: pytest's warnings summary heads each warning with every test that raised it (up to
+  nine test ids) or with one ``tests/a.py: 12 warnings`` line per file;
 - the **source line of a Python warning**: the indented line under ``file.py:15:
   DeprecationWarning: …``, the code that warned (Python's warning format);
 - what a kept line ending in ``:`` **introduces**: the lines indented under it (``The
@@ -57,6 +59,10 @@ _INTRODUCED = 5
 _PARENT_REACH = 200
 """How far above an error its parent line is looked for."""
 
+_WARNED_BY = 40
+"""Most lines of the run heading a Python warning kept with it (pytest lists at most nine
+tests, then one line per file)."""
+
 _CLOSING = 8
 """Most lines of text in a closing block; a longer last block is not a summary."""
 
@@ -91,11 +97,14 @@ def context_lines(lines: list[str], kept: set[int]) -> set[int]:
             context.update(_introduced(lines, index, level))
         if not _MESSAGE.search(line):
             continue
-        if _WARNING_RECORD.search(line):
+        warning_record = _WARNING_RECORD.search(line) is not None
+        if warning_record:
             context.update(_source_line(lines, index, level))
         parent = _parent(lines, index, level)
         if parent is not None:
             context.add(parent)
+            if warning_record:
+                context.update(_heading_run(lines, parent))
         if any(_FRAME.match(lines[above]) for above in range(max(0, index - 3), index)):
             context.update(_continuation(lines, index, level))
     return context
@@ -110,6 +119,22 @@ def _parent(lines: list[str], index: int, level: int) -> int | None:
             return probe
         probe -= 1
     return None
+
+
+def _heading_run(lines: list[str], parent: int) -> range:
+    """The lines directly above ``parent`` at its level, with no blank line or ruler between.
+
+    In pytest's warnings summary they are the other tests (or files, with their counts)
+    that raised the warning under them.
+    """
+    level = indent(lines[parent])
+    first = parent
+    while first > 0 and parent - first < _WARNED_BY:
+        above = lines[first - 1]
+        if not above.strip() or indent(above) != level or _RULER.match(above):
+            break
+        first -= 1
+    return range(first, parent)
 
 
 def _source_line(lines: list[str], index: int, level: int) -> list[int]:

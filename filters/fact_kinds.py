@@ -88,8 +88,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         "warning",
         r"(?i)\bwarn(?:s|ed|ing|ings)?(?:[^./\w]|\.(?:\s|$)|$)|\bEBADENGINE\b|\bdeprecated\b",
     ),
-    # a diagnostic named by its code: ``E501``, ``SC2086 (info):``, ``TS2345``, ``W0611:``
-    ("diagnostic code", r"(?:^|\s)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
+    # a diagnostic named by its code: ``E501``, ``SC2086 (info):``, ``TS2345``, ``W0611:``,
+    # bandit's ``>> Issue: [B105:hardcoded_password_string] …``
+    ("diagnostic code", r"(?:^|\s|\[)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
     # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
     ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
     ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
@@ -182,8 +183,9 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
     # the location line under a diagnostic (rustc's and ruff's ``--> src/a.py:3:1``)
     ("location arrow", r"^\s*--> ?\S*\w\.[A-Za-z]\w*:\d+"),
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
-    # node:test's diagnostics and a native frame's ``(file.c:36)``
-    ("test location", r"^\s*location: '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
+    # a labelled location (node:test's diagnostics ``location: 'a.test.js:4:1'``, bandit's
+    # ``Location: src/app.py:211:12`` under each finding) and a native frame's ``(file.c:36)``
+    ("test location", r"^\s*(?i:location): '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
     ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
     # a debugger's backtrace: ``#0  0x5555 in load_items (json=0x0) at inventory.c:16``
     ("debugger frame", r"^#\d+\s+\S.* at \S+:\d+\s*$"),
@@ -201,8 +203,9 @@ LIBRARY_PATH = (
 """Paths of code the project does not own (installed packages, runtimes, toolchains)."""
 
 QUOTED_RULES: tuple[tuple[str, str], ...] = (
-    # a code frame quotes source: ``  12 |   throw new TypeError(x)``, ``> 8 | expect(a)``
-    ("code frame", r"^\s*>?\s*\d+\s*[|│]"),
+    # a code frame quotes source: ``  12 |   throw new TypeError(x)``, ``> 8 | expect(a)``,
+    # and bandit's numbered lines under a finding (``76<TAB>    assert major >= 1``)
+    ("code frame", r"^\s*>?\s*\d+\s*[|│]|^\d+\t"),
     # pytest unfolding the values of an assertion, and its hints
     (
         "assertion unfolding",
@@ -218,6 +221,9 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
     # a line of ``git blame``: a commit, an author, a date and a line number, then the
     # source line it quotes (``0ec7f713d (pgjones 2023-06-11 15:03:45 +0100 405)  raise …``)
     ("blamed line", r"^\^?[0-9a-f]{7,40} (?:\S+ +)?\([^()]*\d{4}-\d\d-\d\d[^()]* \d+\) "),
+    # the call Python quotes under a warning it reports (``  warnings.warn(DeprecationWarning(
+    # msg))``): the record above it is the fact, the call is the code that made it
+    ("warning call", r"^\s+warnings\.warn(?:_explicit)?\("),
     # a link to documentation under a diagnostic, located like it (mypy's ``a.py:5: note:
     # See https://…``): the diagnostic above is the fact, the link is where to read more
     ("documentation link", r":\d+(?::\d+)?: note: (?:See|Use) <?https?://"),

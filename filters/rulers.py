@@ -2,8 +2,10 @@
 
 Test runners, build tools and installers draw lines of one repeated character across the
 terminal (``=``, ``_``, ``-``, ``*``, ``#``, ``~`` and box-drawing dashes), some of them
-around a title. The length of a ruler carries nothing, and on a 120-column terminal a single
-output spends kilobytes on them: a bare ruler becomes three of its character, a ruler around
+around a title, or spaced (pytest's ``_ _ _ _ …`` between the frames of one failure's
+traceback). The length of a ruler carries nothing, and on a 120-column terminal a single
+output spends kilobytes on them: a bare ruler becomes three of its character (a spaced one
+three spaced, ``_ _ _``), a ruler around
 a title keeps three on each side (``=== test session starts ===``, ``___ test_div ___``). A
 ruler around a protected title (``=== 3 failed in 0.4s ===``, ``=== FAILURES ===``) stays
 whole: a protected line is never reshaped, readers quote such lines, and a search for the
@@ -25,11 +27,20 @@ _RULER = re.compile(
     r"[ \t]*$",
     re.MULTILINE,
 )
+_SPACED = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~])(?: (?P=char)){9,}[ \t]*$", re.MULTILINE
+)
+"""A ruler of one character and spaces, ``_ _ _ _ …``: pytest between a failure's frames."""
 _DIFF = re.compile(r"^(?:@@ |diff --git |\+\+\+ |--- a/)", re.MULTILINE)
 
 
 def _short(match: re.Match[str]) -> str:
     return f"{match['indent']}{match['char'] * 3}"
+
+
+def _short_spaced(match: re.Match[str]) -> str:
+    char = match["char"]
+    return f"{match['indent']}{char} {char} {char}"
 
 
 _TITLED = re.compile(
@@ -53,7 +64,7 @@ def compact_ruler(line: str) -> str:
     :param line: a single line.
     :returns: the line, or its short form.
     """
-    return _TITLED.sub(_short_unprotected, _RULER.sub(_short, line))
+    return _TITLED.sub(_short_unprotected, _SPACED.sub(_short_spaced, _RULER.sub(_short, line)))
 
 
 def carries_diff(text: str) -> bool:
@@ -73,5 +84,5 @@ def compact_rulers(text: str) -> str:
     """
     if carries_diff(text):
         return text
-    return _TITLED.sub(_short_unprotected, _RULER.sub(_short, text))
+    return _TITLED.sub(_short_unprotected, _SPACED.sub(_short_spaced, _RULER.sub(_short, text)))
 

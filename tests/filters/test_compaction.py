@@ -27,6 +27,15 @@ def test_rulers_are_shortened_and_a_counted_summary_is_kept_whole() -> None:
         assert compact_ruler(line) == line
 
 
+def test_a_spaced_ruler_between_frames_is_shortened() -> None:
+    # pytest separates the frames of one failure's traceback with 60 spaced underscores
+    assert compact_ruler("_ " * 59 + "_") == "_ _ _"
+    assert compact_ruler("    " + "- " * 20) == "    - - -"
+    assert compact_rulers("a\n" + "_ " * 60 + "\nb") == "a\n_ _ _\nb"
+    for line in ("_ _ _ _ x", "_ _ _", "a _ _ _ _ _ _ _ _ _ _ _", "_ - _ - _ - _ - _ - _ -"):
+        assert compact_ruler(line) == line
+
+
 def test_a_diff_keeps_its_lines_of_dashes() -> None:
     diff = "diff --git a/x.md b/x.md\n--- a/x.md\n+++ b/x.md\n@@ -1,2 +1 @@\n-" + "-" * 20
     assert compact_rulers(diff) == diff

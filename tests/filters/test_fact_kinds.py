@@ -70,6 +70,10 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         '  File "/app/.venv/lib/python3.11/site-packages/_pytest/runner.py", line 341, in f',
         "    at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)",
         "   12 |   throw new TypeError(`bad qty: ${s}`);",  # a code frame quotes source
+        "76\t    assert major >= 1",  # bandit quotes the code under a finding
+        # the call Python quotes under the warning it reports
+        "  warnings.warn(PytestDeprecationWarning(_DEFAULT_FIXTURE_LOOP_SCOPE_UNSET))",
+        "317\t        raise ValueError(msg)",
         "E        +  where 0.5 = div(1, 2)",  # pytest unfolding a value
         "src/app.py:9: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-attr-defined",
         "a.py:51:32: note: Use https://github.com/hauntsaninja/no_implicit_optional to upgrade",
@@ -167,6 +171,28 @@ def test_every_location_under_a_repeated_finding_is_kept() -> None:
     arrows = {index for index, line in enumerate(lines) if "-->" in line}
     assert len(arrows) == 30
     assert arrows <= protected
+
+
+def test_every_finding_of_a_security_linter_keeps_its_location() -> None:
+    """bandit names each finding's place on a ``Location:`` line under it (filters18: the
+    generic reduction read bandit's report as data and cut 106 of its findings' places)."""
+    lines = ["Run started:2026-11-28 16:30:01.123456", ""]
+    for row in range(10, 40):
+        lines += ["-" * 50,
+                  ">> Issue: [B101:assert_used] Use of assert detected.",
+                  "   Severity: Low   Confidence: High",
+                  "   CWE: CWE-703 (https://cwe.mitre.org/data/definitions/703.html)",
+                  f"   Location: src/flask/app.py:{row}:8",
+                  f"{row}\t        assert meth is not None", ""]
+    protected = numbered(lines)
+    places = {index for index, line in enumerate(lines) if "Location:" in line}
+    assert len(places) == 30 and places <= protected
+    classifier = must_keep_classifier()
+    assert classifier.is_must_keep(
+        ">> Issue: [B105:hardcoded_password_string] Possible hardcoded password: 'None'")
+    assert not classifier.is_must_keep(
+        "   Location: /srv/.venv/lib/python3.11/site-packages/flask/app.py:211:12")
+    assert not classifier.is_must_keep("   Severity: Low   Confidence: High")
 
 
 def test_a_location_arrow_into_a_library_is_not_protected() -> None:

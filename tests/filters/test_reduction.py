@@ -43,6 +43,37 @@ def test_a_warning_keeps_the_test_that_raised_it_and_the_code_that_warned() -> N
             assert line in out
 
 
+
+def test_a_warning_keeps_every_test_and_file_listed_above_it() -> None:
+    # pytest lists every test that raised a warning (up to nine), or one line per file with
+    # its count; only the nearest of them was kept (filters18, on pytest outputs captured
+    # for the tune half)
+    heading = ["tests/test_price.py::test_legacy_total_many[items0]",
+               "tests/test_price.py::test_legacy_total_many[items1]",
+               "tests/test_price.py::test_legacy_total_many[items2]"]
+    counts = ["tests/test_models.py: 12 warnings", "tests/test_api.py: 3 warnings"]
+    lines = [*[f"tests/test_a.py::test_{n} PASSED{PAD}" for n in range(30)],
+             "=== warnings summary ===", *heading,
+             "  tests/test_price.py:53: DeprecationWarning: legacy_total is deprecated",
+             "    assert legacy_total(items) == sum(items)", "", *counts,
+             "  src/models.py:8: UserWarning: price table is stale",
+             "    warnings.warn(msg)", "",
+             *[f"tests/test_b.py::test_{n} PASSED{PAD}" for n in range(30)], "1 passed"]
+    out = reduce("\n".join(lines))
+    assert [line for line in heading + counts if line not in out] == []
+    assert "    warnings.warn(msg)" in out  # the code that warned, under its record
+    assert "tests/test_a.py::test_0 PASSED" + PAD in out  # the first line, not the run
+    assert "tests/test_a.py::test_20 PASSED" + PAD not in out  # a passing test: no heading
+
+
+def test_the_run_above_an_error_is_not_kept_with_it() -> None:
+    # only a warning in Python's format has a heading of tests: pip's other packages above
+    # the one whose build failed stay counted
+    lines = [*[f"Collecting dep{n}" for n in range(30)], "Collecting mysqlclient",
+             "  error: subprocess-exited-with-error", *[f"step {n}{PAD}" for n in range(30)]]
+    out = reduce("\n".join(lines))
+    assert "Collecting mysqlclient" in out and "Collecting dep20" not in out
+
 def test_what_a_colon_line_introduces_stays_with_it() -> None:
     lines = [*[f"Resolving dependency {n}{PAD}" for n in range(30)],
              "ERROR: Cannot install flask==3.1.3 and werkzeug==2.0.3", "",

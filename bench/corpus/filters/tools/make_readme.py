@@ -4,7 +4,8 @@
 Everything before the line ``## Totals`` is prose kept as it is; everything from there on
 (totals, counts per tool and mode, size bands, huge outputs, the case table, the batch lists
 and the public sources) is rebuilt from outputs/*/*.{txt,json} and tools/batches.json
-(the case lists of the second and third batches; every other case is first batch).
+(the case lists of the second and third batches, and the tune-only probes added since;
+every other case is first batch).
 
 Definitions used: ``tiny`` = at most 3 lines; ``huge`` = at least 51,200 bytes (50 KB);
 ``ANSI colour`` = contains ESC; ``carriage returns`` = contains a ``\\r`` not followed by ``\\n``.
@@ -81,12 +82,15 @@ def main() -> None:
     cases = load()
     s2 = [c for c in cases if c["case"] in second]
     s3 = [c for c in cases if c["case"] in third]
+    probes = set(batches.get("probes", []))
+    sp = [c for c in cases if c["case"] in probes]
     o = [
         prose.rstrip("\n") + "\n",
         "## Totals\n",
         f"- All: {stats(cases)}",
         f"- Second batch: {stats(s2)}",
         f"- Third batch: {stats(s3)}",
+        f"- Tune probes: {stats(sp)}",
         "",
         "## Counts per tool and mode\n",
         "| tool | n | second batch | third batch | modes |",
@@ -143,6 +147,9 @@ def main() -> None:
         "",
         "## Third batch\n",
         ", ".join(f"`{c}`" for c in sorted(third)),
+        "",
+        "## Tune probes\n",
+        ", ".join(f"`{c}`" for c in sorted(probes)),
         "",
         "## Public sources\n",
     ]
