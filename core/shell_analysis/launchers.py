@@ -58,6 +58,14 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "grc",  # grc(1) runs its command words, colourised
     "xvfb-run", "su", "expect", "busybox", "toybox", "nohup", "setsid", "stdbuf", "timeout",
     "nice",
+    # more programs whose manuals give the command as their trailing words: moreutils'
+    # chronic, expect's unbuffer, pipetty (colorized-logs), trickle and tsocks (traffic
+    # shapers and SOCKS wrappers), util-linux's uclampset, systemd-cat, schroot, macOS's
+    # caffeinate and sandbox-exec, eatmydata and nocache (I/O wrappers), tmux's byobu,
+    # gpg-agent --daemon CMD, rootlesskit
+    "chronic", "unbuffer", "pipetty", "trickle", "tsocks", "uclampset", "systemd-cat",
+    "schroot", "caffeinate", "sandbox-exec", "eatmydata", "nocache", "byobu", "gpg-agent",
+    "rootlesskit",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -90,6 +98,11 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "kubectl": frozenset({"exec"}), "oc": frozenset({"exec", "rsh"}),
     "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
     "limactl": frozenset({"shell"}),
+    # a terminal multiplexer and container front ends that run the command given after a
+    # subcommand (zellij run, apptainer/singularity exec, podman/buildah unshare)
+    "zellij": frozenset({"run"}), "apptainer": frozenset({"exec"}),
+    "singularity": frozenset({"exec"}), "podman": frozenset({"unshare"}),
+    "buildah": frozenset({"unshare"}),
 }
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
