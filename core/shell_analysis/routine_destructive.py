@@ -18,6 +18,8 @@
 | ``git gc``                                | ``--prune=now``/``--prune=all`` (drops unreachable |
 |                                           | commits the reflog still offered)                  |
 | ``git submodule deinit``                  | ``-f``/``--force`` (discards the submodules' work) |
+| ``git reflog delete``, ``git prune``,     | always (``prune`` but ``-n``): commits or refs     |
+| ``git symbolic-ref|replace -d``           | dropped for good                                   |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
 |                                           | name with a ``.ext``, or ``*``)                    |
 | ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a mode granting others write,  |
@@ -31,15 +33,19 @@
 |                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
+| ``wipefs``                                | ``-a``/``-o`` (erases a filesystem's signatures)   |
+| ``chattr``, ``setfacl``                   | ``-R`` (a whole tree's attributes or ACLs)         |
+| ``atrm``, ``at -r|-d``                    | always (removes queued jobs, as ``crontab -r``)    |
+| ``docker|podman stop|kill|rm|pause``      | of a list found at run time (``$(docker ps -q)``)  |
 | ``unlink``                                | always (deletes its file, as ``rm`` does)          |
 | ``fuser``                                 | ``-k`` (kills every process using a file or port)  |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
 |                                           | or ``prune``, ``system prune`` (data, images),     |
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
 |                                           | ``image prune -a``                                 |
-| ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) of      |
-|                                           | ``.``/``*`` with no name, path or                   |
-|                                           | time test (every file of the project), or a name   |
+| ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) with no |
+|                                           | name, path or time test (every file under its      |
+|                                           | start, as ``rm -r``), or a name                    |
 |                                           | test matching a language's sources (``*.py``);     |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
@@ -101,7 +107,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
     "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
-    "conda", "mamba", "curl", "wget",
+    "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -174,9 +180,23 @@ def _git(args: Sequence[str]) -> str | None:
     if sub == "checkout-index" and ("f" in letters or "--force" in options):
         return "git checkout-index -f overwrites the work tree's files"
     if sub in ("filter-branch", "filter-repo") or (
-            sub == "reflog" and operands[:1] == ["expire"]) or (
+            sub == "reflog" and operands[:1] in (["expire"], ["delete"])) or (
             sub == "update-ref" and "d" in letters):
         return f"git {sub} rewrites history"
+    return _git_drops(sub, letters, options)
+
+
+def _git_drops(sub: str, letters: str, options: set[str]) -> str | None:
+    """git(1)'s other ways to lose commits or refs for good.
+
+    ``git prune`` (unreachable objects, without ``-n``), ``git symbolic-ref -d`` and ``git
+    replace -d`` (refs). ``git branch -M main`` stays allowed: it is how a new repository's
+    branch is renamed (GitHub's own instructions), not how work is dropped.
+    """
+    if sub == "prune" and "n" not in letters and "--dry-run" not in options:
+        return "git prune deletes unreachable objects for good"
+    if sub in ("symbolic-ref", "replace") and ("d" in letters or "--delete" in options):
+        return f"git {sub} -d deletes a ref"
     return None
 
 
@@ -290,6 +310,8 @@ def _containers(args: Sequence[str]) -> str | None:
     if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"],
                      ["container", "prune"], ["system", "reset"]):
         return f"{' '.join(words[:2])} deletes container data"
+    if verb in (["stop"], ["kill"], ["rm"], ["pause"]) and _FOUND in args:
+        return f"{verb[0]} of every container a listing found"
     forced = "-f" in args or "--force" in args or _FOUND in args
     if (verb == ["rmi"] or words[:2] == ["image", "rm"]) and forced:
         return "removing images by force or by a found list"
@@ -332,8 +354,11 @@ def _find(args: Sequence[str]) -> str | None:
     if "-delete" not in args and runs not in _FIND_REMOVERS:
         return None
     starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
-    if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
-        return "find -delete with no test deletes every file of the project"
+    if not any(a.startswith(_FIND_TESTS) for a in args):
+        # every file under each start: the project (find . -delete) or a whole directory
+        # (find src -delete, as rm -r src); -type alone selects no subset worth keeping
+        where = "the project" if any(s in _WIPES for s in starts) or not starts else "a tree"
+        return f"find -delete with no test deletes every file of {where}"
     names = [b for a, b in itertools.pairwise(args) if a in ("-name", "-iname")]
     if any(_SOURCE_GLOB.fullmatch(n) for n in names):
         return "find -delete of source files deletes the project's code"
@@ -396,6 +421,14 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return "fuser -k kills every process using the file or port"
     if head in ("shred", "wipe", "srm"):
         return f"{head} overwrites a file beyond recovery"
+    if head == "wipefs" and _options(args) & {"-a", "--all", "-o", "--offset"} | {
+            a for a in args if a.startswith("-") and not a.startswith("--") and "a" in a}:
+        return "wipefs erases the signatures that make a filesystem readable"
+    if head in ("chattr", "setfacl") and "R" in _short_letters(args) or (
+            head == "setfacl" and "--recursive" in args):
+        return f"{head} -R changes the attributes or ACLs of a whole tree"
+    if head == "atrm" or (head == "at" and _short_letters(args)[:1] in ("r", "d")):
+        return "atrm removes queued jobs"
     if head in ("docker", "podman"):
         return _containers(args)
     if head in ("docker-compose", "podman-compose"):
