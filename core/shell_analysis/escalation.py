@@ -21,7 +21,11 @@ keep them out.
 |             | unit's drop-in), ``service X stop|restart``; other service managers,      |
 |             | IPMI power, sleep, guests, a network link down, ``kill 1``                |
 |             | (:func:`_other_power_words`); an init script told to stop its service     |
-|             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``)                 |
+|             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``); ``systemctl     |
+|             | reload``, ``service X reload|enable|disable|onestop``; suspend by          |
+|             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``)      |
+| service-    | ``systemctl start X``, ``service X start``: asks (a unit's file runs, as   |
+| start       | root for a system unit)                                                    |
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ __all__ = [
     "init_script_finding",
     "persistence_finding",
     "power_finding",
+    "service_start_finding",
 ]
 
 ESCALATORS: frozenset[str] = frozenset({
@@ -84,7 +89,10 @@ _POWER_TARGETS = frozenset({
 """systemd.special(7)'s targets that take the machine down or out of its normal state."""
 _SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "enable",
                                 "try-restart", "reload-or-restart", "link", "preset", "edit",
-                                "revert", "set-property", "unmask", "reenable", "freeze"})
+                                "revert", "set-property", "unmask", "reenable", "freeze",
+                                "reload", "try-reload-or-restart", "reload-or-try-restart",
+                                "force-reload", "clean", "thaw", "preset-all", "add-wants",
+                                "add-requires"})
 _LOGINCTL_POWER = frozenset({"poweroff", "reboot", "halt", "suspend", "hibernate",
                              "hybrid-sleep", "kill-session", "kill-user", "terminate-session",
                              "terminate-user", "terminate-seat"})
@@ -133,18 +141,25 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
             return f"systemctl {verb} of a power target"  # systemd.special(7)
     if head == "loginctl" and verbs and verbs[0] in _LOGINCTL_POWER:
         return f"loginctl {verbs[0]}"
-    if head == "service" and len(verbs) > 1 and verbs[1] in {"stop", "restart", "force-reload"}:
+    if head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_VERBS:
         return f"service {verbs[1]}"
     return _other_power_words(head, args, verbs)
 
 
 _SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop"})
+_SERVICE_VERBS = _SERVICE_STOPS | frozenset({
+    # service(8) of sysvinit and FreeBSD: reload, boot-time enable/disable, the one* forms
+    # that act whatever rc.conf says, and FreeBSD's delete (rc.conf entry removed)
+    "reload", "enable", "disable", "delete", "onestop", "onerestart", "forcestop",
+    "forcerestart", "onereload", "onedisable", "oneenable"})
+_SUSPENDERS = frozenset({"s2ram", "s2disk", "s2both", "hibernate"})
+"""uswsusp's and hibernate-script's suspend and hibernate commands (their manuals)."""
 _INTERFACE_TOOLS = frozenset({"ip", "ifconfig", "nmcli"})
 _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend",
                           "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill", "invoke-rc.d",
                           "initctl", "launchctl", "s6-svc", "svc", "start-stop-daemon",
                           "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
-                          "mate-session-save"})
+                          "mate-session-save", "acpitool", "umount", "uhubctl"}) | _SUSPENDERS
 _SESSION_QUITS: dict[str, frozenset[str]] = {
     "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
     "cinnamon-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
@@ -174,8 +189,16 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     if head == "ipmitool" and "power" in verbs and any(
             v in verbs for v in ("off", "cycle", "reset", "soft")):
         return "ipmitool power"
-    if head in ("rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid"):
+    if head in ("rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid") or (
+            head in _SUSPENDERS):
         return head
+    if head == "acpitool" and any(a in ("-s", "-S", "--suspend", "--hibernate") for a in args):
+        return "acpitool suspend"
+    if head == "umount" and any(a in ("-a", "--all") or (
+            a.startswith("-") and not a.startswith("--") and "a" in a) for a in args):
+        return "umount -a (every filesystem)"
+    if head == "uhubctl" and any(a in ("off", "cycle", "toggle", "0", "2", "3") for a in args):
+        return "uhubctl (USB port power)"
     if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset"):
         return f"virsh {verbs[0]}"
     if head in _INTERFACE_TOOLS and verbs[-1:] == ["down"] and (
@@ -239,6 +262,29 @@ def power_finding(segment: Segment) -> Finding | None:
         what = _power_words(tokens[0], tokens[1:])
         if what is not None:
             return Finding(DENY, "power", f"{segment.text!r} runs {what!r}")
+    return None
+
+
+_SERVICE_STARTS = frozenset({"start", "onestart"})
+
+
+def service_start_finding(segment: Segment) -> Finding | None:
+    """Ask before a command starts a service (``systemctl start x``, ``service x start``).
+
+    Starting a unit runs whatever its file says, as root for a system unit (Atomic Red Team
+    T1569.003 starts the unit it just wrote); a developer starting a database asks once.
+    Timers and power targets are denied by :func:`persistence_finding` and
+    :func:`power_finding` first.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for position in segment.command_positions:
+        head, *args = _tokens(segment, position)
+        verbs = _positionals(args)
+        if (head == "systemctl" and verbs[:1] == ["start"] and len(verbs) > 1) or (
+                head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_STARTS):
+            return Finding(ASK, "service-start", f"{segment.text!r} starts a service")
     return None
 
 

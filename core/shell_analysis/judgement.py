@@ -79,6 +79,7 @@ from tooldeck.shell_analysis.escalation import (
     init_script_finding,
     persistence_finding,
     power_finding,
+    service_start_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.guest_shells import GUEST_HEADS, guest_shell_finding
@@ -389,7 +390,8 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
-            or persistence_finding(segment) or credential_store_finding(segment))
+            or persistence_finding(segment) or credential_store_finding(segment)
+            or service_start_finding(segment))
 
 
 def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
