@@ -240,6 +240,9 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         words = words[:-1]  # the destination is written, not read
     for word in words:
         value = word.value
+        if word.dynamic and "HISTFILE" in word.source:  # cat $HISTFILE (Atomic T1552.003)
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads the shell history "
+                           f"file {word.source!r}")
         if word.dynamic or not value or (value.startswith("-") and "=" not in value):
             continue
         if value.startswith("-") or (head == "dd" and value.startswith("if=")):
@@ -270,7 +273,13 @@ _WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt
                          "/srv", "/mnt", "/media", "/usr"})
 _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
                            r"id_ecdsa|\.pem|\.key\b|\.netrc|\.env\b|\.aws|private[ _-]?key|"
-                           r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
+                           r"\.kdbx|\.git-credentials|\.pgpass|wallet|"
+                           # key files by their name or extension (LinPEAS' and Atomic
+                           # T1552.004's hunts): id_*, authorized_keys, VPN and PuTTY keys,
+                           # keystores, Terraform state, shell histories
+                           r"\bid_[*?\[]|authorized_keys|\.ovpn|\.ppk|\.p12|\.pfx|\.jks|"
+                           r"\.keystore|\.tfstate|\.htpasswd|_history\b|\.gnupg|"
+                           r"kubeconfig|\.vault-token|\.s3cfg", re.IGNORECASE)
 
 
 _HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")

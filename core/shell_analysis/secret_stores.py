@@ -31,11 +31,13 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``pbpaste``, ``wl-paste``    | ``wl-paste`` always)                                        |
 | ``ps``                       | BSD-style ``e`` (``ps auxwwe``): every process' environment |
 | ``docker|podman inspect``    | a format printing ``.Config.Env`` (a container's secrets)   |
+| ``jq``, ``yq``, ``gojq``      | a filter starting at ``.Config.Env`` (the same, from JSON)  |
 | ``docker|podman|kubectl exec``| running ``env``/``printenv`` in a container: its secrets    |
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
--i token``; rule ``secret-variable``): the scrubbed child environment rarely has them.
+-i token``, ``docker inspect web | grep -i pass``; rule ``secret-variable``): the scrubbed
+child environment rarely has them.
 """
 
 from __future__ import annotations
@@ -81,13 +83,16 @@ _AWS_SECRET_KEYS = frozenset({"aws_secret_access_key", "aws_session_token",
                               "aws_security_token"})
 _EXEC_HEADS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
 _ENV_PRINTERS = frozenset({"env", "printenv"})
+_JSON_FILTERS = frozenset({"jq", "gojq", "jaq", "yq"})
+_INSPECTORS = frozenset({"docker", "podman", "nerdctl"})
 
 STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
-                               | frozenset({"op", "ps", "aws", "docker", "podman", "nerdctl"}))
+                               | frozenset({"op", "ps", "aws"}) | _INSPECTORS | _JSON_FILTERS)
 """Command names :func:`secret_store_finding` looks at."""
 
 ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "env", "set",
-                                               "export", "declare", "typeset", "compgen"})
+                                               "export", "declare", "typeset", "compgen"}
+                                              ) | _INSPECTORS
 """Command names :func:`environment_secret_finding` needs to see one of."""
 
 
@@ -126,6 +131,8 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head in ("docker", "podman", "nerdctl") and operands[:1] == ["inspect"] and any(
             ".Config.Env" in a or ".Env" in a for a in args):
         return f"{head} inspect prints a container's environment"
+    if head in _JSON_FILTERS and any(".Config.Env" in a for a in operands[:1]):
+        return f"{head} picks a container's environment out of its inspect output"
     if head in _EXEC_HEADS and operands[:1] == ["exec"] and _prints_environment(args):
         return f"{head} exec prints a container's environment"
     return None
@@ -179,9 +186,10 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
         if name in ("echo", "printf") and any(
                 _SECRET_NAME.search(v) for w in words for v in _REFERENCE.findall(w.source)):
             return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
-        if name in _DUMPERS and (name in ("env", "printenv") or not words or all(
-                w.value.startswith("-") for w in words)):
-            dumped = True
+        if (name in _DUMPERS and (name in ("env", "printenv") or not words or all(
+                w.value.startswith("-") for w in words))) or (
+                name in _INSPECTORS and [w.value for w in words][:1] == ["inspect"]):
+            dumped = True  # a container's inspect output holds its environment too
         elif dumped and name in _FILTERS and any(_SECRET_NAME.search(w.value) for w in words):
             return Finding(ASK, "secret-variable", f"{segment.text!r} picks secrets out of "
                            "the environment")
