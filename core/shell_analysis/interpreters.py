@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+import attrs
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
@@ -233,7 +235,35 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
             code.append(args[index + 1])
         elif _glued(value, options):
             code.append(word)
+    loaded = _loaded_modules(key, args)
+    if loaded and code:  # perl -MLWP::Simple -e 'get(…)': the module is part of the code
+        code = [attrs.evolve(w, value=f"{loaded} {w.value}") for w in code]
     return (key, code) if code else None
+
+
+_MODULE_OPTIONS = {"perl": ("-M", "-m"), "ruby": ("-r",), "node": ("-r", "--require"),
+                   "nodejs": ("-r", "--require")}
+
+
+def _loaded_modules(key: str, args: Sequence[Word]) -> str:
+    """The modules an option loads before the code runs, as the code would load them.
+
+    ``perl -MLWP::Simple`` is ``use LWP::Simple;``, ``ruby -rnet/http`` is ``require
+    'net/http'`` (perlrun(1), ruby(1), node(1)).
+    """
+    prefixes = _MODULE_OPTIONS.get(key)
+    if prefixes is None:
+        return ""
+    found = []
+    for index, word in enumerate(args):
+        value = word.value
+        if value in prefixes and index + 1 < len(args):
+            found.append(args[index + 1].value)
+        elif value.startswith(prefixes) and not value.startswith("--") and len(value) > 2:
+            found.append(value[2:])
+    if key == "perl":
+        return " ".join(f"use {m.partition('=')[0]};" for m in found)
+    return " ".join(f"require('{m}');" for m in found)
 
 
 _HOME_REFERENCES = re.compile(

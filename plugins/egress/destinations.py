@@ -135,8 +135,13 @@ _SCP_LIKE = re.compile(r"^(?:[^@/:]+@)?(\[[^\]]*\]|[^@/:\[\]]+):(?!//)")
 _PORT = re.compile(r"^[0-9]{1,5}")
 
 _HTTP_CLIENTS = frozenset(
-    {"curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m"}
+    {"curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m",
+     "curlie"}
 )
+_URL_CLIENTS = frozenset({"lwp-request", "get", "head", "post", "lwp-download", "lwp-mirror",
+                          "fetch", "elinks"})
+"""Clients that fetch the URLs among their operands (libwww-perl's lwp-request and its GET,
+HEAD and POST names, FreeBSD's fetch(1), elinks): a word with a scheme is a destination."""
 _CURL_VALUE_OPTIONS = _words(
     "-o -d -H -X -u -A -e -b -c -F -T -K -m -w -E -r -Y -y -z -C -D -P -Q -t --output "
     "--data --data-raw --data-binary --data-urlencode --data-ascii --header --request "
@@ -157,7 +162,7 @@ _VALUE_OPTIONS = {"curl": _CURL_VALUE_OPTIONS, "wget": _WGET_VALUE_OPTIONS,
                   "wget2": _WGET_VALUE_OPTIONS}
 _CURL_TARGET_OPTIONS = frozenset({"--url", "-x", "--proxy", "--preproxy", "--socks4",
                                   "--socks4a", "--socks5", "--socks5-hostname"})
-_HTTPIE = frozenset({"http", "https", "xh", "xhs"})
+_HTTPIE = frozenset({"http", "https", "xh", "xhs", "curlie"})
 _METHOD = re.compile(r"^[A-Z]+$")
 _CURL_PIN_OPTIONS = frozenset({"--resolve", "--connect-to"})
 
@@ -673,6 +678,8 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _urls_in(list(_option_values(words, _ENDPOINT_OPTIONS)), command)
     if command in _HTTP_CLIENTS:
         yield from _http_client(command, words)
+    elif command in _URL_CLIENTS:
+        yield from _urls_in([w for w in words if not w.value.startswith("-")], command)
     elif command == "git":
         yield from _git(words)
     elif command in _INSTALLERS:
