@@ -110,6 +110,7 @@ from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.remote_code import (
     NETWORK_CLIENTS,
     REMOTE_SHELL_HEADS,
+    STORAGE_CLIENTS,
     remote_code_finding,
     remote_shell_finding,
 )
@@ -530,7 +531,7 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         if found is not None:
             return found
     if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names or (
-            "://" in analysis.command):  # one-liner code fetching a URL
+            "://" in analysis.command) or not STORAGE_CLIENTS.isdisjoint(names):
         found = remote_code_finding(analysis)
         if found is not None:
             return found
