@@ -81,6 +81,13 @@ from tooldeck.shell_analysis.escalation import (
     power_finding,
     service_start_finding,
 )
+from tooldeck.shell_analysis.evasion import (
+    TERMINAL_CONTROLS,
+    TIMESTOMP_HEADS,
+    hidden_text_finding,
+    invisible_finding,
+    timestomp_finding,
+)
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.guest_shells import GUEST_HEADS, guest_shell_finding
 from tooldeck.shell_analysis.home_config import HOME_CONFIG_HEADS, home_config_finding
@@ -470,7 +477,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         if covert is not None and not (covert.rule == "temp-program"
                                        and _installed_program(segment, context)):
             findings.append(covert)
-    built = _built_word(segment) or _hidden_spelling(segment)
+    built = _built_word(segment) or _hidden_spelling(segment) or invisible_finding(segment)
     if built is not None:
         findings.append(built)
     if name in _MAKES:
@@ -496,6 +503,7 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
     (ATTACH_HEADS, attach_finding),
     (INSTALLER_HEADS, program_install_finding),
     (GUEST_HEADS, guest_shell_finding),
+    (TIMESTOMP_HEADS, timestomp_finding),
 )
 """Rules that look at one segment of a known command: the command words each one reads, and
 the rule, run in this order."""
@@ -517,6 +525,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
         found = decoded_word_finding(analysis)
         asked = asked or found
+    if not TERMINAL_CONTROLS.isdisjoint(names):
+        asked = asked or hidden_text_finding(analysis)
     if analysis.redirect_targets and not DECODERS.isdisjoint(names):
         asked = asked or decoded_script_finding(analysis)
     if analysis.functions or "alias" in names:

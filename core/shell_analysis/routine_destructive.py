@@ -424,7 +424,7 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
     if head == "wipefs" and _options(args) & {"-a", "--all", "-o", "--offset"} | {
             a for a in args if a.startswith("-") and not a.startswith("--") and "a" in a}:
         return "wipefs erases the signatures that make a filesystem readable"
-    if head in ("chattr", "setfacl") and "R" in _short_letters(args) or (
+    if (head in ("chattr", "setfacl") and "R" in _short_letters(args)) or (
             head == "setfacl" and "--recursive" in args):
         return f"{head} -R changes the attributes or ACLs of a whole tree"
     if head == "atrm" or (head == "at" and _short_letters(args)[:1] in ("r", "d")):
