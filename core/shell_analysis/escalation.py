@@ -45,6 +45,7 @@ __all__ = [
     "init_script_finding",
     "persistence_finding",
     "power_finding",
+    "privilege_recon_finding",
     "service_start_finding",
 ]
 
@@ -92,7 +93,7 @@ _SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "e
                                 "revert", "set-property", "unmask", "reenable", "freeze",
                                 "reload", "try-reload-or-restart", "reload-or-try-restart",
                                 "force-reload", "clean", "thaw", "preset-all", "add-wants",
-                                "add-requires"})
+                                "add-requires", "set-default"})
 _LOGINCTL_POWER = frozenset({"poweroff", "reboot", "halt", "suspend", "hibernate",
                              "hybrid-sleep", "kill-session", "kill-user", "terminate-session",
                              "terminate-user", "terminate-seat"})
@@ -123,7 +124,26 @@ def escalation_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "escalation", f"{segment.text!r} opens a machinectl shell")
         if head == "chpst" and any(t.startswith(("-u", "-U")) for t in tokens[1:]):
             return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another user")
+        if head == "systemd-run" and _runs_as_other_user(tokens[1:]):
+            return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another "
+                           "user through systemd")
     return None
+
+
+_USER_PROPERTIES = ("user=", "group=", "dynamicuser=", "supplementarygroups=")
+
+
+def _runs_as_other_user(args: Sequence[str]) -> bool:
+    """``systemd-run --uid=0``, ``-p User=root``, ``--property=Group=…`` (systemd-run(1))."""
+    for option, value in itertools.pairwise([*args, ""]):
+        if option.startswith(("--uid", "--gid")):
+            return True
+        if option in ("-p", "--property") and value.startswith(_USER_PROPERTIES):
+            return True
+        if option.startswith(("--property=", "-p")) and option.partition(
+                "=" if option.startswith("--") else "p")[2].startswith(_USER_PROPERTIES):
+            return True
+    return False
 
 
 def _power_words(head: str, args: Sequence[str]) -> str | None:
@@ -159,7 +179,8 @@ _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend
                           "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill", "invoke-rc.d",
                           "initctl", "launchctl", "s6-svc", "svc", "start-stop-daemon",
                           "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
-                          "mate-session-save", "acpitool", "umount", "uhubctl"}) | _SUSPENDERS
+                          "mate-session-save", "acpitool", "umount", "uhubctl", "vim-cmd",
+                          "upsmon", "ifdown", "efibootmgr"}) | _SUSPENDERS
 _SESSION_QUITS: dict[str, frozenset[str]] = {
     "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
     "cinnamon-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
@@ -199,11 +220,21 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
         return "umount -a (every filesystem)"
     if head == "uhubctl" and any(a in ("off", "cycle", "toggle", "0", "2", "3") for a in args):
         return "uhubctl (USB port power)"
-    if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset"):
+    if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset",
+                                                       "suspend", "managedsave"):
         return f"virsh {verbs[0]}"
     if head in _INTERFACE_TOOLS and verbs[-1:] == ["down"] and (
-            head == "ifconfig" or verbs[:2] == ["link", "set"]):
+            head == "ifconfig" or _ip_link_set(verbs)):
         return f"{head} … down"
+    hypervisor = _hypervisor_power(head, verbs)
+    if hypervisor is not None:
+        return hypervisor
+    if head == "ifdown" and (verbs or "-a" in args or "--all" in args):
+        return "ifdown"
+    if head == "efibootmgr" and any(a.split("=")[0] in _EFI_WRITES or (
+            a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("noabc"))
+            for a in args):
+        return "efibootmgr (the firmware's boot entries)"
     if head == "nmcli" and verbs[-1:] == ["off"] and verbs[:1] and verbs[0] in (
             "networking", "radio", "n", "r"):
         return "nmcli … off"
@@ -229,6 +260,51 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
             return f"{head} login1 power call"
+    return None
+
+
+_EFI_WRITES = frozenset({"--bootnext", "--delete-bootnext", "--bootorder", "--delete-bootorder",
+                         "--delete-bootnum", "--active", "--inactive", "--create",
+                         "--create-only"})
+
+
+def _ip_link_set(verbs: Sequence[str]) -> bool:
+    """``ip link set``, as ip(8) also takes it abbreviated (``ip l s eth0 down``)."""
+    return len(verbs) > 1 and "link".startswith(verbs[0]) and "set".startswith(verbs[1])
+
+
+_GUEST_POWER: dict[str, tuple[tuple[str, ...], ...]] = {
+    # hypervisors' and management controllers' own CLIs (their manuals): a whole guest or
+    # host powered off, reset or suspended
+    "esxcli": (("system", "shutdown"), ("vm", "process", "kill"),
+               ("system", "maintenancemode", "set")),
+    "xl": (("destroy",), ("shutdown",), ("reboot",), ("pause",)),
+    "vboxmanage": tuple(("controlvm", "*", v) for v in (
+        "poweroff", "acpipowerbutton", "reset", "pause", "savestate", "acpisleepbutton")),
+    "qm": (("stop",), ("shutdown",), ("reboot",), ("reset",), ("suspend",)),
+    "pct": (("stop",), ("shutdown",), ("reboot",), ("suspend",)),
+    "racadm": tuple(("serveraction", v) for v in (
+        "powerdown", "powercycle", "hardreset", "graceshutdown", "gracereboot")),
+    "upsdrvctl": (("shutdown",),),
+    "tc": (("qdisc", "add"), ("qdisc", "replace"), ("qdisc", "change"), ("qdisc", "del")),
+    "cpupower": (("frequency-set",), ("idle-set",), ("set",)),
+    "grub-reboot": ((),), "grub-set-default": ((),), "update-grub": ((),),
+    "grub2-reboot": ((),), "grub2-set-default": ((),),
+}
+"""Boot loader entries, traffic control and CPU power settings are machine-wide too."""
+
+
+def _hypervisor_power(head: str, verbs: Sequence[str]) -> str | None:
+    """A guest's or the host's power changed through its manager (:data:`_GUEST_POWER`)."""
+    if head == "vim-cmd" and any(v.startswith("vmsvc/power.") for v in verbs):
+        return "vim-cmd vmsvc/power"
+    if head == "upsmon" and verbs[:1] == ["fsd"]:
+        return "upsmon -c fsd (forced shutdown)"
+    lowered = [v.lower() for v in verbs]
+    for prefix in _GUEST_POWER.get(head, ()):
+        if len(lowered) >= len(prefix) and all(
+                p in ("*", w) for p, w in zip(prefix, lowered, strict=False)):
+            return f"{head} {' '.join(prefix)}".strip()
     return None
 
 
@@ -285,6 +361,32 @@ def service_start_finding(segment: Segment) -> Finding | None:
         if (head == "systemctl" and verbs[:1] == ["start"] and len(verbs) > 1) or (
                 head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_STARTS):
             return Finding(ASK, "service-start", f"{segment.text!r} starts a service")
+    return None
+
+
+_SETUID_PERMS = frozenset({"4000", "2000", "6000", "u=s", "g=s", "u+s", "g+s"})
+_RECON_ROOTS = frozenset({"/", "/usr", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local",
+                          "/opt", "/etc", "/home", "/var"})
+
+
+def privilege_recon_finding(segment: Segment) -> Finding | None:
+    """Ask before a search of the system for setuid files or file capabilities.
+
+    ``find / -perm -4000``, ``find /usr/bin -perm /u=s``, ``getcap -r /``: the first step of
+    every privilege escalation checklist (LinPEAS, GTFOBins' SUID list), as ``sudo -l`` is.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    head, *args = segment.argv
+    roots = [a.rstrip("/") or "/" for a in args if a.startswith("/")]
+    if not any(r in _RECON_ROOTS for r in roots):
+        return None
+    perms = [b.lstrip("-/+") for a, b in itertools.pairwise(args) if a == "-perm"]
+    if (head == "find" and any(p in _SETUID_PERMS for p in perms)) or (
+            head == "getcap" and "-r" in args):
+        return Finding(ASK, "privilege-recon", f"{segment.text!r} searches the system for "
+                       "setuid files or capabilities")
     return None
 
 
@@ -412,7 +514,9 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst", "ssh-copy-id"}) | frozenset(_SERVICE_ENABLERS)
-    | _OTHER_POWER | _INTERFACE_TOOLS
+                 "git", "install", "chpst", "ssh-copy-id", "systemd-run", "find",
+                 "getcap"})
+    | frozenset(_SERVICE_ENABLERS)
+    | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

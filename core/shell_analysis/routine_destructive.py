@@ -107,7 +107,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
     "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
-    "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at",
+    "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -481,6 +481,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     "eksctl": (("delete",),), "doctl": (("kubernetes", "cluster", "delete"),),
     # a whole environment removed (conda(1): env remove, remove --all)
     "conda": (("env", "remove"),), "mamba": (("env", "remove"),),
+    # a development VM and its disks (vagrant(1): destroy)
+    "vagrant": (("destroy",),),
 }
 _CLOUD_CLIS = frozenset({"aws", "gcloud", "az", "doctl",
                          # the other clouds' and forges' CLIs (their manuals: NOUN delete)
