@@ -45,7 +45,6 @@ __all__ = [
     "init_script_finding",
     "persistence_finding",
     "power_finding",
-    "privilege_recon_finding",
     "service_start_finding",
 ]
 
@@ -364,32 +363,6 @@ def service_start_finding(segment: Segment) -> Finding | None:
     return None
 
 
-_SETUID_PERMS = frozenset({"4000", "2000", "6000", "u=s", "g=s", "u+s", "g+s"})
-_RECON_ROOTS = frozenset({"/", "/usr", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local",
-                          "/opt", "/etc", "/home", "/var"})
-
-
-def privilege_recon_finding(segment: Segment) -> Finding | None:
-    """Ask before a search of the system for setuid files or file capabilities.
-
-    ``find / -perm -4000``, ``find /usr/bin -perm /u=s``, ``getcap -r /``: the first step of
-    every privilege escalation checklist (LinPEAS, GTFOBins' SUID list), as ``sudo -l`` is.
-
-    :param segment: one analysed segment.
-    :returns: the finding, or ``None``.
-    """
-    head, *args = segment.argv
-    roots = [a.rstrip("/") or "/" for a in args if a.startswith("/")]
-    if not any(r in _RECON_ROOTS for r in roots):
-        return None
-    perms = [b.lstrip("-/+") for a, b in itertools.pairwise(args) if a == "-perm"]
-    if (head == "find" and any(p in _SETUID_PERMS for p in perms)) or (
-            head == "getcap" and "-r" in args):
-        return Finding(ASK, "privilege-recon", f"{segment.text!r} searches the system for "
-                       "setuid files or capabilities")
-    return None
-
-
 _SETUID = ("u+s", "g+s", "+s", "a+s", "ug+s")
 
 
@@ -514,8 +487,7 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst", "ssh-copy-id", "systemd-run", "find",
-                 "getcap"})
+                 "git", "install", "chpst", "ssh-copy-id", "systemd-run"})
     | frozenset(_SERVICE_ENABLERS)
     | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )

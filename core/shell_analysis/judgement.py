@@ -79,7 +79,6 @@ from tooldeck.shell_analysis.escalation import (
     init_script_finding,
     persistence_finding,
     power_finding,
-    privilege_recon_finding,
     service_start_finding,
 )
 from tooldeck.shell_analysis.evasion import (
@@ -400,7 +399,7 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         return None
     return (escalation_finding(segment) or power_finding(segment)
             or persistence_finding(segment) or credential_store_finding(segment)
-            or service_start_finding(segment) or privilege_recon_finding(segment))
+            or service_start_finding(segment))
 
 
 def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
