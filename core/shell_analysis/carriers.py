@@ -333,6 +333,11 @@ on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``); an in
 such an option gets :data:`.interpreters.STDIN_CODE` (``tclsh``, ``jjs``, ``jshell``). These
 are every interpreter of :data:`.interpreters.INTERPRETER_CODE_OPTIONS` that reads one."""
 
+_STDIN_SCRIPTS: dict[str, str] = {"dc": "-e", "m4": STDIN_CODE}
+"""Programs that are no interpreters but run shell commands from the script they read on
+standard input (dc(1)'s ``!cmd``, m4(1)'s ``syscmd``/``esyscmd``): judged as their code
+option (:mod:`.launchers`) would be."""
+
 _STDIN_RUNNERS = frozenset({"deno", "bun"})
 """Interpreters whose ``run -`` reads the program on standard input (``deno run -``)."""
 
@@ -349,8 +354,9 @@ def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
     """
     if stdin.kind not in ("here-string", "heredoc") or stdin.dynamic or not argv:
         return None
-    name = command_name(argv[0].value).rstrip("0123456789.-").lower()
-    option = STDIN_PROGRAMS.get(name)
+    full = command_name(argv[0].value)
+    name = full.rstrip("0123456789.-").lower()
+    option = STDIN_PROGRAMS.get(name) or _STDIN_SCRIPTS.get(full)  # m4 keeps its digit
     operands = [w.value for w in argv[1:] if not w.value.startswith("-")]
     if option is None or (operands and not (name in _STDIN_RUNNERS and operands == ["run"])):
         return None

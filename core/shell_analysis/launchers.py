@@ -33,7 +33,11 @@ from collections.abc import Callable, Sequence
 from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import ARGV_LAUNCHERS, CODE_OPTIONS
-from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, judge_code
+from tooldeck.shell_analysis.interpreters import (
+    INTERPRETER_CODE_OPTIONS,
+    STDIN_CODE,
+    judge_code,
+)
 from tooldeck.shell_analysis.model import Segment, Word, command_name
 from tooldeck.shell_analysis.wrappers import WRAPPERS
 
@@ -140,6 +144,9 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
                           "--manual-auth-hook", "--manual-cleanup-hook"}),
     "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    "m4": frozenset({STDIN_CODE}),  # m4 <<< 'syscmd(…)': its script on standard input
+    # emacs(1) takes each long option with one dash too, and runs Lisp from -execute
+    "emacs": frozenset({"-eval", "--execute", "-execute"}),
     # the TeX engines' shell escape, in both spellings TeX accepts (tex(1): \write18)
     **dict.fromkeys(("latex", "pdflatex", "xelatex", "lualatex", "tex", "pdftex", "xetex",
                      "luatex", "etex", "lualatex-dev", "pdflatex-dev"),
@@ -292,6 +299,10 @@ def _code_words(segment: Segment) -> list[Word]:
         options |= {w.value for w in args
                     if w.value.startswith("-") and not w.value.startswith("--") and "c" in w.value}
     words = _option_values(args, options) if options else []
+    if name in _COMPILER_DRIVERS:  # gcc -wrapper sh,-c,CMD: the wrapper's argv, comma-joined
+        words.extend(Word(" ".join(shlex.quote(p) for p in w.value.split(",")), w.source,
+                          w.dynamic)
+                     for w in _option_values(args, frozenset({"-wrapper"})) if "," in w.value)
     if name in _SETTING_OPTIONS:
         words.extend(_setting_values(args, _SETTING_OPTIONS[name]))
     if name == "git":
@@ -309,6 +320,8 @@ def _code_words(segment: Segment) -> list[Word]:
 
 
 _DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+_COMPILER_DRIVERS = frozenset({"gcc", "g++", "cc", "c++", "gfortran"})
+"""GCC's drivers: ``-wrapper PROG,ARGS`` runs each subcommand under PROG (gcc(1))."""
 
 
 def _unixexec(args: Sequence[Word]) -> list[Word]:
@@ -447,6 +460,6 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | {"xdg-user-dir"}
+    | _DBUS_TOOLS | _COMPILER_DRIVERS | {"xdg-user-dir"}
 )
 """Command names :func:`option_finding` looks at."""
