@@ -71,6 +71,9 @@ SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
     # compressors that write to standard output (-c) and editors in batch mode: each prints
     # or copies the file it is given (their manuals)
     "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip", "pigz", "ex", "install",
+    # pagers, viewers and table tools that print the file they are given (their manuals)
+    "sdiff", "most", "pg", "glow", "mlr", "jless", "fx", "vd", "visidata", "xsv", "qsv",
+    "csvlook", "csvcut", "csvstat",
 }) | (FILE_READERS - _NOT_READERS - _METADATA_ONLY)
 """Command names whose path operands are read (or loaded) by :func:`secret_read_finding`:
 our own list plus GTFOBins' ``file-read`` binaries (:mod:`.gtfobins_table`)."""

@@ -33,6 +33,10 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``docker|podman inspect``    | a format printing ``.Config.Env`` (a container's secrets)   |
 | ``jq``, ``yq``, ``gojq``      | a filter starting at ``.Config.Env`` (the same, from JSON)  |
 | ``docker|podman|kubectl exec``| running ``env``/``printenv`` in a container: its secrets    |
+| ``docker|podman run``        | ``--env-file`` given to a container that runs ``env``      |
+| ``op run``, ``doppler run``, | a secret injector running ``env``/``printenv``             |
+| ``aws-vault exec`` …         |                                                             |
+| ``dotenv``, ``dotenvx``      | ``list``, ``get`` (python-dotenv's and dotenvx's CLIs)      |
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
@@ -60,6 +64,7 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gopass": (("show",),),
     "keepassxc-cli": (("show",),),
     "vault": (("read",), ("kv", "get"), ("print", "token")),
+    "dotenv": (("list",), ("get",)), "dotenvx": (("get",),),
     "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
             ("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("ecr-public", "get-login-password"),
@@ -84,10 +89,14 @@ _AWS_SECRET_KEYS = frozenset({"aws_secret_access_key", "aws_session_token",
 _EXEC_HEADS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
 _ENV_PRINTERS = frozenset({"env", "printenv"})
 _JSON_FILTERS = frozenset({"jq", "gojq", "jaq", "yq"})
+_INJECTORS = frozenset({"op", "doppler", "infisical", "aws-vault", "chamber", "dotenv",
+                        "dotenvx", "envconsul", "teller", "sops", "berglas", "vals"})
+"""Secret injectors that run a command with secrets in its environment (their manuals)."""
 _INSPECTORS = frozenset({"docker", "podman", "nerdctl"})
 
 STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
-                               | frozenset({"op", "ps", "aws"}) | _INSPECTORS | _JSON_FILTERS)
+                               | frozenset({"op", "ps", "aws"}) | _INSPECTORS | _JSON_FILTERS
+                               | _INJECTORS)
 """Command names :func:`secret_store_finding` looks at."""
 
 ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "env", "set",
@@ -135,6 +144,11 @@ def _why(head: str, args: Sequence[str]) -> str | None:
         return f"{head} picks a container's environment out of its inspect output"
     if head in _EXEC_HEADS and operands[:1] == ["exec"] and _prints_environment(args):
         return f"{head} exec prints a container's environment"
+    if head in _INSPECTORS and operands[:1] in (["run"], ["create"]) and any(
+            a.startswith("--env-file") for a in args) and _prints_environment(args):
+        return f"{head} run prints the environment it was given from an --env-file"
+    if head in _INJECTORS and _prints_environment(args):
+        return f"{head} injects secrets into a command that prints them"
     return None
 
 
