@@ -149,6 +149,8 @@ def _shell(name: str, args: Sequence[Word], stdin: Stdin, input_args: bool, foun
     if command_mode:
         if positional is not None:
             found.script(positional, "shell -c")
+        elif input_args:  # xargs sh -c: xargs appends its input, which becomes the script
+            found.unseen(name, f"{name} -c runs the script xargs reads on its input")
         return
     if positional is not None and not stdin_mode and positional.value not in _STDIN_PATHS:
         if not positional.stable:
@@ -167,7 +169,7 @@ def _interpreter(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -
             value.startswith("-") and not value.startswith("--") and value[-1:] in "cmeEpr"
         ):
             return
-        if value == "-":
+        if value in _STDIN_PATHS:  # python3 -, python3 /dev/stdin: the program is the input
             break
         if value == "run" and name in _STDIN_RUNNERS:
             continue  # deno run -: the program is the next word

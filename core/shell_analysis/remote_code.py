@@ -202,6 +202,9 @@ def _saved_files(segment: Segment) -> list[str]:
 
 
 def _same_file(a: str, b: str) -> bool:
+    if a == "\0makefile" or b == "\0makefile":  # make with no -f: any of its default names
+        other = b if a == "\0makefile" else a
+        return os.path.normpath(other) in _MAKEFILES
     return os.path.normpath(a) == os.path.normpath(b)
 
 
@@ -216,13 +219,27 @@ def _runs_relative(segment: Segment) -> bool:
     return program is not None and program.stable and not program.value.startswith("/")
 
 
+_JAR_RUNNERS = frozenset({"java", "javaw"})
+_MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+
+
 def _run_target(segment: Segment) -> str | None:
-    """The file a segment runs (its command word with a ``/``, or a shell's program)."""
+    """The file a segment runs (its command word with a ``/``, or a shell's program).
+
+    ``java -jar FILE`` runs FILE; ``make`` runs the recipes of ``-f FILE`` or of the
+    directory's ``Makefile`` (make(1)).
+    """
     if not segment.command_positions:
         return None
     word = segment.words[segment.command_positions[-1]]
     if word.stable and "/" in word.value:
         return word.value
+    values = [w.value for w in _args(segment)]
+    if segment.command in _JAR_RUNNERS and "-jar" in values[:-1]:
+        return values[values.index("-jar") + 1]
+    if segment.command in ("make", "gmake"):
+        named = [b for a, b in itertools.pairwise(values) if a in ("-f", "--file", "--makefile")]
+        return named[0] if named else "\0makefile"
     if segment.command.rstrip("0123456789.") not in _RUNNERS:
         return None
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
