@@ -608,10 +608,28 @@ def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
         expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)
                     if "$" in w.source}
         for index, variable in expanded.items():
-            for value in bound.get(variable or "", ()):
+            values = bound.get(variable or "", ()) if variable else _spliced(
+                segment.words[index], bound)
+            for value in values:
                 words = (*segment.words[:index], value, *segment.words[index + 1 :])
                 found.append((attrs.evolve(segment, words=words), value))
     return found
+
+
+def _spliced(word: Word, bound: dict[str, list[Word]]) -> list[Word]:
+    """A word joining bound variables with text (``${f}ow``, ``"$a/$b"``), as bash joins it.
+
+    Only when every variable it names has one static value and nothing else in it expands.
+    """
+    inner = word.source[1:-1] if len(word.source) > 1 and word.source[0] == word.source[
+        -1] == '"' else word.source
+    names = [m.group(1) or m.group(2) for m in _WHOLE_VARIABLE.finditer(inner)]
+    if not names or any(len(bound.get(n, ())) != 1 for n in names):
+        return []
+    value = _WHOLE_VARIABLE.sub(lambda m: bound[m.group(1) or m.group(2)][0].value, inner)
+    if any(c in value for c in "$`'\"\\"):
+        return []
+    return [Word(value, word.source)]
 
 
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
