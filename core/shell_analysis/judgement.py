@@ -160,7 +160,8 @@ MAX_NESTING = 3
 
 _BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
 _EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", ""),
-                            ("echo", "-n", ""), ("false",), ("echo",)})
+                            ("echo", "-n", ""), ("false",), ("echo",), ("echo", ""),
+                            ("true",), ("printf", "%s", "")})
 """Commands that print nothing (or one newline, ``echo``): redirected, they empty the file
 (``cat /dev/null > f``, ``echo > f``)."""
 

@@ -19,7 +19,17 @@
 |                                           | commits the reflog still offered)                  |
 | ``git submodule deinit``                  | ``-f``/``--force`` (discards the submodules' work) |
 | ``git reflog delete``, ``git prune``,     | always (``prune`` but ``-n``): commits or refs     |
-| ``git symbolic-ref|replace -d``           | dropped for good                                   |
+| ``git symbolic-ref|replace -d``, ``git    | dropped for good, a work tree's changes dropped,   |
+| worktree remove -f``, ``git update-ref    | a branch or a tag moved                            |
+| refs/heads/X REV``, ``git tag -f``        |                                                    |
+| migrations undone                         | ``manage.py migrate APP zero``, ``rails            |
+|                                           | db:rollback``, ``alembic downgrade``, ``flask db    |
+|                                           | downgrade``, ``mix ecto.drop|reset|rollback``,      |
+|                                           | ``artisan migrate:fresh|reset|rollback|db:wipe``,  |
+|                                           | ``knex migrate:rollback``, ``sequelize              |
+|                                           | db:migrate:undo``; ``terraform taint``              |
+| any of these fed by ``xargs``             | its input is a list found at run time (``… | xargs |
+|                                           | kill -9``)                                         |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
 |                                           | name with a ``.ext``, or ``*``)                    |
 | ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a mode granting others write,  |
@@ -108,6 +118,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
     "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
+    "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -183,18 +194,26 @@ def _git(args: Sequence[str]) -> str | None:
             sub == "reflog" and operands[:1] in (["expire"], ["delete"])) or (
             sub == "update-ref" and "d" in letters):
         return f"git {sub} rewrites history"
-    return _git_drops(sub, letters, options)
+    return _git_drops(sub, letters, options, operands)
 
 
-def _git_drops(sub: str, letters: str, options: set[str]) -> str | None:
+def _git_drops(sub: str, letters: str, options: set[str], operands: list[str]) -> str | None:
     """git(1)'s other ways to lose commits or refs for good.
 
     ``git prune`` (unreachable objects, without ``-n``), ``git symbolic-ref -d`` and ``git
-    replace -d`` (refs). ``git branch -M main`` stays allowed: it is how a new repository's
-    branch is renamed (GitHub's own instructions), not how work is dropped.
+    replace -d`` (refs), ``git worktree remove --force``, ``git update-ref refs/heads/X REV``
+    and ``git tag -f`` (a ref moved). ``git branch -M main`` stays allowed: it is how a new
+    repository's branch is renamed (GitHub's own instructions), not how work is dropped.
     """
     if sub == "prune" and "n" not in letters and "--dry-run" not in options:
         return "git prune deletes unreachable objects for good"
+    if sub == "worktree" and operands[:1] == ["remove"] and (
+            "f" in letters or "--force" in options):
+        return "git worktree remove --force deletes a work tree's uncommitted changes"
+    if sub == "update-ref" and len(operands) >= 2 and operands[0].startswith("refs/heads/"):
+        return "git update-ref moves a branch, leaving its commits behind"
+    if sub == "tag" and ("f" in letters or "--force" in options):
+        return "git tag -f moves an existing tag"
     if sub in ("symbolic-ref", "replace") and ("d" in letters or "--delete" in options):
         return f"git {sub} -d deletes a ref"
     return None
@@ -374,11 +393,20 @@ _SOURCE_GLOB = re.compile(
 
 _SED_DELETE_ALL = re.compile(r"^\s*(?:1\s*,\s*\$\s*)?d\s*$")
 _DB_RESETS: dict[str, tuple[tuple[str, ...], ...]] = {
-    # each framework's documented way to empty or drop its database
-    "rails": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
-    "rake": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
+    # each framework's documented way to empty or drop its database, or to undo migrations
+    # (which drops what they created)
+    "rails": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",),
+              ("db:rollback",), ("db:migrate:reset",)),
+    "rake": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",),
+             ("db:rollback",), ("db:migrate:reset",)),
     "prisma": (("migrate", "reset"),),
-    "alembic": (("downgrade", "base"),),
+    "alembic": (("downgrade",),),
+    "flask": (("db", "downgrade"),),
+    "mix": (("ecto.drop",), ("ecto.reset",), ("ecto.rollback",)),
+    "artisan": (("migrate:fresh",), ("migrate:reset",), ("migrate:rollback",), ("db:wipe",)),
+    "knex": (("migrate:rollback",), ("migrate:down",)),
+    "sequelize": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
+    "sequelize-cli": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
 }
 
 
@@ -387,10 +415,13 @@ def _database(head: str, args: Sequence[str]) -> str | None:
     if head in ("npx", "bunx") and operands:  # npx prisma migrate reset
         head, args = operands[0], args[args.index(operands[0]) + 1 :]
         operands = operands[1:]
+    if head == "php" and operands[:1] and operands[0].endswith("artisan"):
+        head, operands = "artisan", operands[1:]  # php artisan migrate:fresh
     if head.startswith("python"):
-        if any(a.endswith("manage.py") for a in operands[:1]) and operands[1:2] in (
-                ["flush"], ["reset_db"]):
-            return f"manage.py {operands[1]} empties the database"
+        if any(a.endswith("manage.py") for a in operands[:1]) and (operands[1:2] in (
+                ["flush"], ["reset_db"]) or (operands[1:2] == ["migrate"]
+                                             and operands[-1:] == ["zero"])):
+            return f"manage.py {' '.join(operands[1:])} empties the database"
         return None
     if head in ("mongo", "mongosh"):
         return "the script drops a database or a collection" if any(
@@ -398,7 +429,7 @@ def _database(head: str, args: Sequence[str]) -> str | None:
     if head == "prisma" and operands[:2] == ["db", "push"] and "--force-reset" in args:
         return "prisma db push --force-reset empties the database"
     for prefix in _DB_RESETS.get(command_name(head), ()):
-        if tuple(operands[: len(prefix)]) == prefix:
+        if tuple(o.lower() for o in operands[: len(prefix)]) == prefix:
             return f"{head} {' '.join(prefix)} drops or empties the database"
     return None
 
@@ -462,7 +493,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     # cluster, cloud and database operations that destroy what other people use
     "kubectl": (("delete",),), "oc": (("delete",),), "helm": (("uninstall",), ("delete",),
                                                              ("del",)),
-    "terraform": (("destroy",),), "tofu": (("destroy",),), "pulumi": (("destroy",),),
+    "terraform": (("destroy",), ("taint",)), "tofu": (("destroy",), ("taint",)),
+    "pulumi": (("destroy",),),
     "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete"),
            ("issue", "delete"), ("run", "delete"), ("variable", "delete"), ("cache", "delete"),
            ("label", "delete"), ("gist", "delete"), ("project", "delete")),
@@ -557,6 +589,8 @@ def routine_finding(segment: Segment, bare_redirect: bool) -> Finding | None:
     words = segment.words[segment.command_positions[-1] + 1 :]
     argv = (segment.command, *(_FOUND if w.dynamic and ("$(" in w.source or "`" in w.source)
                                else w.value for w in words))
+    if "xargs" in segment.wrappers:  # … | xargs kill -9: its input adds the found operands
+        argv = (*argv, _FOUND)
     reason = _argv_finding(argv)
     if reason is None:
         return None
