@@ -30,6 +30,7 @@ The same look applies to the value of an option that GTFOBins lists as carrying 
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Callable, Sequence
@@ -225,7 +226,7 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
     key = segment.command if segment.command == "octave-cli" else name
     args = segment.words[segment.command_positions[-1] + 1 :]
     if key in _AWKS:
-        program = next((w for w in args if not w.value.startswith("-")), None)
+        program = _awk_program(args)
         return (key, [program]) if program is not None else None
     options = INTERPRETER_CODE_OPTIONS[key]
     code: list[Word] = []
@@ -354,6 +355,42 @@ def _ipython_escapes(words: list[Word], shell_judge: Callable[[str], Finding | N
     return found
 
 
+_AWK_VALUED = frozenset({"-v", "-F", "--assign", "--field-separator"})
+_AWK_FILES = frozenset({"-f", "--file", "-E", "--exec"})
+
+
+def _awk_program(args: Sequence[Word]) -> Word | None:
+    """The program text of an awk command: the first operand that is no option's value.
+
+    ``awk -v x=1 '{…}'``: the ``-v`` value is skipped; ``awk -f prog.awk``: no inline program.
+    """
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+            continue
+        if word.value in _AWK_FILES:
+            return None
+        if word.value in _AWK_VALUED:
+            skip = True
+            continue
+        if not word.value.startswith("-"):
+            return word
+    return None
+
+
+def _awk_bound(segment: Segment, program: Word) -> Word:
+    """An awk program with each ``-v NAME=VALUE`` variable written in as a string literal."""
+    args = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]]
+    text = program.value
+    for option, value in itertools.pairwise(args):
+        name, eq, bound = value.partition("=")
+        if option == "-v" and eq and name.isidentifier():
+            literal = '"' + bound.replace("\\", "\\\\") + '"'  # re.sub reads backslashes
+            text = re.sub(rf"\b{re.escape(name)}\b", literal, text)
+    return program if text == program.value else attrs.evolve(program, value=text)
+
+
 def judge_interpreter(segment: Segment,
                       shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge an interpreter one-liner segment.
@@ -370,6 +407,8 @@ def judge_interpreter(segment: Segment,
         if word.dynamic and not word.value.strip():
             return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
     backticks = name not in _TEMPLATE_LANGUAGES
+    if name in _AWKS:  # awk -v cmd=sh 'BEGIN{system(cmd)}': the variable's value is the code
+        words = [_awk_bound(segment, w) for w in words]
     findings = [f for w in words
                 if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
     if name == "ipython":  # a line '!cmd' is shell code (IPython's system shell escape)

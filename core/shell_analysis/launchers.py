@@ -195,8 +195,11 @@ _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
-                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS",
-                          "LESSOPEN", "LESSCLOSE"})
+                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE",
+                          "LESSOPEN", "LESSCLOSE", "BROWSER", "TERMINAL"})
+_PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
+"""bash(1)'s prompts: a command substitution in one runs each time the prompt is shown
+(``PS4='$(…)' bash -x`` once per traced line)."""
 _COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
@@ -444,6 +447,14 @@ def assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
+    if name == "TAR_OPTIONS":  # options tar reads before its own (tar(1))
+        found = shell_judge(f"tar {value}")
+        return None if found is None else Finding(found.verdict, "environment",
+                                                  f"TAR_OPTIONS: {found.detail}")
+    if name in _PROMPTS and ("$(" in value or "`" in value):
+        found = judge_code(value, shell_judge, whole_is_shell=True)
+        return Finding(DENY if found is not None and found.verdict == DENY else ASK,
+                       "environment", f"{name} runs {value!r} each time it is shown")
     if name in _ENV_COMMAND or _COMMAND_VARIABLE.search(name):
         command = value.lstrip("|-")  # LESSOPEN='|cmd %s
         if bare_shell([Word(w, w) for w in command.split()]):
