@@ -348,8 +348,8 @@ def service_start_finding(segment: Segment) -> Finding | None:
 
     Starting a unit runs whatever its file says, as root for a system unit (Atomic Red Team
     T1569.003 starts the unit it just wrote); a developer starting a database asks once.
-    Timers and power targets are denied by :func:`persistence_finding` and
-    :func:`power_finding` first.
+    A ``--user`` unit runs as the user, as the command itself would: not asked. Timers and
+    power targets are denied by :func:`persistence_finding` and :func:`power_finding` first.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -357,7 +357,8 @@ def service_start_finding(segment: Segment) -> Finding | None:
     for position in segment.command_positions:
         head, *args = _tokens(segment, position)
         verbs = _positionals(args)
-        if (head == "systemctl" and verbs[:1] == ["start"] and len(verbs) > 1) or (
+        if (head == "systemctl" and verbs[:1] == ["start"] and len(verbs) > 1
+                and "--user" not in args) or (
                 head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_STARTS):
             return Finding(ASK, "service-start", f"{segment.text!r} starts a service")
     return None
