@@ -37,6 +37,10 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``op run``, ``doppler run``, | a secret injector running ``env``/``printenv``             |
 | ``aws-vault exec`` …         |                                                             |
 | ``dotenv``, ``dotenvx``      | ``list``, ``get`` (python-dotenv's and dotenvx's CLIs)      |
+| ``sops``, ``ansible-vault``  | ``-d``/``--decrypt``; ``view``, ``decrypt``                 |
+| ``terraform``, ``pulumi``    | ``state pull`` (the state holds secrets); ``--show-secrets``|
+| ``heroku``, ``doctl``,       | ``config``, ``config:get``; ``auth token``;                 |
+| ``firebase``, ``aws``        | ``functions:config:get``; ``iam create-access-key``         |
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
@@ -65,6 +69,11 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "keepassxc-cli": (("show",),),
     "vault": (("read",), ("kv", "get"), ("print", "token")),
     "dotenv": (("list",), ("get",)), "dotenvx": (("get",),),
+    # decrypters and infrastructure state that print secrets (each tool's manual)
+    "ansible-vault": (("view",), ("decrypt",)), "doctl": (("auth", "token"),),
+    "firebase": (("functions:config:get",),),
+    "pulumi": (("stack", "output", "--show-secrets"), ("config", "--show-secrets")),
+    "terraform": (("state", "pull"),), "tofu": (("state", "pull"),),
     "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
             ("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("ecr-public", "get-login-password"),
@@ -76,7 +85,7 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "az": (("keyvault", "secret", "show"), ("account", "get-access-token")),
     "kubectl": (("get", "secret"), ("get", "secrets"), ("create", "token")),
     "oc": (("get", "secret"), ("get", "secrets"), ("create", "token")),
-    "heroku": (("auth:token",),),
+    "heroku": (("auth:token",), ("config",), ("config:get",)),
     "doppler": (("secrets",),),
     "infisical": (("secrets",),),
 }
@@ -96,7 +105,9 @@ _INSPECTORS = frozenset({"docker", "podman", "nerdctl"})
 
 STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
                                | frozenset({"op", "ps", "aws"}) | _INSPECTORS | _JSON_FILTERS
-                               | _INJECTORS)
+                               | _INJECTORS | frozenset({"sops", "ansible-vault", "doctl",
+                                                         "heroku", "firebase", "pulumi",
+                                                         "terraform", "tofu"}))
 """Command names :func:`secret_store_finding` looks at."""
 
 ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "env", "set",
@@ -140,6 +151,12 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head in ("docker", "podman", "nerdctl") and operands[:1] == ["inspect"] and any(
             ".Config.Env" in a or ".Env" in a for a in args):
         return f"{head} inspect prints a container's environment"
+    if head == "sops" and any(a in ("-d", "--decrypt") for a in args):
+        return "sops -d prints the decrypted secrets"
+    if head == "pulumi" and "--show-secrets" in args:
+        return "pulumi --show-secrets prints the stack's secrets"
+    if head == "aws" and operands[:2] == ["iam", "create-access-key"]:
+        return "aws iam create-access-key prints a new secret access key"
     if head in _JSON_FILTERS and any(".Config.Env" in a for a in operands[:1]):
         return f"{head} picks a container's environment out of its inspect output"
     if head in _EXEC_HEADS and operands[:1] == ["exec"] and _prints_environment(args):
