@@ -164,7 +164,7 @@ def _write_targets(code: str) -> list[str]:
 
 _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
-    r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
+    r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|\b(?:iwr|irm)\s|"
     r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
     r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket|"
     # URL readers by their manuals: PHP's URL wrappers, Ruby's open-uri, Node's http modules

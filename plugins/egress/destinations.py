@@ -599,7 +599,8 @@ def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
         value_options = _TRANSFER_VALUE_OPTIONS.get(command, _SERVICE_VALUE_OPTIONS)
         operands = [w for w in _positional(words, value_options) if not _SCHEME.match(w.value)]
         if command in _SCANNERS:  # targets name a host: ports and ranges do not
-            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
+            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value
+                        or any(c.isalpha() for c in w.value)]  # a name: nmap localhost
         if command in _PROBES:  # an echo to this machine reaches no service
             operands = [w for w in operands if not _LOOPBACK_LITERAL.match(w.value)]
         for word in operands if command in _SCANNERS else operands[:1]:
