@@ -47,6 +47,7 @@ __all__ = [
     "decoded_word_finding",
     "hijack_finding",
     "masquerade_finding",
+    "staged_script_finding",
 ]
 
 _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE"})
@@ -183,6 +184,52 @@ def decoded_script_finding(analysis: CommandAnalysis) -> Finding | None:
                                   and operands[:1] and operands[0] in targets):
             return Finding(ASK, "obfuscated", f"{segment.text!r} runs a script the command "
                            "decoded into a file")
+    return None
+
+
+_SHELL_RUNNERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "source", "."})
+_PRINTED = frozenset({"echo", "printf"})
+
+
+def _printed_text(segment: Segment) -> str | None:
+    r"""What a static ``echo``/``printf`` prints (``printf``'s ``\n`` as new lines)."""
+    words = segment.words[segment.command_positions[-1] + 1 :]
+    if not words or not all(w.stable for w in words):
+        return None
+    values = [w.value for w in words]
+    if segment.command == "echo":
+        return " ".join(v for v in values if v not in ("-n", "-e", "-E", "-ne", "-en"))
+    return values[0].replace("\\n", "\n").replace("\\t", "\t")
+
+
+def staged_script_finding(analysis: CommandAnalysis,
+                          shell_judge: Callable[[str], Finding | None]) -> Finding | None:
+    r"""Judge a script the command writes with ``echo``/``printf`` and then runs, as its text.
+
+    ``echo 'sudo id' > x.sh && bash x.sh``, ``printf '#!/bin/sh\nsudo id' > x && ./x``:
+    the text is as visible as a ``sh -c`` script is; it gets that script's verdict.
+
+    :param analysis: the analysed command.
+    :param shell_judge: judges one string as shell text.
+    :returns: the finding, or ``None``.
+    """
+    targets = {t.removeprefix("./") for t in analysis.redirect_targets}
+    texts = [t for s in analysis.segments if s.command_positions and s.command in _PRINTED
+             and (t := _printed_text(s)) is not None]
+    if not targets or not texts:
+        return None
+    for segment in analysis.segments:
+        if not segment.command_positions:
+            continue
+        word = segment.words[segment.command_positions[-1]].value
+        operands = [a.removeprefix("./") for a in segment.argv[1:] if not a.startswith("-")]
+        runs = (word.startswith("./") and word.removeprefix("./") in targets) or (
+            segment.command in _SHELL_RUNNERS and operands[:1] and operands[0] in targets)
+        if runs:
+            found = shell_judge("\n".join(texts))
+            if found is not None and found.rule != "opaque":
+                return Finding(found.verdict, "staged-script", f"{segment.text!r} runs a "
+                               f"script the command wrote: {found.detail}")
     return None
 
 

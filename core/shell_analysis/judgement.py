@@ -70,6 +70,7 @@ from tooldeck.shell_analysis.covert import (
     decoded_word_finding,
     hijack_finding,
     masquerade_finding,
+    staged_script_finding,
 )
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
@@ -511,6 +512,7 @@ the rule, run in this order."""
 
 
 _MASQUERADE_HEADS = frozenset({"cp", "ln", "install", "rsync"})
+_PRINTERS_OF_SCRIPTS = frozenset({"echo", "printf"})
 
 
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
@@ -528,6 +530,11 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or found
     if not TERMINAL_CONTROLS.isdisjoint(names):
         asked = asked or hidden_text_finding(analysis)
+    if analysis.redirect_targets and not _PRINTERS_OF_SCRIPTS.isdisjoint(names):
+        found = staged_script_finding(analysis, _shell_judge(context))
+        if found is not None and found.verdict == DENY:
+            return found
+        asked = asked or found
     if analysis.redirect_targets and not DECODERS.isdisjoint(names):
         asked = asked or decoded_script_finding(analysis)
     if analysis.functions or "alias" in names:
