@@ -128,12 +128,14 @@ from tooldeck.shell_analysis.secret_reads import (
     HUNTERS,
     READ_HEADS,
     SECRET_MARKERS,
+    SQL_HEADS,
     URL_READERS,
     carried_secret_finding,
     input_secret_finding,
     local_url_finding,
     secret_hunt_finding,
     secret_read_finding,
+    sql_file_finding,
 )
 from tooldeck.shell_analysis.secret_stores import (
     ENVIRONMENT_HEADS,
@@ -429,6 +431,12 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         hunt = secret_hunt_finding(segment)
         if hunt is not None:
             return [hunt]
+    if name in SQL_HEADS:
+        sql = sql_file_finding(segment)
+        if sql is not None:
+            if sql.verdict == DENY:
+                return [sql]
+            findings.append(sql)
     if name in UPLOAD_HEADS:
         upload = upload_finding(segment, context.cwd, context.roots)
         if upload is not None:
