@@ -527,6 +527,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _interpreter(name, args, stdin, found)
     elif name in ("source", "."):
         _source(args, stdin, found)
+    elif name in _AWK_NAMES:
+        _awk_file(name, args, stdin, found)
     elif name in ("su", "script"):
         _dash_c(name, args, found)
     elif name in _SIMPLE:
@@ -534,7 +536,19 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     return found
 
 
-_CARRIERS = SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
+_AWK_NAMES = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """``awk -f -``, ``gawk -f /dev/stdin``: the program is what standard input carries."""
+    for option, value in itertools.pairwise(args):
+        if option.value in ("-f", "--file") and value.value in _STDIN_PATHS:
+            _stdin_code(name, stdin, found, parse=False)
+            return
+
+
+_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
+             | _AWK_NAMES)
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

@@ -246,8 +246,39 @@ def _run_target(segment: Segment) -> str | None:
     return program.value if program is not None and program.stable else None
 
 
+_PYTHONS = frozenset({"python", "python3", "pypy3", "pytest", "py.test", "pip", "pip3"})
+_NODE_RUNNERS = frozenset({"npm", "yarn", "pnpm", "bun", "npx"})
+_LOADED_BY: dict[str, frozenset[str]] = {
+    # files a tool loads and runs by their name alone (each tool's documentation)
+    "conftest.py": frozenset({"pytest", "py.test", "python", "python3", "tox", "nox"}),
+    "setup.py": _PYTHONS, "sitecustomize.py": _PYTHONS, "usercustomize.py": _PYTHONS,
+    "package.json": _NODE_RUNNERS, ".npmrc": _NODE_RUNNERS, "noxfile.py": frozenset({"nox"}),
+    "rakefile": frozenset({"rake"}), "gemfile": frozenset({"bundle", "bundler"}),
+    "build.gradle": frozenset({"gradle", "gradlew"}), "gradlew": frozenset({"gradle"}),
+    "justfile": frozenset({"just"}), "taskfile.yml": frozenset({"task"}),
+}
+
+
+def _loads_file(segment: Segment, path: str) -> bool:
+    """Whether a segment's tool loads ``path``, a file of the tree, by its conventional name.
+
+    ``pytest`` and a ``conftest.py``, ``npm install`` and a ``package.json``, ``npx X`` and
+    ``node_modules/.bin/X``.
+    """
+    if path.startswith(("/", "~", "..")):
+        return False
+    name = os.path.basename(os.path.normpath(path)).lower()
+    if segment.command in _LOADED_BY.get(name, frozenset()):
+        return True
+    parts = os.path.normpath(path).split("/")
+    return (segment.command in ("npx", "pnpx", "bunx") and parts[-2:-1] == [".bin"]
+            and [a for a in segment.argv[1:] if not a.startswith("-")][:1] == [parts[-1]])
+
+
 def _runs_file(segment: Segment, path: str) -> bool:
     """Whether a segment runs ``path`` (as its command, or as a shell's program)."""
+    if _loads_file(segment, path):
+        return True
     target = _run_target(segment)
     if target is not None and _same_file(target, path):
         return True
