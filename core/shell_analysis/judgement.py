@@ -169,6 +169,12 @@ _EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", "")
 (``cat /dev/null > f``, ``echo > f``)."""
 
 
+def _prints_nothing(segment: Segment) -> bool:
+    """An :data:`_EMPTY_OUTPUTS` command whose words are static (``echo "$x"`` prints $x)."""
+    return segment.argv in _EMPTY_OUTPUTS and all(
+        w.stable for w in segment.words[segment.command_positions[-1] + 1 :])
+
+
 @attrs.frozen
 class ClassContext:
     """What the class rules need to know about the policy.
@@ -675,7 +681,7 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
                 return attrs.evolve(found, detail=f"{found.detail} (a variable's value)")
     if analysis.redirect_targets and (
             not analysis.segments
-            or any(s.command in _BARE_REDIRECT_COMMANDS or s.argv in _EMPTY_OUTPUTS
+            or any(s.command in _BARE_REDIRECT_COMMANDS or _prints_nothing(s)
                    for s in analysis.segments)):
         findings.append(Finding(ASK, "routine-destructive",
                                 f"a bare redirection empties {analysis.redirect_targets[0]!r}"))
