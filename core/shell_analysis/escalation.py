@@ -299,8 +299,11 @@ def _hypervisor_power(head: str, verbs: Sequence[str]) -> str | None:
         return "vim-cmd vmsvc/power"
     if head == "upsmon" and verbs[:1] == ["fsd"]:
         return "upsmon -c fsd (forced shutdown)"
+    prefixes = _GUEST_POWER.get(head)
+    if prefixes is None:
+        return None
     lowered = [v.lower() for v in verbs]
-    for prefix in _GUEST_POWER.get(head, ()):
+    for prefix in prefixes:
         if len(lowered) >= len(prefix) and all(
                 p in ("*", w) for p, w in zip(prefix, lowered, strict=False)):
             return f"{head} {' '.join(prefix)}".strip()
@@ -354,6 +357,8 @@ def service_start_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
+    if "start" not in segment.text:  # cheap first look
+        return None
     for position in segment.command_positions:
         head, *args = _tokens(segment, position)
         verbs = _positionals(args)
