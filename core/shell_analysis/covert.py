@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, judge_code
 from tooldeck.shell_analysis.launchers import assignment_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
@@ -225,11 +226,20 @@ def staged_script_finding(analysis: CommandAnalysis,
         operands = [a.removeprefix("./") for a in segment.argv[1:] if not a.startswith("-")]
         runs = (word.startswith("./") and word.removeprefix("./") in targets) or (
             segment.command in _SHELL_RUNNERS and operands[:1] and operands[0] in targets)
+        language = segment.command.rstrip("0123456789.-")
         if runs:
             found = shell_judge("\n".join(texts))
-            if found is not None and found.rule != "opaque":
-                return Finding(found.verdict, "staged-script", f"{segment.text!r} runs a "
-                               f"script the command wrote: {found.detail}")
+        elif language in INTERPRETER_CODE_OPTIONS and operands[:1] and operands[0] in targets:
+            found = judge_code("\n".join(texts), shell_judge)  # python3 x.py it just wrote
+        elif segment.command in ("make", "gmake") and "Makefile" in targets:
+            recipes = [line.strip() for t in texts for line in t.split("\n")
+                       if line.startswith("\t")]
+            found = next((f for r in recipes if (f := shell_judge(r)) is not None), None)
+        else:
+            continue
+        if found is not None and found.rule != "opaque":
+            return Finding(found.verdict, "staged-script", f"{segment.text!r} runs a "
+                           f"script the command wrote: {found.detail}")
     return None
 
 
