@@ -517,8 +517,9 @@ def push_finding(analysis: CommandAnalysis) -> Finding | None:
             operands = [w for w in words[1:] if not w.startswith("-")]
             repo = [w.partition("=")[2] for w in words if w.startswith("--repo=")]
             # a bare push goes to the branch's remote: origin, unless told otherwise
-            target = (repo or operands or (["origin"] if "origin" in added else [None]))[0]
-            if target is None or not (target in added or "://" in target or (
+            targets = repo or operands or (["origin"] if "origin" in added else [])
+            target = targets[0] if targets else ""
+            if not target or not (target in added or "://" in target or (
                     ":" in target and "@" in target.split(":", 1)[0])):
                 continue
             if _PUSH_ALL.intersection(words):
