@@ -39,6 +39,10 @@ _EXPLOITS = frozenset({
     "hoaxshell.py", "hydra", "john", "ncrack", "pidhide", "pspy32", "pspy32s", "pspy64",
     "pspy64s", "setoolkit", "sqlmap", "writeblocker", "linpeas", "linpeas.sh",
     "linpeas_linux_amd64", "linpeas_fat.sh",
+    # the other privilege-escalation checkers (Atomic Red Team T1059.004: LinEnum, AutoSUID)
+    # and Kubernetes attack tools (Elastic's "Potential Kubeletctl Execution")
+    "linenum", "linenum.sh", "autosuid.sh", "linux-exploit-suggester",
+    "linux-exploit-suggester.sh", "les.sh", "lse.sh", "kubeletctl", "peirates",
 })
 _CREDENTIAL_DUMPERS = frozenset({
     # MITRE ATT&CK T1003 software that reads passwords out of memory and stores on Linux:

@@ -149,6 +149,8 @@ def _shell(name: str, args: Sequence[Word], stdin: Stdin, input_args: bool, foun
     if command_mode:
         if positional is not None:
             found.script(positional, "shell -c")
+        elif input_args:  # xargs sh -c: xargs appends its input, which becomes the script
+            found.unseen(name, f"{name} -c runs the script xargs reads on its input")
         return
     if positional is not None and not stdin_mode and positional.value not in _STDIN_PATHS:
         if not positional.stable:
@@ -167,7 +169,7 @@ def _interpreter(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -
             value.startswith("-") and not value.startswith("--") and value[-1:] in "cmeEpr"
         ):
             return
-        if value == "-":
+        if value in _STDIN_PATHS:  # python3 -, python3 /dev/stdin: the program is the input
             break
         if value == "run" and name in _STDIN_RUNNERS:
             continue  # deno run -: the program is the next word
@@ -333,6 +335,11 @@ on the command line (``python3 - <<'EOF' … EOF`` is ``python3 -c …``); an in
 such an option gets :data:`.interpreters.STDIN_CODE` (``tclsh``, ``jjs``, ``jshell``). These
 are every interpreter of :data:`.interpreters.INTERPRETER_CODE_OPTIONS` that reads one."""
 
+_STDIN_SCRIPTS: dict[str, str] = {"dc": "-e", "m4": STDIN_CODE}
+"""Programs that are no interpreters but run shell commands from the script they read on
+standard input (dc(1)'s ``!cmd``, m4(1)'s ``syscmd``/``esyscmd``): judged as their code
+option (:mod:`.launchers`) would be."""
+
 _STDIN_RUNNERS = frozenset({"deno", "bun"})
 """Interpreters whose ``run -`` reads the program on standard input (``deno run -``)."""
 
@@ -349,8 +356,9 @@ def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
     """
     if stdin.kind not in ("here-string", "heredoc") or stdin.dynamic or not argv:
         return None
-    name = command_name(argv[0].value).rstrip("0123456789.-").lower()
-    option = STDIN_PROGRAMS.get(name)
+    full = command_name(argv[0].value)
+    name = full.rstrip("0123456789.-").lower()
+    option = STDIN_PROGRAMS.get(name) or _STDIN_SCRIPTS.get(full)  # m4 keeps its digit
     operands = [w.value for w in argv[1:] if not w.value.startswith("-")]
     if option is None or (operands and not (name in _STDIN_RUNNERS and operands == ["run"])):
         return None
@@ -519,6 +527,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _interpreter(name, args, stdin, found)
     elif name in ("source", "."):
         _source(args, stdin, found)
+    elif name in _AWK_NAMES:
+        _awk_file(name, args, stdin, found)
     elif name in ("su", "script"):
         _dash_c(name, args, found)
     elif name in _SIMPLE:
@@ -526,7 +536,19 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
     return found
 
 
-_CARRIERS = SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
+_AWK_NAMES = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """``awk -f -``, ``gawk -f /dev/stdin``: the program is what standard input carries."""
+    for option, value in itertools.pairwise(args):
+        if option.value in ("-f", "--file") and value.value in _STDIN_PATHS:
+            _stdin_code(name, stdin, found, parse=False)
+            return
+
+
+_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
+             | _AWK_NAMES)
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

@@ -21,7 +21,11 @@ keep them out.
 |             | unit's drop-in), ``service X stop|restart``; other service managers,      |
 |             | IPMI power, sleep, guests, a network link down, ``kill 1``                |
 |             | (:func:`_other_power_words`); an init script told to stop its service     |
-|             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``)                 |
+|             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``); ``systemctl     |
+|             | reload``, ``service X reload|enable|disable|onestop``; suspend by          |
+|             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``)      |
+| service-    | ``systemctl start X``, ``service X start``: asks (a unit's file runs, as   |
+| start       | root for a system unit)                                                    |
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ __all__ = [
     "init_script_finding",
     "persistence_finding",
     "power_finding",
+    "service_start_finding",
 ]
 
 ESCALATORS: frozenset[str] = frozenset({
@@ -84,7 +89,10 @@ _POWER_TARGETS = frozenset({
 """systemd.special(7)'s targets that take the machine down or out of its normal state."""
 _SYSTEMCTL_SERVICE = frozenset({"stop", "restart", "mask", "disable", "kill", "enable",
                                 "try-restart", "reload-or-restart", "link", "preset", "edit",
-                                "revert", "set-property", "unmask", "reenable", "freeze"})
+                                "revert", "set-property", "unmask", "reenable", "freeze",
+                                "reload", "try-reload-or-restart", "reload-or-try-restart",
+                                "force-reload", "clean", "thaw", "preset-all", "add-wants",
+                                "add-requires", "set-default"})
 _LOGINCTL_POWER = frozenset({"poweroff", "reboot", "halt", "suspend", "hibernate",
                              "hybrid-sleep", "kill-session", "kill-user", "terminate-session",
                              "terminate-user", "terminate-seat"})
@@ -115,7 +123,26 @@ def escalation_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "escalation", f"{segment.text!r} opens a machinectl shell")
         if head == "chpst" and any(t.startswith(("-u", "-U")) for t in tokens[1:]):
             return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another user")
+        if head == "systemd-run" and _runs_as_other_user(tokens[1:]):
+            return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another "
+                           "user through systemd")
     return None
+
+
+_USER_PROPERTIES = ("user=", "group=", "dynamicuser=", "supplementarygroups=")
+
+
+def _runs_as_other_user(args: Sequence[str]) -> bool:
+    """``systemd-run --uid=0``, ``-p User=root``, ``--property=Group=…`` (systemd-run(1))."""
+    for option, value in itertools.pairwise([*args, ""]):
+        if option.startswith(("--uid", "--gid")):
+            return True
+        if option in ("-p", "--property") and value.startswith(_USER_PROPERTIES):
+            return True
+        if option.startswith(("--property=", "-p")) and option.partition(
+                "=" if option.startswith("--") else "p")[2].startswith(_USER_PROPERTIES):
+            return True
+    return False
 
 
 def _power_words(head: str, args: Sequence[str]) -> str | None:
@@ -133,18 +160,26 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
             return f"systemctl {verb} of a power target"  # systemd.special(7)
     if head == "loginctl" and verbs and verbs[0] in _LOGINCTL_POWER:
         return f"loginctl {verbs[0]}"
-    if head == "service" and len(verbs) > 1 and verbs[1] in {"stop", "restart", "force-reload"}:
+    if head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_VERBS:
         return f"service {verbs[1]}"
     return _other_power_words(head, args, verbs)
 
 
 _SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop"})
+_SERVICE_VERBS = _SERVICE_STOPS | frozenset({
+    # service(8) of sysvinit and FreeBSD: reload, boot-time enable/disable, the one* forms
+    # that act whatever rc.conf says, and FreeBSD's delete (rc.conf entry removed)
+    "reload", "enable", "disable", "delete", "onestop", "onerestart", "forcestop",
+    "forcerestart", "onereload", "onedisable", "oneenable"})
+_SUSPENDERS = frozenset({"s2ram", "s2disk", "s2both", "hibernate"})
+"""uswsusp's and hibernate-script's suspend and hibernate commands (their manuals)."""
 _INTERFACE_TOOLS = frozenset({"ip", "ifconfig", "nmcli"})
 _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend",
                           "pm-hibernate", "pm-suspend-hybrid", "virsh", "kill", "invoke-rc.d",
                           "initctl", "launchctl", "s6-svc", "svc", "start-stop-daemon",
                           "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
-                          "mate-session-save"})
+                          "mate-session-save", "acpitool", "umount", "uhubctl", "vim-cmd",
+                          "upsmon", "ifdown", "efibootmgr"}) | _SUSPENDERS
 _SESSION_QUITS: dict[str, frozenset[str]] = {
     "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
     "cinnamon-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
@@ -186,13 +221,31 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     if head == "ipmitool" and "power" in verbs and any(
             v in verbs for v in ("off", "cycle", "reset", "soft")):
         return "ipmitool power"
-    if head in ("rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid"):
+    if head in ("rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid") or (
+            head in _SUSPENDERS):
         return head
-    if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset"):
+    if head == "acpitool" and any(a in ("-s", "-S", "--suspend", "--hibernate") for a in args):
+        return "acpitool suspend"
+    if head == "umount" and any(a in ("-a", "--all") or (
+            a.startswith("-") and not a.startswith("--") and "a" in a) for a in args):
+        return "umount -a (every filesystem)"
+    if head == "uhubctl" and any(a in ("off", "cycle", "toggle", "0", "2", "3") for a in args):
+        return "uhubctl (USB port power)"
+    if head == "virsh" and verbs[:1] and verbs[0] in ("destroy", "shutdown", "reboot", "reset",
+                                                       "suspend", "managedsave"):
         return f"virsh {verbs[0]}"
     if head in _INTERFACE_TOOLS and verbs[-1:] == ["down"] and (
-            head == "ifconfig" or verbs[:2] == ["link", "set"]):
+            head == "ifconfig" or _ip_link_set(verbs)):
         return f"{head} … down"
+    hypervisor = _hypervisor_power(head, verbs)
+    if hypervisor is not None:
+        return hypervisor
+    if head == "ifdown" and (verbs or "-a" in args or "--all" in args):
+        return "ifdown"
+    if head == "efibootmgr" and any(a.split("=")[0] in _EFI_WRITES or (
+            a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("noabc"))
+            for a in args):
+        return "efibootmgr (the firmware's boot entries)"
     if head == "nmcli" and verbs[-1:] == ["off"] and verbs[:1] and verbs[0] in (
             "networking", "radio", "n", "r"):
         return "nmcli … off"
@@ -218,6 +271,54 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
             return f"{head} login1 power call"
+    return None
+
+
+_EFI_WRITES = frozenset({"--bootnext", "--delete-bootnext", "--bootorder", "--delete-bootorder",
+                         "--delete-bootnum", "--active", "--inactive", "--create",
+                         "--create-only"})
+
+
+def _ip_link_set(verbs: Sequence[str]) -> bool:
+    """``ip link set``, as ip(8) also takes it abbreviated (``ip l s eth0 down``)."""
+    return len(verbs) > 1 and "link".startswith(verbs[0]) and "set".startswith(verbs[1])
+
+
+_GUEST_POWER: dict[str, tuple[tuple[str, ...], ...]] = {
+    # hypervisors' and management controllers' own CLIs (their manuals): a whole guest or
+    # host powered off, reset or suspended
+    "esxcli": (("system", "shutdown"), ("vm", "process", "kill"),
+               ("system", "maintenancemode", "set")),
+    "xl": (("destroy",), ("shutdown",), ("reboot",), ("pause",)),
+    "vboxmanage": tuple(("controlvm", "*", v) for v in (
+        "poweroff", "acpipowerbutton", "reset", "pause", "savestate", "acpisleepbutton")),
+    "qm": (("stop",), ("shutdown",), ("reboot",), ("reset",), ("suspend",)),
+    "pct": (("stop",), ("shutdown",), ("reboot",), ("suspend",)),
+    "racadm": tuple(("serveraction", v) for v in (
+        "powerdown", "powercycle", "hardreset", "graceshutdown", "gracereboot")),
+    "upsdrvctl": (("shutdown",),),
+    "tc": (("qdisc", "add"), ("qdisc", "replace"), ("qdisc", "change"), ("qdisc", "del")),
+    "cpupower": (("frequency-set",), ("idle-set",), ("set",)),
+    "grub-reboot": ((),), "grub-set-default": ((),), "update-grub": ((),),
+    "grub2-reboot": ((),), "grub2-set-default": ((),),
+}
+"""Boot loader entries, traffic control and CPU power settings are machine-wide too."""
+
+
+def _hypervisor_power(head: str, verbs: Sequence[str]) -> str | None:
+    """A guest's or the host's power changed through its manager (:data:`_GUEST_POWER`)."""
+    if head == "vim-cmd" and any(v.startswith("vmsvc/power.") for v in verbs):
+        return "vim-cmd vmsvc/power"
+    if head == "upsmon" and verbs[:1] == ["fsd"]:
+        return "upsmon -c fsd (forced shutdown)"
+    prefixes = _GUEST_POWER.get(head)
+    if prefixes is None:
+        return None
+    lowered = [v.lower() for v in verbs]
+    for prefix in prefixes:
+        if len(lowered) >= len(prefix) and all(
+                p in ("*", w) for p, w in zip(prefix, lowered, strict=False)):
+            return f"{head} {' '.join(prefix)}".strip()
     return None
 
 
@@ -251,6 +352,32 @@ def power_finding(segment: Segment) -> Finding | None:
         what = _power_words(tokens[0], tokens[1:])
         if what is not None:
             return Finding(DENY, "power", f"{segment.text!r} runs {what!r}")
+    return None
+
+
+_SERVICE_STARTS = frozenset({"start", "onestart"})
+
+
+def service_start_finding(segment: Segment) -> Finding | None:
+    """Ask before a command starts a service (``systemctl start x``, ``service x start``).
+
+    Starting a unit runs whatever its file says, as root for a system unit (Atomic Red Team
+    T1569.003 starts the unit it just wrote); a developer starting a database asks once.
+    A ``--user`` unit runs as the user, as the command itself would: not asked. Timers and
+    power targets are denied by :func:`persistence_finding` and :func:`power_finding` first.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if "start" not in segment.text:  # cheap first look
+        return None
+    for position in segment.command_positions:
+        head, *args = _tokens(segment, position)
+        verbs = _positionals(args)
+        if (head == "systemctl" and verbs[:1] == ["start"] and len(verbs) > 1
+                and "--user" not in args) or (
+                head == "service" and len(verbs) > 1 and verbs[1] in _SERVICE_STARTS):
+            return Finding(ASK, "service-start", f"{segment.text!r} starts a service")
     return None
 
 
@@ -378,7 +505,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst", "ssh-copy-id"}) | frozenset(_SERVICE_ENABLERS)
-    | _OTHER_POWER | _INTERFACE_TOOLS
+                 "git", "install", "chpst", "ssh-copy-id", "systemd-run"})
+    | frozenset(_SERVICE_ENABLERS)
+    | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )
 """Command names any rule of this module looks at (a segment without one is skipped)."""

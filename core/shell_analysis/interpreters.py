@@ -30,9 +30,12 @@ The same look applies to the value of an option that GTFOBins lists as carrying 
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+import attrs
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
@@ -161,7 +164,7 @@ def _write_targets(code: str) -> list[str]:
 
 _NETWORK = re.compile(
     r"socket|urlopen|urllib|requests\.|http\.client|httplib|fetch\s*\(|XMLHttpRequest|"
-    r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|"
+    r"Net::HTTP|IO::Socket|LWP|fsockopen|TCPSocket|curl_exec|Invoke-WebRequest|\b(?:iwr|irm)\s|"
     r"Invoke-RestMethod|WebClient|http\.get|https\.get|net\.connect|/dev/tcp|/inet6?/(?:tcp|udp)|"
     r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket|"
     # URL readers by their manuals: PHP's URL wrappers, Ruby's open-uri, Node's http modules
@@ -223,7 +226,7 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
     key = segment.command if segment.command == "octave-cli" else name
     args = segment.words[segment.command_positions[-1] + 1 :]
     if key in _AWKS:
-        program = next((w for w in args if not w.value.startswith("-")), None)
+        program = _awk_program(args)
         return (key, [program]) if program is not None else None
     options = INTERPRETER_CODE_OPTIONS[key]
     code: list[Word] = []
@@ -233,7 +236,35 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
             code.append(args[index + 1])
         elif _glued(value, options):
             code.append(word)
+    loaded = _loaded_modules(key, args)
+    if loaded and code:  # perl -MLWP::Simple -e 'get(…)': the module is part of the code
+        code = [attrs.evolve(w, value=f"{loaded} {w.value}") for w in code]
     return (key, code) if code else None
+
+
+_MODULE_OPTIONS = {"perl": ("-M", "-m"), "ruby": ("-r",), "node": ("-r", "--require"),
+                   "nodejs": ("-r", "--require")}
+
+
+def _loaded_modules(key: str, args: Sequence[Word]) -> str:
+    """The modules an option loads before the code runs, as the code would load them.
+
+    ``perl -MLWP::Simple`` is ``use LWP::Simple;``, ``ruby -rnet/http`` is ``require
+    'net/http'`` (perlrun(1), ruby(1), node(1)).
+    """
+    prefixes = _MODULE_OPTIONS.get(key)
+    if prefixes is None:
+        return ""
+    found = []
+    for index, word in enumerate(args):
+        value = word.value
+        if value in prefixes and index + 1 < len(args):
+            found.append(args[index + 1].value)
+        elif value.startswith(prefixes) and not value.startswith("--") and len(value) > 2:
+            found.append(value[2:])
+    if key == "perl":
+        return " ".join(f"use {m.partition('=')[0]};" for m in found)
+    return " ".join(f"require('{m}');" for m in found)
 
 
 _HOME_REFERENCES = re.compile(
@@ -324,6 +355,42 @@ def _ipython_escapes(words: list[Word], shell_judge: Callable[[str], Finding | N
     return found
 
 
+_AWK_VALUED = frozenset({"-v", "-F", "--assign", "--field-separator"})
+_AWK_FILES = frozenset({"-f", "--file", "-E", "--exec"})
+
+
+def _awk_program(args: Sequence[Word]) -> Word | None:
+    """The program text of an awk command: the first operand that is no option's value.
+
+    ``awk -v x=1 '{…}'``: the ``-v`` value is skipped; ``awk -f prog.awk``: no inline program.
+    """
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+            continue
+        if word.value in _AWK_FILES:
+            return None
+        if word.value in _AWK_VALUED:
+            skip = True
+            continue
+        if not word.value.startswith("-"):
+            return word
+    return None
+
+
+def _awk_bound(segment: Segment, program: Word) -> Word:
+    """An awk program with each ``-v NAME=VALUE`` variable written in as a string literal."""
+    args = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]]
+    text = program.value
+    for option, value in itertools.pairwise(args):
+        name, eq, bound = value.partition("=")
+        if option == "-v" and eq and name.isidentifier():
+            literal = '"' + bound.replace("\\", "\\\\") + '"'  # re.sub reads backslashes
+            text = re.sub(rf"\b{re.escape(name)}\b", literal, text)
+    return program if text == program.value else attrs.evolve(program, value=text)
+
+
 def judge_interpreter(segment: Segment,
                       shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge an interpreter one-liner segment.
@@ -340,6 +407,8 @@ def judge_interpreter(segment: Segment,
         if word.dynamic and not word.value.strip():
             return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
     backticks = name not in _TEMPLATE_LANGUAGES
+    if name in _AWKS:  # awk -v cmd=sh 'BEGIN{system(cmd)}': the variable's value is the code
+        words = [_awk_bound(segment, w) for w in words]
     findings = [f for w in words
                 if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
     if name == "ipython":  # a line '!cmd' is shell code (IPython's system shell escape)

@@ -80,6 +80,14 @@ from tooldeck.shell_analysis.escalation import (
     init_script_finding,
     persistence_finding,
     power_finding,
+    service_start_finding,
+)
+from tooldeck.shell_analysis.evasion import (
+    TERMINAL_CONTROLS,
+    TIMESTOMP_HEADS,
+    hidden_text_finding,
+    invisible_finding,
+    timestomp_finding,
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.guest_shells import GUEST_HEADS, guest_shell_finding
@@ -110,6 +118,7 @@ from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.remote_code import (
     NETWORK_CLIENTS,
     REMOTE_SHELL_HEADS,
+    STORAGE_CLIENTS,
     remote_code_finding,
     remote_shell_finding,
 )
@@ -119,12 +128,14 @@ from tooldeck.shell_analysis.secret_reads import (
     HUNTERS,
     READ_HEADS,
     SECRET_MARKERS,
+    SQL_HEADS,
     URL_READERS,
     carried_secret_finding,
     input_secret_finding,
     local_url_finding,
     secret_hunt_finding,
     secret_read_finding,
+    sql_file_finding,
 )
 from tooldeck.shell_analysis.secret_stores import (
     ENVIRONMENT_HEADS,
@@ -152,9 +163,16 @@ MAX_NESTING = 3
 
 _BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
 _EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", ""),
-                            ("echo", "-n", ""), ("false",), ("echo",)})
+                            ("echo", "-n", ""), ("false",), ("echo",), ("echo", ""),
+                            ("true",), ("printf", "%s", "")})
 """Commands that print nothing (or one newline, ``echo``): redirected, they empty the file
 (``cat /dev/null > f``, ``echo > f``)."""
+
+
+def _prints_nothing(segment: Segment) -> bool:
+    """An :data:`_EMPTY_OUTPUTS` command whose words are static (``echo "$x"`` prints $x)."""
+    return segment.argv in _EMPTY_OUTPUTS and all(
+        w.stable for w in segment.words[segment.command_positions[-1] + 1 :])
 
 
 @attrs.frozen
@@ -390,7 +408,8 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
     if CLASS_HEADS.isdisjoint(names):
         return None
     return (escalation_finding(segment) or power_finding(segment)
-            or persistence_finding(segment) or credential_store_finding(segment))
+            or persistence_finding(segment) or credential_store_finding(segment)
+            or service_start_finding(segment))
 
 
 def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
@@ -418,6 +437,12 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         hunt = secret_hunt_finding(segment)
         if hunt is not None:
             return [hunt]
+    if name in SQL_HEADS:
+        sql = sql_file_finding(segment)
+        if sql is not None:
+            if sql.verdict == DENY:
+                return [sql]
+            findings.append(sql)
     if name in UPLOAD_HEADS:
         upload = upload_finding(segment, context.cwd, context.roots)
         if upload is not None:
@@ -468,7 +493,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         if covert is not None and not (covert.rule == "temp-program"
                                        and _installed_program(segment, context)):
             findings.append(covert)
-    built = _built_word(segment) or _hidden_spelling(segment)
+    built = _built_word(segment) or _hidden_spelling(segment) or invisible_finding(segment)
     if built is not None:
         findings.append(built)
     if name in _MAKES:
@@ -494,6 +519,7 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
     (ATTACH_HEADS, attach_finding),
     (INSTALLER_HEADS, program_install_finding),
     (GUEST_HEADS, guest_shell_finding),
+    (TIMESTOMP_HEADS, timestomp_finding),
 )
 """Rules that look at one segment of a known command: the command words each one reads, and
 the rule, run in this order."""
@@ -516,6 +542,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
     if any(s.origin in ("substitution", "process substitution") for s in analysis.segments):
         found = decoded_word_finding(analysis)
         asked = asked or found
+    if not TERMINAL_CONTROLS.isdisjoint(names):
+        asked = asked or hidden_text_finding(analysis)
     if analysis.redirect_targets and not DECODERS.isdisjoint(names):
         asked = asked or decoded_script_finding(analysis)
     if analysis.functions or "alias" in names:
@@ -534,7 +562,7 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         if found is not None:
             return found
     if not NETWORK_CLIENTS.isdisjoint(names) or "openssl" in names or (
-            "://" in analysis.command):  # one-liner code fetching a URL
+            "://" in analysis.command) or not STORAGE_CLIENTS.isdisjoint(names):
         found = remote_code_finding(analysis)
         if found is not None:
             return found
@@ -601,10 +629,28 @@ def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
         expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)
                     if "$" in w.source}
         for index, variable in expanded.items():
-            for value in bound.get(variable or "", ()):
+            values = bound.get(variable or "", ()) if variable else _spliced(
+                segment.words[index], bound)
+            for value in values:
                 words = (*segment.words[:index], value, *segment.words[index + 1 :])
                 found.append((attrs.evolve(segment, words=words), value))
     return found
+
+
+def _spliced(word: Word, bound: dict[str, list[Word]]) -> list[Word]:
+    """A word joining bound variables with text (``${f}ow``, ``"$a/$b"``), as bash joins it.
+
+    Only when every variable it names has one static value and nothing else in it expands.
+    """
+    inner = word.source[1:-1] if len(word.source) > 1 and word.source[0] == word.source[
+        -1] == '"' else word.source
+    names = [m.group(1) or m.group(2) for m in _WHOLE_VARIABLE.finditer(inner)]
+    if not names or any(len(bound.get(n, ())) != 1 for n in names):
+        return []
+    value = _WHOLE_VARIABLE.sub(lambda m: bound[m.group(1) or m.group(2)][0].value, inner)
+    if any(c in value for c in "$`'\"\\"):
+        return []
+    return [Word(value, word.source)]
 
 
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
@@ -634,7 +680,7 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
                 return attrs.evolve(found, detail=f"{found.detail} (a variable's value)")
     if analysis.redirect_targets and (
             not analysis.segments
-            or any(s.command in _BARE_REDIRECT_COMMANDS or s.argv in _EMPTY_OUTPUTS
+            or any(s.command in _BARE_REDIRECT_COMMANDS or _prints_nothing(s)
                    for s in analysis.segments)):
         findings.append(Finding(ASK, "routine-destructive",
                                 f"a bare redirection empties {analysis.redirect_targets[0]!r}"))

@@ -33,7 +33,11 @@ from collections.abc import Callable, Sequence
 from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import ARGV_LAUNCHERS, CODE_OPTIONS
-from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, judge_code
+from tooldeck.shell_analysis.interpreters import (
+    INTERPRETER_CODE_OPTIONS,
+    STDIN_CODE,
+    judge_code,
+)
 from tooldeck.shell_analysis.model import Segment, Word, command_name
 from tooldeck.shell_analysis.wrappers import WRAPPERS
 
@@ -58,6 +62,14 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "grc",  # grc(1) runs its command words, colourised
     "xvfb-run", "su", "expect", "busybox", "toybox", "nohup", "setsid", "stdbuf", "timeout",
     "nice",
+    # more programs whose manuals give the command as their trailing words: moreutils'
+    # chronic, expect's unbuffer, pipetty (colorized-logs), trickle and tsocks (traffic
+    # shapers and SOCKS wrappers), util-linux's uclampset, systemd-cat, schroot, macOS's
+    # caffeinate and sandbox-exec, eatmydata and nocache (I/O wrappers), tmux's byobu,
+    # gpg-agent --daemon CMD, rootlesskit
+    "chronic", "unbuffer", "pipetty", "trickle", "tsocks", "uclampset", "systemd-cat",
+    "schroot", "caffeinate", "sandbox-exec", "eatmydata", "nocache", "byobu", "gpg-agent",
+    "rootlesskit",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -90,6 +102,11 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "kubectl": frozenset({"exec"}), "oc": frozenset({"exec", "rsh"}),
     "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
     "limactl": frozenset({"shell"}),
+    # a terminal multiplexer and container front ends that run the command given after a
+    # subcommand (zellij run, apptainer/singularity exec, podman/buildah unshare)
+    "zellij": frozenset({"run"}), "apptainer": frozenset({"exec"}),
+    "singularity": frozenset({"exec"}), "podman": frozenset({"unshare"}),
+    "buildah": frozenset({"unshare"}),
 }
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
@@ -127,6 +144,9 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
                           "--manual-auth-hook", "--manual-cleanup-hook"}),
     "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    "m4": frozenset({STDIN_CODE}),  # m4 <<< 'syscmd(…)': its script on standard input
+    # emacs(1) takes each long option with one dash too, and runs Lisp from -execute
+    "emacs": frozenset({"-eval", "--execute", "-execute"}),
     # the TeX engines' shell escape, in both spellings TeX accepts (tex(1): \write18)
     **dict.fromkeys(("latex", "pdflatex", "xelatex", "lualatex", "tex", "pdftex", "xetex",
                      "luatex", "etex", "lualatex-dev", "pdflatex-dev"),
@@ -175,8 +195,11 @@ _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
                           "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
-                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE", "TAR_OPTIONS",
-                          "LESSOPEN", "LESSCLOSE"})
+                          "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE",
+                          "LESSOPEN", "LESSCLOSE", "BROWSER", "TERMINAL"})
+_PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
+"""bash(1)'s prompts: a command substitution in one runs each time the prompt is shown
+(``PS4='$(…)' bash -x`` once per traced line)."""
 _COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
@@ -279,6 +302,10 @@ def _code_words(segment: Segment) -> list[Word]:
         options |= {w.value for w in args
                     if w.value.startswith("-") and not w.value.startswith("--") and "c" in w.value}
     words = _option_values(args, options) if options else []
+    if name in _COMPILER_DRIVERS:  # gcc -wrapper sh,-c,CMD: the wrapper's argv, comma-joined
+        words.extend(Word(" ".join(shlex.quote(p) for p in w.value.split(",")), w.source,
+                          w.dynamic)
+                     for w in _option_values(args, frozenset({"-wrapper"})) if "," in w.value)
     if name in _SETTING_OPTIONS:
         words.extend(_setting_values(args, _SETTING_OPTIONS[name]))
     if name == "git":
@@ -296,6 +323,8 @@ def _code_words(segment: Segment) -> list[Word]:
 
 
 _DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+_COMPILER_DRIVERS = frozenset({"gcc", "g++", "cc", "c++", "gfortran"})
+"""GCC's drivers: ``-wrapper PROG,ARGS`` runs each subcommand under PROG (gcc(1))."""
 
 
 def _unixexec(args: Sequence[Word]) -> list[Word]:
@@ -418,6 +447,14 @@ def assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
+    if name == "TAR_OPTIONS":  # options tar reads before its own (tar(1))
+        found = shell_judge(f"tar {value}")
+        return None if found is None else Finding(found.verdict, "environment",
+                                                  f"TAR_OPTIONS: {found.detail}")
+    if name in _PROMPTS and ("$(" in value or "`" in value):
+        found = judge_code(value, shell_judge, whole_is_shell=True)
+        return Finding(DENY if found is not None and found.verdict == DENY else ASK,
+                       "environment", f"{name} runs {value!r} each time it is shown")
     if name in _ENV_COMMAND or _COMMAND_VARIABLE.search(name):
         command = value.lstrip("|-")  # LESSOPEN='|cmd %s
         if bare_shell([Word(w, w) for w in command.split()]):
@@ -434,6 +471,6 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | {"xdg-user-dir"}
+    | _DBUS_TOOLS | _COMPILER_DRIVERS | {"xdg-user-dir"}
 )
 """Command names :func:`option_finding` looks at."""

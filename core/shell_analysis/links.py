@@ -129,7 +129,8 @@ _MEANING = {
 _INTERPRETERS = re.compile(r"^(?:python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby|node|nodejs|php|"
                            r"deno|bun|lua[0-9.]*)$")
 _LINK_CODE = re.compile(
-    r"sym_?link|hard_?link|link_to|\blink(?:at|sync)?\s*\(|linkSync|\bln(?:_sf?)?\b",
+    r"sym_?link|hard_?link|link_to|\blink(?:at|sync)?\s*\(|linkSync|\bln(?:_sf?)?\b|"
+    r"\blink\s+[\"'$]",  # perl's link OLD, NEW (perlfunc: no parentheses needed)
     re.IGNORECASE,
 )
 

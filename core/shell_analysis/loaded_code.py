@@ -153,4 +153,16 @@ def code_secret_finding(segment: Segment, cwd: str | None,
         secret = _names_secret(word.value, cwd, roots)
         if secret is not None:
             return Finding(DENY, "secret-read", f"{code[0]} code names the secret {secret!r}")
+        if _DOTENV.search(word.value) and _PRINTS_ENVIRONMENT.search(word.value):
+            return Finding(DENY, "secret-read", f"{code[0]} code loads .env and prints what "
+                           "it loaded")
     return None
+
+
+_DOTENV = re.compile(r"dotenv", re.IGNORECASE)
+"""python-dotenv, the dotenv npm package, Ruby's dotenv gem: each loads ``.env``."""
+_PRINTS_ENVIRONMENT = re.compile(
+    r"dotenv_values|(?:print|console\.log|puts|p|pp|echo|var_dump|print_r)\s*\(?\s*"
+    r"(?:process\.env|os\.environ|ENV\b|\$_ENV|getenv\(\))|\bdict\(os\.environ",
+    re.IGNORECASE)
+"""Code printing the whole environment (``console.log(process.env)``) or dotenv's values."""

@@ -18,6 +18,18 @@
 | ``git gc``                                | ``--prune=now``/``--prune=all`` (drops unreachable |
 |                                           | commits the reflog still offered)                  |
 | ``git submodule deinit``                  | ``-f``/``--force`` (discards the submodules' work) |
+| ``git reflog delete``, ``git prune``,     | always (``prune`` but ``-n``): commits or refs     |
+| ``git symbolic-ref|replace -d``, ``git    | dropped for good, a work tree's changes dropped,   |
+| worktree remove -f``, ``git update-ref    | a branch or a tag moved                            |
+| refs/heads/X REV``, ``git tag -f``        |                                                    |
+| migrations undone                         | ``manage.py migrate APP zero``, ``rails            |
+|                                           | db:rollback``, ``alembic downgrade``, ``flask db    |
+|                                           | downgrade``, ``mix ecto.drop|reset|rollback``,      |
+|                                           | ``artisan migrate:fresh|reset|rollback|db:wipe``,  |
+|                                           | ``knex migrate:rollback``, ``sequelize              |
+|                                           | db:migrate:undo``; ``terraform taint``              |
+| any of these fed by ``xargs``             | its input is a list found at run time (``… | xargs |
+|                                           | kill -9``)                                         |
 | ``git checkout``                          | a file operand (``git checkout src/app.py``: a     |
 |                                           | name with a ``.ext``, or ``*``)                    |
 | ``chmod``, ``chown``, ``chgrp``           | ``-R`` (chmod: with a mode granting others write,  |
@@ -31,15 +43,19 @@
 |                                           | every program it runs, the agent's host too)       |
 | ``truncate``                              | always (``-s 0`` empties a file)                   |
 | ``shred``, ``wipe``, ``srm``              | always (overwrites a file beyond recovery)         |
+| ``wipefs``                                | ``-a``/``-o`` (erases a filesystem's signatures)   |
+| ``chattr``, ``setfacl``                   | ``-R`` (a whole tree's attributes or ACLs)         |
+| ``atrm``, ``at -r|-d``                    | always (removes queued jobs, as ``crontab -r``)    |
+| ``docker|podman stop|kill|rm|pause``      | of a list found at run time (``$(docker ps -q)``)  |
 | ``unlink``                                | always (deletes its file, as ``rm`` does)          |
 | ``fuser``                                 | ``-k`` (kills every process using a file or port)  |
 | ``docker``/``podman`` (``compose``)       | ``down -v``/``--volumes``/``--rmi``, ``volume rm`` |
 |                                           | or ``prune``, ``system prune`` (data, images),     |
 |                                           | ``rmi``/``image rm`` forced or of found ids,       |
 |                                           | ``image prune -a``                                 |
-| ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) of      |
-|                                           | ``.``/``*`` with no name, path or                   |
-|                                           | time test (every file of the project), or a name   |
+| ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) with no |
+|                                           | name, path or time test (every file under its      |
+|                                           | start, as ``rm -r``), or a name                    |
 |                                           | test matching a language's sources (``*.py``);     |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
@@ -101,7 +117,8 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
     "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
-    "conda", "mamba", "curl", "wget",
+    "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
+    "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -174,9 +191,31 @@ def _git(args: Sequence[str]) -> str | None:
     if sub == "checkout-index" and ("f" in letters or "--force" in options):
         return "git checkout-index -f overwrites the work tree's files"
     if sub in ("filter-branch", "filter-repo") or (
-            sub == "reflog" and operands[:1] == ["expire"]) or (
+            sub == "reflog" and operands[:1] in (["expire"], ["delete"])) or (
             sub == "update-ref" and "d" in letters):
         return f"git {sub} rewrites history"
+    return _git_drops(sub, letters, options, operands)
+
+
+def _git_drops(sub: str, letters: str, options: set[str], operands: list[str]) -> str | None:
+    """git(1)'s other ways to lose commits or refs for good.
+
+    ``git prune`` (unreachable objects, without ``-n``), ``git symbolic-ref -d`` and ``git
+    replace -d`` (refs), ``git worktree remove --force``, ``git update-ref refs/heads/X REV``
+    and ``git tag -f`` (a ref moved). ``git branch -M main`` stays allowed: it is how a new
+    repository's branch is renamed (GitHub's own instructions), not how work is dropped.
+    """
+    if sub == "prune" and "n" not in letters and "--dry-run" not in options:
+        return "git prune deletes unreachable objects for good"
+    if sub == "worktree" and operands[:1] == ["remove"] and (
+            "f" in letters or "--force" in options):
+        return "git worktree remove --force deletes a work tree's uncommitted changes"
+    if sub == "update-ref" and len(operands) >= 2 and operands[0].startswith("refs/heads/"):
+        return "git update-ref moves a branch, leaving its commits behind"
+    if sub == "tag" and ("f" in letters or "--force" in options):
+        return "git tag -f moves an existing tag"
+    if sub in ("symbolic-ref", "replace") and ("d" in letters or "--delete" in options):
+        return f"git {sub} -d deletes a ref"
     return None
 
 
@@ -290,6 +329,8 @@ def _containers(args: Sequence[str]) -> str | None:
     if words[:2] in (["volume", "rm"], ["volume", "prune"], ["system", "prune"],
                      ["container", "prune"], ["system", "reset"]):
         return f"{' '.join(words[:2])} deletes container data"
+    if verb in (["stop"], ["kill"], ["rm"], ["pause"]) and _FOUND in args:
+        return f"{verb[0]} of every container a listing found"
     forced = "-f" in args or "--force" in args or _FOUND in args
     if (verb == ["rmi"] or words[:2] == ["image", "rm"]) and forced:
         return "removing images by force or by a found list"
@@ -308,6 +349,10 @@ _FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newe
 
 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_REGENERABLE = frozenset({"build", "dist", "target", "out", "node_modules", "__pycache__",
+                          ".cache", "coverage", "htmlcov", ".pytest_cache", ".mypy_cache",
+                          ".ruff_cache", ".tox", ".nox", ".next", ".parcel-cache", "_build"})
+"""Directories a build or a tool regenerates (the corpus README's in-root cleanups)."""
 _FIND_REMOVERS = frozenset({"rm", "unlink", "shred"})
 
 
@@ -332,8 +377,13 @@ def _find(args: Sequence[str]) -> str | None:
     if "-delete" not in args and runs not in _FIND_REMOVERS:
         return None
     starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)]
-    if any(s in _WIPES for s in starts) and not any(a.startswith(_FIND_TESTS) for a in args):
-        return "find -delete with no test deletes every file of the project"
+    if not any(a.startswith(_FIND_TESTS) for a in args) and not (starts and all(
+            s.rstrip("/").rsplit("/", 1)[-1] in _REGENERABLE for s in starts)):
+        # every file under each start: the project (find . -delete) or a whole directory
+        # (find src -delete, as rm -r src); -type alone selects no subset worth keeping; a
+        # build output (find build -delete) is regenerated by the next build
+        where = "the project" if any(s in _WIPES for s in starts) or not starts else "a tree"
+        return f"find -delete with no test deletes every file of {where}"
     names = [b for a, b in itertools.pairwise(args) if a in ("-name", "-iname")]
     if any(_SOURCE_GLOB.fullmatch(n) for n in names):
         return "find -delete of source files deletes the project's code"
@@ -349,11 +399,20 @@ _SOURCE_GLOB = re.compile(
 
 _SED_DELETE_ALL = re.compile(r"^\s*(?:1\s*,\s*\$\s*)?d\s*$")
 _DB_RESETS: dict[str, tuple[tuple[str, ...], ...]] = {
-    # each framework's documented way to empty or drop its database
-    "rails": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
-    "rake": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",)),
+    # each framework's documented way to empty or drop its database, or to undo migrations
+    # (which drops what they created)
+    "rails": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",),
+              ("db:rollback",), ("db:migrate:reset",)),
+    "rake": (("db:drop",), ("db:reset",), ("db:schema:load",), ("db:purge",),
+             ("db:rollback",), ("db:migrate:reset",)),
     "prisma": (("migrate", "reset"),),
-    "alembic": (("downgrade", "base"),),
+    "alembic": (("downgrade",),),
+    "flask": (("db", "downgrade"),),
+    "mix": (("ecto.drop",), ("ecto.reset",), ("ecto.rollback",)),
+    "artisan": (("migrate:fresh",), ("migrate:reset",), ("migrate:rollback",), ("db:wipe",)),
+    "knex": (("migrate:rollback",), ("migrate:down",)),
+    "sequelize": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
+    "sequelize-cli": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
 }
 
 
@@ -362,10 +421,13 @@ def _database(head: str, args: Sequence[str]) -> str | None:
     if head in ("npx", "bunx") and operands:  # npx prisma migrate reset
         head, args = operands[0], args[args.index(operands[0]) + 1 :]
         operands = operands[1:]
+    if head == "php" and operands[:1] and operands[0].endswith("artisan"):
+        head, operands = "artisan", operands[1:]  # php artisan migrate:fresh
     if head.startswith("python"):
-        if any(a.endswith("manage.py") for a in operands[:1]) and operands[1:2] in (
-                ["flush"], ["reset_db"]):
-            return f"manage.py {operands[1]} empties the database"
+        if any(a.endswith("manage.py") for a in operands[:1]) and (operands[1:2] in (
+                ["flush"], ["reset_db"]) or (operands[1:2] == ["migrate"]
+                                             and operands[-1:] == ["zero"])):
+            return f"manage.py {' '.join(operands[1:])} empties the database"
         return None
     if head in ("mongo", "mongosh"):
         return "the script drops a database or a collection" if any(
@@ -373,7 +435,7 @@ def _database(head: str, args: Sequence[str]) -> str | None:
     if head == "prisma" and operands[:2] == ["db", "push"] and "--force-reset" in args:
         return "prisma db push --force-reset empties the database"
     for prefix in _DB_RESETS.get(command_name(head), ()):
-        if tuple(operands[: len(prefix)]) == prefix:
+        if tuple(o.lower() for o in operands[: len(prefix)]) == prefix:
             return f"{head} {' '.join(prefix)} drops or empties the database"
     return None
 
@@ -396,6 +458,14 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
         return "fuser -k kills every process using the file or port"
     if head in ("shred", "wipe", "srm"):
         return f"{head} overwrites a file beyond recovery"
+    if head == "wipefs" and _options(args) & {"-a", "--all", "-o", "--offset"} | {
+            a for a in args if a.startswith("-") and not a.startswith("--") and "a" in a}:
+        return "wipefs erases the signatures that make a filesystem readable"
+    if (head in ("chattr", "setfacl") and "R" in _short_letters(args)) or (
+            head == "setfacl" and "--recursive" in args):
+        return f"{head} -R changes the attributes or ACLs of a whole tree"
+    if head == "atrm" or (head == "at" and _short_letters(args)[:1] in ("r", "d")):
+        return "atrm removes queued jobs"
     if head in ("docker", "podman"):
         return _containers(args)
     if head in ("docker-compose", "podman-compose"):
@@ -429,7 +499,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     # cluster, cloud and database operations that destroy what other people use
     "kubectl": (("delete",),), "oc": (("delete",),), "helm": (("uninstall",), ("delete",),
                                                              ("del",)),
-    "terraform": (("destroy",),), "tofu": (("destroy",),), "pulumi": (("destroy",),),
+    "terraform": (("destroy",), ("taint",)), "tofu": (("destroy",), ("taint",)),
+    "pulumi": (("destroy",),),
     "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete"),
            ("issue", "delete"), ("run", "delete"), ("variable", "delete"), ("cache", "delete"),
            ("label", "delete"), ("gist", "delete"), ("project", "delete")),
@@ -448,6 +519,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     "eksctl": (("delete",),), "doctl": (("kubernetes", "cluster", "delete"),),
     # a whole environment removed (conda(1): env remove, remove --all)
     "conda": (("env", "remove"),), "mamba": (("env", "remove"),),
+    # a development VM and its disks (vagrant(1): destroy)
+    "vagrant": (("destroy",),),
 }
 _CLOUD_CLIS = frozenset({"aws", "gcloud", "az", "doctl",
                          # the other clouds' and forges' CLIs (their manuals: NOUN delete)
@@ -522,6 +595,8 @@ def routine_finding(segment: Segment, bare_redirect: bool) -> Finding | None:
     words = segment.words[segment.command_positions[-1] + 1 :]
     argv = (segment.command, *(_FOUND if w.dynamic and ("$(" in w.source or "`" in w.source)
                                else w.value for w in words))
+    if "xargs" in segment.wrappers:  # … | xargs kill -9: its input adds the found operands
+        argv = (*argv, _FOUND)
     reason = _argv_finding(argv)
     if reason is None:
         return None

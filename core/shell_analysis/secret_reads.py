@@ -36,7 +36,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import FILE_READERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is_secret_path
@@ -44,8 +44,9 @@ from tooldeck.shell_analysis.program_text import program_words
 
 __all__ = [
     "CARRIER_HEADS", "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS",
-    "URL_READERS", "carried_secret_finding", "input_secret_finding", "is_project_secret",
-    "local_url_finding", "secret_hunt_finding", "secret_read_finding",
+    "SQL_HEADS", "URL_READERS", "carried_secret_finding", "input_secret_finding",
+    "is_project_secret", "local_url_finding", "secret_hunt_finding", "secret_read_finding",
+    "sql_file_finding",
 ]
 
 _METADATA_ONLY = frozenset({
@@ -71,6 +72,9 @@ SECRET_READERS: frozenset[str] = (READ_ONLY - _METADATA_ONLY) | frozenset({
     # compressors that write to standard output (-c) and editors in batch mode: each prints
     # or copies the file it is given (their manuals)
     "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip", "pigz", "ex", "install",
+    # pagers, viewers and table tools that print the file they are given (their manuals)
+    "sdiff", "most", "pg", "glow", "mlr", "jless", "fx", "vd", "visidata", "xsv", "qsv",
+    "csvlook", "csvcut", "csvstat",
 }) | (FILE_READERS - _NOT_READERS - _METADATA_ONLY)
 """Command names whose path operands are read (or loaded) by :func:`secret_read_finding`:
 our own list plus GTFOBins' ``file-read`` binaries (:mod:`.gtfobins_table`)."""
@@ -240,6 +244,9 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         words = words[:-1]  # the destination is written, not read
     for word in words:
         value = word.value
+        if word.dynamic and "HISTFILE" in word.source:  # cat $HISTFILE (Atomic T1552.003)
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads the shell history "
+                           f"file {word.source!r}")
         if word.dynamic or not value or (value.startswith("-") and "=" not in value):
             continue
         if value.startswith("-") or (head == "dd" and value.startswith("if=")):
@@ -270,7 +277,18 @@ _WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt
                          "/srv", "/mnt", "/media", "/usr"})
 _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
                            r"id_ecdsa|\.pem|\.key\b|\.netrc|\.env\b|\.aws|private[ _-]?key|"
-                           r"\.kdbx|\.git-credentials|\.pgpass|wallet", re.IGNORECASE)
+                           r"\.kdbx|\.git-credentials|\.pgpass|wallet|"
+                           # key files by their name or extension (LinPEAS' and Atomic
+                           # T1552.004's hunts): id_*, authorized_keys, VPN and PuTTY keys,
+                           # keystores, Terraform state, shell histories
+                           r"\bid_[*?\[]|authorized_keys|\.ovpn|\.ppk|\.p12|\.pfx|\.jks|"
+                           r"\.keystore|\.tfstate|\.htpasswd|_history\b|\.gnupg|"
+                           r"kubeconfig|\.vault-token|\.s3cfg|"
+                           # credential names and directories (Elastic's "Kubernetes and
+                           # Cloud Credential Path Access", "Private Key Searching Activity")
+                           r"aws_(?:access_key_id|secret_access_key|session_token)|"
+                           r"client_secret|\.kube\b|\.azure\b|\.docker\b",
+                           re.IGNORECASE)
 
 
 _HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
@@ -338,6 +356,38 @@ def local_url_finding(segment: Segment, cwd: str | None,
             _FILE_PREFIX.sub("", value))))
         if is_secret_path(path) or (_inside(path, roots) and is_project_secret(path)):
             return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
+    return None
+
+
+_SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3"})
+_SQL_READS = re.compile(r"(?:load_file|pg_read_file|pg_read_binary_file|lo_import)\s*\(\s*"
+                        r"'([^']+)'", re.IGNORECASE)
+_SQL_WRITES = re.compile(r"into\s+(?:outfile|dumpfile)\s+'([^']+)'|"
+                         r"attach\s+(?:database\s+)?'(/[^']+)'", re.IGNORECASE)
+
+SQL_HEADS: frozenset[str] = _SQL_CLIENTS
+"""Command names :func:`sql_file_finding` looks at."""
+
+
+def sql_file_finding(segment: Segment) -> Finding | None:
+    """Judge SQL that reads or writes the server's files by path.
+
+    ``SELECT LOAD_FILE('/etc/shadow')`` (MySQL), ``pg_read_file``/``lo_import``
+    (PostgreSQL): a secret read through the database is denied like ``cat``; ``INTO
+    OUTFILE '/var/www/x.php'`` or SQLite's ``ATTACH '/path'`` write where the path says: ask.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for word in segment.words[segment.command_positions[-1] + 1 :]:
+        for path in _SQL_READS.findall(word.value):
+            if is_secret_path(os.path.expanduser(path)):
+                return Finding(DENY, "secret-read", f"{segment.command} SQL reads the secret "
+                               f"{path!r}")
+        written = _SQL_WRITES.search(word.value)
+        if written is not None:
+            return Finding(ASK, "sandbox-dynamic", f"{segment.command} SQL writes "
+                           f"{written.group(1) or written.group(2)!r}, a file it names")
     return None
 
 

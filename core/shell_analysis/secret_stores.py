@@ -31,11 +31,21 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``pbpaste``, ``wl-paste``    | ``wl-paste`` always)                                        |
 | ``ps``                       | BSD-style ``e`` (``ps auxwwe``): every process' environment |
 | ``docker|podman inspect``    | a format printing ``.Config.Env`` (a container's secrets)   |
+| ``jq``, ``yq``, ``gojq``      | a filter starting at ``.Config.Env`` (the same, from JSON)  |
 | ``docker|podman|kubectl exec``| running ``env``/``printenv`` in a container: its secrets    |
+| ``docker|podman run``        | ``--env-file`` given to a container that runs ``env``      |
+| ``op run``, ``doppler run``, | a secret injector running ``env``/``printenv``             |
+| ``aws-vault exec`` …         |                                                             |
+| ``dotenv``, ``dotenvx``      | ``list``, ``get`` (python-dotenv's and dotenvx's CLIs)      |
+| ``sops``, ``ansible-vault``  | ``-d``/``--decrypt``; ``view``, ``decrypt``                 |
+| ``terraform``, ``pulumi``    | ``state pull`` (the state holds secrets); ``--show-secrets``|
+| ``heroku``, ``doctl``,       | ``config``, ``config:get``; ``auth token``;                 |
+| ``firebase``, ``aws``        | ``functions:config:get``; ``iam create-access-key``         |
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
--i token``; rule ``secret-variable``): the scrubbed child environment rarely has them.
+-i token``, ``docker inspect web | grep -i pass``; rule ``secret-variable``): the scrubbed
+child environment rarely has them.
 """
 
 from __future__ import annotations
@@ -58,6 +68,12 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gopass": (("show",),),
     "keepassxc-cli": (("show",),),
     "vault": (("read",), ("kv", "get"), ("print", "token")),
+    "dotenv": (("list",), ("get",)), "dotenvx": (("get",),),
+    # decrypters and infrastructure state that print secrets (each tool's manual)
+    "ansible-vault": (("view",), ("decrypt",)), "doctl": (("auth", "token"),),
+    "firebase": (("functions:config:get",),),
+    "pulumi": (("stack", "output", "--show-secrets"), ("config", "--show-secrets")),
+    "terraform": (("state", "pull"),), "tofu": (("state", "pull"),),
     "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
             ("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("ecr-public", "get-login-password"),
@@ -69,7 +85,7 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "az": (("keyvault", "secret", "show"), ("account", "get-access-token")),
     "kubectl": (("get", "secret"), ("get", "secrets"), ("create", "token")),
     "oc": (("get", "secret"), ("get", "secrets"), ("create", "token")),
-    "heroku": (("auth:token",),),
+    "heroku": (("auth:token",), ("config",), ("config:get",)),
     "doppler": (("secrets",),),
     "infisical": (("secrets",),),
 }
@@ -81,13 +97,22 @@ _AWS_SECRET_KEYS = frozenset({"aws_secret_access_key", "aws_session_token",
                               "aws_security_token"})
 _EXEC_HEADS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
 _ENV_PRINTERS = frozenset({"env", "printenv"})
+_JSON_FILTERS = frozenset({"jq", "gojq", "jaq", "yq"})
+_INJECTORS = frozenset({"op", "doppler", "infisical", "aws-vault", "chamber", "dotenv",
+                        "dotenvx", "envconsul", "teller", "sops", "berglas", "vals"})
+"""Secret injectors that run a command with secrets in its environment (their manuals)."""
+_INSPECTORS = frozenset({"docker", "podman", "nerdctl"})
 
 STORE_HEADS: frozenset[str] = (frozenset(_READS) | _CLIPBOARD_ALWAYS | _CLIPBOARD
-                               | frozenset({"op", "ps", "aws", "docker", "podman", "nerdctl"}))
+                               | frozenset({"op", "ps", "aws"}) | _INSPECTORS | _JSON_FILTERS
+                               | _INJECTORS | frozenset({"sops", "ansible-vault", "doctl",
+                                                         "heroku", "firebase", "pulumi",
+                                                         "terraform", "tofu"}))
 """Command names :func:`secret_store_finding` looks at."""
 
 ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "env", "set",
-                                               "export", "declare", "typeset", "compgen"})
+                                               "export", "declare", "typeset", "compgen"}
+                                              ) | _INSPECTORS
 """Command names :func:`environment_secret_finding` needs to see one of."""
 
 
@@ -126,8 +151,21 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head in ("docker", "podman", "nerdctl") and operands[:1] == ["inspect"] and any(
             ".Config.Env" in a or ".Env" in a for a in args):
         return f"{head} inspect prints a container's environment"
+    if head == "sops" and any(a in ("-d", "--decrypt") for a in args):
+        return "sops -d prints the decrypted secrets"
+    if head == "pulumi" and "--show-secrets" in args:
+        return "pulumi --show-secrets prints the stack's secrets"
+    if head == "aws" and operands[:2] == ["iam", "create-access-key"]:
+        return "aws iam create-access-key prints a new secret access key"
+    if head in _JSON_FILTERS and any(".Config.Env" in a for a in operands[:1]):
+        return f"{head} picks a container's environment out of its inspect output"
     if head in _EXEC_HEADS and operands[:1] == ["exec"] and _prints_environment(args):
         return f"{head} exec prints a container's environment"
+    if head in _INSPECTORS and operands[:1] in (["run"], ["create"]) and any(
+            a.startswith("--env-file") for a in args) and _prints_environment(args):
+        return f"{head} run prints the environment it was given from an --env-file"
+    if head in _INJECTORS and _prints_environment(args):
+        return f"{head} injects secrets into a command that prints them"
     return None
 
 
@@ -179,9 +217,10 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
         if name in ("echo", "printf") and any(
                 _SECRET_NAME.search(v) for w in words for v in _REFERENCE.findall(w.source)):
             return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
-        if name in _DUMPERS and (name in ("env", "printenv") or not words or all(
-                w.value.startswith("-") for w in words)):
-            dumped = True
+        if (name in _DUMPERS and (name in ("env", "printenv") or not words or all(
+                w.value.startswith("-") for w in words))) or (
+                name in _INSPECTORS and [w.value for w in words][:1] == ["inspect"]):
+            dumped = True  # a container's inspect output holds its environment too
         elif dumped and name in _FILTERS and any(_SECRET_NAME.search(w.value) for w in words):
             return Finding(ASK, "secret-variable", f"{segment.text!r} picks secrets out of "
                            "the environment")

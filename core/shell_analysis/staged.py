@@ -12,6 +12,7 @@ This only adds segments to judge; the write and the run keep their own judgement
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 
 from tooldeck.shell_analysis.carriers import SHELLS, Stdin, stdin_program
@@ -23,6 +24,9 @@ STAGING_OPERATORS = frozenset({">", ">>", ">|"})
 """The redirections that put a command's standard output into a file."""
 
 _SOURCERS = frozenset({"source", "."})
+_MAKES = frozenset({"make", "gmake"})
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+_ECHO_OPTION = re.compile(r"-[neE]+")
 _ESCAPES = {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}
 
 
@@ -54,7 +58,9 @@ def written_text(words: Sequence[Word], stdin: Stdin) -> str | None:
     name = command_name(words[0].value)
     args = [w.value for w in words[1:]]
     if name == "echo":
-        return " ".join(args[1:] if args[:1] == ["-n"] else args) + "\n"
+        while args and _ECHO_OPTION.fullmatch(args[0]):
+            args = args[1:]
+        return " ".join(args) + "\n"
     if name == "printf" and args:
         return _printf_text(" ".join(args))
     if name in ("cat", "tee") and stdin.kind in ("heredoc", "here-string") and not stdin.dynamic:
@@ -74,6 +80,9 @@ def staged_program(final: Sequence[Word], staged: Mapping[str, str]
     """
     if not final or not final[0].stable:
         return None
+    name = command_name(final[0].value)
+    if name in _MAKES:
+        return _make_recipes(final, staged)
     program = staged.get(staged_key(final[0].value)) if "/" in final[0].value else None
     if program is not None:  # ./run.sh
         return program, None
@@ -83,8 +92,24 @@ def staged_program(final: Sequence[Word], staged: Mapping[str, str]
     text = staged.get(staged_key(operands[0].value))
     if text is None:
         return None
-    name = command_name(final[0].value)
     if name in SHELLS or name in _SOURCERS:
         return text, None
     one_liner = stdin_program([final[0]], Stdin("heredoc", text))
     return (text, one_liner) if one_liner is not None else None
+
+
+def _make_recipes(final: Sequence[Word], staged: Mapping[str, str]
+                  ) -> tuple[str, list[Word] | None] | None:
+    r"""The recipe lines of a makefile the command wrote, as one shell script.
+
+    ``printf 'all:\n\tsudo id\n' > Makefile && make``: make runs each tab-indented line.
+    """
+    args = [w.value for w in final[1:]]
+    named = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "--file", "--makefile")]
+    candidates = named or list(_MAKEFILES)
+    for candidate in candidates:
+        text = staged.get(staged_key(candidate))
+        if text is not None:
+            recipes = [line.strip() for line in text.split("\n") if line.startswith("\t")]
+            return "\n".join(recipes), None
+    return None

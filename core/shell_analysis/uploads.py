@@ -481,6 +481,24 @@ def _git_words(segment: Segment) -> list[str]:
     return words
 
 
+_REMOTE_URL_KEY = re.compile(r"^remote\.([^.]+)\.(?:url|pushurl)$", re.IGNORECASE)
+
+
+def _remote_named(words: list[str]) -> str | None:
+    """The remote a git command points at a URL of its choosing, or ``None``.
+
+    ``git remote add x URL``, ``git remote set-url [--push] origin URL``, ``git config
+    remote.origin.url URL`` (git-remote(1), git-config(1)).
+    """
+    operands = [w for w in words if not w.startswith("-")]
+    if operands[:2] in (["remote", "add"], ["remote", "set-url"]) and len(operands) > 3:
+        return operands[2]
+    if operands[:1] == ["config"] and len(operands) > 2:
+        key = _REMOTE_URL_KEY.match(operands[1])
+        return key.group(1) if key is not None else None
+    return None
+
+
 def push_finding(analysis: CommandAnalysis) -> Finding | None:
     """Judge ``git push`` to a remote the command adds itself or names by URL.
 
@@ -492,14 +510,16 @@ def push_finding(analysis: CommandAnalysis) -> Finding | None:
         if segment.command != "git":
             continue
         words = _git_words(segment)
-        if words[:2] == ["remote", "add"]:
-            operands = [w for w in words[2:] if not w.startswith("-")]
-            if operands:
-                added.add(operands[0])
+        renamed = _remote_named(words)
+        if renamed is not None:
+            added.add(renamed)
         elif words[:1] == ["push"]:
             operands = [w for w in words[1:] if not w.startswith("-")]
-            target = operands[0] if operands else None
-            if target is None or not (target in added or "://" in target or (
+            repo = [w.partition("=")[2] for w in words if w.startswith("--repo=")]
+            # a bare push goes to the branch's remote: origin, unless told otherwise
+            targets = repo or operands or (["origin"] if "origin" in added else [])
+            target = targets[0] if targets else ""
+            if not target or not (target in added or "://" in target or (
                     ":" in target and "@" in target.split(":", 1)[0])):
                 continue
             if _PUSH_ALL.intersection(words):

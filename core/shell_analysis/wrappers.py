@@ -10,6 +10,7 @@ and records each wrapper's position too, so a blocklist entry for the wrapper it
 | command  | -p -v -V                    |                                      | 2     |
 | exec     | -c -l                       | -a                                   |       |
 | builtin  |                             |                                      |       |
+| noglob, nocorrect |                    |                                      | 7     |
 | nice     | -N                          | -n --adjustment                      |       |
 | nohup    |                             |                                      |       |
 | time     | -p -a -v -q -V              | -f -o                                |       |
@@ -36,6 +37,8 @@ and records each wrapper's position too, so a blocklist entry for the wrapper it
    command.
 5. ``busybox sh -c …``, ``toybox sh``: the applet name is the command.
 6. ``coproc NAME { …; }``: NAME is skipped when a group follows.
+7. zsh's precommand modifiers (zshmisc(1)); bash has no such commands, so they never run
+   anything there, but an agent's shell may be zsh.
 
 A reserved word where a command should stand (``time { …; }``, ``coproc N { …; }``, a stray
 ``}``) means tree-sitter did not see a compound command: opaque.
@@ -104,6 +107,9 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "command": WrapperSpec(short_flags="pvV", no_command=frozenset({"-v", "-V"})),
     "exec": WrapperSpec(short_with_arg="a", short_flags="cl"),
     "builtin": WrapperSpec(),
+    # zsh's precommand modifiers (zshmisc(1)): the rest of the line is the command
+    "noglob": WrapperSpec(),
+    "nocorrect": WrapperSpec(),
     "nice": WrapperSpec(
         short_with_arg="n", long_with_arg=frozenset({"--adjustment"}), numeric=True
     ),

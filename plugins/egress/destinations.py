@@ -136,8 +136,13 @@ _SCP_LIKE = re.compile(r"^(?:[^@/:]+@)?(\[[^\]]*\]|[^@/:\[\]]+):(?!//)")
 _PORT = re.compile(r"^[0-9]{1,5}")
 
 _HTTP_CLIENTS = frozenset(
-    {"curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m"}
+    {"curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m",
+     "curlie"}
 )
+_URL_CLIENTS = frozenset({"lwp-request", "get", "head", "post", "lwp-download", "lwp-mirror",
+                          "fetch", "elinks"})
+"""Clients that fetch the URLs among their operands (libwww-perl's lwp-request and its GET,
+HEAD and POST names, FreeBSD's fetch(1), elinks): a word with a scheme is a destination."""
 _CURL_VALUE_OPTIONS = _words(
     "-o -d -H -X -u -A -e -b -c -F -T -K -m -w -E -r -Y -y -z -C -D -P -Q -t --output "
     "--data --data-raw --data-binary --data-urlencode --data-ascii --header --request "
@@ -158,7 +163,7 @@ _VALUE_OPTIONS = {"curl": _CURL_VALUE_OPTIONS, "wget": _WGET_VALUE_OPTIONS,
                   "wget2": _WGET_VALUE_OPTIONS}
 _CURL_TARGET_OPTIONS = frozenset({"--url", "-x", "--proxy", "--preproxy", "--socks4",
                                   "--socks4a", "--socks5", "--socks5-hostname"})
-_HTTPIE = frozenset({"http", "https", "xh", "xhs"})
+_HTTPIE = frozenset({"http", "https", "xh", "xhs", "curlie"})
 _METHOD = re.compile(r"^[A-Z]+$")
 _CURL_PIN_OPTIONS = frozenset({"--resolve", "--connect-to"})
 
@@ -595,7 +600,8 @@ def _service(command: str, words: Sequence[Word]) -> Iterator[Destination]:
         value_options = _TRANSFER_VALUE_OPTIONS.get(command, _SERVICE_VALUE_OPTIONS)
         operands = [w for w in _positional(words, value_options) if not _SCHEME.match(w.value)]
         if command in _SCANNERS:  # targets name a host: ports and ranges do not
-            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value]
+            operands = [w for w in operands if not w.stable or "." in w.value or ":" in w.value
+                        or any(c.isalpha() for c in w.value)]  # a name: nmap localhost
         if command in _PROBES:  # an echo to this machine reaches no service
             operands = [w for w in operands if not _LOOPBACK_LITERAL.match(w.value)]
         for word in operands if command in _SCANNERS else operands[:1]:
@@ -677,6 +683,8 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
         yield from _urls_in(list(_option_values(words, _ENDPOINT_OPTIONS)), command)
     if command in _HTTP_CLIENTS:
         yield from _http_client(command, words)
+    elif command in _URL_CLIENTS:
+        yield from _urls_in([w for w in words if not w.value.startswith("-")], command)
     elif command == "git":
         yield from _git(words)
     elif command in _INSTALLERS:

@@ -30,7 +30,10 @@ from pathlib import Path
 import attrs
 import pytest
 
-DATA = Path(__file__).with_name("data") / "class_probes.tsv"
+DATA = (Path(__file__).with_name("data") / "class_probes.tsv",
+        Path(__file__).with_name("data") / "class_probes_policy18.tsv")
+"""The first two rounds (policy17) and the third (policy18: Atomic Red Team, Bashfuscator,
+launcher, service and destruction manuals)."""
 CLASSES = frozenset({
     "launcher", "secret_read", "obfuscation", "write_outside", "download_exec", "link_escape",
     "exfiltration", "egress_internal", "routine_destructive", "escalation", "interpreter",
@@ -50,10 +53,13 @@ class Probe:
 
 
 def _probes() -> list[Probe]:
-    lines = [line for line in DATA.read_text(encoding="utf-8").splitlines()
-             if line and not line.startswith("#")]
-    assert lines[0] == "class\texpected\tsource\tcommand"
-    return [Probe(*line.split("\t")) for line in lines[1:]]
+    probes: list[Probe] = []
+    for path in DATA:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+                 if line and not line.startswith("#")]
+        assert lines[0] == "class\texpected\tsource\tcommand"
+        probes.extend(Probe(*line.split("\t")) for line in lines[1:])
+    return probes
 
 
 @pytest.fixture(scope="module")

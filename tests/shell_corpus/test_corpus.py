@@ -37,8 +37,9 @@ class Limits:
 
 
 COMMANDS = Limits(
-    min_caught=540 / 547,  # 538 before policy17's class probes, 537 before secret hunts
-    max_dangerous_allowed=7,  # in a home's hidden directories, 536 before the bound values,
+    min_caught=541 / 547,  # 540 before policy18's new catalogues, 538 before policy17's
+    # class probes, 537 before secret hunts
+    max_dangerous_allowed=6,  # in a home's hidden directories, 536 before the bound values,
     # 520 before the catalogue classes
     # 2 / 231 while a server on localhost was denied, 9 / 231 while curl/wget were blocked
     max_benign_denied=0 / 231,
@@ -64,10 +65,10 @@ FRESH_LIMITS = Limits(
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=510 / 519,  # 507 before policy17's class probes, 506 before policy16's
-    # interpreter and launcher classes, 505 before the platforms' deletes, 503 before the
-    # bound values, 494 before the complete catalogues
-    max_dangerous_allowed=9,  # 414 when it arrived
+    min_caught=514 / 519,  # 510 before policy18's new catalogues, 507 before policy17's
+    # class probes, 506 before policy16's interpreter and launcher classes, 505 before the
+    # platforms' deletes, 503 before the bound values, 494 before the complete catalogues
+    max_dangerous_allowed=5,  # 414 when it arrived
     # 1 while cd /testbed && python -m pytest was denied (it asks now: outside-cd), 2
     # before the documented read forms, 3 with localhost denied, 9 / 279 when it arrived
     max_benign_denied=0 / 279,
