@@ -24,6 +24,7 @@ NEEDS_ANALYSIS = frozenset({
     # wrappers the analyzer peels (tooldeck.shell_analysis.WRAPPERS)
     "env", "command", "exec", "builtin", "nice", "nohup", "time", "timeout", "stdbuf", "xargs",
     "sudo", "doas", "setsid", "ionice", "chroot", "busybox", "toybox", "coproc", "sshpass",
+    "noglob", "nocorrect",
     # launchers (tooldeck.shell_analysis.program.LAUNCHERS)
     "uv", "uvx", "poetry", "pdm", "hatch", "rye", "pipx", "npx", "bunx", "pnpm", "yarn", "npm",
     "python", "python3", "pypy3",
