@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -67,6 +68,21 @@ def server_pid(path: str) -> int:
         conn.connect(path)
         raw = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     return int(struct.unpack("3i", raw)[0])
+
+
+_LOOKUP_OUTCOME = re.compile(
+    r"DNS resolution (?:failed for [^:\"]+: [^\"]*|timed out after \d+ s)")
+
+
+def same_lookups(answer_: tuple[str, int, str]) -> tuple[str, int, str]:
+    """An answer with the system resolver's outcome for a made-up name said one way.
+
+    The server and the cold deck resolve ``paste.example`` through this machine's resolver:
+    with no network it fails at once, or times out under load. Both are the same ``ask``
+    (egress unverified); only the wording of the lookup may differ between two runs.
+    """
+    text, code, err = answer_
+    return _LOOKUP_OUTCOME.sub("DNS resolution failed", text), code, err
 
 
 def wait_for(predicate: Any, timeout: float = 20.0) -> None:
@@ -132,14 +148,14 @@ def test_warm_answers_equal_cold_ones_over_the_corpus(server: str, cold_deck: De
         text = bash_event("claude-code", command, str(project))
         warm = client.ask_server("claude-code", text, None, timeout=30)
         cold = tuple(answer(cold_deck.runtime, "claude-code", text))
-        assert warm == cold, command
+        assert same_lookups(warm) == same_lookups(cold), command
         verdicts.add(json.loads(warm[0])["hookSpecificOutput"]["permissionDecision"])
     assert verdicts == {"allow", "ask", "deny"}
     for agent in ("codex", "gemini-cli"):
         for command in commands[::10]:
             text = bash_event(agent, command, str(project))
-            assert client.ask_server(agent, text, None, timeout=30) == tuple(
-                answer(cold_deck.runtime, agent, text)), (agent, command)
+            assert same_lookups(client.ask_server(agent, text, None, timeout=30)) == (
+                same_lookups(tuple(answer(cold_deck.runtime, agent, text)))), (agent, command)
 
 
 def test_warm_file_and_post_answers_equal_cold_ones(server: str, cold_deck: Deck,
