@@ -18,9 +18,10 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_READERS, is_project_secret, reader_operands
 
-__all__ = ["changed_directory_secret_finding"]
+__all__ = ["CHANGER_HEADS", "changed_directory_secret_finding"]
 
-_CHANGERS = frozenset({"cd", "pushd"})
+CHANGER_HEADS = frozenset({"cd", "pushd"})
+"""The commands that change to a directory this rule follows."""
 
 
 def _target(segment: Segment) -> str | None:
@@ -57,7 +58,7 @@ def changed_directory_secret_finding(analysis: CommandAnalysis, cwd: str | None,
     for segment in analysis.segments:
         if not segment.command_positions:
             continue
-        if segment.command in _CHANGERS:
+        if segment.command in CHANGER_HEADS:
             target = _target(segment)
             if target is not None:
                 running = os.path.normpath(os.path.join(running, os.path.expanduser(target)))

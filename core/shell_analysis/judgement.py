@@ -53,7 +53,10 @@ from tooldeck.shell_analysis.attack_tools import (
     attack_tool_finding,
 )
 from tooldeck.shell_analysis.blocklist import find_blocked
-from tooldeck.shell_analysis.changed_directory import changed_directory_secret_finding
+from tooldeck.shell_analysis.changed_directory import (
+    CHANGER_HEADS,
+    changed_directory_secret_finding,
+)
 from tooldeck.shell_analysis.containers import (
     ENGINES,
     NODE_HEADS,
@@ -526,7 +529,6 @@ the rule, run in this order."""
 
 
 _MASQUERADE_HEADS = frozenset({"cp", "ln", "install", "rsync"})
-_CHANGERS = frozenset({"cd", "pushd"})
 
 
 def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:
@@ -557,7 +559,7 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
             return found
-    if not _CHANGERS.isdisjoint(names):
+    if not CHANGER_HEADS.isdisjoint(names):
         found = changed_directory_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:
             return found

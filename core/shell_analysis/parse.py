@@ -370,12 +370,13 @@ class _Walker:
                       _INHERITED, depth + 1)
         if self.staged:  # printf 'rm -rf ~' > run.sh && sh run.sh: what run.sh holds
             staged = staged_program(final, self.staged)
-            if staged is not None and staged[1] is None:
-                self.script(staged[0], "shell -c", depth + 1)
-            elif staged is not None and staged[1] is not None:
-                one_liner = staged[1]
-                self.emit(one_liner, " ".join(w.source for w in one_liner[:2]) + " <file>",
-                          origin, _INHERITED, depth + 1)
+            if staged is not None:
+                text, one_liner = staged
+                if one_liner is None:
+                    self.script(text, "shell -c", depth + 1)
+                else:
+                    self.emit(one_liner, " ".join(w.source for w in one_liner[:2]) + " <file>",
+                              origin, _INHERITED, depth + 1)
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
