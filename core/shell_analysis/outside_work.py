@@ -45,8 +45,9 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
 
 __all__ = [
-    "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations", "directory_changes",
-    "elsewhere", "run_words", "scratch",
+    "DIRECTORY_CHANGERS", "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations",
+    "directory_changes", "elsewhere", "final_directory_change", "inert_directories",
+    "run_words", "scratch",
 ]
 
 SCRATCH_DIRECTORIES: tuple[str, ...] = ("/tmp", "/var/tmp")
@@ -167,7 +168,8 @@ def directory_changes(analysis: CommandAnalysis) -> frozenset[str]:
     return frozenset(found)
 
 
-_DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+"""The commands that change the shell's directory."""
 
 
 def final_directory_change(analysis: CommandAnalysis) -> Segment | None:
@@ -186,7 +188,7 @@ def final_directory_change(analysis: CommandAnalysis) -> Segment | None:
     if not analysis.segments:
         return None
     last = analysis.segments[-1]
-    if last.origin != "top" or last.command not in _DIRECTORY_CHANGERS:
+    if last.origin != "top" or last.command not in DIRECTORY_CHANGERS:
         return None
     if any(segment.origin == "trap" for segment in analysis.segments):
         return None

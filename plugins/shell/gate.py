@@ -140,6 +140,7 @@ from tooldeck.shell_analysis.outside_reads import (
     toolchain_reads,
 )
 from tooldeck.shell_analysis.outside_work import (
+    DIRECTORY_CHANGERS,
     copy_destinations,
     directory_changes,
     elsewhere,
@@ -399,7 +400,6 @@ def _resolves_inside(raw: str, policy: ShellPolicy) -> bool:
     return True
 
 
-_DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 
 
 def rule_links(findings: Sequence[LinkFinding], verdict: Verdict,
@@ -417,7 +417,7 @@ def rule_sandbox_cd(analysis: CommandAnalysis) -> Decision | None:
     """Rule ``sandbox-cd``: a directory change must name one static directory."""
     final = final_directory_change(analysis)
     for segment in analysis.segments:
-        if segment.command not in _DIRECTORY_CHANGERS or segment is final:
+        if segment.command not in DIRECTORY_CHANGERS or segment is final:
             continue
         args = segment.words[segment.command_positions[-1] + 1 :]
         targets = [w for w in args if w.value != "--"]
