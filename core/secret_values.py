@@ -32,7 +32,9 @@ plain          no digit, and its letters read as words (``GoogleCredentials``,
                Overruled when a service's name comes just before the secret's name
                and the letters are random (:func:`random_letters`):
                ``smartsheet_token = "xkQpRmZtWvBn"``, ``twitch: {token: …}``
-sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``
+sequence       a counting filler: ``abc123``, ``abcdef123456``, ``a1b2c3d4``, ``12345678``;
+               not one of 24 characters or more, which fills a token format's whole width
+               (a test key is still a key: code that takes it takes real ones too)
 basic-         HTTP Basic credentials (``Basic dXNlcm5hbWU6cGFzc3dvcmQ=``) whose password is
 placeholder    a template, a mask or a placeholder (there: ``username:password``); a
                password of plain words is still one (a docker ``config.json`` ``auth``)
@@ -71,6 +73,7 @@ from collections.abc import Callable
 from tooldeck.secret_formats import VENDOR_FORMATS, literal_leads
 
 __all__ = [
+    "AZURE_KEY_LENGTH",
     "BEARER_CHECKS",
     "CONFIG_CHECKS",
     "CONNECTION_CHECKS",
@@ -146,6 +149,8 @@ _VENDOR_BODY = 16
 _REGEX_MARKS = ("(?:", "(?P<", "(?i)", "\\d+", "\\w+", "\\s*", "\\s+", ".*", ".+", "[^", "]+$",
                 "^[", "[a-z", "[A-Z", "[0-9")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_TOKEN_WIDTH = 24
+"""Length from which a counting filler stands for a whole token, not a short stand-in."""
 _DIGITS = "01234567890123456789"
 
 _PUBLIC_QUALIFIERS = frozenset({
@@ -191,6 +196,36 @@ def _is_template(value: str) -> bool:
     end = bare.find("}", start + 1)
     return start >= 0 and end > start and all(
         char.isalnum() or char in "_.:!" for char in bare[start + 1 : end])
+
+
+def _is_connection_template(value: str) -> bool:
+    """Whether a connection string's value is a template.
+
+    Braces quote a value there (``Password={a;b}`` holds a password) unless they hold a
+    format field (``password={db_password}``, ``{0}``, ``{pw!r}``).
+    """
+    bare = _bare(value)
+    if not (bare.startswith("{") and bare.endswith("}")) or bare.startswith("{{"):
+        return _is_template(value)
+    field = bare[1:-1].split(":", 1)[0]
+    name, _, conversion = field.partition("!")
+    if conversion not in ("", "r", "s", "a") or not (
+            name.isdigit() or not name or (name.replace(".", "_").isidentifier())):
+        return False
+    scrambled = any(char.isdigit() for char in name.rstrip("0123456789")) and (
+        name not in (name.lower(), name.upper()))
+    return not scrambled
+
+
+def _is_not_azure_key_length(value: str) -> bool:
+    """Whether an Azure-signed value is too short or too long to be an Azure key.
+
+    The random part before the signature is 33 characters for 32-byte keys, 42 for
+    Container Registry, 44 for Functions, 76 for 64-byte keys; the signature and a
+    six-character tail follow.
+    """
+    head = len(value.rstrip("=")) - 10
+    return not 33 <= head <= 76
 
 
 def _is_path(value: str) -> bool:
@@ -401,6 +436,8 @@ def random_letters(value: str) -> bool:
 
 def _is_sequence(value: str) -> bool:
     bare = _bare(value).lower()
+    if len(bare) >= _TOKEN_WIDTH:
+        return False
     letters = "".join(char for char in bare if char.isalpha())
     digits = "".join(char for char in bare if char.isdigit())
     if not (letters or digits) or 2 * (len(letters) + len(digits)) < len(bare):
@@ -466,6 +503,7 @@ Check = tuple[str, Callable[[str], bool]]
 """A check: its name and a predicate that is true when the value is *not* a secret."""
 
 TEMPLATE: Check = ("template", _is_template)
+CONNECTION_TEMPLATE: Check = ("template", _is_connection_template)
 PATH: Check = ("path", _is_path)
 EXPRESSION: Check = ("expression", _is_expression)
 MASK: Check = ("mask", _is_mask)
@@ -480,6 +518,7 @@ SEQUENCE: Check = ("sequence", _is_sequence)
 BASIC: Check = ("basic-placeholder", _is_basic_placeholder)
 VENDOR_SHAPE: Check = ("vendor-shape", _is_vendor_shaped)
 JWT: Check = ("jwt", _is_not_jwt)
+AZURE_KEY_LENGTH: Check = ("format", _is_not_azure_key_length)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)
 WORDS: Check = ("words", _is_words)
@@ -492,9 +531,10 @@ GENERIC_CHECKS: tuple[Check, ...] = (TEMPLATE, PATH, EXPRESSION, MASK, PLACEHOLD
 CONFIG_CHECKS: tuple[Check, ...] = tuple(check for check in GENERIC_CHECKS if check != PLAIN)
 """For a whole configuration line (``DB_PASSWORD=correcthorsebatterystaple`` in an env file):
 words are a passphrase there, not code, so the value may be letters only."""
-CONNECTION_CHECKS: tuple[Check, ...] = (TEMPLATE, MASK)
+CONNECTION_CHECKS: tuple[Check, ...] = (CONNECTION_TEMPLATE, MASK)
 """For the password of a JDBC or ADO.NET connection string: configuration, never code, so
-any literal is the password, however short or plain (``jdbc:…;password=tiger``)."""
+any literal is the password, however short or plain (``jdbc:…;password=tiger``), braces
+quote one (``Password={a;b}``) unless they hold a format field."""
 REFERENCE_CHECKS: tuple[Check, ...] = (TEMPLATE,)
 """For a value whose place alone says credential (``.npmrc``'s ``:_authToken=``): only a
 reference to one (``${NPM_TOKEN}``) is not."""

@@ -35,6 +35,10 @@ twilio-api-key           ``SK`` + 32 hex digits
 digitalocean-token       ``dop_v1_``/``doo_v1_``/``dor_v1_`` tokens
 shopify-token            ``shpat_``/``shpca_``/``shppa_``/``shpss_`` tokens
 azure-storage-key        ``AccountKey=…==`` in connection strings
+azure-identifiable-key   Azure's identifiable keys (storage, Cosmos DB, Service Bus, Event Hubs,
+                         Relay, Functions, Search, Cache for Redis, IoT, API Management,
+                         Container Registry, Batch, ML, SQL, Event Grid): base64 with the
+                         service's fixed four-character signature before a six-character tail
 jwt                      ``header.claims[.signature]`` whose parts decode to JSON objects
                          (also base64-encoded once more, ``ZXlK…``)
 vendor-token             about a hundred more vendors' formats, each a documented prefix,
@@ -107,6 +111,7 @@ import re2
 from tooldeck.secret_formats import vendor_length, vendor_pattern
 from tooldeck.secret_services import NEARBY_NAMES, SERVICE_NAMES
 from tooldeck.secret_values import (
+    AZURE_KEY_LENGTH,
     BEARER_CHECKS,
     CONFIG_CHECKS,
     CONNECTION_CHECKS,
@@ -153,6 +158,9 @@ class SecretRule:
         for format rules.
     :param length: for a rule whose pattern finds candidates: the length of the secret at
         the start of a candidate, ``None`` when it is not one.
+    :param trigger: what the one scan of every rule (:func:`_rule_set`) looks for in place
+        of the pattern: a cheap part every match holds, for a pattern whose long runs of
+        common characters would make that scan slow; ``None``: the pattern itself.
     """
 
     rule_id: str
@@ -160,6 +168,7 @@ class SecretRule:
     pattern: str
     checks: tuple[Check, ...] = ()
     length: Callable[[str], int | None] | None = None
+    trigger: str | None = None
 
 
 _KEY_WORDS = (
@@ -232,10 +241,21 @@ Code assigns with spaces (``TOKEN = token``), passes keyword arguments with a co
 _JDBC = r"\bjdbc:[A-Za-z0-9]{2,12}:"
 _CONNECTION_PASSWORD = (
     r"(?i)(?:" + _JDBC + r"[^\s\"'<>]*?[?&;:]|;[ \t]*)(?:password|passwd|pwd)="
-    r"(?P<secret>[^;&\s\"'<>]+)"
+    r"(?P<secret>\{[^}\n]+\}|[^;&\s\"'<>{][^;&\s\"'<>]*)"
 )
 """A connection string's password parameter: JDBC (``?password=``, ``;password=``) and
-ADO.NET/ODBC (``…;Password=…``)."""
+ADO.NET/ODBC (``…;Password=…``); a value holding ``;`` or other specials is written in
+braces (``Password={a;b}``), the braces included in the match."""
+_AZURE_SIGNATURES = "|".join((
+    r"\+ASt", r"\+ACR", r"\+ASb", r"\+AEh", r"\+ARm", r"\+ABa", r"\+AMC", r"\+SQL",
+    "AzFu", "ACDb", "AzCa", "AzSe", "AIoT", "APIM", "AZEG", "/AM7",
+))
+"""The fixed signatures Azure writes into its identifiable keys, one per service
+(microsoft/security-utilities, ``IdentifiableMetadata``): storage ``+ASt``, Container
+Registry ``+ACR``, Service Bus ``+ASb``, Event Hubs ``+AEh``, Relay ``+ARm``, Batch ``+ABa``,
+ML classic ``+AMC``, SQL ``+SQL``, Functions ``AzFu``, Cosmos DB ``ACDb``, Cache for Redis
+``AzCa``, Search ``AzSe``, IoT ``AIoT``, API Management ``APIM``, Event Grid ``AZEG``, ML
+``/AM7``."""
 _CONNECTION_USERINFO = (
     r"(?i)" + _JDBC + r"(?:[A-Za-z0-9]{2,12}:)?(?://)?[^\s\"'<>/:@;?=]+[:/]"
     r"(?P<secret>[^\s\"'<>/@;?]+)@"
@@ -297,6 +317,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
                r"\b(?P<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\b"),
     SecretRule("azure-storage-key", "Azure storage account key",
                r"AccountKey=(?P<secret>[A-Za-z0-9+/]{86}==)"),
+    SecretRule("azure-identifiable-key", "Azure identifiable key (signature inside the key)",
+               r"(?:^|[^A-Za-z0-9+/_-])(?P<secret>[A-Za-z0-9+/_-]+"
+               r"(?:" + _AZURE_SIGNATURES + r")[A-Za-z0-9+/_-]{5,6}={0,2})(?:[^A-Za-z0-9+/_=-]|\z)",
+               (AZURE_KEY_LENGTH,), trigger=_AZURE_SIGNATURES),
     SecretRule("jwt", "JSON Web Token",
                r"\b(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}"
                r"(?:\.[A-Za-z0-9_-]+)*\.?|ZXlK[A-Za-z0-9+/]{40,}={0,2})", JWT_CHECKS),
@@ -404,7 +428,7 @@ def _rule_set() -> re2.Set:
     options.never_capture = True
     rules = re2.Set.SearchSet(options)
     for rule in SECRET_RULES:
-        body = rule.pattern
+        body = rule.pattern if rule.trigger is None else rule.trigger
         for group in _GROUPS:
             body = body.replace(f"(?P<{group}>", "(?:")
         rules.Add(body)

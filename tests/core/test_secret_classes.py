@@ -346,8 +346,43 @@ def test_code_that_looks_like_configuration_is_left_alone(line: str) -> None:
     "jdbc:mysql://db.corp:3306/app?useSSL=true",
     "jdbc:mysql://db.corp/app?user=app&password=${DB_PASSWORD}",
     "jdbc:mysql://db.corp/app?user=app&password=********",
+    'conn = f"Server=db.corp;User Id=app;Password={password};"',  # format fields
+    "Server=db.corp;Password={0};",
+    "Server=db.corp;Password={db_password!r};",
 ])
 def test_connection_strings_without_a_password_literal(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("password", ["{Qx7;kL2m}", "{a b;c}", "{Xk92LqWz}"])
+def test_a_connection_password_quoted_in_braces_is_hidden_whole(password: str) -> None:
+    text = f"Driver={{ODBC Driver 18}};Server=db.corp;Uid=app;Pwd={password};Encrypt=yes"
+    redacted = redact(text)
+    assert redacted.endswith(";Uid=app;Pwd=[REDACTED:connection-password];Encrypt=yes")
+
+
+def test_a_long_counting_filler_in_a_key_s_place_is_still_a_key() -> None:
+    # short fillers stand in for a key; one as wide as the token format is a test key
+    assert redact('twitch_token = "abcdef1234"') == 'twitch_token = "abcdef1234"'
+    wide = "abcdefghijklmno123456789012345"
+    assert wide not in redact(f"twitch_token = '{wide}'")
+
+
+@pytest.mark.parametrize(("signature", "head"), [
+    ("+ASt", 76), ("+ACR", 42), ("AzFu", 44), ("ACDb", 76), ("APIM", 33), ("+ASb", 33),
+])
+def test_azure_identifiable_keys_by_their_signature(signature: str, head: int) -> None:
+    key = ("Q7xk2LmZp9" * 8)[:head] + signature + "8eneOg" + ("==" if head == 76 else "")
+    assert key not in redact(f"value: {key}\n")
+    assert key not in redact(f'{{"key":"{key}"}}')
+
+
+@pytest.mark.parametrize("text", [
+    "sha512-" + ("Q7xk2LmZp9" * 8)[:76] + "xASt8eneOg==",  # no signature
+    ("Q7xk2LmZp9" * 8)[:20] + "+ASt8eneOg",  # too short to be a key
+    "See +ASt in the docs",
+])
+def test_text_around_azure_signatures_is_not_a_key(text: str) -> None:
     assert find_secrets(text) == []
 
 

@@ -55,6 +55,10 @@ EXAMPLES: list[tuple[str, str, str]] = [
      "EndpointSuffix=core.windows.net",
      "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq"
      "/K1SZFPTOtr/KBHBeksoGMGw=="),
+    ("azure-identifiable-key", "docker login acme.azurecr.io -u acme -p {}",
+     "Zk3mQx9Lp2Wr8Tn4Vb6Yc1Hd5Js7Gf0Ka2Qm8Xr4Lp+ACRbD7kQ2"),
+    ("azure-identifiable-key", '"primaryKey": "{}"',
+     "gJWrPjRsHLHYvKsDMUcUg6OMvxiltlOax3LbYdTqKPicEaTb31toX6KfGlITPCOwChDqio1UyIAtAzFu8eneOg=="),
     ("anthropic-key", "using key {} for claude",
      "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_aBcD"),
     ("openai-key", "openai.api_key set from env: {}",
@@ -82,6 +86,7 @@ EXAMPLES: list[tuple[str, str, str]] = [
     ("url-password", "psql postgres://admin:{}@db.internal:5432/app", "s3cr3tP4ss"),
     ("connection-password", "jdbc:sqlserver://db.corp:1433;user=sa;password={};encrypt=true",
      "tigerlily"),
+    ("connection-password", "Server=db.corp;User Id=sa;Password={};", "{Qx7;kL2m!}"),
     ("connection-userinfo", "jdbc:oracle:thin:scott/{}@db.corp:1521:orcl", "tiger"),
     ("config-line", "export DB_PASSWORD={}\n", "correcthorsebatterystaple"),
     ("assignment", "export DB_PASSWORD={}", "hunter2hunter2"),
