@@ -575,3 +575,20 @@ def test_a_test_runner_s_pass_line_is_no_password(line: str) -> None:
 def test_a_password_named_pass_is_still_one() -> None:
     assert "Qw8zLm2Xk9Rt" not in redact("pass: Qw8zLm2Xk9Rt")
     assert "Qw8zLm2Xk9Rt" not in redact("PASS=Qw8zLm2Xk9Rt")
+
+
+@pytest.mark.parametrize("value", [
+    "wvaxrxzyuakasiqxoaegcahalerorgdj",  # vowels like words, pairs like nothing
+    "QMZJXKWRTVBPLHSNDYCGFU",
+])
+def test_random_letters_of_one_case_are_a_key_even_with_vowels(value: str) -> None:
+    assert value not in redact(f'api_key = "{value}"')
+    assert value not in redact(f"abstract: {{ api_key: {value} }}")
+
+
+@pytest.mark.parametrize("value", [
+    "supersecretpasswordforproduction", "proxyauthorizationvalue", "correcthorsebatterystaple",
+    "JSONWEBTOKENSECRETVALUE",
+])
+def test_words_run_together_are_not_random_letters(value: str) -> None:
+    assert redact(f'api_key = "{value}"') == f'api_key = "{value}"'
