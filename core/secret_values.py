@@ -51,6 +51,8 @@ words          (values near a service's name) an identifier whose letters are wo
                (``python_3_11_compat_mode``), whatever digits it holds
 not-random     (values near a service's name) no digit, and letters that do not look
                random (:func:`random_letters`)
+snake-name     (values a space after a secret's name) a snake_case name of lowercase words
+               and short parts (``reset_link_expired_after_24h``)
 =============  ===========================================================================
 
 Names are judged too (:func:`name_rejection`): a name that ends with a secret word but
@@ -84,6 +86,7 @@ __all__ = [
     "NEARBY_CHECKS",
     "REFERENCE_CHECKS",
     "SHORT_KEY",
+    "SNAKE_NAME",
     "URL_CHECKS",
     "WORDS",
     "Check",
@@ -481,6 +484,13 @@ def _is_words(value: str) -> bool:
     return _reads_as_words(_bare(value))
 
 
+def _is_snake_name(value: str) -> bool:
+    bare = _bare(value)
+    parts = bare.split("_")
+    return len(parts) > 1 and bare.isidentifier() and all(
+        len(part) <= 3 or (part.islower() and any(c in "aeiou" for c in part)) for part in parts)
+
+
 def _has_no_digit(value: str) -> bool:
     return not any(char.isdigit() for char in value)
 
@@ -550,6 +560,7 @@ SEQUENCE: Check = ("sequence", _is_sequence)
 BASIC: Check = ("basic-placeholder", _is_basic_placeholder)
 VENDOR_SHAPE: Check = ("vendor-shape", _is_vendor_shaped)
 JWT: Check = ("jwt", _is_not_jwt)
+SNAKE_NAME: Check = ("snake-name", _is_snake_name)
 AZURE_KEY_LENGTH: Check = ("format", _is_not_azure_key_length)
 DIGIT: Check = ("no-digit", _has_no_digit)
 KEY_SHAPE: Check = ("not-key-shaped", _is_not_key_shaped)

@@ -74,6 +74,8 @@ property-call            a value given to ``setProperty("…_TOKEN", "…")``,
 xml-setting              ``<add key="…Password" value="…"/>`` (.NET, NuGet configuration)
 option-value             the value after a command-line option naming a secret, with a space
                          (``--token abc…``, ``--db-password …``; ``--token=…`` is an assignment)
+spaced-value             a key-shaped value (16+ characters, a digit) a space after a secret's
+                         name, as logs and prose write it (``connecting with api-key 3f9a…``)
 assignment               ``password=…``, ``api_key: …``, ``client_secret=…``, ``token=…``,
                          ``auth``, ``pass``, ``passphrase``, ``accessId``…: the key word ends
                          the key name (``max_tokens=4096`` is left alone), which may be camelCase
@@ -122,6 +124,7 @@ from tooldeck.secret_values import (
     NEARBY_CHECKS,
     REFERENCE_CHECKS,
     SHORT_KEY,
+    SNAKE_NAME,
     URL_CHECKS,
     WORDS,
     Check,
@@ -183,6 +186,13 @@ or a word about the value's form or stage (``tokenValue``, ``password_hash``, ``
 may follow, and Rails' ``secret_key_base`` is a secret too. An access id (``accessId``,
 ``access_key_id``) is the first half of a key pair, issued with its secret (Sumo Logic,
 Alibaba Cloud, AWS): trufflehog reports it with the key."""
+
+_SPACED_KEY_WORDS = (
+    r"(?:api[_-]?key|apikey|(?:access|secret|private)[_-]?key|token|secret|passw(?:or)?d|"
+    r"client[_-]?secret)"
+)
+"""The names that say credential on their own in prose (``with api-key …``, ``token …``):
+not ``pass``, ``auth`` or ``key``, which are verbs and nouns of ordinary sentences too."""
 
 _OPERATOR = (
     r"(?P<op>(?:[ \t]+string|\[[0-9]*\])?"
@@ -386,6 +396,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("option-value", "secret given to a command-line option",
                r"(?i)(?:^|[\s\"'])--(?P<name>(?:[A-Za-z0-9]+[_-])*" + _KEY_WORDS + r")"
                r"(?P<op>[ \t]+)(?P<secret>" + _value(8, 8) + ")", GENERIC_CHECKS),
+    SecretRule("spaced-value", "key-shaped value a space after a secret's name",
+               r"(?i)(?:^|[\s\"'(\[])(?P<name>(?:[A-Za-z0-9]+[_-])*" + _SPACED_KEY_WORDS + r")"
+               r"(?P<op>[ \t]+)(?P<secret>[A-Za-z0-9][A-Za-z0-9+/_.|-]{15,}={0,2})"
+               r"(?:[\s,;)\]]|\z)",
+               (*GENERIC_CHECKS, DIGIT, KEY_SHAPE, WORDS, SNAKE_NAME)),
     SecretRule("service-assignment", "key-shaped value assigned to a service's name",
                r"(?i)(?:^|[^A-Za-z0-9_.$])(?P<name>" + "|".join(SERVICE_NAMES) + ")" +
                _OPERATOR + r"(?P<secret>" + _value(16, 16) + ")",

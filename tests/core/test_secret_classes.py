@@ -592,3 +592,14 @@ def test_random_letters_of_one_case_are_a_key_even_with_vowels(value: str) -> No
 ])
 def test_words_run_together_are_not_random_letters(value: str) -> None:
     assert redact(f'api_key = "{value}"') == f'api_key = "{value}"'
+
+
+@pytest.mark.parametrize("text", [
+    "the token expired yesterday; pass it to refresh_tokens_2024 later",
+    "err_msg += ' To generate valid datetimes, pass `dtype=\"datetime64[ns]\"`'",
+    'raise ValueError("invalid token " + token_value_from_request)',
+    "secret santa 2024 drawing",
+    "password reset_link_expired_after_24h",
+])
+def test_prose_after_a_secret_s_name_is_not_its_value(text: str) -> None:
+    assert find_secrets(text) == []
