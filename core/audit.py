@@ -173,10 +173,10 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
     budget = limit * RECORD_BUDGET
     # every key of a call record is a string this module wrote, so the unsorted encoding
     # plain_json checks is also the line the sinks write: it is kept on the event
-    fields = plain_json(event.fields, max_chars=budget, max_string=limit)
-    if fields is not None:  # a short plain record (most calls): nothing to escape, cut or convert
+    encoded = plain_json(event.fields, max_chars=budget, max_string=limit)
+    if encoded is not None:  # a short plain record (most calls): nothing to escape, cut or convert
         object.__setattr__(event, "line", f'{{"ts": "{event.ts:.3f}", "kind": "{event.kind}", '
-                           f"{fields[1:]}")
+                           f"{encoded[1:]}")
         return event
     safe = json_safe(event.fields, max_chars=budget, max_string=limit)
     return AuditEvent(kind=event.kind, ts=event.ts, fields=safe)
