@@ -8,9 +8,11 @@ microseconds and as a ratio to the CPU a raw ``asyncio.create_subprocess_exec("b
 machine wall time mostly measures waiting for a core.
 
 The instrumentation wraps the entries of the runtime's hook facade (private tables of
-:class:`tooldeck.runtime.Hooks`); it fails loudly if they change. Each mark reads the thread's
-CPU clock (a system call on some virtual machines): the marks' own cost is measured and
-printed, and it is spread over the phases they bracket.
+:class:`tooldeck.runtime.Hooks`); it fails loudly if they change. The shell analysis that
+the gates share (:mod:`tooldeck.call_memo`) is a phase of its own: it is made once per call,
+inside whichever gate asks first, and would otherwise be charged to that gate. Each mark
+reads the thread's CPU clock (a system call on some virtual machines): the marks' own cost
+is measured and printed, and it is spread over the phases they bracket.
 
     python bench/call_phases.py [--calls N] [--command TEXT]
 """
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import tooldeck.call_memo as call_memo
 import tooldeck.deck as deck_module
 from tooldeck.config import parse_document
 from tooldeck.deck import Deck
@@ -69,6 +72,8 @@ def _instrument(deck: Deck, marks: Marks) -> None:
     executor.execute = execute  # type: ignore[method-assign]
     deck_module.safe_call_event = _timed(  # type: ignore[assignment]
         marks, "audit record", deck_module.safe_call_event)
+    # the command's one analysis, shared by the gates: counted apart from the gate that asks first
+    call_memo.analyze = _timed(marks, "shell analysis", call_memo.analyze)  # type: ignore[assignment]
 
 
 def _phases(marks: Marks) -> dict[str, float]:

@@ -35,7 +35,7 @@ from typing import Any
 from tooldeck.errors import ErrorCategory
 from tooldeck.models import AuditEvent, ToolDef
 from tooldeck.results import ToolResult
-from tooldeck.safe_json import is_json_safe, json_safe, safe_repr
+from tooldeck.safe_json import json_safe, plain_json, safe_repr
 from tooldeck.secrets import redact
 
 __all__ = [
@@ -171,8 +171,13 @@ def safe_call_event(result: ToolResult, tool: ToolDef | None, limit: int, *,
             fields["policy"] = policy
         event = AuditEvent(kind="tool_call", ts=time.time(), fields=fields)
     budget = limit * RECORD_BUDGET
-    if is_json_safe(event.fields, max_chars=budget, max_string=limit):
-        return event  # a short plain record (most calls): nothing to escape, cut or convert
+    # every key of a call record is a string this module wrote, so the unsorted encoding
+    # plain_json checks is also the line the sinks write: it is kept on the event
+    encoded = plain_json(event.fields, max_chars=budget, max_string=limit)
+    if encoded is not None:  # a short plain record (most calls): nothing to escape, cut or convert
+        object.__setattr__(event, "line", f'{{"ts": "{event.ts:.3f}", "kind": "{event.kind}", '
+                           f"{encoded[1:]}")
+        return event
     safe = json_safe(event.fields, max_chars=budget, max_string=limit)
     return AuditEvent(kind=event.kind, ts=event.ts, fields=safe)
 

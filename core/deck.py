@@ -61,6 +61,7 @@ from tooldeck.judge import combine_decisions, tools_disabled
 from tooldeck.loader import PluginSpec, discover
 from tooldeck.lookup import load_document
 from tooldeck.models import Decision, ToolCall, ToolDef, ToolOutput, Verdict
+from tooldeck.params_dump import dump_params
 from tooldeck.policy_change import PolicyChange, classify
 from tooldeck.results import ToolResult
 from tooldeck.retry import run_with_retries
@@ -426,7 +427,7 @@ class Deck:
             model = tool.params.model_validate(params)
         except pydantic.ValidationError as exc:
             return ToolResult(call, error=validation_error(tool, exc))
-        call = evolve(call, params=model.model_dump())
+        call = evolve(call, params=dump_params(model))
 
         limit = tools_config.max_tool_calls_per_session
         quota = None if limit is None else runtime.storage.quota()

@@ -317,12 +317,19 @@ class AuditEvent:
     :param kind: ``tool_call`` for calls; ``policy.reloaded``, ``policy.reload_failed`` …
         for runtime events.
     :param ts: Unix time in seconds.
-    :param fields: the record's payload, already redacted and cut; sinks serialise it as is.
+    :param fields: the record's payload, already redacted and cut; sinks serialise it as is
+        (and never change it: every sink gets the same event).
+
+    ``line`` is :meth:`as_record` already encoded as one line of strict JSON, when whoever
+    built the event encoded it anyway (:func:`tooldeck.audit.safe_call_event` does, for its
+    size check), else ``None``; a sink writing JSON lines may use it instead of encoding again.
+    It is not an argument, so a copy made with ``attrs.evolve`` has none.
     """
 
     kind: str
     ts: float
     fields: Mapping[str, Any] = attrs.field(factory=dict)
+    line: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def as_record(self) -> dict[str, Any]:
         """The JSON-ready record: ``ts`` (seconds, as a string, as Zeph writes it), kind, fields."""

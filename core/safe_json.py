@@ -31,7 +31,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "is_json_safe", "json_line", "json_safe", "safe_repr", "safe_text"]
+__all__ = [
+    "MAX_DEPTH", "fits_line", "is_json_safe", "json_line", "json_safe", "plain_json", "safe_repr",
+    "safe_text",
+]
 
 MAX_DEPTH = 32
 """Containers nested deeper than this are replaced by a marker."""
@@ -215,6 +218,33 @@ def is_json_safe(value: Any, *, max_chars: int, max_string: int) -> bool:
     """
     line = _plain_line(value, max_chars, _SORTING)
     return line is not None and len(line) <= max_string
+
+
+def plain_json(value: Mapping[str, Any], *, max_chars: int, max_string: int) -> str | None:
+    """``value`` as :func:`json_line` writes it, when :func:`is_json_safe` holds for it.
+
+    One encoding serves both the check and the writing. Unlike :func:`is_json_safe` the keys
+    are not sorted, so a mapping whose keys are not all strings is the caller's to refuse
+    (``1`` and ``"1"`` would both be written ``"1"``).
+
+    :param value: a mapping whose keys are strings, at every level.
+    :param max_chars: the size budget :func:`json_safe` would get.
+    :param max_string: the longest string :func:`json_safe` would keep.
+    :returns: the line, or ``None`` when the value must be converted first.
+    """
+    line = _plain_line(value, max_chars)
+    if line is None or len(line) > max_string:
+        return None
+    return line if line.isascii() else line.translate(_LINE_BREAKS)
+
+
+def fits_line(line: str, *, max_chars: int) -> bool:
+    """Whether :func:`json_line` with this budget writes a plain line as it is (uncut).
+
+    :param line: a line from :func:`plain_json` (or :func:`json_line`).
+    :param max_chars: the size budget given to :func:`json_line`.
+    """
+    return len(line) * _PER_ITEM < max_chars
 
 
 def json_line(record: Any, *, max_chars: int) -> str:

@@ -17,7 +17,7 @@ import contextlib
 from tooldeck import hookimpl
 from tooldeck.models import AuditEvent
 from tooldeck.runtime import Runtime, StashKey
-from tooldeck.safe_json import json_line
+from tooldeck.safe_json import fits_line, json_line
 from tooldeck.storage_api import AppendLog
 
 LOG = StashKey[AppendLog]("audit.log")
@@ -39,7 +39,10 @@ def tooldeck_audit(event: AuditEvent, runtime: Runtime) -> None:
     """Append ``event`` as one JSON line."""
     if not runtime.settings.core.audit.enabled:
         return
-    runtime.stash_get(LOG).append(json_line(event.as_record(), max_chars=MAX_LINE_CHARS))
+    line = event.line  # encoded once, by whoever built the event, when it could be
+    if line is None or not fits_line(line, max_chars=MAX_LINE_CHARS):
+        line = json_line(event.as_record(), max_chars=MAX_LINE_CHARS)
+    runtime.stash_get(LOG).append(line)
 
 
 @hookimpl

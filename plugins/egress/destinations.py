@@ -72,7 +72,7 @@ import attrs
 from tooldeck.shell_analysis import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.escalation import is_init_script
 
-__all__ = ["HostPort", "Unknown", "Url", "destinations"]
+__all__ = ["HostPort", "Unknown", "Url", "destinations", "names_nowhere"]
 
 
 @attrs.frozen
@@ -786,3 +786,37 @@ def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
         found.extend(_segment_destinations(segment))
     found.extend(_redirect_destination(target) for target in analysis.network_redirects)
     return tuple(dict.fromkeys(found))
+
+
+_READ_PROGRAMS = frozenset({
+    *_RESOLVER_CLIENTS, *_SERVICES, *_POSITIONAL_HOSTS, "openssl", "finger", "smbclient",
+    *_HOST_OPTIONS, *_ENDPOINT_CLIENTS, *_HTTP_CLIENTS, *_URL_CLIENTS, "git", *_INSTALLERS,
+    *_NETCATS, "socat", *_SSHES,
+})
+"""Every program :func:`_segment_destinations` reads destinations from (with :data:`_PYTHONS`).
+Derived from the same tables it dispatches on; a new branch there adds its name here."""
+
+
+def names_nowhere(analysis: CommandAnalysis) -> bool:
+    """Whether :func:`destinations` is surely empty, decided without reading any argument.
+
+    It is when no segment runs a program destinations are read from, no segment sets a proxy
+    or server variable, no assignment sets one for the session and no redirection opens a
+    ``/dev/tcp`` or ``/dev/udp`` socket. Anything else (a URL client, an unknown proxy
+    prefix, a Python that may run ``-m pip``) is left to :func:`destinations`.
+
+    :param analysis: the shell analysis of the command.
+    :returns: ``True`` only when :func:`destinations` would return nothing.
+    """
+    if analysis.network_redirects:
+        return False
+    for name, _ in analysis.assignments:
+        if name.lower() in _PROXY_VARIABLES:
+            return False
+    for segment in analysis.segments:
+        command = segment.command
+        text = segment.text
+        if (command in _READ_PROGRAMS or _PYTHONS.match(command) or "roxy" in text
+                or "ROXY" in text or "_HOST=" in text or "_ADDR=" in text):
+            return False
+    return True

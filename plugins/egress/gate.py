@@ -33,7 +33,14 @@ from tooldeck.egress import (
 )
 from tooldeck.egress.log import EgressLog, HopRecorder
 from tooldeck.models import AuditEvent, Decision, ToolCall, ToolDef, Verdict
-from tooldeck.plugins.egress.destinations import Destination, HostPort, Unknown, Url, destinations
+from tooldeck.plugins.egress.destinations import (
+    Destination,
+    HostPort,
+    Unknown,
+    Url,
+    destinations,
+    names_nowhere,
+)
 from tooldeck.plugins.egress.local_services import is_local_service
 from tooldeck.runtime import Runtime
 
@@ -189,8 +196,8 @@ class EgressGate:
         if tool.id not in SHELL_TOOLS:
             return None
         command = call.input_text(tool)
-        if not destinations(shell_analysis(command, extra_wrappers=self.extra_wrappers)):
-            return None  # most commands: nothing to judge, resolve or log
+        if names_nowhere(shell_analysis(command, extra_wrappers=self.extra_wrappers)):
+            return None  # most commands: no program that connects anywhere, nothing to read
         judged = self.judge(command, deck_resolver(runtime.session))
         if self.log is not None and judged.found:
             self._judged[call.call_id] = judged

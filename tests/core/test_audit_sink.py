@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooldeck import hookimpl
-from tooldeck.audit import runtime_event
+from tooldeck.audit import runtime_event, safe_call_event
 from tooldeck.deck import Deck
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.models import AuditEvent, Decision, Rollback, ToolCall, ToolOutput, Verdict
+from tooldeck.plugins.audit import MAX_LINE_CHARS
+from tooldeck.results import ToolResult
 from tooldeck.runtime import CallContext
+from tooldeck.safe_json import json_line
 
 Records = Callable[[Deck], list[dict[str, Any]]]
 
@@ -338,3 +345,21 @@ def test_decision_provenance_fields() -> None:
                     line=7, segment="rm -rf x")
     assert full.provenance() == {"gate": "shell", "source": "f.toml", "rule": "segment-rule",
                                  "pattern": "rm *", "line": 7, "segment": "rm -rf x"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300), st.sampled_from([40, 200, 4000]))
+def test_the_line_kept_on_a_call_record_is_the_line_the_sink_would_encode(
+    command: str, limit: int
+) -> None:
+    """``safe_call_event`` encodes a plain record once; the sink writes that very line."""
+    result = ToolResult(ToolCall("echo", {"command": command}, caller_id="c\u2028"),
+                        output=ToolOutput("echo", "x", exit_code=0),
+                        decision=Decision(Verdict.ALLOW, "ok", gate="g", rule="r"))
+    event = safe_call_event(result, None, limit, policy="p")
+    encoded = json_line(event.as_record(), max_chars=MAX_LINE_CHARS)
+    assert event.line is None or event.line == encoded
+    surrogate = any(0xD800 <= ord(c) <= 0xDFFF for c in command)
+    if limit == 4000 and not surrogate and re.search("[0-9]{20}", command) is None:
+        assert event.line is not None  # short, no lone surrogate or long number: kept as built
+    assert attrs.evolve(event, fields={}).line is None  # a copy is encoded again

@@ -8,7 +8,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tooldeck.safe_json import MAX_DEPTH, is_json_safe, json_line, json_safe, safe_repr, safe_text
+from tooldeck.safe_json import (
+    MAX_DEPTH,
+    fits_line,
+    is_json_safe,
+    json_line,
+    json_safe,
+    plain_json,
+    safe_repr,
+    safe_text,
+)
 
 
 def refuse_constant(name: str) -> None:
@@ -160,3 +169,32 @@ def test_keys_that_would_share_a_spelling_are_not_judged_safe() -> None:
     assert not is_json_safe({1: "a", "1": "b"}, max_chars=1000, max_string=100)
     assert not is_json_safe({None: "a", "null": "b"}, max_chars=1000, max_string=100)
     assert is_json_safe({1: "a", 2: "b"}, max_chars=1000, max_string=100)
+
+
+string_keyed = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=5),
+                            st.dictionaries(st.text(), inner, max_size=5)),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.dictionaries(st.text(), string_keyed, max_size=6),
+       st.integers(min_value=8, max_value=4000), st.integers(min_value=1, max_value=400))
+def test_plain_json_is_the_line_of_a_value_judged_safe(value: dict[str, Any], budget: int,
+                                                       longest: int) -> None:
+    """One encoding answers both: the value is kept as it is, and this is its line."""
+    line = plain_json(value, max_chars=budget, max_string=longest)
+    assert (line is not None) == is_json_safe(value, max_chars=budget, max_string=longest)
+    if line is not None:
+        assert line == converted_line(value, budget) == json_line(value, max_chars=budget)
+        assert fits_line(line, max_chars=budget)
+
+
+def test_plain_json_refuses_what_must_be_converted_and_escapes_line_breaks() -> None:
+    assert plain_json({"a": "x" * 101}, max_chars=10_000, max_string=100) is None
+    assert plain_json({"a": "\udc80"}, max_chars=1000, max_string=100) is None
+    assert plain_json({"a": 2**64}, max_chars=1000, max_string=100) is None
+    assert plain_json({"a": "b\u2028"}, max_chars=1000, max_string=100) == '{"a": "b\\u2028"}'
+    assert not fits_line("x" * 100, max_chars=100)
