@@ -9,7 +9,8 @@ keep them out.
 | ----------- | --------------------------------------------------------------------------- |
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
-|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...         |
+|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...,        |
+|             | newusers/chage/chgpasswd/groupmems/pwconv/grpconv…, suexec                |
 |             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
 |             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
@@ -65,6 +66,12 @@ ESCALATORS: frozenset[str] = frozenset({
     # shadow-utils' setuid helpers that write a process's uid and gid maps (newuidmap(1)):
     # rootless runtimes call them, a task never does
     "newuidmap", "newgidmap",
+    # the rest of Falco's user_mgmt_binaries (shadow-utils' passwd and group writers: a
+    # batch of accounts, password ageing, group members, the shadow files rebuilt),
+    # and Apache's suexec (runs a program as another user; login(1) stays out: see
+    # docs/shell.md, "Tried and dropped")
+    "newusers", "chage", "chgpasswd", "groupmems", "pwconv", "pwunconv", "grpconv",
+    "grpunconv", "cppw", "cpgr", "shadowconfig", "suexec",
 })
 """Commands that run something as another user or change accounts."""
 
