@@ -70,6 +70,9 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "chronic", "unbuffer", "pipetty", "trickle", "tsocks", "uclampset", "systemd-cat",
     "schroot", "caffeinate", "sandbox-exec", "eatmydata", "nocache", "byobu", "gpg-agent",
     "rootlesskit",
+    # cluster shells that run their trailing words on the hosts -w names (pdsh(1),
+    # ClusterShell's clush(1): auditd's susp_shell key watches clush)
+    "pdsh", "clush",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -168,6 +171,7 @@ _SETTING_OPTIONS: dict[str, frozenset[str]] = {
     "git": frozenset({"-c", "--config-env"}),
     "ssh": frozenset({"-o"}), "scp": frozenset({"-o"}), "sftp": frozenset({"-o"}),
     "sshfs": frozenset({"-o"}), "apt-get": frozenset({"-o"}), "apt": frozenset({"-o"}),
+    "aptitude": frozenset({"-o"}),  # aptitude(8) takes apt's -o settings, hooks included
     "check_by_ssh": frozenset({"-o"}), "hg": frozenset({"--config"}),
 }
 _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
