@@ -186,7 +186,7 @@ _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INS
 # search paths and sockets that are ordinary inside the project (PYTHONPATH=src) and an
 # injection from a temporary directory (PYTHONPATH=/dev/shm/x, SSH_AUTH_SOCK=/tmp/ssh-…)
 _ENV_SEARCH = frozenset({"PYTHONPATH", "RUBYLIB", "NODE_PATH", "GCONV_PATH", "SSH_AUTH_SOCK"})
-_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp", "/run/shm")
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
                          "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
@@ -436,7 +436,7 @@ def assignment_finding(name: str, value: str,
     :returns: the finding, or ``None``.
     """
     if name in _ENV_LIBRARY:
-        return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
+        return Finding(DENY if value.startswith((*_TEMP_DIRS, "~"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")
     if name in _ENV_SEARCH:
         parts = value.split(":")
@@ -468,7 +468,7 @@ def assignment_finding(name: str, value: str,
             return Finding(found.verdict, "environment", f"{name}: {found.detail}")
     if name == "PATH" and any(
             not part.startswith(("/usr", "/bin", "/sbin", "/opt", "$", "~", "/home"))
-            or part.startswith(("/tmp", "/dev/shm")) for part in value.split(":")):
+            or part.startswith(_TEMP_DIRS) for part in value.split(":")):
         return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
     return None
 
