@@ -12,7 +12,8 @@ Three shapes, besides the transparent wrappers of :mod:`.wrappers` (which are pe
 | code setting   | ``git -c core.pager='sh -c …'``,        | the value is judged as code       |
 |                | ``ssh -o ProxyCommand=…``, ``hg --config`` |                                |
 | environment    | ``LD_PRELOAD=… x``, ``BASH_ENV=… bash``, | ask (deny with a ``/tmp`` or home |
-| prefix         | ``PATH=./x:$PATH x``, ``PERL5OPT=-d``   | library); a command-valued        |
+| prefix, and    | ``PATH=./x:$PATH x``, ``PERL5OPT=-d``,  | library); a command-valued        |
+| ``env``'s      | ``env LD_PRELOAD=… x``                  |                                   |
 |                |                                        | variable's value is judged        |
 
 A shell with no script that a launcher starts (``script -q /dev/null``, ``firejail /bin/sh``)
@@ -39,7 +40,7 @@ from tooldeck.shell_analysis.interpreters import (
     judge_code,
 )
 from tooldeck.shell_analysis.model import Segment, Word, command_name
-from tooldeck.shell_analysis.wrappers import WRAPPERS
+from tooldeck.shell_analysis.wrappers import WRAPPERS, is_assignment
 
 __all__ = [
     "ALL_ARGV_LAUNCHERS",
@@ -407,6 +408,9 @@ def environment_finding(segment: Segment,
                         shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge ``NAME=value`` prefixes that change what a command loads or runs.
 
+    The assignments a wrapper makes before the command (``env LD_PRELOAD=x.so id``) are
+    judged as prefixes are.
+
     :param segment: one analysed segment.
     :param shell_judge: judges one string as shell text.
     :returns: the finding, or ``None``.
@@ -420,6 +424,16 @@ def environment_finding(segment: Segment,
             break
         name, value = match.group(1), _unquote(match.group(2))
         index = match.end()
+        found = assignment_finding(name, value, shell_judge)
+        if found is not None:
+            findings.append(found)
+    # a wrapper's own assignments set the same environment (``env LD_PRELOAD=x.so id``,
+    # ``sudo -E`` aside): the words before the command that runs, as bash's prefix above
+    last = segment.command_positions[-1] if segment.command_positions else 0
+    for word in segment.words[:last]:
+        if word.dynamic or not is_assignment(word.value):
+            continue
+        name, _, value = word.value.partition("=")
         found = assignment_finding(name, value, shell_judge)
         if found is not None:
             findings.append(found)
