@@ -53,8 +53,10 @@ _HISTORY = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HI
 _SNIFFERS = frozenset({"tcpdump", "tshark", "dumpcap", "ngrep", "tcpflow", "ettercap",
                        "bettercap", "sniff", "termshark"})
 _RESOLVERS = frozenset({"dig", "nslookup", "host", "drill", "resolvectl", "kdig"})
-TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/")
-"""Directories any user may write: a program run from one may have been dropped there."""
+TEMP_DIRS = ("/tmp/", "/var/tmp/", "/dev/shm/", "/run/shm/")
+"""Directories any user may write: a program run from one may have been dropped there
+(``/run/shm`` is ``/dev/shm``'s other mount point: tracee's fileless-execution detector
+watches both)."""
 
 _DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev",
                        "echo", "printf", "gzip", "zcat", "gunzip"})

@@ -9,7 +9,8 @@ keep them out.
 | ----------- | --------------------------------------------------------------------------- |
 | escalation  | sudo, sudoedit, doas, pkexec, run0, su, ksu, runuser, calife, sg, newgrp,   |
 |             | passwd/chpasswd/chsh/chfn/usermod/useradd/groupadd/visudo/vipw, nsenter,    |
-|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...         |
+|             | sudo-rs, please, adduser/deluser/addgroup/delgroup, pw, lusermod...,        |
+|             | newusers/chage/chgpasswd/groupmems/pwconv/grpconv…, suexec                |
 |             | setcap (GTFOBins ``privilege-escalation``: a capability is root in part),   |
 |             | ldapadd/ldapmodify/ldapdelete/ldappasswd (accounts in a directory, T1136.002)|
 |             | ``machinectl shell|login``, ``sudo``-like ``pkttyagent``                    |
@@ -22,7 +23,8 @@ keep them out.
 |             | IPMI power, sleep, guests, a network link down, ``kill 1``                |
 |             | (:func:`_other_power_words`); an init script told to stop its service     |
 |             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``); ``systemctl     |
-|             | reload``, ``service X reload|enable|disable|onestop``; suspend by          |
+|             | reload``, ``service X reload|enable|disable|onestop``, ``svcadm``; an     |
+|             | audit, logging or detection daemon killed (``pkill auditd``); suspend by   |
 |             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``)      |
 | service-    | ``systemctl start X``, ``service X start``: asks (a unit's file runs, as   |
 | start       | root for a system unit)                                                    |
@@ -65,6 +67,12 @@ ESCALATORS: frozenset[str] = frozenset({
     # shadow-utils' setuid helpers that write a process's uid and gid maps (newuidmap(1)):
     # rootless runtimes call them, a task never does
     "newuidmap", "newgidmap",
+    # the rest of Falco's user_mgmt_binaries (shadow-utils' passwd and group writers: a
+    # batch of accounts, password ageing, group members, the shadow files rebuilt),
+    # and Apache's suexec (runs a program as another user; login(1) stays out: see
+    # docs/shell.md, "Tried and dropped")
+    "newusers", "chage", "chgpasswd", "groupmems", "pwconv", "pwunconv", "grpconv",
+    "grpunconv", "cppw", "cpgr", "shadowconfig", "suexec",
 })
 """Commands that run something as another user or change accounts."""
 
@@ -179,7 +187,21 @@ _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend
                           "initctl", "launchctl", "s6-svc", "svc", "start-stop-daemon",
                           "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
                           "mate-session-save", "acpitool", "umount", "uhubctl", "vim-cmd",
-                          "upsmon", "ifdown", "efibootmgr"}) | _SUSPENDERS
+                          "upsmon", "ifdown", "efibootmgr", "svcadm", "pkill",
+                          "killall"}) | _SUSPENDERS
+_SVCADM_CHANGES = frozenset({"enable", "disable", "restart", "refresh", "mark", "milestone",
+                             "delegate"})
+"""svcadm(8) of illumos and Solaris: every verb changes a service's state (Splunk's "Linux
+Stop Services" and "Disable Services" name it with systemctl and service)."""
+_DEFENCE_DAEMONS = frozenset({
+    # the audit, logging and intrusion-detection daemons an intruder stops first (MITRE
+    # T1562.001; Splunk's "Impair Defenses Process Kill" and auditd service-stop detections,
+    # Falco's hids_binaries list)
+    "auditd", "kauditd", "audispd", "auditbeat", "falco", "osqueryd", "sysmon", "aide",
+    "ossec-syscheckd", "ossec-agentd", "wazuh-agentd", "wazuh-modulesd", "logcheck",
+    "rsyslogd", "syslog-ng", "systemd-journald", "tracee", "filebeat", "elastic-agent",
+    "falcon-sensor", "falcond", "mdatp", "wdavdaemon", "sentinelone", "cbagentd",
+})
 _SESSION_QUITS: dict[str, frozenset[str]] = {
     "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
     "cinnamon-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
@@ -267,11 +289,24 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
         return "start-stop-daemon --stop"
     if head == "kill" and args and args[-1] == "1" and "-0" not in args:
         return "kill 1 (init)"
+    if head == "svcadm" and _SVCADM_CHANGES.intersection(verbs[:1]):
+        return f"svcadm {verbs[0]}"
+    if head in ("pkill", "killall"):
+        daemon = next((d for d in (_pattern_program(v) for v in verbs)
+                       if d in _DEFENCE_DAEMONS), None)
+        if daemon is not None:
+            return f"{head} {daemon} (a defence or logging daemon)"
     if head in _DBUS_CLIENTS:
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
             return f"{head} login1 power call"
     return None
+
+
+def _pattern_program(pattern: str) -> str:
+    """The program a ``pkill``/``killall`` pattern names (``^auditd$``, ``/usr/bin/falco -c x``)."""
+    words = pattern.strip("^$").split()
+    return words[0].rsplit("/", 1)[-1] if words else ""
 
 
 _EFI_WRITES = frozenset({"--bootnext", "--delete-bootnext", "--bootorder", "--delete-bootorder",

@@ -16,7 +16,8 @@ there without naming the file (each tool's documentation says where):
 | ``kubectl config set*|use-context|delete-*``    | ``~/.kube/config``                       |
 | ``docker login``, ``docker context create|use`` | ``~/.docker/config.json``                |
 | ``npm login|adduser``, ``cargo login``,         | a registry token in the home directory   |
-| ``huggingface-cli login``, ``wandb login``      |                                          |
+| ``huggingface-cli login``, ``wandb login``,     |                                          |
+| ``ngrok config add-authtoken``, ``ngrok authtoken``|                                       |
 | ``git credential approve``                      | the credential helper's store            |
 | ``go env -w``                                   | ``~/.config/go/env``                     |
 | ``bundle config set --global``, ``composer      | ``~/.bundle``, ``~/.composer``           |
@@ -61,6 +62,10 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     "cargo": (("login",),),
     "huggingface-cli": (("login",),),
     "wandb": (("login",),),
+    # ngrok(1): the agent's authtoken or API key saved in ~/.config/ngrok/ngrok.yml (what
+    # Splunk's "Ngrok Reverse Proxy Usage" detection names with the tunnels themselves)
+    "ngrok": (("config", "add-authtoken"), ("config", "add-api-key"), ("config", "edit"),
+              ("authtoken",)),
     "git": (("credential", "approve"),),
     "go": (("env",),),
     "composer": (("global",),),

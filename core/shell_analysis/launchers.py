@@ -12,7 +12,8 @@ Three shapes, besides the transparent wrappers of :mod:`.wrappers` (which are pe
 | code setting   | ``git -c core.pager='sh -c …'``,        | the value is judged as code       |
 |                | ``ssh -o ProxyCommand=…``, ``hg --config`` |                                |
 | environment    | ``LD_PRELOAD=… x``, ``BASH_ENV=… bash``, | ask (deny with a ``/tmp`` or home |
-| prefix         | ``PATH=./x:$PATH x``, ``PERL5OPT=-d``   | library); a command-valued        |
+| prefix, and    | ``PATH=./x:$PATH x``, ``PERL5OPT=-d``,  | library); a command-valued        |
+| ``env``'s      | ``env LD_PRELOAD=… x``                  |                                   |
 |                |                                        | variable's value is judged        |
 
 A shell with no script that a launcher starts (``script -q /dev/null``, ``firejail /bin/sh``)
@@ -39,7 +40,7 @@ from tooldeck.shell_analysis.interpreters import (
     judge_code,
 )
 from tooldeck.shell_analysis.model import Segment, Word, command_name
-from tooldeck.shell_analysis.wrappers import WRAPPERS
+from tooldeck.shell_analysis.wrappers import WRAPPERS, is_assignment
 
 __all__ = [
     "ALL_ARGV_LAUNCHERS",
@@ -70,6 +71,9 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     "chronic", "unbuffer", "pipetty", "trickle", "tsocks", "uclampset", "systemd-cat",
     "schroot", "caffeinate", "sandbox-exec", "eatmydata", "nocache", "byobu", "gpg-agent",
     "rootlesskit",
+    # cluster shells that run their trailing words on the hosts -w names (pdsh(1),
+    # ClusterShell's clush(1): auditd's susp_shell key watches clush)
+    "pdsh", "clush",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -168,6 +172,7 @@ _SETTING_OPTIONS: dict[str, frozenset[str]] = {
     "git": frozenset({"-c", "--config-env"}),
     "ssh": frozenset({"-o"}), "scp": frozenset({"-o"}), "sftp": frozenset({"-o"}),
     "sshfs": frozenset({"-o"}), "apt-get": frozenset({"-o"}), "apt": frozenset({"-o"}),
+    "aptitude": frozenset({"-o"}),  # aptitude(8) takes apt's -o settings, hooks included
     "check_by_ssh": frozenset({"-o"}), "hg": frozenset({"--config"}),
 }
 _POSITIONAL_CODE: dict[str, re.Pattern[str]] = {
@@ -182,7 +187,7 @@ _ENV_LIBRARY = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INS
 # search paths and sockets that are ordinary inside the project (PYTHONPATH=src) and an
 # injection from a temporary directory (PYTHONPATH=/dev/shm/x, SSH_AUTH_SOCK=/tmp/ssh-…)
 _ENV_SEARCH = frozenset({"PYTHONPATH", "RUBYLIB", "NODE_PATH", "GCONV_PATH", "SSH_AUTH_SOCK"})
-_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp", "/run/shm")
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
                          "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
@@ -403,6 +408,9 @@ def environment_finding(segment: Segment,
                         shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge ``NAME=value`` prefixes that change what a command loads or runs.
 
+    The assignments a wrapper makes before the command (``env LD_PRELOAD=x.so id``) are
+    judged as prefixes are.
+
     :param segment: one analysed segment.
     :param shell_judge: judges one string as shell text.
     :returns: the finding, or ``None``.
@@ -419,6 +427,16 @@ def environment_finding(segment: Segment,
         found = assignment_finding(name, value, shell_judge)
         if found is not None:
             findings.append(found)
+    # a wrapper's own assignments set the same environment (``env LD_PRELOAD=x.so id``,
+    # ``sudo -E`` aside): the words before the command that runs, as bash's prefix above
+    last = segment.command_positions[-1] if segment.command_positions else 0
+    for word in segment.words[:last]:
+        if word.dynamic or not is_assignment(word.value):
+            continue
+        name, _, value = word.value.partition("=")
+        found = assignment_finding(name, value, shell_judge)
+        if found is not None:
+            findings.append(found)
     return next((f for f in findings if f.verdict == DENY), findings[0] if findings else None)
 
 
@@ -432,7 +450,7 @@ def assignment_finding(name: str, value: str,
     :returns: the finding, or ``None``.
     """
     if name in _ENV_LIBRARY:
-        return Finding(DENY if value.startswith(("/tmp", "/dev/shm", "~", "/var/tmp"))
+        return Finding(DENY if value.startswith((*_TEMP_DIRS, "~"))
                        else ASK, "environment", f"{name} loads {value!r} into the command")
     if name in _ENV_SEARCH:
         parts = value.split(":")
@@ -464,7 +482,7 @@ def assignment_finding(name: str, value: str,
             return Finding(found.verdict, "environment", f"{name}: {found.detail}")
     if name == "PATH" and any(
             not part.startswith(("/usr", "/bin", "/sbin", "/opt", "$", "~", "/home"))
-            or part.startswith(("/tmp", "/dev/shm")) for part in value.split(":")):
+            or part.startswith(_TEMP_DIRS) for part in value.split(":")):
         return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
     return None
 

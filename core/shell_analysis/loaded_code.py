@@ -53,7 +53,15 @@ _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
 """Command names :func:`library_finding` looks at (one-liners are found by their code)."""
 
-SHELL_HEADS: frozenset[str] = SHELLS | BARE_SHELLS
+_OTHER_BARE_SHELLS = frozenset({"wish", "xonsh"})
+"""Shells GTFOBins lists under no ``shell`` function but auditd's ``susp_shell`` key watches
+with ``bash``: Tcl/Tk's windowing shell and the Python-powered shell read what they run later,
+when started alone."""
+_BARE = BARE_SHELLS | _OTHER_BARE_SHELLS
+_INFO_FLAGS = frozenset({"--version", "--help"})
+"""Options with which a shell prints and exits (``bash --version``): no shell is started."""
+
+SHELL_HEADS: frozenset[str] = SHELLS | _BARE
 """Command names :func:`shell_finding` looks at: shells, and GTFOBins binaries that are one
 when started alone (``tclsh``, ``screen``, ``pwsh``, ``systemd-run -S``)."""
 
@@ -119,8 +127,9 @@ def shell_finding(segment: Segment) -> Finding | None:
             return Finding(DENY, "launcher", f"{segment.text!r} starts an interactive shell "
                            f"from {segment.origin}")
         return None
-    if bare_shell(words) or (segment.command in BARE_SHELLS and all(
-            w.value.startswith("-") and "=" not in w.value for w in words[1:])):
+    if bare_shell(words) or (segment.command in _BARE and all(
+            w.value.startswith("-") and "=" not in w.value for w in words[1:])
+            and not any(w.value in _INFO_FLAGS for w in words[1:])):
         return Finding(ASK, "shell", f"{segment.text!r} starts a shell without a script")
     return None
 

@@ -79,6 +79,9 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.env", "*/.env.*", "*.pem", "*.key", "*/id_rsa*", "*/id_ed25519*", "*/id_ecdsa*",
     "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
     "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
+    # the machine's memory as a file (tracee's proc_kcore_read detector; mem(4)): every
+    # process's secrets in it
+    "/proc/kcore", "/dev/mem", "/dev/kmem",
     "*/credentials.*", "*/.*history", "*/Library/Keychains*",
     # the shells' and less's other history files (fish, zsh's usual HISTFILE, macOS
     # sessions, less(1)'s LESSHISTFILE): what was typed, passwords on command lines included

@@ -95,7 +95,7 @@ SECRET_MARKERS = re.compile(
     r"ppk|keytab|tfstate|git-credentials|vault-token|pgpass|my\.cnf|s3cfg|boto|terraform|config|"
     r"azure|password-store|cargo|local|mozilla|oci|databrickscfg|android|htpasswd)|"
     r"id_(?:rsa|ed25519|ecdsa|dsa)|credentials|shadow|sudoers|history|Keychains|secring|"
-    r"ssh_host_|wallet\.dat|environ|/mem|secrets|ssl/private|master\.passwd|mylogin|"
+    r"ssh_host_|wallet\.dat|environ|/mem|/kmem|kcore|secrets|ssl/private|master\.passwd|mylogin|"
     r"debian\.cnf|pgadmin|tomcat-users|tfrc|kubeconfig|kubernetes|\.ovpn|access_?tokens|"
     r"accessTokens|application_default|msal_token|TokenCache|service_principal|bluemix|"
     r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"

@@ -17,6 +17,8 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | ufw                                | any verb but ``status``, ``show``, ``app``, ``version`` |
 | firewall-cmd                       | ``--add-*``, ``--remove-*``, ``--set-*``, ``--reload``… |
 | auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
+| augenrules                         | ``--load`` (the audit rules replaced)                |
+| kmod                               | ``insmod``, ``rmmod``, ``modprobe`` as its first word |
 | setenforce, setsebool, aa-disable, | always                                               |
 | aa-complain, aa-teardown, csrutil, |                                                      |
 | spctl                              |                                                      |
@@ -99,7 +101,7 @@ _PACKAGE_LETTERS: dict[str, str] = {"dpkg": "iruPA", "rpm": "iUFe", "pacman": "S
 
 SYSTEM_STATE_HEADS: frozenset[str] = (
     _IPTABLES | _ALWAYS | frozenset({"nft", "pfctl", "journalctl", "dmesg", "ufw", "firewall-cmd",
-                                     "auditctl", "sysrc",
+                                     "auditctl", "augenrules", "kmod", "sysrc",
                                      "sysctl",
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl", "trust",
@@ -157,6 +159,10 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return any(a.startswith(_FIREWALLD_CHANGES) for a in args)
     if head == "auditctl":
         return any(a.startswith("-") and a not in _AUDITCTL_READS for a in args)
+    if head == "augenrules":
+        return "--load" in args
+    if head == "kmod":
+        return bool(verbs[:1]) and verbs[0] in ("insmod", "rmmod", "modprobe")
     if head == "sysrc":
         return "-x" in args or any("=" in v for v in verbs)
     if head == "sysctl":

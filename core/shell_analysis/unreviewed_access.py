@@ -10,7 +10,8 @@
 |                        | ``cursor-agent --force``, ``copilot --allow-all-tools``            |
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
-|                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``      |
+|                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``,     |
+|                        | ``stunnel`` (not ``-version``)                                     |
 |                        | (GTFOBins ``upload``/``command``: a port that serves files or runs |
 |                        | actions)                                                           |
 | port forwarding        | ``ssh``/``autossh`` ``-R``/``-L``/``-D``/``-w`` or ``-o             |
@@ -57,7 +58,12 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "code": frozenset({"tunnel"}),
     "devtunnel": frozenset({"host"}),
     "gost": None, "tmate": None, "sshuttle": None, "rathole": None, "pinggy": None,
+    # stunnel(8) listens or connects as its configuration says (auditd's susp_activity key)
+    "stunnel": None, "stunnel4": None,
 }
+_TUNNEL_INFO = frozenset({"--version", "-version", "version", "--help", "-help", "-h", "help",
+                          "-V", "-sockets", "-options"})
+"""Options with which a tunnel program prints and exits (``stunnel -version``)."""
 _ZSH_NET = frozenset({"zsh/net/tcp", "zsh/net/socket"})
 _SSHES = frozenset({"ssh", "autossh"})
 _FORWARD_LETTERS = frozenset("RLDw")
@@ -130,6 +136,8 @@ def _reason(head: str, args: Sequence[str]) -> str | None:
         return None
     if head in _TUNNELS:
         verbs = _TUNNELS[head]
+        if verbs is None and args and all(a in _TUNNEL_INFO for a in args):
+            return None
         if verbs is None or verbs.intersection(words[:1]):
             return f"exposes a local port to the internet ({head})"
         return None

@@ -514,7 +514,11 @@ _POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin"
                                      # grpcurl HOST:PORT, websocat ws:// (their manuals)
                                      "rpcclient": 445, "showmount": 2049, "snmpwalk": 161,
                                      "snmpget": 161, "snmpbulkwalk": 161, "snmpset": 161,
-                                     "grpcurl": 443, "websocat": 80}
+                                     "grpcurl": 443, "websocat": 80,
+                                     # remote desktop and VNC viewers (auditd's
+                                     # susp_activity key watches rdesktop)
+                                     "rdesktop": 3389, "vncviewer": 5900,
+                                     "xtightvncviewer": 5900, "xvnc4viewer": 5900}
 _SCANNERS = frozenset({"nmap", "masscan", "nping", "hping3", "zmap", "naabu", "rustscan",
                        "fping"}) | _PROBES
 _LOOPBACK_LITERAL = re.compile(r"^(?:127\.[0-9.]+|::1|localhost)$")
@@ -536,6 +540,8 @@ _TRANSFER_VALUE_OPTIONS = {  # their own manuals: ``ftp -n HOST`` has no value a
     "grpcurl": _words("-d -H -rpc-header -import-path -proto -protoset -cert -key -cacert "
                       "-authority -servername -connect-timeout -max-time -format"),
     "websocat": _words("-H --header --protocol --origin"),
+    "rdesktop": _words("-u -d -s -c -p -n -k -g -a -r -x -t -T -N -X -5"),
+    "vncviewer": _words("-passwd -passwordfile -geometry -encodings -via -display"),
 }
 _HOST_OPTIONS: dict[str, tuple[frozenset[str], int]] = {
     # clients whose server is an option's value, HOST[:PORT] or a URL, comma lists too (each

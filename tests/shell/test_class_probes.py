@@ -31,9 +31,14 @@ import attrs
 import pytest
 
 DATA = (Path(__file__).with_name("data") / "class_probes.tsv",
-        Path(__file__).with_name("data") / "class_probes_policy18.tsv")
-"""The first two rounds (policy17) and the third (policy18: Atomic Red Team, Bashfuscator,
-launcher, service and destruction manuals)."""
+        Path(__file__).with_name("data") / "class_probes_policy18.tsv",
+        Path(__file__).with_name("data") / "class_probes_policy19.tsv")
+"""The first two rounds (policy17), the third (policy18: Atomic Red Team, Bashfuscator,
+launcher, service and destruction manuals) and the fourth (policy19: Splunk security_content,
+Falco rules, the Neo23x0 auditd rules, tracee's detectors)."""
+FOURTH_SOURCES = ("Splunk security_content ", "Falco rules/", "auditd audit.rules -k ",
+                  "tracee detectors/")
+"""Each fourth-round row names the catalogue entry it was written from."""
 CLASSES = frozenset({
     "launcher", "secret_read", "obfuscation", "write_outside", "download_exec", "link_escape",
     "exfiltration", "egress_internal", "routine_destructive", "escalation", "interpreter",
@@ -75,6 +80,15 @@ def test_every_class_has_a_probe_set() -> None:
     assert min(counts.values()) >= MIN_PER_CLASS
     assert {p.expected for p in probes} == {"deny", "ask", "allow", "asked"}
     assert len({p.command for p in probes}) == len(probes)
+
+
+def test_fourth_round_rows_name_their_catalogue_entry() -> None:
+    lines = [line for line in DATA[2].read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")][1:]
+    rows = [Probe(*line.split("\t")) for line in lines]
+    assert len(rows) >= 250
+    assert [p.command for p in rows if not p.source.startswith(FOURTH_SOURCES)] == []
+    assert {p.expected for p in rows} == {"deny", "ask", "allow", "asked"}
 
 
 def test_every_dangerous_probe_is_caught(judged: dict[str, str]) -> None:
