@@ -7,9 +7,10 @@ traceback). The length of a ruler carries nothing, and on a 120-column terminal 
 output spends kilobytes on them: a bare ruler becomes three of its character (a spaced one
 three spaced, ``_ _ _``), a ruler around
 a title keeps three on each side (``=== test session starts ===``, ``=== FAILURES ===``,
-``___ ERROR at setup of test_db ___``): the title is the fact, and it is kept whole. A
-ruler around a summary of counts (``=== 3 failed, 2 passed in 0.4s ===``) stays whole:
-readers quote that line as it is, and it is printed once. The engine shortens
+``___ ERROR at setup of test_db ___``, ``=== slowest 5 durations ===``): the title is the
+fact, and it is kept whole. A ruler around a run's final summary, counts and the time it
+took (``=== 3 failed, 2 passed in 0.4s ===``), stays whole: readers quote that line as it
+is, and it is printed once. The engine shortens
 rulers before it reduces an output (never on a file view or a short output); outputs that
 carry a diff are left alone, since there a line of dashes is file content.
 """
@@ -59,9 +60,14 @@ def _counts() -> LineMatcher:
                        label="count")
 
 
+_TOOK = re.compile(r"\bin \d+(?:\.\d+)?m?s\b")
+"""The time a run took, closing its summary (``in 0.47s``)."""
+
+
 def _short_titled(match: re.Match[str]) -> str:
-    """A titled ruler shortened unless its title sums up counts (``=== 3 failed in 0.4s ===``)."""
-    if _counts().matches(match["title"]):
+    """A titled ruler shortened unless it is a run's summary (``=== 3 failed in 0.4s ===``)."""
+    title = match["title"]
+    if _TOOK.search(title) and _counts().matches(title):
         return match[0]
     char = match["char"] * 3
     return f"{match['indent']}{char}{match['title']}{char}"

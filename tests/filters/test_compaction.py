@@ -27,6 +27,9 @@ def test_rulers_are_shortened_and_a_counted_summary_is_kept_whole() -> None:
     assert compact_ruler("_" * 30 + " test_div " + "_" * 31) == "___ test_div ___"
     summary = "=" * 30 + " 3 failed, 4 passed in 0.47s " + "=" * 30
     assert compact_ruler(summary) == summary  # a fact readers quote whole
+    assert compact_ruler("=" * 40 + " slowest 5 durations " + "=" * 40) == (
+        "=== slowest 5 durations ==="
+    )
     for line in ("=====", "a ===========", "-- x --", "----------x", "--- a/file.py"):
         assert compact_ruler(line) == line
 
