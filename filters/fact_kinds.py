@@ -235,6 +235,16 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
         r"^ {4,}(?:[a-z_][\w.]*(?:\[[^\]]*\])?(?:, *[a-z_]\w*)* *[-+*/|&]?= *[^=\s]"
         r"|except\b[^:]*:\s*(?:#.*)?$)",
     ),
+    # the head of a Python function or class a traceback quotes, indented as code: its
+    # decorators and its ``def`` line (``    @pytest.mark.parametrize("qty,expected", …)``,
+    # ``    def test_price(qty, expected):``): the failing test's name is its block's heading
+    (
+        "quoted definition",
+        r"^ {4,}(?:(?:async +)?def|class) +\w+ *[(:]|^ {4,}@[A-Za-z_][\w.]*(?:\(|\s*$)",
+    ),
+    # the arguments of a frame as pytest's long traceback prints them above its source, flush
+    # left (``qty = 7, unit = 0.15, expected = 1.06``): values, not the failure's detail
+    ("frame arguments", r"^[a-z_]\w* = [^=\s]"),
 )
 """Lines that quote source code or unfold values: never protected for the words they hold
 (``TypeError`` in a quoted line of code is not an error)."""

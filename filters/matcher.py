@@ -30,15 +30,28 @@ class CommandMatcher:
 
     :param kind: the match kind.
     :param value: the text or pattern.
+    :param unless: an RE2 pattern; a segment it is found in does not match.
     """
 
     kind: MatchKind
     value: str
+    unless: str | None = None
     _regex: Regex | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _unless: Regex | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.kind is MatchKind.REGEX:
             object.__setattr__(self, "_regex", compile_pattern(self.value, label="match regex"))
+        if self.unless is not None:
+            object.__setattr__(self, "_unless", compile_pattern(self.unless, label="match unless"))
+
+    def excludes(self, segment: str) -> bool:
+        """Whether ``unless`` takes the segment away from the rule.
+
+        :param segment: the normalised command.
+        :returns: ``True`` when the ``unless`` pattern is found in it.
+        """
+        return self._unless is not None and self._unless.search(segment) is not None
 
     def matches(self, command: str) -> bool:
         """Whether the rule applies to ``command``.
@@ -55,11 +68,13 @@ class CommandMatcher:
         :returns: ``True`` on a match.
         """
         if self.kind is MatchKind.EXACT:
-            return segment == self.value
-        if self.kind is MatchKind.PREFIX:
-            return segment.startswith(self.value)
-        assert self._regex is not None
-        return self._regex.search(segment) is not None
+            found = segment == self.value
+        elif self.kind is MatchKind.PREFIX:
+            found = segment.startswith(self.value)
+        else:
+            assert self._regex is not None
+            found = self._regex.search(segment) is not None
+        return found and not self.excludes(segment)
 
 
 class MatcherSet:
@@ -77,6 +92,8 @@ class MatcherSet:
         import re2
 
         self._set = re2.Set.SearchSet(re2_options(32 << 20))
+        self._excluding = {index: matcher for index, matcher in enumerate(matchers)
+                           if matcher.unless is not None}
         try:
             for matcher in matchers:
                 self._set.Add(_set_pattern(matcher))
@@ -90,7 +107,12 @@ class MatcherSet:
         :param segment: the normalised command.
         :returns: the indices.
         """
-        return sorted(self._set.Match(segment) or ())
+        found = sorted(self._set.Match(segment) or ())
+        if not self._excluding:
+            return found
+        excluding = self._excluding
+        return [index for index in found
+                if index not in excluding or not excluding[index].excludes(segment)]
 
 
 def _set_pattern(matcher: CommandMatcher) -> str:

@@ -38,6 +38,7 @@ from tooldeck.filters.fact_kinds import (
 from tooldeck.filters.omissions import shortened
 from tooldeck.filters.patterns import FoundLines, LineMatcher
 from tooldeck.filters.repeats import without_repeats
+from tooldeck.filters.rulers import compact_ruler
 from tooldeck.filters.spans import LineData, Span, intersect, subtract, union
 
 __all__ = [
@@ -526,7 +527,8 @@ def lost_must_keep_lines(
         equal up to normalisation, such as ``dedup``).
     :returns: the missing lines, in input order (empty when nothing was lost); a blob shown
         by its two ends and the count between (:func:`~tooldeck.filters.omissions.shortened`)
-        is not lost.
+        is not lost, nor a ruler shown short around its whole title
+        (:func:`~tooldeck.filters.rulers.compact_ruler`: the engine shortens rulers first).
     """
     if normalize is not None:
         output = normalize(output)
@@ -534,7 +536,12 @@ def lost_must_keep_lines(
     lost: list[str] = []
     for line in must_keep_classifier().must_keep_lines(clean_input):
         probe = normalize(line) if normalize is not None else line
-        if probe not in present and probe not in output and shortened(probe) not in present:
+        if (
+            probe not in present
+            and probe not in output
+            and shortened(probe) not in present
+            and compact_ruler(probe) not in present
+        ):
             lost.append(line)
     return lost
 

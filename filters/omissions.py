@@ -48,6 +48,11 @@ _LONG_TAIL = 100
 _BLOB_SPACING = 40
 """A long line is a blob when its middle holds fewer than one space per this many
 characters (base64, a minified bundle), else words."""
+_ENCODED_BREAK = "%0A"
+_ENCODED_LINES = 10
+"""A long line holding this many percent-encoded line breaks is a whole text flattened into
+one line (a CI runner's ``::debug::stdout: …%0A…`` echo of the output above it): shown by
+its ends like a blob."""
 
 
 def line_shapes(text: str) -> list[str]:
@@ -145,9 +150,10 @@ def omitted_marker(lines: list[str], what: str = "lines") -> str:
 def shortened(line: str) -> str:
     """A kept line as shown: past 1,000 characters, the two ends of a blob.
 
-    A base64 blob or a minified bundle keeps its first 400 and last 100 characters, with
-    the count of those between. A long line of words (pip's ``Successfully installed`` and
-    its hundred packages, a repr) is a list of facts and stays whole.
+    A base64 blob, a minified bundle or a whole text flattened into one line with its line
+    breaks percent-encoded (``%0A``) keeps its first 400 and last 100 characters, with the
+    count of those between. A long line of words (pip's ``Successfully installed`` and its
+    hundred packages, a repr) is a list of facts and stays whole.
 
     :param line: a kept line.
     :returns: the line as shown.
@@ -155,7 +161,8 @@ def shortened(line: str) -> str:
     if len(line) <= _LONG_LINE:
         return line
     hidden = len(line) - _LONG_HEAD - _LONG_TAIL
-    if line.count(" ", _LONG_HEAD, -_LONG_TAIL) * _BLOB_SPACING > hidden:
+    words = line.count(" ", _LONG_HEAD, -_LONG_TAIL) * _BLOB_SPACING > hidden
+    if words and line.count(_ENCODED_BREAK, _LONG_HEAD, -_LONG_TAIL) < _ENCODED_LINES:
         return line
     return f"{line[:_LONG_HEAD]}…[{hidden} characters omitted]…{line[-_LONG_TAIL:]}"
 

@@ -6,19 +6,22 @@ around a title, or spaced (pytest's ``_ _ _ _ …`` between the frames of one fa
 traceback). The length of a ruler carries nothing, and on a 120-column terminal a single
 output spends kilobytes on them: a bare ruler becomes three of its character (a spaced one
 three spaced, ``_ _ _``), a ruler around
-a title keeps three on each side (``=== test session starts ===``, ``___ test_div ___``). A
-ruler around a protected title (``=== 3 failed in 0.4s ===``, ``=== FAILURES ===``) stays
-whole: a protected line is never reshaped, readers quote such lines, and a search for the
-quoted text must still find them. The engine shortens
+a title keeps three on each side (``=== test session starts ===``, ``=== FAILURES ===``,
+``___ ERROR at setup of test_db ___``, ``=== slowest 5 durations ===``): the title is the
+fact, and it is kept whole. A ruler around a run's final summary, counts and the time it
+took (``=== 3 failed, 2 passed in 0.4s ===``), stays whole: readers quote that line as it
+is, and it is printed once. The engine shortens
 rulers before it reduces an output (never on a file view or a short output); outputs that
 carry a diff are left alone, since there a line of dashes is file content.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
-from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.fact_kinds import MUST_KEEP_RULES
+from tooldeck.filters.patterns import LineMatcher
 
 __all__ = ["carries_diff", "compact_ruler", "compact_rulers"]
 
@@ -50,9 +53,21 @@ _TITLED = re.compile(
 )
 
 
-def _short_unprotected(match: re.Match[str]) -> str:
-    """A titled ruler shortened unless it is protected (``=== 3 failed in 0.4s ===``)."""
-    if must_keep_classifier().is_must_keep(match[0]):
+@functools.cache
+def _counts() -> LineMatcher:
+    """The protected kind of a summary of counts (``3 failed, 2 passed``)."""
+    return LineMatcher([pattern for kind, pattern in MUST_KEEP_RULES if kind == "count"],
+                       label="count")
+
+
+_TOOK = re.compile(r"\bin \d+(?:\.\d+)?m?s\b")
+"""The time a run took, closing its summary (``in 0.47s``)."""
+
+
+def _short_titled(match: re.Match[str]) -> str:
+    """A titled ruler shortened unless it is a run's summary (``=== 3 failed in 0.4s ===``)."""
+    title = match["title"]
+    if _TOOK.search(title) and _counts().matches(title):
         return match[0]
     char = match["char"] * 3
     return f"{match['indent']}{char}{match['title']}{char}"
@@ -64,7 +79,7 @@ def compact_ruler(line: str) -> str:
     :param line: a single line.
     :returns: the line, or its short form.
     """
-    return _TITLED.sub(_short_unprotected, _SPACED.sub(_short_spaced, _RULER.sub(_short, line)))
+    return _TITLED.sub(_short_titled, _SPACED.sub(_short_spaced, _RULER.sub(_short, line)))
 
 
 def carries_diff(text: str) -> bool:
@@ -84,5 +99,5 @@ def compact_rulers(text: str) -> str:
     """
     if carries_diff(text):
         return text
-    return _TITLED.sub(_short_unprotected, _SPACED.sub(_short_spaced, _RULER.sub(_short, text)))
+    return _TITLED.sub(_short_titled, _SPACED.sub(_short_spaced, _RULER.sub(_short, text)))
 

@@ -52,11 +52,13 @@ _FORBID: dict[str, Any] = {"extra": "forbid"}
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class MatchSpec:
-    """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``.
+    """A rule's ``match`` table: exactly one of ``exact``, ``prefix``, ``regex``, and ``unless``.
 
     :param exact: the whole command, exactly.
     :param prefix: the command's start, at a word boundary.
     :param regex: an RE2 pattern searched in the command.
+    :param unless: an RE2 pattern: a command it is found in is not the rule's, although it
+        matches (``pytest --collect-only`` lists tests, it does not run them).
     """
 
     __pydantic_config__: ClassVar[dict[str, Any]] = _FORBID
@@ -64,6 +66,7 @@ class MatchSpec:
     exact: str | None = None
     prefix: str | None = None
     regex: str | None = None
+    unless: str | None = None
 
     def __post_init__(self) -> None:
         given = [value for value in (self.exact, self.prefix, self.regex) if value is not None]
@@ -77,11 +80,11 @@ class MatchSpec:
         :raises PatternError: for an invalid or too long regex.
         """
         if self.exact is not None:
-            return CommandMatcher(MatchKind.EXACT, self.exact)
+            return CommandMatcher(MatchKind.EXACT, self.exact, self.unless)
         if self.prefix is not None:
-            return CommandMatcher(MatchKind.PREFIX, self.prefix)
+            return CommandMatcher(MatchKind.PREFIX, self.prefix, self.unless)
         assert self.regex is not None
-        return CommandMatcher(MatchKind.REGEX, self.regex)
+        return CommandMatcher(MatchKind.REGEX, self.regex, self.unless)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

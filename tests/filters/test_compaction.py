@@ -18,11 +18,18 @@ def test_rulers_are_shortened_and_a_counted_summary_is_kept_whole() -> None:
     assert compact_ruler("=" * 40 + " test session starts " + "=" * 40) == (
         "=== test session starts ==="
     )
-    failures = "=" * 40 + " FAILURES " + "=" * 40
-    assert compact_ruler(failures) == failures  # protected lines are never reshaped
+    # a protected title is kept whole between short marks (issue #13: a ruler's length
+    # carries nothing, wherever it stands)
+    assert compact_ruler("=" * 40 + " FAILURES " + "=" * 40) == "=== FAILURES ==="
+    setup = "_" * 30 + " ERROR at setup of test_db[1-2] " + "_" * 30
+    assert compact_ruler(setup) == "___ ERROR at setup of test_db[1-2] ___"
+    assert compact_ruler("=" * 40 + " warnings summary " + "=" * 40) == "=== warnings summary ==="
     assert compact_ruler("_" * 30 + " test_div " + "_" * 31) == "___ test_div ___"
     summary = "=" * 30 + " 3 failed, 4 passed in 0.47s " + "=" * 30
     assert compact_ruler(summary) == summary  # a fact readers quote whole
+    assert compact_ruler("=" * 40 + " slowest 5 durations " + "=" * 40) == (
+        "=== slowest 5 durations ==="
+    )
     for line in ("=====", "a ===========", "-- x --", "----------x", "--- a/file.py"):
         assert compact_ruler(line) == line
 

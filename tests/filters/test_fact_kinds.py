@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tooldeck.filters.engine import FilterEngine
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
 from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
 
@@ -91,6 +92,15 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "        except Exception as exc:  # noqa: PIE786",
         "                except KeyError:",
         '                    hook_error = RuntimeError("Failed to process unraisable exception")',
+        # the head of a function a traceback quotes, and the frame arguments above it
+        '    @pytest.mark.parametrize("qty,unit,expected", [(2, 0.1, 0.2), (7, 0.15, 1.06)])',
+        "    def test_price_rounding(qty, unit, expected):",
+        "        async def test_error_page(client) -> None:",
+        "    class TestFailures:",
+        "    @pytest.fixture",
+        "qty = 7, unit = 0.15, expected = 1.06",
+        "total = 100.0, code = 'VIP'",
+        "exc = ValueError('bad input')",
     ],
 )
 def test_what_is_not_a_fact(line: str) -> None:
@@ -289,3 +299,34 @@ def test_a_search_match_is_a_line_of_the_file_not_a_location(line: str) -> None:
 )
 def test_a_location_with_its_message_is_still_protected(line: str) -> None:
     assert must_keep_classifier().is_must_keep(line)
+
+
+def test_a_pytest_failure_keeps_its_evidence_and_counts_the_quoted_source() -> None:
+    # pytest's long traceback (the default): the frame's arguments, the test's decorator and
+    # its def line are quoted code; the '>' line, the 'E' lines and the location are the
+    # failure. Each failure's quoted lines fold into one omission with their exact count.
+    def block(n: int) -> list[str]:
+        return [
+            f"___ test_price_rounding[{n}-0.15-1.06] ___",
+            "",
+            f"qty = {n}, unit = 0.15, expected = 1.06",
+            "",
+            '    @pytest.mark.parametrize("qty,unit,expected", [(2, 0.1, 0.2), (7, 0.15, 1.06)])',
+            "    def test_price_rounding(qty, unit, expected):",
+            f">       assert price(qty, unit) == expected + {n}",
+            f"E       assert 1.0{n} == 1.06",
+            "",
+            f"tests/test_price.py:{n}3: AssertionError",
+        ]
+    blocks = [block(n) for n in range(1, 9)]
+    summary = "8 failed, 9 passed in 0.12s"
+    text = "\n".join(["=== FAILURES ===", *(line for b in blocks for line in b), summary])
+    out = FilterEngine.from_settings().apply("pytest", text, 1).output.split("\n")
+    for lines in blocks[1:]:  # (the first sits in the output's first lines, kept whole)
+        at = out.index(lines[0])
+        # (the blank lines between count: the marker stands for exactly what it hides)
+        assert out[at + 1] == f'… 5 lines omitted, like "qty = {lines[2][6]}, unit = 0.15, e…"'
+        assert out[at + 2 : at + 4] == lines[6:8]
+        assert out[at + 4] == lines[9]
+    assert summary in out
+    assert sum(line.startswith(("qty = ", "    def ", "    @")) for line in out) <= 3

@@ -8,6 +8,7 @@ import pytest
 
 from tooldeck.filters.engine import FilterEngine
 from tooldeck.filters.fallback import is_data
+from tooldeck.filters.omissions import shortened
 from tooldeck.filters.registry import default_strategy_registry
 
 PAD = " " + "." * 70
@@ -202,6 +203,23 @@ def test_a_long_line_of_words_is_a_list_of_facts_and_stays_whole() -> None:
     lines = [*[f"Collecting pkg{n}{PAD}" for n in range(60)], installed]
     out = reduce("\n".join(lines), 0)
     assert installed in out
+
+
+def test_a_text_flattened_with_encoded_line_breaks_is_shown_by_its_ends() -> None:
+    # GitHub Actions' terraform wrapper echoes the whole stdout again on one debug line,
+    # its line breaks percent-encoded: a second copy of what the output already shows
+    plan = [f"  # aws_instance.web[{n}] will be created{PAD}" for n in range(60)]
+    summary = "Plan: 60 to add, 0 to change, 0 to destroy."
+    echo = "::debug::stdout: " + "%0A".join([*plan, summary])  # protected: it holds counts
+    lines = [*plan, summary, echo, "::debug::exitcode: 0"]
+    out = FilterEngine.from_settings().apply("terraform plan", "\n".join(lines), 0).output
+    assert echo not in out
+    assert out.count("characters omitted]…") == 1
+    assert summary in out.split("\n")
+    # a long line of words with a few encoded breaks is still a list of facts
+    few = "Successfully installed " + " ".join(f"pkg{n}-1.0%0A" if n < 5 else f"pkg{n}-1.0"
+                                                for n in range(150))
+    assert shortened(few) == few
 
 
 def test_a_short_output_in_characters_is_never_cut() -> None:
