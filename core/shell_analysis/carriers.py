@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from tooldeck.shell_analysis.interpreters import STDIN_CODE
+from tooldeck.shell_analysis.interpreters import POWERSHELLS, STDIN_CODE
 from tooldeck.shell_analysis.model import Word, command_name
 
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
@@ -311,6 +311,23 @@ def _dash_c(name: str, args: Sequence[Word], found: Nested) -> None:
             found.script(args[index + 1], f"{name} -c")
 
 
+_POWERSHELL_COMMAND = frozenset({"-c", "-co", "-com", "-command"})
+"""PowerShell's ``-Command`` and the shortenings its parameter binder accepts, lowered (its
+parameters are case-insensitive)."""
+
+
+def _powershell_command(name: str, args: Sequence[Word], found: Nested) -> None:
+    """Queue ``pwsh -c 'cmd args'``'s command line as nested shell code.
+
+    A PowerShell command line runs its words as commands, as a shell's does: read as nested
+    shell code, every gate sees what it runs.
+    """
+    for option, value in itertools.pairwise(args):
+        if option.value.lower() in _POWERSHELL_COMMAND:
+            found.script(value, f"{name} -c")
+            return
+
+
 def _alias(args: Sequence[Word], found: Nested) -> None:
     for word in args:
         name, eq, value = word.value.partition("=")
@@ -531,6 +548,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _awk_file(name, args, stdin, found)
     elif name in ("su", "script"):
         _dash_c(name, args, found)
+    elif base in POWERSHELLS:
+        _powershell_command(base, args, found)
     elif name in _SIMPLE:
         _SIMPLE[name](args, found)
     return found
@@ -548,7 +567,7 @@ def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> N
 
 
 _CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
-             | _AWK_NAMES)
+             | _AWK_NAMES | POWERSHELLS)
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

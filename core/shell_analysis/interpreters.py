@@ -41,7 +41,8 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
 
 __all__ = [
-    "INTERPRETER_CODE_OPTIONS", "STDIN_CODE", "interpreter_code", "judge_code", "judge_interpreter",
+    "INTERPRETER_CODE_OPTIONS", "POWERSHELLS", "STDIN_CODE", "interpreter_code", "judge_code",
+    "judge_interpreter",
 ]
 
 STDIN_CODE = "<stdin>"
@@ -67,8 +68,11 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "r": frozenset({"-e"}),
     "julia": frozenset({"-e", "--eval"}),
     "tclsh": frozenset(), "wish": frozenset(),  # Tk's windowing shell reads Tcl as tclsh
-    "pwsh": frozenset({"-c", "-command", "-Command", "-encodedcommand", "-EncodedCommand"}),
-    "powershell": frozenset({"-c", "-command", "-Command"}),
+    # PowerShell's parameters are case-insensitive and may be shortened (pwsh -?): the
+    # words are lowered before the lookup (:data:`POWERSHELLS`)
+    "pwsh": frozenset({"-c", "-co", "-com", "-command", *(_ENCODED := frozenset({
+        "-e", "-ec", "-en", "-enc", "-encodedcommand"}))}),
+    "powershell": frozenset({"-c", "-co", "-com", "-command", *_ENCODED}),
     "osascript": frozenset({"-e"}),
     "jrunscript": frozenset({"-e"}),
     "clisp": frozenset({"-x"}),
@@ -196,11 +200,17 @@ _STRINGS = (
     re.compile(r"`([^`]*)`"), re.compile(r"\{([^{}]*)\}"), re.compile(r"\(([^()]*)\)"),
 )
 _SHELL_PREFIXES = re.compile(
-    r"^(?:\s+|[:!@+-]|\\!|exec[= ]|\.system\s|\.shell\s|execute\(|(?:shell|system)\s|"
-    r"[0-9$,/]*e\s)+")
+    r"^(?:\s+|[:!@+-]|\\!|exec[= ]|\.system\s|\.shell\s|execute\(|"
+    r"(?:platform\s+)?(?:shell|system)\s|[0-9$,/]*e\s)+")
 _STATEMENT_BREAKS = re.compile(r"[;\n\t]")
 _BARE_SHELLS = re.compile(
     r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+(?:-[a-z]+|[0-9]?[<>]&?[0-9]?\S*))*$")
+
+
+POWERSHELLS = frozenset({"pwsh", "powershell"})
+"""Shells whose one-liner is a command line: its words run commands as a shell's do
+(``pwsh -c 'sudo id'``), so the whole code is judged as shell text; a backtick escapes
+there, it runs nothing."""
 
 
 def _glued(value: str, options: frozenset[str]) -> bool:
@@ -231,7 +241,7 @@ def interpreter_code(segment: Segment) -> tuple[str, list[Word]] | None:
     options = INTERPRETER_CODE_OPTIONS[key]
     code: list[Word] = []
     for index, word in enumerate(args):
-        value = word.value
+        value = word.value.lower() if key in POWERSHELLS else word.value
         if (value in options or value == STDIN_CODE) and index + 1 < len(args):
             code.append(args[index + 1])
         elif _glued(value, options):
@@ -406,6 +416,14 @@ def judge_interpreter(segment: Segment,
     for word in words:
         if word.dynamic and not word.value.strip():
             return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
+    if name in POWERSHELLS:
+        args = segment.words[segment.command_positions[-1] + 1 :]
+        if any(w.value.lower() in _ENCODED for w in args):
+            return Finding(ASK, "embedded-code", f"{name} runs base64-encoded code (opaque)")
+        found_deny = [f for w in words if (f := judge_code(
+            w.value, shell_judge, whole_is_shell=True, backticks=False)) is not None]
+        return next((f for f in found_deny if f.verdict == DENY),
+                    found_deny[0] if found_deny else None)
     backticks = name not in _TEMPLATE_LANGUAGES
     if name in _AWKS:  # awk -v cmd=sh 'BEGIN{system(cmd)}': the variable's value is the code
         words = [_awk_bound(segment, w) for w in words]

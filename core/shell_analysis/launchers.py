@@ -89,6 +89,11 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "pnpm": frozenset({"exec", "dlx"}), "bun": frozenset({"x", "exec"}),
     "direnv": frozenset({"exec"}), "mise": frozenset({"exec", "x"}),
     "rtx": frozenset({"exec", "x"}), "asdf": frozenset({"exec"}),
+    # the per-language version managers' shims run a command under the selected version
+    # (rbenv/pyenv/nodenv/goenv/jenv/plenv exec, fnm exec, volta run: their manuals)
+    "rbenv": frozenset({"exec"}), "pyenv": frozenset({"exec"}), "nodenv": frozenset({"exec"}),
+    "goenv": frozenset({"exec"}), "jenv": frozenset({"exec"}), "plenv": frozenset({"exec"}),
+    "fnm": frozenset({"exec"}), "volta": frozenset({"run"}),
     "devbox": frozenset({"run"}), "nix": frozenset({"develop", "shell"}),
     "dotenv": frozenset({""}), "dotenvx": frozenset({"run"}), "op": frozenset({"run"}),
     "doppler": frozenset({"run"}), "infisical": frozenset({"run"}),
@@ -109,7 +114,9 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     # a terminal multiplexer and container front ends that run the command given after a
     # subcommand (zellij run, apptainer/singularity exec, podman/buildah unshare)
     "zellij": frozenset({"run"}), "apptainer": frozenset({"exec"}),
-    "singularity": frozenset({"exec"}), "podman": frozenset({"unshare"}),
+    "singularity": frozenset({"exec"}),
+    # docker's drop-in twins run the command after the container as docker exec does
+    "podman": frozenset({"unshare", "exec"}), "nerdctl": frozenset({"exec"}),
     "buildah": frozenset({"unshare"}),
 }
 
@@ -125,6 +132,10 @@ _VIMS = frozenset({"vim", "vi", "nvim", "ex", "view",
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(_VIMS, frozenset({"-c", "--cmd"})),
     "gdb": frozenset({"-ex", "--eval-command", "-iex", "--init-eval-command"}),
+    # lldb's commands run before or after the target loads; 'platform shell' runs a shell
+    # command (lldb(1), its 'help platform shell')
+    "lldb": frozenset({"-o", "--one-line", "-O", "--one-line-before-file", "-k",
+                       "--one-line-on-crash"}),
     "tar": frozenset({"--use-compress-program", "--info-script", "--new-volume-script",
                       "--rsh-command", "-F"}),
     "zip": frozenset({"--unzip-command"}), "rsync": frozenset({"--rsh"}),

@@ -10,8 +10,9 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``git``                      | ``credential fill``; ``credential-<helper> get``           |
 | ``op`` (1Password)           | ``read``; ``item get`` with ``--fields``/``--reveal``       |
 | ``bw`` (Bitwarden)           | ``get``                                                     |
-| ``lpass``, ``gopass``,       | ``show``                                                    |
+| ``lpass``, ``gopass``,       | ``show`` (gopass also ``cat``, ``otp``)                     |
 | ``keepassxc-cli``            |                                                             |
+| ``keyring`` (Python's CLI)   | ``get``                                                     |
 | ``vault``                    | ``read``; ``kv get``                                        |
 | ``vault``                    | ``print token``                                             |
 | ``aws``                      | ``secretsmanager get-secret-value``; ``ssm get-parameter(s)``|
@@ -65,7 +66,9 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "op": (("read",),),
     "bw": (("get",),),
     "lpass": (("show",),),
-    "gopass": (("show",),),
+    "gopass": (("show",), ("cat",), ("otp",)),
+    # Python's keyring CLI prints a stored password (keyring --help: get SERVICE USER)
+    "keyring": (("get",),),
     "keepassxc-cli": (("show",),),
     "vault": (("read",), ("kv", "get"), ("print", "token")),
     "dotenv": (("list",), ("get",)), "dotenvx": (("get",),),
