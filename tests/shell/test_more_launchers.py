@@ -44,15 +44,7 @@ VERDICTS = {
     "lldb -o 'platform shell sudo id' -o quit": "deny",
     "lldb -O 'platform shell rm -rf ~'": "deny",
     "lldb -b -o run -o bt ./app": "allow",
-}
-
-
-@pytest.mark.parametrize("command", sorted(VERDICTS))
-def test_what_they_run_is_judged(default_verdicts: Judge, command: str) -> None:
-    assert default_verdicts([command])[command] == VERDICTS[command]
-
-
-STORE_READS = {
+    # password stores' readers
     "keyring get system user": "deny",
     "gopass cat work/github": "deny",
     "keyring --help": "allow",
@@ -60,6 +52,7 @@ STORE_READS = {
 }
 
 
-@pytest.mark.parametrize("command", sorted(STORE_READS))
-def test_password_managers_that_print_a_secret(default_verdicts: Judge, command: str) -> None:
-    assert default_verdicts([command])[command] == STORE_READS[command]
+@pytest.mark.parametrize("command", sorted(VERDICTS))
+def test_each_spelling_gets_its_verdict(default_verdicts: Judge, command: str) -> None:
+    assert default_verdicts([command])[command] == VERDICTS[command]
+
