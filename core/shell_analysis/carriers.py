@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from tooldeck.shell_analysis.interpreters import POWERSHELLS, STDIN_CODE
+from tooldeck.shell_analysis.interpreters import POWERSHELL_COMMAND, POWERSHELLS, STDIN_CODE
 from tooldeck.shell_analysis.model import Word, command_name
 
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
@@ -311,11 +311,6 @@ def _dash_c(name: str, args: Sequence[Word], found: Nested) -> None:
             found.script(args[index + 1], f"{name} -c")
 
 
-_POWERSHELL_COMMAND = frozenset({"-c", "-co", "-com", "-command"})
-"""PowerShell's ``-Command`` and the shortenings its parameter binder accepts, lowered (its
-parameters are case-insensitive)."""
-
-
 def _powershell_command(name: str, args: Sequence[Word], found: Nested) -> None:
     """Queue ``pwsh -c 'cmd args'``'s command line as nested shell code.
 
@@ -323,7 +318,7 @@ def _powershell_command(name: str, args: Sequence[Word], found: Nested) -> None:
     shell code, every gate sees what it runs.
     """
     for option, value in itertools.pairwise(args):
-        if option.value.lower() in _POWERSHELL_COMMAND:
+        if option.value.lower() in POWERSHELL_COMMAND:
             found.script(value, f"{name} -c")
             return
 

@@ -41,14 +41,23 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment, Word
 
 __all__ = [
-    "INTERPRETER_CODE_OPTIONS", "POWERSHELLS", "STDIN_CODE", "interpreter_code", "judge_code",
-    "judge_interpreter",
+    "INTERPRETER_CODE_OPTIONS", "POWERSHELLS", "POWERSHELL_COMMAND", "STDIN_CODE",
+    "interpreter_code", "judge_code", "judge_interpreter",
 ]
 
 STDIN_CODE = "<stdin>"
 """The option word the analysis puts before a program an interpreter reads on standard input
 when the interpreter has no option of its own for inline code (``tclsh <<< '…'``): the
 program is judged as that interpreter's one-liner (:func:`.carriers.stdin_program`)."""
+
+POWERSHELLS = frozenset({"pwsh", "powershell"})
+"""Shells whose one-liner is a command line: its words run commands as a shell's do
+(``pwsh -c 'sudo id'``), so the whole code is judged as shell text; a backtick escapes
+there, it runs nothing."""
+POWERSHELL_COMMAND = frozenset({"-c", "-co", "-com", "-command"})
+"""PowerShell's ``-Command`` and the shortenings its parameter binder accepts, lowered."""
+_POWERSHELL_ENCODED = frozenset({"-e", "-ec", "-en", "-enc", "-encodedcommand"})
+"""PowerShell's ``-EncodedCommand`` (base64 code) and its shortenings, lowered."""
 
 INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "python": frozenset({"-c"}),
@@ -70,9 +79,8 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "tclsh": frozenset(), "wish": frozenset(),  # Tk's windowing shell reads Tcl as tclsh
     # PowerShell's parameters are case-insensitive and may be shortened (pwsh -?): the
     # words are lowered before the lookup (:data:`POWERSHELLS`)
-    "pwsh": frozenset({"-c", "-co", "-com", "-command", *(_ENCODED := frozenset({
-        "-e", "-ec", "-en", "-enc", "-encodedcommand"}))}),
-    "powershell": frozenset({"-c", "-co", "-com", "-command", *_ENCODED}),
+    "pwsh": POWERSHELL_COMMAND | _POWERSHELL_ENCODED,
+    "powershell": POWERSHELL_COMMAND | _POWERSHELL_ENCODED,
     "osascript": frozenset({"-e"}),
     "jrunscript": frozenset({"-e"}),
     "clisp": frozenset({"-x"}),
@@ -205,12 +213,6 @@ _SHELL_PREFIXES = re.compile(
 _STATEMENT_BREAKS = re.compile(r"[;\n\t]")
 _BARE_SHELLS = re.compile(
     r"^(?:/bin/|/usr/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh(?:\s+(?:-[a-z]+|[0-9]?[<>]&?[0-9]?\S*))*$")
-
-
-POWERSHELLS = frozenset({"pwsh", "powershell"})
-"""Shells whose one-liner is a command line: its words run commands as a shell's do
-(``pwsh -c 'sudo id'``), so the whole code is judged as shell text; a backtick escapes
-there, it runs nothing."""
 
 
 def _glued(value: str, options: frozenset[str]) -> bool:
@@ -416,19 +418,15 @@ def judge_interpreter(segment: Segment,
     for word in words:
         if word.dynamic and not word.value.strip():
             return Finding(ASK, "embedded-code", f"{name} code {word.source!r} is not static")
-    if name in POWERSHELLS:
-        args = segment.words[segment.command_positions[-1] + 1 :]
-        if any(w.value.lower() in _ENCODED for w in args):
-            return Finding(ASK, "embedded-code", f"{name} runs base64-encoded code (opaque)")
-        found_deny = [f for w in words if (f := judge_code(
-            w.value, shell_judge, whole_is_shell=True, backticks=False)) is not None]
-        return next((f for f in found_deny if f.verdict == DENY),
-                    found_deny[0] if found_deny else None)
-    backticks = name not in _TEMPLATE_LANGUAGES
+    command_line = name in POWERSHELLS
+    if command_line and any(w.value.lower() in _POWERSHELL_ENCODED
+                            for w in segment.words[segment.command_positions[-1] + 1 :]):
+        return Finding(ASK, "embedded-code", f"{name} runs base64-encoded code (opaque)")
+    backticks = name not in _TEMPLATE_LANGUAGES and not command_line
     if name in _AWKS:  # awk -v cmd=sh 'BEGIN{system(cmd)}': the variable's value is the code
         words = [_awk_bound(segment, w) for w in words]
-    findings = [f for w in words
-                if (f := judge_code(w.value, shell_judge, backticks=backticks)) is not None]
+    findings = [f for w in words if (f := judge_code(
+        w.value, shell_judge, whole_is_shell=command_line, backticks=backticks)) is not None]
     if name == "ipython":  # a line '!cmd' is shell code (IPython's system shell escape)
         findings.extend(_ipython_escapes(words, shell_judge))
     if any(w.dynamic for w in words) and not findings:
