@@ -259,24 +259,25 @@ class MustKeepClassifier:
 
         Protected: the always-protected kinds, the locations outside library paths and the
         listing kinds that are short, less the quoted lines. Each term is one RE2 scan of the
-        whole text; no line is classified on its own.
+        whole text; no line is classified on its own. The kinds are scanned one by one, not
+        first all together: a scan costs a call into RE2 per run it finds, and the candidates
+        of all kinds make about as many runs as the always-protected ones (a log's warnings),
+        where locations and listing lines make few.
 
         :param data: masked line data.
         :param listing: the listing kinds protected, asked only when a listing line is met.
         :param scan: the scans of ``data`` already made (none when ``None``).
         """
         scan = scan or _Scans(data)
-        runs = scan(self._matcher)
-        if not runs:
-            return runs
         protected = scan(self._strong)
-        if subtract(runs, protected):  # some candidates are locations or listing lines
-            source = scan(self._source)
-            if source:
-                protected = union(protected, subtract(source, scan(self._library)))
-            if scan(self._listing):
-                for kind in listing():
-                    protected = union(protected, scan(kind))
+        source = scan(self._source)
+        if source:
+            protected = union(protected, subtract(source, scan(self._library)))
+        if scan(self._listing):
+            for kind in listing():
+                protected = union(protected, scan(kind))
+        if not protected:
+            return protected
         quoted = scan(self._quoted)
         return subtract(protected, quoted) if quoted else protected
 
