@@ -6,7 +6,8 @@ The references are the previous implementations, kept here only (not in the pack
 - ``strip_noise``'s two-scan path (noise runs, then the must-keep lines inside them through
   :meth:`MustKeepClassifier.line_runs_within`), as ``test_strip_noise_fast_path`` has it;
 - ``fallback`` with the previous ``line_shapes`` put back;
-- the classifier's ``_classified`` that first scanned for the candidates of all kinds at once.
+- the classifier's ``_classified`` that first scanned for the candidates of all kinds at once,
+  and its scans that read the text once for each kind, the rare ones included.
 
 Every corpus output is compared, both halves; for the held-back half only the number of
 outputs that differ is reported (its outputs are never looked at one by one).
@@ -101,8 +102,18 @@ def old_classified(self: MustKeepClassifier, data: bytes, listing: Callable[[], 
     return subtract(protected, quoted) if quoted else protected
 
 
+def old_scans(self: MustKeepClassifier, data: bytes) -> object:
+    """The scans without the search for the rare kinds together: each kind scanned."""
+    from tooldeck.filters import must_keep
+
+    return must_keep._Scans(data)
+
+
 def _with_old_classified(action: Callable[[], object]) -> object:
-    with mock.patch.object(MustKeepClassifier, "_classified", old_classified):
+    with (
+        mock.patch.object(MustKeepClassifier, "_classified", old_classified),
+        mock.patch.object(MustKeepClassifier, "_scans", old_scans),
+    ):
         return action()
 
 
@@ -318,3 +329,20 @@ def test_classified_kind_by_kind_equals_previous_on_the_corpus() -> None:
         return classifier.line_runs(data)
 
     _assert_none_differ(lambda raw: runs(raw) == _with_old_classified(lambda: runs(raw)))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(NOISE), min_size=1, max_size=3), log_texts)
+def test_any_line_is_whether_there_are_runs(patterns: list[str], raw: str) -> None:
+    matcher = LineMatcher(patterns)
+    data = as_line_data(sanitize_output(raw))
+    assert matcher.any_line(data) == bool(matcher.line_runs(data))
+
+
+def test_the_rare_kinds_are_scanned_when_one_of_them_is_there() -> None:
+    # a quoted line (pytest's "E   + where") among errors: the search finds it, the scans run
+    classifier = must_keep_classifier()
+    data = as_line_data("error: one\nE       +  where 3 = f()\nerror: two")
+    scans = classifier._scans(data)
+    assert scans(classifier._quoted) == [(11, 36)]
+    assert scans(classifier._listing) == []
