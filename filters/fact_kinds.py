@@ -245,6 +245,12 @@ QUOTED_RULES: tuple[tuple[str, str], ...] = (
     # the arguments of a frame as pytest's long traceback prints them above its source, flush
     # left (``qty = 7, unit = 0.15, expected = 1.06``): values, not the failure's detail
     ("frame arguments", r"^[a-z_]\w* = [^=\s]"),
+    # the frames of a Rust backtrace (``RUST_BACKTRACE=1``) under a panic: a numbered
+    # symbol (``   4: inventory::tests::average_empty``, ``   3: core::result::unwrap_failed``)
+    # then its place, indented by 13 (``             at ./src/lib.rs:80:50``). The panic
+    # line names the failure's location (``panicked at src/lib.rs:47:9:``); the frames are
+    # the path the run took to it, like the library frames of a Python traceback
+    ("rust backtrace frame", r"^ {1,3}\d{1,3}: (?:<|[\w<>]+::)\S*|^ {13}at \S+:\d+:\d+$"),
 )
 """Lines that quote source code or unfold values: never protected for the words they hold
 (``TypeError`` in a quoted line of code is not an error)."""

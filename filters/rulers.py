@@ -10,9 +10,17 @@ a title keeps three on each side (``=== test session starts ===``, ``=== FAILURE
 ``___ ERROR at setup of test_db ___``, ``=== slowest 5 durations ===``): the title is the
 fact, and it is kept whole. A ruler around a run's final summary, counts and the time it
 took (``=== 3 failed, 2 passed in 0.4s ===``), stays whole: readers quote that line as it
-is, and it is printed once. The engine shortens
-rulers before it reduces an output (never on a file view or a short output); outputs that
-carry a diff are left alone, since there a line of dashes is file content.
+is, and it is printed once. A run of ``!`` is a ruler too (pytest's ``!!! stopping after 1
+failures !!!``).
+
+**Padding** is shortened with them: the spaces a tool prints to push a progress column to the
+terminal's right edge (``tests/a.py::test_x FAILED      …      [ 18%]``, maven's ``[INFO]
+Building core 1.0      …      [1/3]``) become one, and the spaces a terminal run leaves at
+the end of a line it rewrote (``collected 31 items`` then 90 spaces) go; a run of fewer than
+ten spaces, and the columns of a table (no bracketed column closing the line), stay. The
+engine shortens rulers and padding before it reduces an output (never on a file view or a
+short output); outputs that carry a diff are left alone, since there a line of dashes, or
+trailing spaces, are file content.
 """
 
 from __future__ import annotations
@@ -23,10 +31,10 @@ import re
 from tooldeck.filters.fact_kinds import MUST_KEEP_RULES
 from tooldeck.filters.patterns import LineMatcher
 
-__all__ = ["carries_diff", "compact_ruler", "compact_rulers"]
+__all__ = ["carries_diff", "compact_ruler", "compact_rulers", "is_ruler"]
 
 _RULER = re.compile(
-    r"^(?P<indent>[ \t]*(?:\[[A-Z]+\][ \t]+)?)(?P<char>[=_\-*#~─━═⎯])(?P=char){9,}"
+    r"^(?P<indent>[ \t]*(?:\[[A-Z]+\][ \t]+)?)(?P<char>[=_\-*#~─━═⎯!])(?P=char){9,}"
     r"[ \t]*$",
     re.MULTILINE,
 )
@@ -47,7 +55,7 @@ def _short_spaced(match: re.Match[str]) -> str:
 
 
 _TITLED = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~─━═⎯])(?P=char){9,}(?P<title>[ \t]+\S.*?\S?[ \t]+)"
+    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~─━═⎯!])(?P=char){9,}(?P<title>[ \t]+\S.*?\S?[ \t]+)"
     r"(?P=char){10,}[ \t]*$",
     re.MULTILINE,
 )
@@ -73,13 +81,37 @@ def _short_titled(match: re.Match[str]) -> str:
     return f"{match['indent']}{char}{match['title']}{char}"
 
 
+_PADDING = re.compile(
+    r"(?P<column>(?<=\S) {10,})(?=\[[^\]\n]*\][ \t]*$)|(?<=\S)[ \t]{10,}$", re.MULTILINE
+)
+"""Ten or more spaces pushing a closing bracketed column (``[ 18%]``, ``[1/3]``, ``[pom]``)
+to the right edge, or ending a line."""
+
+
+def _short_padding(match: re.Match[str]) -> str:
+    return " " if match["column"] else ""
+
+
+def _shortened(text: str) -> str:
+    return _TITLED.sub(_short_titled, _SPACED.sub(_short_spaced, _RULER.sub(_short, text)))
+
+
 def compact_ruler(line: str) -> str:
-    """One line with its ruler shortened (unchanged when it is not a ruler).
+    """One line with its ruler and its padding shortened (unchanged when it has neither).
 
     :param line: a single line.
     :returns: the line, or its short form.
     """
-    return _TITLED.sub(_short_titled, _SPACED.sub(_short_spaced, _RULER.sub(_short, line)))
+    return _PADDING.sub(_short_padding, _shortened(line))
+
+
+def is_ruler(line: str) -> bool:
+    """Whether a line is a ruler (bare, spaced or around a title) that compaction shortens.
+
+    :param line: a single line.
+    :returns: ``True`` for a ruler.
+    """
+    return _shortened(line) != line
 
 
 def carries_diff(text: str) -> bool:
@@ -99,5 +131,5 @@ def compact_rulers(text: str) -> str:
     """
     if carries_diff(text):
         return text
-    return _TITLED.sub(_short_titled, _SPACED.sub(_short_spaced, _RULER.sub(_short, text)))
+    return _PADDING.sub(_short_padding, _shortened(text))
 

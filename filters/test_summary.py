@@ -8,7 +8,7 @@ from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
-from tooldeck.filters.rulers import compact_ruler
+from tooldeck.filters.rulers import is_ruler
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import Ge
 from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
@@ -146,14 +146,10 @@ def _head_and_tail(block: list[str], limit: int) -> list[str]:
             *(block[-tail:] if tail else [])]
 
 
-def _is_ruler(line: str) -> bool:
-    return compact_ruler(line) != line
-
-
 def _trimmed(block: list[str]) -> list[str]:
     """The block without its trailing blank lines and bare rulers (unittest's ``=====``)."""
     end = len(block)
-    while end > 1 and (not block[end - 1].strip() or _is_ruler(block[end - 1])):
+    while end > 1 and (not block[end - 1].strip() or is_ruler(block[end - 1])):
         end -= 1
     return block[:end]
 

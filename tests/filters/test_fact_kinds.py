@@ -101,6 +101,12 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
         "qty = 7, unit = 0.15, expected = 1.06",
         "total = 100.0, code = 'VIP'",
         "exc = ValueError('bad input')",
+        # the frames of a Rust backtrace under a panic, in the project or not
+        "   3: core::result::unwrap_failed",
+        "   4: inventory::tests::average_empty",
+        "  12: <F as core::ops::function::FnOnce<()>>::call_once",
+        "             at ./src/lib.rs:80:50",
+        "             at /rustc/59807616e1fa/library/core/src/panicking.rs:80:14",
     ],
 )
 def test_what_is_not_a_fact(line: str) -> None:
@@ -330,3 +336,18 @@ def test_a_pytest_failure_keeps_its_evidence_and_counts_the_quoted_source() -> N
         assert out[at + 4] == lines[9]
     assert summary in out
     assert sum(line.startswith(("qty = ", "    def ", "    @")) for line in out) <= 3
+
+
+def test_a_panic_keeps_its_location_and_message_not_its_backtrace() -> None:
+    lines = [
+        "---- tests::take_too_many stdout ----",
+        "thread 'tests::take_too_many' (2638) panicked at src/lib.rs:28:20:",
+        "attempt to subtract with overflow",
+        "stack backtrace:",
+        "   3: core::panicking::panic_const::panic_const_sub_overflow",
+        "             at /rustc/59807616e1fa/library/core/src/panicking.rs:175:17",
+        "   4: inventory::tests::take_too_many",
+        "             at ./src/lib.rs:71:57",
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    ]
+    assert numbered(lines) == {1, 2}
