@@ -333,6 +333,19 @@ class LineMatcher:
             append((start, position))
         return runs
 
+    def any_line(self, data: LineData) -> bool:
+        """Whether some line of ``data`` matches: one search, which stops at the first line found.
+
+        :param data: UTF-8 text in which every line, the last included, ends with a newline.
+        :returns: ``True`` when a line matches.
+        """
+        if self._one_line_regex is None:
+            return bool(self._line_runs_one_by_one(data))
+        import re2
+
+        found = self._one_line_regex.Match(re2._Anchor.UNANCHORED, data, 0, len(data))[0]
+        return bool(found[0] >= 0)
+
     def runs_with_stops(
         self, data: LineData, stop: LineMatcher
     ) -> tuple[list[tuple[int, int]], FoundLines] | None:

@@ -5,7 +5,9 @@ The references are the previous implementations, kept here only (not in the pack
 - ``line_shapes`` with its previous patterns (each opened with ``^`` or a lookbehind);
 - ``strip_noise``'s two-scan path (noise runs, then the must-keep lines inside them through
   :meth:`MustKeepClassifier.line_runs_within`), as ``test_strip_noise_fast_path`` has it;
-- ``fallback`` with the previous ``line_shapes`` put back.
+- ``fallback`` with the previous ``line_shapes`` put back;
+- the classifier's ``_classified`` that first scanned for the candidates of all kinds at once,
+  and its scans that read the text once for each kind, the rare ones included.
 
 Every corpus output is compared, both halves; for the held-back half only the number of
 outputs that differ is reported (its outputs are never looked at one by one).
@@ -13,6 +15,7 @@ outputs that differ is reported (its outputs are never looked at one by one).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from unittest import mock
@@ -22,12 +25,17 @@ from hypothesis import strategies as st
 
 from tooldeck.filters import omissions
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.must_keep import (
+    MustKeepClassifier,
+    must_keep_classifier,
+    must_keep_line_numbers,
+)
 from tooldeck.filters.omissions import line_shapes, noise_notice
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.sanitize import sanitize_output
 from tooldeck.filters.selection import as_line_data, cut_spans, from_line_data, subtract
+from tooldeck.filters.spans import union
 from tooldeck.filters.strategy import StageResult
 
 from .corpuskit import corpus
@@ -71,6 +79,42 @@ def old_strip_noise(patterns: list[str], raw: str) -> StageResult:
 def old_fallback(raw: str) -> StageResult:
     with mock.patch.object(omissions, "line_shapes", old_line_shapes):
         return default_strategy_registry().build({"type": "fallback"}).apply(raw, 1)
+
+
+def old_classified(self: MustKeepClassifier, data: bytes, listing: Callable[[], object],
+                   scan: object = None) -> list[tuple[int, int]]:
+    """``_classified`` as it was: one scan for every candidate first, the kinds only if needed."""
+    from tooldeck.filters import must_keep
+
+    scan = scan or must_keep._Scans(data)
+    runs = scan(self._matcher)
+    if not runs:
+        return runs
+    protected = scan(self._strong)
+    if subtract(runs, protected):
+        source = scan(self._source)
+        if source:
+            protected = union(protected, subtract(source, scan(self._library)))
+        if scan(self._listing):
+            for kind in listing():
+                protected = union(protected, scan(kind))
+    quoted = scan(self._quoted)
+    return subtract(protected, quoted) if quoted else protected
+
+
+def old_scans(self: MustKeepClassifier, data: bytes) -> object:
+    """The scans without the search for the rare kinds together: each kind scanned."""
+    from tooldeck.filters import must_keep
+
+    return must_keep._Scans(data)
+
+
+def _with_old_classified(action: Callable[[], object]) -> object:
+    with (
+        mock.patch.object(MustKeepClassifier, "_classified", old_classified),
+        mock.patch.object(MustKeepClassifier, "_scans", old_scans),
+    ):
+        return action()
 
 
 # ---- random texts ---------------------------------------------------------------------------
@@ -240,3 +284,65 @@ def test_span_arithmetic_equals_previous(first_cuts: list[int], second_cuts: lis
     first, second = _spans(first_cuts), _spans(second_cuts)
     assert subtract(first, second) == old_subtract(first, second)
     assert intersect(first, second) == old_intersect(first, second)
+
+
+# ---- the classifier scanning kind by kind ---------------------------------------------------
+
+def _tune_lines() -> list[str]:
+    """Distinct lines of the tune half's outputs (the held-back half is not read line by line)."""
+    seen: dict[str, None] = {}
+    for case in corpus().load_cases():
+        if case.half == corpus().TUNE:
+            for line in sanitize_output(case.text).split("\n")[:400]:
+                seen.setdefault(line[:300], None)
+    return list(seen)
+
+
+_TUNE_LINES = st.deferred(lambda: st.sampled_from(_tune_lines_cached()))
+
+
+@functools.lru_cache(maxsize=1)
+def _tune_lines_cached() -> list[str]:
+    return _tune_lines()
+
+
+tune_texts = st.lists(st.one_of(_TUNE_LINES, log_lines), max_size=80).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tune_texts)
+def test_classified_kind_by_kind_equals_previous(text: str) -> None:
+    classifier = must_keep_classifier()
+    data = as_line_data(text)
+    new = (classifier.line_runs(data), must_keep_line_numbers(text),
+           classifier.line_runs_within(data, [(0, len(data))]))
+    old = _with_old_classified(lambda: (classifier.line_runs(data), must_keep_line_numbers(text),
+                                        classifier.line_runs_within(data, [(0, len(data))])))
+    assert new == old
+
+
+def test_classified_kind_by_kind_equals_previous_on_the_corpus() -> None:
+    classifier = must_keep_classifier()
+
+    def runs(raw: str) -> object:
+        data = as_line_data(sanitize_output(raw))
+        return classifier.line_runs(data)
+
+    _assert_none_differ(lambda raw: runs(raw) == _with_old_classified(lambda: runs(raw)))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(NOISE), min_size=1, max_size=3), log_texts)
+def test_any_line_is_whether_there_are_runs(patterns: list[str], raw: str) -> None:
+    matcher = LineMatcher(patterns)
+    data = as_line_data(sanitize_output(raw))
+    assert matcher.any_line(data) == bool(matcher.line_runs(data))
+
+
+def test_the_rare_kinds_are_scanned_when_one_of_them_is_there() -> None:
+    # a quoted line (pytest's "E   + where") among errors: the search finds it, the scans run
+    classifier = must_keep_classifier()
+    data = as_line_data("error: one\nE       +  where 3 = f()\nerror: two")
+    scans = classifier._scans(data)
+    assert scans(classifier._quoted) == [(11, 36)]
+    assert scans(classifier._listing) == []
