@@ -25,11 +25,6 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
-import resource
-import shutil
-import subprocess
-import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 from types import ModuleType
@@ -53,41 +48,12 @@ NOISE_PATTERNS = _BENCH.NOISE_PATTERNS
 best_of = _BENCH.best_of
 generate_log = _BENCH.generate_log
 rates = _BENCH.rates
+grep_seconds = _BENCH.grep_seconds
 
 SPECS = {
     "strip_noise": {"type": "strip_noise", "patterns": NOISE_PATTERNS},
     "fallback": {"type": "fallback"},
 }
-
-
-def grep_seconds(text: str, locale: str | None) -> tuple[float, float] | None:
-    """Best CPU and wall seconds of three ``grep -vE`` runs with the noise patterns, output kept.
-
-    :param text: the log, written to a file first.
-    :param locale: ``LC_ALL`` for grep (``None``: the machine's own).
-    :returns: the seconds, or ``None`` when grep is not installed.
-    """
-    grep = shutil.which("grep")
-    if grep is None:
-        return None
-    ere = "|".join(f"({pattern.replace(chr(92) + 'd', '[0-9]')})" for pattern in NOISE_PATTERNS)
-    env = dict(os.environ) if locale is None else {**os.environ, "LC_ALL": locale}
-    best_cpu = best_wall = float("inf")
-    with tempfile.TemporaryDirectory() as folder:
-        log, kept = os.path.join(folder, "in.log"), os.path.join(folder, "out.log")
-        with open(log, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        for _ in range(3):
-            before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-            with open(kept, "wb") as out:  # (not /dev/null: grep would stop at its first line)
-                subprocess.run(
-                    [grep, "-vE", ere, log], stdout=out, env=env, check=False, timeout=300
-                )
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-            best_cpu = min(best_cpu, cpu)
-            best_wall = min(best_wall, time.perf_counter() - wall)
-    return best_cpu, best_wall
 
 
 def throughput(text: str) -> None:
