@@ -395,3 +395,45 @@ def test_a_long_dpkg_listing_keeps_every_row_that_is_not_installed_normally(
     kept = engine.apply("dpkg -l", "\n".join(header + rows), 0).output.split("\n")
     assert rows[100] in kept and rows[150] in kept and rows[200] in kept
     assert rows[250] not in kept and rows[120] not in kept  # known, not installed; a plain row
+
+
+def test_a_long_apt_listing_keeps_the_rows_whose_status_is_not_the_ordinary_one(
+    engine: RulesOnly,
+) -> None:
+    rows = [f"lib{number}/stable,now 1.{number}-1 amd64 [installed,automatic]"
+            for number in range(300)]
+    notable = {
+        40: "oldtool/now 2.0-1 amd64 [residual-config]",
+        80: "nodejs/now 20.20.2-1nodesource1 amd64 [installed,local]",
+        120: "libpopt0/stable,now 1.19+dfsg-1 amd64 [installed,auto-removable]",
+        160: "openssl/now 3.0.19-1 amd64 [installed,upgradable to: 3.0.22-1]",
+        200: "libfoo2/stable,now 2.0-1 amd64 [installed,automatic,upgradable to: 2.1-1]",
+        240: "kernel-tools/experimental,now 6.1~rc3-1 amd64 [installed]",
+    }
+    for index, row in notable.items():
+        rows[index] = row
+    text = "\n".join(["WARNING: apt does not have a stable CLI interface.", "",
+                      "Listing...", *rows])
+    kept = engine.apply("apt list --installed", text, 0).output.split("\n")
+    assert all(row in kept for row in notable.values())
+    assert rows[100] not in kept and rows[260] not in kept  # the ordinary status
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "ii  pkg           2.0+dfsg-1     amd64        an ordinary repackaged upstream",
+        "ii  pkg           1:2.0-1        amd64        an epoch",
+        "ii  pkg           2.0-1~deb12u1  amd64        a stable update, not a pre-release",
+        "ii  pkg           2.0~bpo12+1    amd64        a backport",
+        "pkg/stable 2.0-1 amd64 [upgradable from: 1.9-1]",  # apt list --upgradable's own
+    ],
+)
+def test_a_package_row_with_an_ordinary_version_or_status_is_not_kept_for_it(
+    engine: RulesOnly, row: str
+) -> None:
+    plain = "ii  lib{0:<11} 1.{0}-1      amd64        library number {0}"
+    rows = [plain.format(number) for number in range(300)]
+    rows[150] = row
+    kept = engine.apply("dpkg -l", "\n".join(rows), 0).output.split("\n")
+    assert row not in kept
