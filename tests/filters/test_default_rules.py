@@ -437,3 +437,61 @@ def test_a_package_row_with_an_ordinary_version_or_status_is_not_kept_for_it(
     rows[150] = row
     kept = engine.apply("dpkg -l", "\n".join(rows), 0).output.split("\n")
     assert row not in kept
+
+
+def _pytest_report(captured: list[str]) -> list[str]:
+    """A failing pytest run of 60 tests whose failing test printed ``captured``."""
+    return [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.7, pytest-9.2.0, pluggy-1.7.0",
+        "rootdir: /work/proj",
+        "plugins: timeout-2.4.0",
+        "timeout: 0.2s",
+        "timeout method: signal",
+        "timeout func_only: False",
+        "collected 60 items",
+        "",
+        *[f"tests/test_m{number}.py ..........                                  [{number}%]"
+          for number in range(30)],
+        "tests/test_sync.py F                                                   [100%]",
+        "",
+        "=================================== FAILURES ===================================",
+        "__________________________________ test_sync ___________________________________",
+        "",
+        "    def test_sync():",
+        ">       assert sync() == 3",
+        "E       assert 2 == 3",
+        "",
+        "tests/test_sync.py:9: AssertionError",
+        "----------------------------- Captured log call ------------------------------",
+        *captured,
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_sync.py::test_sync - assert 2 == 3",
+        "========================= 1 failed, 59 passed in 0.91s =========================",
+    ]
+
+
+def test_a_pytest_header_line_holding_a_setting_of_this_run_is_kept(engine: RulesOnly) -> None:
+    # a plugin's deprecation notice first, as pytest-asyncio prints it: the header is past
+    # the lines kept at the output's start
+    notice = [".venv/lib/python3.11/site-packages/plugin.py:306: PytestDeprecationWarning: "
+              "The configuration option is unset.", "The default will change. " * 20, "",
+              "  warnings.warn(PytestDeprecationWarning(_UNSET))"]
+    report = notice + _pytest_report(["INFO     sync:sync.py:12 fetched 2 rows"])
+    kept = engine.apply("pytest --timeout=0.2", "\n".join(report), 1).output.split("\n")
+    assert "timeout: 0.2s" in kept
+    assert "timeout method: signal" not in kept  # no number: a setting every run shows
+
+
+def test_what_a_failing_pytest_test_printed_keeps_its_first_and_last_lines(
+    engine: RulesOnly,
+) -> None:
+    captured = [f"DEBUG    sync:sync.py:{number} page {number} fetched" for number in range(40)]
+    captured[-1] = "WARNING  sync:sync.py:88 gave up after 40 pages: 2 rows of 3"
+    captured[20] = "INFO     sync:sync.py:50 " + "x" * 300  # a dumped value
+    report = _pytest_report(captured)
+    kept = engine.apply("pytest", "\n".join(report), 1).output.split("\n")
+    assert captured[0] in kept and captured[2] in kept
+    assert captured[-2] in kept and captured[-1] in kept
+    assert captured[10] not in kept and captured[20] not in kept
+    assert any(line.startswith("… 35 lines omitted") for line in kept)  # the rest, counted
