@@ -13,6 +13,10 @@ protected line alone can lose what it is about. Kept with it:
 - what a kept line ending in ``:`` **introduces**: the lines indented under it (``The
   conflict is caused by:``), or the next line (the message after ``panicked at
   src/lib.rs:11:6:``);
+- the **output a failing test printed**, under pytest's ``--- Captured stdout call ---``
+  (stderr, log; setup, call, teardown) when that title is kept: its first and last lines
+  (a log's last record is often the error the test ran into), when they read like lines
+  of a log or a print (a value dumped on one line of kilobytes is not kept for this);
 - the **rest of an exception message** that ends a traceback (pydantic's field and reason
   lines after ``ValidationError: 2 validation errors for Entry``);
 - the lines that open the **sections of an outline** (the roots of a ``tree`` listing),
@@ -49,6 +53,15 @@ _NEW_BLOCK = re.compile(
 )
 """A line that starts something else than the message above it: a frame, another
 traceback, a ruler or a titled ruler."""
+
+_CAPTURED = re.compile(r"^-{3,} Captured (?:stdout|stderr|log) (?:setup|call|teardown) -{3,}$")
+"""pytest's title over what a failing test printed (its ruler already compacted)."""
+
+_CAPTURED_EDGE = (3, 2)
+"""Lines kept from the start and from the end of a captured section; the middle is counted."""
+
+_CAPTURED_CHARS = 240
+"""Longest captured line kept for being captured: a longer one is a dumped value."""
 
 _CONTINUATION = 8
 """Most lines of an exception message kept after its first line."""
@@ -95,6 +108,8 @@ def context_lines(lines: list[str], kept: set[int]) -> set[int]:
         level = indent(line)
         if line.rstrip().endswith(":"):
             context.update(_introduced(lines, index, level))
+        if _CAPTURED.match(line):
+            context.update(_captured(lines, index))
         if not _MESSAGE.search(line):
             continue
         warning_record = _WARNING_RECORD.search(line) is not None
@@ -159,6 +174,20 @@ def _introduced(lines: list[str], index: int, level: int) -> list[int]:
             return [after]
         found.append(after)
     return found
+
+
+def _captured(lines: list[str], index: int) -> list[int]:
+    """The first and last lines of the captured section titled at ``index``.
+
+    The section runs to the next ruler (another section, the short summary) or the end.
+    """
+    end = index + 1
+    while end < len(lines) and not _RULER.match(lines[end]):
+        end += 1
+    body = [after for after in range(index + 1, end)
+            if lines[after].strip() and len(lines[after]) <= _CAPTURED_CHARS]
+    first, last = _CAPTURED_EDGE
+    return body if len(body) <= first + last else body[:first] + body[-last:]
 
 
 def _continuation(lines: list[str], index: int, level: int) -> list[int]:

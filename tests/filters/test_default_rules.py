@@ -395,3 +395,103 @@ def test_a_long_dpkg_listing_keeps_every_row_that_is_not_installed_normally(
     kept = engine.apply("dpkg -l", "\n".join(header + rows), 0).output.split("\n")
     assert rows[100] in kept and rows[150] in kept and rows[200] in kept
     assert rows[250] not in kept and rows[120] not in kept  # known, not installed; a plain row
+
+
+def test_a_long_apt_listing_keeps_the_rows_whose_status_is_not_the_ordinary_one(
+    engine: RulesOnly,
+) -> None:
+    rows = [f"lib{number}/stable,now 1.{number}-1 amd64 [installed,automatic]"
+            for number in range(300)]
+    notable = {
+        40: "oldtool/now 2.0-1 amd64 [residual-config]",
+        80: "nodejs/now 20.20.2-1nodesource1 amd64 [installed,local]",
+        120: "libpopt0/stable,now 1.19+dfsg-1 amd64 [installed,auto-removable]",
+        160: "openssl/now 3.0.19-1 amd64 [installed,upgradable to: 3.0.22-1]",
+        200: "libfoo2/stable,now 2.0-1 amd64 [installed,automatic,upgradable to: 2.1-1]",
+        240: "kernel-tools/experimental,now 6.1~rc3-1 amd64 [installed]",
+    }
+    for index, row in notable.items():
+        rows[index] = row
+    text = "\n".join(["WARNING: apt does not have a stable CLI interface.", "",
+                      "Listing...", *rows])
+    kept = engine.apply("apt list --installed", text, 0).output.split("\n")
+    assert all(row in kept for row in notable.values())
+    assert rows[100] not in kept and rows[260] not in kept  # the ordinary status
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "ii  pkg           2.0+dfsg-1     amd64        an ordinary repackaged upstream",
+        "ii  pkg           1:2.0-1        amd64        an epoch",
+        "ii  pkg           2.0-1~deb12u1  amd64        a stable update, not a pre-release",
+        "ii  pkg           2.0~bpo12+1    amd64        a backport",
+        "pkg/stable 2.0-1 amd64 [upgradable from: 1.9-1]",  # apt list --upgradable's own
+    ],
+)
+def test_a_package_row_with_an_ordinary_version_or_status_is_not_kept_for_it(
+    engine: RulesOnly, row: str
+) -> None:
+    plain = "ii  lib{0:<11} 1.{0}-1      amd64        library number {0}"
+    rows = [plain.format(number) for number in range(300)]
+    rows[150] = row
+    kept = engine.apply("dpkg -l", "\n".join(rows), 0).output.split("\n")
+    assert row not in kept
+
+
+def _pytest_report(captured: list[str]) -> list[str]:
+    """A failing pytest run of 60 tests whose failing test printed ``captured``."""
+    return [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.7, pytest-9.2.0, pluggy-1.7.0",
+        "rootdir: /work/proj",
+        "plugins: timeout-2.4.0",
+        "timeout: 0.2s",
+        "timeout method: signal",
+        "timeout func_only: False",
+        "collected 60 items",
+        "",
+        *[f"tests/test_m{number}.py ..........                                  [{number}%]"
+          for number in range(30)],
+        "tests/test_sync.py F                                                   [100%]",
+        "",
+        "=================================== FAILURES ===================================",
+        "__________________________________ test_sync ___________________________________",
+        "",
+        "    def test_sync():",
+        ">       assert sync() == 3",
+        "E       assert 2 == 3",
+        "",
+        "tests/test_sync.py:9: AssertionError",
+        "----------------------------- Captured log call ------------------------------",
+        *captured,
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_sync.py::test_sync - assert 2 == 3",
+        "========================= 1 failed, 59 passed in 0.91s =========================",
+    ]
+
+
+def test_a_pytest_header_line_holding_a_setting_of_this_run_is_kept(engine: RulesOnly) -> None:
+    # a plugin's deprecation notice first, as pytest-asyncio prints it: the header is past
+    # the lines kept at the output's start
+    notice = [".venv/lib/python3.11/site-packages/plugin.py:306: PytestDeprecationWarning: "
+              "The configuration option is unset.", "The default will change. " * 20, "",
+              "  warnings.warn(PytestDeprecationWarning(_UNSET))"]
+    report = notice + _pytest_report(["INFO     sync:sync.py:12 fetched 2 rows"])
+    kept = engine.apply("pytest --timeout=0.2", "\n".join(report), 1).output.split("\n")
+    assert "timeout: 0.2s" in kept
+    assert "timeout method: signal" not in kept  # no number: a setting every run shows
+
+
+def test_what_a_failing_pytest_test_printed_keeps_its_first_and_last_lines(
+    engine: RulesOnly,
+) -> None:
+    captured = [f"DEBUG    sync:sync.py:{number} page {number} fetched" for number in range(40)]
+    captured[-1] = "WARNING  sync:sync.py:88 gave up after 40 pages: 2 rows of 3"
+    captured[20] = "INFO     sync:sync.py:50 " + "x" * 300  # a dumped value
+    report = _pytest_report(captured)
+    kept = engine.apply("pytest", "\n".join(report), 1).output.split("\n")
+    assert captured[0] in kept and captured[2] in kept
+    assert captured[-2] in kept and captured[-1] in kept
+    assert captured[10] not in kept and captured[20] not in kept
+    assert any(line.startswith("… 35 lines omitted") for line in kept)  # the rest, counted
