@@ -145,7 +145,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "tmux": frozenset(), "screen": frozenset({"-X"}),
     "sqlite3": frozenset({"-cmd"}),
     "vagrant": frozenset({"-c", "--command"}), "flock": frozenset({"-c", "--command"}),
-    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    # lftp -e runs its commands after connecting, !CMD through the shell (lftp(1))
+    "lftp": frozenset({"-c", "-e"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
     # latexmk runs the (pdf)latex command it is given (latexmk(1))
     "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
@@ -159,6 +160,10 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
                           "--manual-auth-hook", "--manual-cleanup-hook"}),
     "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    # make -E is --eval's short form (make(1)); sftp -D runs the given sftp server program
+    # locally instead of connecting (sftp(1)); GTFOArgs' make and sftp pages
+    "make": frozenset({"-E"}), "gmake": frozenset({"-E", "--eval"}),
+    "sftp": frozenset({"-D"}),
     "m4": frozenset({STDIN_CODE}),  # m4 <<< 'syscmd(…)': its script on standard input
     # emacs(1) takes each long option with one dash too, and runs Lisp from -execute
     "emacs": frozenset({"-eval", "--execute", "-execute"}),
@@ -332,6 +337,12 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
     if name in _DBUS_TOOLS:
         words.extend(_unixexec(args))
+    if name == "strace":  # strace -o '|CMD': the trace is piped to CMD (strace(1))
+        words.extend(Word(w.value[1:], w.source, w.dynamic)
+                     for w in _option_values(args, frozenset({"-o", "--output"}))
+                     if w.value.startswith(("|", "!")))
+    if name in _EXIMS and any(w.value.startswith("-be") for w in args):
+        words.extend(_exim_runs(args))
     pattern = _POSITIONAL_CODE.get(name)
     if pattern is not None:
         words.extend(w for w in args if not w.value.startswith("-") and pattern.search(w.value))
@@ -339,6 +350,28 @@ def _code_words(segment: Segment) -> list[Word]:
 
 
 _DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+_EXIMS = frozenset({"sendmail", "exim", "exim4"})
+"""Exim and its ``sendmail`` name: ``-be`` expands its arguments as Exim strings, and an
+expansion's ``${run{CMD}…}`` runs CMD (Exim's specification, "Expansion items"; GTFOArgs'
+sendmail page)."""
+_EXIM_RUN = re.compile(r"\$\{run(?:,[a-z]+)?\{([^{}]*)\}")
+
+
+def _exim_runs(args: Sequence[Word]) -> list[Word]:
+    """The commands the ``${run{…}}`` items of Exim strings name.
+
+    An item whose command is itself an expansion (``${run{${substr…}}}``) is code built at
+    run time.
+    """
+    found = []
+    for word in args:
+        if word.value.startswith("-") or "${" not in word.value:
+            continue
+        runs = _EXIM_RUN.findall(word.value)
+        found.extend(Word(run, word.source, word.dynamic) for run in runs)
+        if word.value.count("${run") > len(runs) or "${perl" in word.value:
+            found.append(Word(word.value, word.source, dynamic=True))
+    return found
 _COMPILER_DRIVERS = frozenset({"gcc", "g++", "cc", "c++", "gfortran"})
 """GCC's drivers: ``-wrapper PROG,ARGS`` runs each subcommand under PROG (gcc(1))."""
 
@@ -500,6 +533,6 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | _COMPILER_DRIVERS | {"xdg-user-dir"}
+    | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | {"xdg-user-dir", "strace"}
 )
 """Command names :func:`option_finding` looks at."""
