@@ -411,6 +411,9 @@ _RSYNC_MOVES = ("--remove-source-files", "-e", "--rsh", "--rsync-path", "--files
                 "--compare-dest")
 _ZIP_UNSAFE = ("-m", "--move", "-T", "--test", "-TT", "--unzip-command", "-d", "--delete",
                "-@", "-i@", "-x@")
+_UNZIP_VALUE_OPTIONS = frozenset({"-d", "-P", "-I", "-O"})
+"""unzip(1)'s options that take a separate value: the extraction directory, the password and
+the character sets."""
 _CLONE_UNSAFE = ("-u", "--upload-pack", "--template", "-c", "--config", "--separate-git-dir",
                  "--reference", "--shared", "-s")
 _BUILDERS = frozenset({"docker", "podman", "buildah", "nerdctl"})
@@ -459,8 +462,12 @@ def _archive_sources(head: str, args: Sequence[str],
         return frozenset(operands[:-1])
     if head in ("tar", "bsdtar", "gtar"):
         return _tar_sources(args) | _tar_extracted(args)
-    if head == "unzip" and operands and not any(a.startswith(("-@", "-Z")) for a in args):
-        return frozenset(operands[:1])  # the archive read; -d names where it writes
+    if head == "unzip" and not any(a.startswith(("-@", "-Z")) for a in args):
+        # the archive read, the first operand that is no option's value (unzip -d DIR a.zip:
+        # -d names where it writes)
+        archive = [a for a, before in zip(args, ("", *args), strict=False)
+                   if not a.startswith("-") and before not in _UNZIP_VALUE_OPTIONS][:1]
+        return frozenset(archive)
     if head == "zip" and len(operands) >= 2 and not any(
             a.startswith(_ZIP_UNSAFE) for a in args):
         return frozenset(operands[1:])
