@@ -537,6 +537,7 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "pass": frozenset({"show"}),
     "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
     "getent": frozenset({"shadow", "gshadow"}),
+    "xauth": frozenset({"list", "extract", "nlist"}),  # the X server's cookies, printed
 }
 _MEMORY_DUMPERS = frozenset({"gcore"})
 

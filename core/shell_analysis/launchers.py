@@ -160,6 +160,9 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
                           "--manual-auth-hook", "--manual-cleanup-hook"}),
     "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    # gimp -b runs its batch commands in the --batch-interpreter (python-fu-eval: Python;
+    # GTFOBins' gimp entry), gimp-console the same
+    "gimp": frozenset({"-b", "--batch"}), "gimp-console": frozenset({"-b", "--batch"}),
     # make -E is --eval's short form (make(1)); sftp -D runs the given sftp server program
     # locally instead of connecting (sftp(1)); GTFOArgs' make and sftp pages
     "make": frozenset({"-E"}), "gmake": frozenset({"-E", "--eval"}),
@@ -241,8 +244,15 @@ def bare_shell(words: Sequence[Word]) -> bool:
         # python -m pty spawns $SHELL on a pseudo-terminal (GTFOBins' pty.spawn, as a module)
         return (name.rstrip("0123456789.-") in ("python", "pypy")
                 and [w.value for w in words[1:3]] == ["-m", "pty"])
-    return all(w.value in _BARE_SHELL_FLAGS or w.value.startswith(("0<", "1>", "2>", "<", ">"))
-               for w in words[1:])
+    from_input = False
+    for word in words[1:]:
+        if from_input:
+            return True  # sh -s ARGS: the words are $1…, the script is read from input
+        if not (word.value in _BARE_SHELL_FLAGS
+                or word.value.startswith(("0<", "1>", "2>", "<", ">"))):
+            return False
+        from_input = word.value == "-s"
+    return True
 
 
 def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:

@@ -175,6 +175,10 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/github-copilot/hosts.json", "*/github-copilot/apps.json", "*/.codeium/config.json",
     "*/.cursor/mcp.json", "*/.doppler/*", "*/.doppler.yaml", "*/.jfrog/jfrog-cli.conf*",
     "*/atuin/key", "*/tdata/key_data*", "*/.git-credential-cache/*",
+    # Yarn Berry's npmAuthToken, the X server's and session manager's cookies (whoever holds
+    # one reads the screen and types into it), the mongo shell's history, Signal Desktop's
+    # database key
+    "*/.yarnrc.yml", "*/.Xauthority", "*/.ICEauthority", "*/.dbshell", "*/Signal/config.json",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -504,10 +508,21 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
         if _read_only(segment) or (everything_reads and segment.command in _DIRECTORY_CHANGERS):
             readers |= words
         else:
-            inputs = input_files(segment) & words
+            inputs = {p for p in input_files(segment) & words if not _holds_secrets(p)}
             readers |= inputs
             others |= words - inputs
     return frozenset(readers - others)
+
+
+_SECRET_HOLDERS = re.compile(
+    r"^(?:/|~|/root|/home|/Users|/etc|/var|(?:~|/root|/home/[^/]+|/Users/[^/]+)(?:/\.[^/]+)?)/?$")
+"""A copy or archive source that holds secrets whole: the filesystem's root, a home or the
+homes, ``/etc`` and ``/var`` (``shadow``, its backups), or a home's hidden settings directory
+(``~/.config``): ``cp -r ~ backup`` copies ``~/.ssh`` too."""
+
+
+def _holds_secrets(path: str) -> bool:
+    return _SECRET_HOLDERS.match(path) is not None
 
 
 def metadata_paths(analysis: CommandAnalysis) -> frozenset[str]:
