@@ -176,6 +176,13 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
                     frozenset({"--shell-escape", "-shell-escape"})),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
+_GIT_INCLUDE = re.compile(r"(?i)^include(?:if\..*)?\.path=")
+_HIDDEN_OPTIONS: dict[str, frozenset[str]] = {
+    # curl(1) -K/--config and wget(1) --config read options from a file (an output file, an
+    # upload, wget's use_askpass command): GTFOArgs' curl page
+    "curl": frozenset({"-K", "--config"}), "wget": frozenset({"--config"}),
+    "wget2": frozenset({"--config"}),
+}
 _FROM_STDIN = frozenset({"at", "batch"})
 _SETTING_KEYS = re.compile(
     r"^(?:core\.(?:pager|sshcommand|editor|fsmonitor|hookspath|askpass|gitproxy)|"
@@ -213,7 +220,9 @@ _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTU
 _ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
                            r"--experimental-loader|-r\S|-toolexec|-exec)")
-_EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
+_EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:(?:sil(?:ent)?|exe(?:cute)?|keep\w*|noa\w*)!?\s+)*"
+                       r"(?:sh|shell|terminal|!)", re.IGNORECASE)
+"""An editor command opening a shell, behind Vim's command modifiers (``silent !sh``)."""
 _EDITORS = _VIMS
 _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
@@ -224,7 +233,10 @@ _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", 
 _PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
 """bash(1)'s prompts: a command substitution in one runs each time the prompt is shown
 (``PS4='$(…)' bash -x`` once per traced line)."""
-_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
+_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$|"
+                               r"^GIT_CONFIG_VALUE_[0-9]+$")
+"""Variables whose value is a command (``GIT_CONFIG_VALUE_0`` too: git(1)'s
+``GIT_CONFIG_COUNT`` settings, as ``-c`` sets them)."""
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--", "--login", "--norc", "--noprofile",
@@ -307,7 +319,9 @@ def _setting_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]
         if not eq:
             key, _, value = word.value.partition(" ")
         if _SETTING_KEYS.match(key.strip()):
-            found.append(Word(value.strip(), word.source, word.dynamic))
+            # git --config-env=KEY=VAR: the value is VAR's, known only at run time
+            from_env = any(a.value.startswith("--config-env") for a in args)
+            found.append(Word(value.strip(), word.source, word.dynamic or from_env))
     return found
 
 
@@ -425,11 +439,22 @@ def option_finding(segment: Segment,
                            "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
         if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
             return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
+    hidden = _HIDDEN_OPTIONS.get(segment.command)
+    if hidden is not None and any(a.partition("=")[0] in hidden or (
+            a[:2] in hidden and not a.startswith("--")) for a in args):
+        # curl -K FILE: its options come from a file or input unseen (-o, upload-file …)
+        findings.append(Finding(ASK, "opaque", f"{segment.command} reads more options from a "
+                                "file: what they do is not seen"))
     if segment.command == "git":
         hooks = [a.split("=", 1)[1] for a in args if a.lower().startswith("core.hookspath=")]
         if any(h.startswith(("/", "~", "$")) or ".." in h.split("/") for h in hooks):
             findings.append(Finding(ASK, "launcher", f"git runs hooks from {hooks[0]!r}, "
                                     "outside the project"))
+        included = [a.split("=", 1)[1] for a in args if _GIT_INCLUDE.match(a)]
+        if any(i.startswith(("/", "~", "$")) or ".." in i.split("/") for i in included):
+            # the file's settings can name a pager, an fsmonitor, hooks (git-config(1))
+            findings.append(Finding(ASK, "launcher", f"git reads settings from "
+                                    f"{included[0]!r}, outside the project"))
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "
@@ -543,6 +568,7 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | {"xdg-user-dir", "strace"}
+    | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | frozenset(_HIDDEN_OPTIONS)
+    | {"xdg-user-dir", "strace"}
 )
 """Command names :func:`option_finding` looks at."""

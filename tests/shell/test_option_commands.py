@@ -73,6 +73,26 @@ def test_ordinary_uses_of_those_options_stay_allowed(default_verdicts: Judge,
     assert default_verdicts([command])[command] == "allow"
 
 
+@pytest.mark.parametrize("command", [
+    "curl -K cfg.txt https://example.com/", "curl --config - https://x.example <<< 'output = ~/.x'",
+    "wget --config=/tmp/wgetrc https://x.example/", "git -c include.path=/tmp/evil.cfg log",
+    "git --config-env=core.pager=EVIL log",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=sh git log",
+    "vim --cmd 'silent !sh' README.md",
+])
+def test_settings_and_options_from_elsewhere_are_not_allowed(default_verdicts: Judge,
+                                                             command: str) -> None:
+    assert default_verdicts([command])[command] != "allow"
+
+
+@pytest.mark.parametrize("command", [
+    "git -c include.path=.gitconfig.local log -1", "git --config-env=user.name=GIT_NAME log -1",
+    "curl -sS https://example.com/", "vim -u NONE -c 'wq' notes.txt",
+])
+def test_their_ordinary_forms_stay_allowed(default_verdicts: Judge, command: str) -> None:
+    assert default_verdicts([command])[command] == "allow"
+
+
 def test_an_expansion_built_at_run_time_asks(default_verdicts: Judge) -> None:
     command = "sendmail -be '${run{${substr{0}{1}{$spool_directory}}bin${substr{0}{1}{x}}id}}'"
     assert default_verdicts([command])[command] == "ask"
