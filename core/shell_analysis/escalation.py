@@ -316,7 +316,7 @@ def _pattern_programs(pattern: str) -> list[str]:
     ``^auditd$``, ``/usr/bin/falco -c x``, each alternative of ``syslog|auditd|osqueryd``,
     and a name with blanks as a whole (``killall "Little Snitch Agent"``).
     """
-    found = []
+    found: list[str] = []
     for alternative in pattern.strip("()").split("|"):
         text = alternative.strip("^$() ").lower()
         words = text.split()

@@ -387,7 +387,7 @@ def _exim_runs(args: Sequence[Word]) -> list[Word]:
     An item whose command is itself an expansion (``${run{${substr…}}}``) is code built at
     run time.
     """
-    found = []
+    found: list[Word] = []
     for word in args:
         if word.value.startswith("-") or "${" not in word.value:
             continue

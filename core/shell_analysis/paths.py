@@ -220,9 +220,10 @@ def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
     if command == "sed":
         targets = _sed_targets(args)
         return targets, bool(targets)
-    outputs = _OUTPUT_OPTIONS.get(command)
-    if outputs is not None:
-        written = [w for w in _option_outputs(args, outputs, bundles=command in _BUNDLING)
+    output_options = _OUTPUT_OPTIONS.get(command)
+    if output_options is not None:
+        written = [w for w in _option_outputs(args, output_options,
+                                              bundles=command in _BUNDLING)
                    if w.value not in ("-", "/dev/stdout", "/dev/stderr")
                    and not w.value.startswith(("|", "!"))]  # strace -o '|cmd' pipes
         if written or command not in _IMPLICIT_HEADS:
