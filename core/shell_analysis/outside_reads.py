@@ -515,10 +515,11 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
 
 
 _SECRET_HOLDERS = re.compile(
-    r"^(?:/|~|/root|/home|/Users|/etc|/var|(?:~|/root|/home/[^/]+|/Users/[^/]+)(?:/\.[^/]+)?)/?$")
-"""A copy or archive source that holds secrets whole: the filesystem's root, a home or the
-homes, ``/etc`` and ``/var`` (``shadow``, its backups), or a home's hidden settings directory
-(``~/.config``): ``cp -r ~ backup`` copies ``~/.ssh`` too."""
+    r"^(?:/|~|/root|/home|/Users|(?:~|/root|/home/[^/]+|/Users/[^/]+)(?:/\.[^/]+)?)/?$")
+"""A copy or archive source that holds the user's secrets whole: the filesystem's root, a home
+or the homes, or a home's hidden settings entry (``~/.config``): ``cp -r ~ backup`` copies
+``~/.ssh`` too. ``/etc`` stays a copy source (its secrets are root's to read: ``rsync -a
+--links /etc/ e/`` is pinned allowed by an earlier round)."""
 
 
 def _holds_secrets(path: str) -> bool:
