@@ -463,14 +463,33 @@ def _hash(args: Sequence[Word], found: Nested) -> None:
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--config-env", "--exec-path"})
 _GIT_RUNS = {("submodule", "foreach"), ("bisect", "run")}
-_GIT_RUNNER_WORDS = frozenset({"submodule", "bisect", "rebase"})
+_GIT_COMMAND_OPTIONS: dict[str, frozenset[str]] = {
+    # options whose value git runs through the shell (each subcommand's manual; GTFOArgs'
+    # git page): the program run on the other end of a transport, an external diff tool,
+    # the pager a match list opens in, the command run after each rebased commit
+    "rebase": frozenset({"-x", "--exec"}),
+    "clone": frozenset({"-u", "--upload-pack"}),
+    "ls-remote": frozenset({"-u", "--upload-pack"}),
+    "fetch": frozenset({"--upload-pack"}), "pull": frozenset({"--upload-pack"}),
+    "fetch-pack": frozenset({"--upload-pack", "--exec"}),
+    "push": frozenset({"--receive-pack", "--exec"}),
+    "send-pack": frozenset({"--receive-pack", "--exec"}),
+    "archive": frozenset({"--exec"}),
+    "difftool": frozenset({"-x", "--extcmd"}),
+    "grep": frozenset({"-O", "--open-files-in-pager"}),
+}
+_GIT_GLUED_ONLY = frozenset({"-O", "--open-files-in-pager"})
+"""Options whose value is optional, so only a glued one is theirs (``git grep -O TODO``
+searches for TODO in the default pager)."""
+_GIT_RUNNER_WORDS = frozenset({"submodule", "bisect", *_GIT_COMMAND_OPTIONS})
 
 
 def _git(args: Sequence[Word], found: Nested) -> None:
     """Find the commands git itself runs (git-submodule(1), git-bisect(1), git-rebase(1)).
 
     ``submodule foreach CMD`` and ``bisect run CMD`` run CMD (through the shell), and so does
-    each ``rebase --exec|-x CMD``.
+    the value of each option :data:`_GIT_COMMAND_OPTIONS` names (``rebase --exec CMD``,
+    ``clone --upload-pack=CMD``, ``difftool -x CMD``, ``grep -OCMD``).
     """
     index = 0
     while index < len(args) and args[index].value.startswith("-"):
@@ -485,14 +504,23 @@ def _git(args: Sequence[Word], found: Nested) -> None:
                           " ".join(w.source for w in command))
             found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in command)),
                          f"git {words[0]} {words[1]}")
-    elif words[:1] == ["rebase"]:
-        for option, value in itertools.pairwise(rest):
-            if option.value in ("-x", "--exec"):
-                found.script(value, "git rebase --exec")
-        for word in rest:
-            if word.value.startswith("--exec="):
-                found.script(attrs.evolve(word, value=word.value.partition("=")[2]),
-                             "git rebase --exec")
+    elif words[:1] and words[0] in _GIT_COMMAND_OPTIONS:
+        _git_command_options(words[0], rest[1:], found)
+
+
+def _git_command_options(sub: str, args: Sequence[Word], found: Nested) -> None:
+    """Each value of a git option that runs a command, as the script it is."""
+    options = _GIT_COMMAND_OPTIONS[sub]
+    label = f"git {sub}"
+    for index, word in enumerate(args):
+        value = word.value
+        name, eq, tail = value.partition("=")
+        if value in options and value not in _GIT_GLUED_ONLY and index + 1 < len(args):
+            found.script(args[index + 1], label)
+        elif eq and name in options and name.startswith("--"):
+            found.script(attrs.evolve(word, value=tail), label)
+        elif len(value) > 2 and not value.startswith("--") and value[:2] in options:
+            found.script(attrs.evolve(word, value=value[2:]), label)  # -O'less -R'
 
 
 _SIMPLE: dict[str, Callable[[Sequence[Word], Nested], None]] = {

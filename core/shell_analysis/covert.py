@@ -14,7 +14,8 @@ in DNS names), T1036/T1204 (programs run from a temporary directory).
 |               | the same rule as a command's ``NAME=value`` prefix               |           |
 | sniffing      | a packet capture (``tcpdump``, ``tshark``, ``dumpcap``, ``ngrep``…)| ask      |
 | exfiltration  | a DNS lookup of a name built at run time (``dig $(… | base64).x``)| ask       |
-| temp-program  | a program run from ``/tmp``, ``/var/tmp`` or ``/dev/shm``         | ask       |
+| temp-program  | a program run from ``/tmp``, ``/var/tmp`` or ``/dev/shm``, or     | ask       |
+|               | hidden under ``/dev`` (``/dev/.lib/x``: ossec's rootkit files)     |           |
 | hijack        | a shell function or alias named after a command (``git() {…}``,  | ask; deny |
 |               | ``alias sudo=…``); one whose body reaches the network is denied | if it     |
 |               | (Elastic's shell-function hijack rules)                          | sends     |
@@ -212,6 +213,9 @@ def covert_finding(segment: Segment) -> Finding | None:
     if program.stable and program.value.startswith(TEMP_DIRS):
         return Finding(ASK, "temp-program", f"{segment.text!r} runs a program from a "
                        "temporary directory")
+    if program.stable and program.value.startswith("/dev/"):  # ossec-rootkit's /dev/.lib/…
+        return Finding(ASK, "temp-program", f"{segment.text!r} runs a program hidden among "
+                       "the devices")
     return None
 
 

@@ -201,6 +201,10 @@ _DEFENCE_DAEMONS = frozenset({
     "ossec-syscheckd", "ossec-agentd", "wazuh-agentd", "wazuh-modulesd", "logcheck",
     "rsyslogd", "syslog-ng", "systemd-journald", "tracee", "filebeat", "elastic-agent",
     "falcon-sensor", "falcond", "mdatp", "wdavdaemon", "sentinelone", "cbagentd",
+    # macOS's log daemon and the defences LOOBins' pkill entries kill by name (Little
+    # Snitch, ESET, CrowdStrike Falcon, Elastic's esensor, Nessus' agent), and Objective-See's
+    "syslogd", "syslog", "little snitch", "little snitch agent", "little snitch daemon",
+    "eset", "falcon", "esensor", "nessusd", "lulu", "blockblock", "xprotect",
 })
 _SESSION_QUITS: dict[str, frozenset[str]] = {
     "gnome-session-quit": frozenset({"--power-off", "--reboot", "--logout"}),
@@ -211,6 +215,9 @@ _PMSET_VERBS = frozenset({"sleepnow", "displaysleepnow", "restoredefaults", "sch
                           "repeat", "touch"})
 _LAUNCHCTL_STOPS = frozenset({"stop", "unload", "bootout", "kill", "remove", "reboot",
                               "disable"})
+_LAUNCHCTL_STARTS = frozenset({"load", "bootstrap", "enable", "submit", "setenv"})
+"""launchctl(1) verbs that install a job, let it start at boot or login, or set the
+environment of every program launchd starts."""
 _INIT_SCRIPT_DIRS = ("/init.d/", "/rc.d/")
 """Where SysV-style init scripts live (``/etc/init.d``, ``/etc/rc.d/init.d``, BSD's
 ``/etc/rc.d``, ``/usr/local/etc/rc.d``): a script there stops its service when told to."""
@@ -292,7 +299,7 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     if head == "svcadm" and _SVCADM_CHANGES.intersection(verbs[:1]):
         return f"svcadm {verbs[0]}"
     if head in ("pkill", "killall"):
-        daemon = next((d for d in (_pattern_program(v) for v in verbs)
+        daemon = next((d for v in verbs for d in _pattern_programs(v)
                        if d in _DEFENCE_DAEMONS), None)
         if daemon is not None:
             return f"{head} {daemon} (a defence or logging daemon)"
@@ -303,10 +310,19 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     return None
 
 
-def _pattern_program(pattern: str) -> str:
-    """The program a ``pkill``/``killall`` pattern names (``^auditd$``, ``/usr/bin/falco -c x``)."""
-    words = pattern.strip("^$").split()
-    return words[0].rsplit("/", 1)[-1] if words else ""
+def _pattern_programs(pattern: str) -> list[str]:
+    """The programs a ``pkill``/``killall`` pattern names, lowered.
+
+    ``^auditd$``, ``/usr/bin/falco -c x``, each alternative of ``syslog|auditd|osqueryd``,
+    and a name with blanks as a whole (``killall "Little Snitch Agent"``).
+    """
+    found: list[str] = []
+    for alternative in pattern.strip("()").split("|"):
+        text = alternative.strip("^$() ").lower()
+        words = text.split()
+        if words:
+            found.extend((words[0].rsplit("/", 1)[-1], text))
+    return found
 
 
 _EFI_WRITES = frozenset({"--bootnext", "--delete-bootnext", "--bootorder", "--delete-bootorder",
@@ -441,7 +457,8 @@ def persistence_finding(segment: Segment) -> Finding | None:
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
     other rules; ``-e`` opens an editor on the table and asks), ``git config
     --global``/``--system`` writes (the user's or the machine's git configuration), a
-    started systemd timer, ``loginctl enable-linger``, ``ssh-copy-id`` and the other
+    started systemd timer, ``loginctl enable-linger``, a launchd job installed or enabled
+    (``launchctl load|bootstrap|enable|submit|setenv``), ``ssh-copy-id`` and the other
     service managers' boot links (``update-rc.d x defaults|enable``, ``chkconfig x on``,
     ``chkconfig --add``, ``rc-update add``) are denied;
     setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
@@ -476,6 +493,10 @@ def persistence_finding(segment: Segment) -> Finding | None:
     if head in _SERVICE_ENABLERS and _SERVICE_ENABLERS[head](_positionals(args), args):
         # Atomic Red Team T1037.004 / T1543: a boot-time service (SysV rc links, OpenRC)
         return Finding(DENY, "persistence", f"{segment.text!r} makes a service start at boot")
+    if head == "launchctl" and _positionals(args)[:1] and _positionals(args)[0] in (
+            _LAUNCHCTL_STARTS):  # LOOBins' launchctl: a job that runs at every login or boot
+        return Finding(DENY, "persistence", f"{segment.text!r} installs or enables a launchd "
+                       "job")
     if head == "ssh-copy-id":  # T1098.004: a key added to a host's authorized_keys
         return Finding(DENY, "persistence", f"{segment.text!r} installs a key in "
                        "authorized_keys")
@@ -516,6 +537,7 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "pass": frozenset({"show"}),
     "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
     "getent": frozenset({"shadow", "gshadow"}),
+    "xauth": frozenset({"list", "extract", "nlist"}),  # the X server's cookies, printed
 }
 _MEMORY_DUMPERS = frozenset({"gcore"})
 
@@ -523,12 +545,19 @@ _MEMORY_DUMPERS = frozenset({"gcore"})
 def credential_store_finding(segment: Segment) -> Finding | None:
     """Deny reading a credential store (keychain, secret service, kernel keyring, gpg keys).
 
+    NetworkManager's saved Wi-Fi and VPN secrets (``nmcli -s|--show-secrets … show``: the
+    osquery incident-response pack's ``wifi_networks``) count as one.
+
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
     if not segment.command_positions:
         return None
     head, *args = segment.argv
+    if head == "nmcli" and any(a in ("-s", "--show-secrets") or a.startswith(
+            "--show-secrets") for a in args) and "show" in args:
+        return Finding(DENY, "credential-store", f"{segment.text!r} prints saved network "
+                       "secrets")
     if head in _MEMORY_DUMPERS:
         return Finding(DENY, "credential-store", f"{segment.text!r} dumps a process's memory")
     verbs = _CREDENTIAL_STORES.get(head)

@@ -82,6 +82,7 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "pwsh": POWERSHELL_COMMAND | _POWERSHELL_ENCODED,
     "powershell": POWERSHELL_COMMAND | _POWERSHELL_ENCODED,
     "osascript": frozenset({"-e"}),
+    "osacompile": frozenset({"-e"}),  # osacompile(1) compiles the -e lines like osascript's
     "jrunscript": frozenset({"-e"}),
     "clisp": frozenset({"-x"}),
     "guile": frozenset({"-c"}),
@@ -115,7 +116,8 @@ _SPAWN = re.compile(
     r"proc_open|pcntl_exec|"
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
-    r"do shell script|\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
+    r"do shell script|doShellScript|\bdo script\b|"
+    r"\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
     # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
@@ -127,6 +129,12 @@ _SPAWN = re.compile(
     r"\bopen\s*\(?\s*\w+\s*,\s*[\"'][^\"']*\|\s*[\"']",
     re.IGNORECASE,
 )
+_CLIPBOARD = re.compile(
+    r"(?<!set )\bthe clipboard\b|NSPasteboard|pyperclip\.paste|Get-Clipboard|"
+    r"clipboard_get\(|clipboard\.readText|Clipboard\.GetText", re.IGNORECASE)
+"""Code reading the clipboard (AppleScript's ``the clipboard``, LOOBins' osascript entry;
+Cocoa's pasteboard, pyperclip, PowerShell, Tk, Electron, .NET): denied as ``pbpaste`` is,
+where passwords are copied; AppleScript's ``set the clipboard to`` writes it."""
 _PRIVILEGE = re.compile(r"\bset(?:e|re|res)?[ug]id\s*\(\s*0\b|POSIX::set[ug]id\(\s*0")
 """Code that makes itself root (GTFOBins ``capabilities``: ``os.setuid(0)``)."""
 _POWER = re.compile(r"\b(?:Restart|Stop)-Computer\b", re.IGNORECASE)
@@ -320,6 +328,8 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
                                f"the code runs {candidate[:60]!r}: {found.detail}")
     if _PRIVILEGE.search(code):
         return Finding(DENY, "embedded-code", "the code makes itself root (setuid(0))")
+    if _CLIPBOARD.search(code):
+        return Finding(DENY, "embedded-code", "the code reads the clipboard")
     if _POWER.search(code):
         return Finding(DENY, "embedded-code", "the code restarts or stops the machine")
     destroy = _DESTROY.search(code) is not None

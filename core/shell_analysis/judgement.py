@@ -112,6 +112,7 @@ from tooldeck.shell_analysis.loaded_code import (
     library_finding,
     shell_finding,
 )
+from tooldeck.shell_analysis.macos_state import MACOS_HEADS, macos_state_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.paths import path_arguments
@@ -388,6 +389,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         found = system_state_finding(segment)
         if found is not None:
             return found
+    if not MACOS_HEADS.isdisjoint(names):
+        found = macos_state_finding(segment)
+        if found is not None:
+            return found
     if not UNREVIEWED_HEADS.isdisjoint(names):
         found = unreviewed_finding(segment)
         if found is not None:
@@ -491,7 +496,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
             if found is not None:
                 findings.append(found)
     if name in COVERT_HEADS or segment.words[segment.command_positions[-1]].value.startswith(
-            TEMP_DIRS):
+            (*TEMP_DIRS, "/dev/")):
         covert = covert_finding(segment)
         if covert is not None and not (covert.rule == "temp-program"
                                        and _installed_program(segment, context)):
@@ -612,8 +617,26 @@ def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
     ``for f in ~/.ssh/*; do cat $f; done`` and ``k=~/.ssh/id_rsa; cat "$k"`` are judged as
     ``cat ~/.ssh/*`` and ``cat ~/.ssh/id_rsa``: the word list feeds the body's judgement.
     """
-    if not analysis.assignments:
+    bound = _bindings(analysis)
+    if not bound:
         return []
+    found: list[tuple[Segment, Word]] = []
+    for segment in analysis.segments:
+        expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)
+                    if "$" in w.source}
+        for index, variable in expanded.items():
+            values = bound.get(variable or "", ()) if variable else _spliced(
+                segment.words[index], bound)
+            for value in values:
+                words = (*segment.words[:index], value, *segment.words[index + 1 :])
+                found.append((attrs.evolve(segment, words=words), value))
+    return found
+
+
+def _bindings(analysis: CommandAnalysis) -> dict[str, list[Word]]:
+    """The static values each variable is bound to by a loop, an assignment or ``declare -n``."""
+    if not analysis.assignments:
+        return {}
     bound: dict[str, list[Word]] = {}
     for name, word in analysis.assignments:
         if word.value and not word.dynamic:
@@ -626,16 +649,23 @@ def _bound_segments(analysis: CommandAnalysis) -> list[tuple[Segment, Word]]:
                 name, eq, target = arg.partition("=")
                 if eq and target in bound:
                     bound.setdefault(name, []).extend(bound[target])
-    found: list[tuple[Segment, Word]] = []
-    for segment in analysis.segments:
-        expanded = {index: _expands(w.source) for index, w in enumerate(segment.words)
-                    if "$" in w.source}
-        for index, variable in expanded.items():
-            values = bound.get(variable or "", ()) if variable else _spliced(
-                segment.words[index], bound)
-            for value in values:
-                words = (*segment.words[:index], value, *segment.words[index + 1 :])
-                found.append((attrs.evolve(segment, words=words), value))
+    return bound
+
+
+def _bound_inputs(analysis: CommandAnalysis) -> list[str]:
+    r"""Reading redirections built from bound variables, as bash expands them.
+
+    ``for p in /proc/[0-9]*; do tr '\0' '\n' < "$p/environ"; done`` reads
+    ``/proc/[0-9]*/environ``.
+    """
+    if not analysis.dynamic_inputs:
+        return []
+    bound = _bindings(analysis)
+    found: list[str] = []
+    for source in analysis.dynamic_inputs:
+        variable = _expands(source)
+        values = bound.get(variable, []) if variable else _spliced(Word(source, source), bound)
+        found.extend(v.value for v in values)
     return found
 
 
@@ -680,6 +710,10 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
         for found in _segment_findings(segment, context):
             if found.verdict == DENY:
                 return attrs.evolve(found, detail=f"{found.detail} (a variable's value)")
+    secret = next((v for v in _bound_inputs(analysis) if _outside_secret(v, context)), None)
+    if secret is not None:
+        return Finding(DENY, "secret-read", f"the command reads the secret {secret!r} "
+                       "(a variable's value, fed on input)")
     if analysis.redirect_targets and (
             not analysis.segments
             or any(s.command in _BARE_REDIRECT_COMMANDS or _prints_nothing(s)

@@ -145,7 +145,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "tmux": frozenset(), "screen": frozenset({"-X"}),
     "sqlite3": frozenset({"-cmd"}),
     "vagrant": frozenset({"-c", "--command"}), "flock": frozenset({"-c", "--command"}),
-    "lftp": frozenset({"-c"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    # lftp -e runs its commands after connecting, !CMD through the shell (lftp(1))
+    "lftp": frozenset({"-c", "-e"}), "man": frozenset({"-P", "--pager", "-H", "--html"}),
     "fzf": frozenset({"--bind", "--preview"}), "sed": frozenset({"-e", "--expression"}),
     # latexmk runs the (pdf)latex command it is given (latexmk(1))
     "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
@@ -159,6 +160,13 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "certbot": frozenset({"--pre-hook", "--post-hook", "--deploy-hook", "--renew-hook",
                           "--manual-auth-hook", "--manual-cleanup-hook"}),
     "scrot": frozenset({"-e", "--exec"}),  # scrot(1): the command run on the screenshot
+    # gimp -b runs its batch commands in the --batch-interpreter (python-fu-eval: Python;
+    # GTFOBins' gimp entry), gimp-console the same
+    "gimp": frozenset({"-b", "--batch"}), "gimp-console": frozenset({"-b", "--batch"}),
+    # make -E is --eval's short form (make(1)); sftp -D runs the given sftp server program
+    # locally instead of connecting (sftp(1)); GTFOArgs' make and sftp pages
+    "make": frozenset({"-E"}), "gmake": frozenset({"-E", "--eval"}),
+    "sftp": frozenset({"-D"}),
     "m4": frozenset({STDIN_CODE}),  # m4 <<< 'syscmd(…)': its script on standard input
     # emacs(1) takes each long option with one dash too, and runs Lisp from -execute
     "emacs": frozenset({"-eval", "--execute", "-execute"}),
@@ -168,6 +176,13 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
                     frozenset({"--shell-escape", "-shell-escape"})),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
+_GIT_INCLUDE = re.compile(r"(?i)^include(?:if\..*)?\.path=")
+_HIDDEN_OPTIONS: dict[str, frozenset[str]] = {
+    # curl(1) -K/--config and wget(1) --config read options from a file (an output file, an
+    # upload, wget's use_askpass command): GTFOArgs' curl page
+    "curl": frozenset({"-K", "--config"}), "wget": frozenset({"--config"}),
+    "wget2": frozenset({"--config"}),
+}
 _FROM_STDIN = frozenset({"at", "batch"})
 _SETTING_KEYS = re.compile(
     r"^(?:core\.(?:pager|sshcommand|editor|fsmonitor|hookspath|askpass|gitproxy)|"
@@ -205,7 +220,9 @@ _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTU
 _ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
                            r"--experimental-loader|-r\S|-toolexec|-exec)")
-_EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:sh|shell|terminal|!)", re.IGNORECASE)
+_EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:(?:sil(?:ent)?|exe(?:cute)?|keep\w*|noa\w*)!?\s+)*"
+                       r"(?:sh|shell|terminal|!)", re.IGNORECASE)
+"""An editor command opening a shell, behind Vim's command modifiers (``silent !sh``)."""
 _EDITORS = _VIMS
 _SED_BARE_E = re.compile(r"(?:^|[0-9/;$])e\s*(?:;|$)")
 _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "SUDO_EDITOR",
@@ -216,7 +233,10 @@ _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", 
 _PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
 """bash(1)'s prompts: a command substitution in one runs each time the prompt is shown
 (``PS4='$(…)' bash -x`` once per traced line)."""
-_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$")
+_COMMAND_VARIABLE = re.compile(r"(?:_COMMAND|_CMD|_RSH|ASKPASS|PASSCOMMAND|_PAGER|_EDITOR)$|"
+                               r"^GIT_CONFIG_VALUE_[0-9]+$")
+"""Variables whose value is a command (``GIT_CONFIG_VALUE_0`` too: git(1)'s
+``GIT_CONFIG_COUNT`` settings, as ``-c`` sets them)."""
 _ASSIGNMENT = re.compile(
     r"""\s*([A-Za-z_][A-Za-z0-9_]*)=((?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*)""")
 _BARE_SHELL_FLAGS = frozenset({"-i", "-l", "-p", "-s", "--", "--login", "--norc", "--noprofile",
@@ -236,8 +256,15 @@ def bare_shell(words: Sequence[Word]) -> bool:
         # python -m pty spawns $SHELL on a pseudo-terminal (GTFOBins' pty.spawn, as a module)
         return (name.rstrip("0123456789.-") in ("python", "pypy")
                 and [w.value for w in words[1:3]] == ["-m", "pty"])
-    return all(w.value in _BARE_SHELL_FLAGS or w.value.startswith(("0<", "1>", "2>", "<", ">"))
-               for w in words[1:])
+    from_input = False
+    for word in words[1:]:
+        if from_input:
+            return True  # sh -s ARGS: the words are $1…, the script is read from input
+        if not (word.value in _BARE_SHELL_FLAGS
+                or word.value.startswith(("0<", "1>", "2>", "<", ">"))):
+            return False
+        from_input = word.value == "-s"
+    return True
 
 
 def launcher_tails(segment: Segment) -> list[tuple[Word, ...]]:
@@ -292,7 +319,9 @@ def _setting_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]
         if not eq:
             key, _, value = word.value.partition(" ")
         if _SETTING_KEYS.match(key.strip()):
-            found.append(Word(value.strip(), word.source, word.dynamic))
+            # git --config-env=KEY=VAR: the value is VAR's, known only at run time
+            from_env = any(a.value.startswith("--config-env") for a in args)
+            found.append(Word(value.strip(), word.source, word.dynamic or from_env))
     return found
 
 
@@ -332,6 +361,12 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
     if name in _DBUS_TOOLS:
         words.extend(_unixexec(args))
+    if name == "strace":  # strace -o '|CMD': the trace is piped to CMD (strace(1))
+        words.extend(Word(w.value[1:], w.source, w.dynamic)
+                     for w in _option_values(args, frozenset({"-o", "--output"}))
+                     if w.value.startswith(("|", "!")))
+    if name in _EXIMS and any(w.value.startswith("-be") for w in args):
+        words.extend(_exim_runs(args))
     pattern = _POSITIONAL_CODE.get(name)
     if pattern is not None:
         words.extend(w for w in args if not w.value.startswith("-") and pattern.search(w.value))
@@ -339,6 +374,28 @@ def _code_words(segment: Segment) -> list[Word]:
 
 
 _DBUS_TOOLS = frozenset({"busctl", "dbus-send", "dbus-monitor", "gdbus"})
+_EXIMS = frozenset({"sendmail", "exim", "exim4"})
+"""Exim and its ``sendmail`` name: ``-be`` expands its arguments as Exim strings, and an
+expansion's ``${run{CMD}…}`` runs CMD (Exim's specification, "Expansion items"; GTFOArgs'
+sendmail page)."""
+_EXIM_RUN = re.compile(r"\$\{run(?:,[a-z]+)?\{([^{}]*)\}")
+
+
+def _exim_runs(args: Sequence[Word]) -> list[Word]:
+    """The commands the ``${run{…}}`` items of Exim strings name.
+
+    An item whose command is itself an expansion (``${run{${substr…}}}``) is code built at
+    run time.
+    """
+    found: list[Word] = []
+    for word in args:
+        if word.value.startswith("-") or "${" not in word.value:
+            continue
+        runs = _EXIM_RUN.findall(word.value)
+        found.extend(Word(run, word.source, word.dynamic) for run in runs)
+        if word.value.count("${run") > len(runs) or "${perl" in word.value:
+            found.append(Word(word.value, word.source, dynamic=True))
+    return found
 _COMPILER_DRIVERS = frozenset({"gcc", "g++", "cc", "c++", "gfortran"})
 """GCC's drivers: ``-wrapper PROG,ARGS`` runs each subcommand under PROG (gcc(1))."""
 
@@ -382,11 +439,22 @@ def option_finding(segment: Segment,
                            "launcher", f"xdg-user-dir evaluates its argument: {found.detail}")
         if not args[0].replace("_", "").isalnum():  # a name like DOWNLOAD is all it takes
             return Finding(ASK, "launcher", f"xdg-user-dir evaluates {args[0]!r} as shell code")
+    hidden = _HIDDEN_OPTIONS.get(segment.command)
+    if hidden is not None and any(a.partition("=")[0] in hidden or (
+            a[:2] in hidden and not a.startswith("--")) for a in args):
+        # curl -K FILE: its options come from a file or input unseen (-o, upload-file …)
+        findings.append(Finding(ASK, "opaque", f"{segment.command} reads more options from a "
+                                "file: what they do is not seen"))
     if segment.command == "git":
         hooks = [a.split("=", 1)[1] for a in args if a.lower().startswith("core.hookspath=")]
         if any(h.startswith(("/", "~", "$")) or ".." in h.split("/") for h in hooks):
             findings.append(Finding(ASK, "launcher", f"git runs hooks from {hooks[0]!r}, "
                                     "outside the project"))
+        included = [a.split("=", 1)[1] for a in args if _GIT_INCLUDE.match(a)]
+        if any(i.startswith(("/", "~", "$")) or ".." in i.split("/") for i in included):
+            # the file's settings can name a pager, an fsmonitor, hooks (git-config(1))
+            findings.append(Finding(ASK, "launcher", f"git reads settings from "
+                                    f"{included[0]!r}, outside the project"))
     for word in _code_words(segment):
         if word.dynamic:
             findings.append(Finding(ASK, "launcher", f"{segment.command}: code "
@@ -500,6 +568,7 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | _COMPILER_DRIVERS | {"xdg-user-dir"}
+    | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | frozenset(_HIDDEN_OPTIONS)
+    | {"xdg-user-dir", "strace"}
 )
 """Command names :func:`option_finding` looks at."""

@@ -53,10 +53,10 @@ _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
 """Command names :func:`library_finding` looks at (one-liners are found by their code)."""
 
-_OTHER_BARE_SHELLS = frozenset({"wish", "xonsh"})
+_OTHER_BARE_SHELLS = frozenset({"wish", "xonsh", "nu", "ion"})
 """Shells GTFOBins lists under no ``shell`` function but auditd's ``susp_shell`` key watches
 with ``bash``: Tcl/Tk's windowing shell and the Python-powered shell read what they run later,
-when started alone."""
+when started alone; so do Nushell and Redox's ion."""
 _BARE = BARE_SHELLS | _OTHER_BARE_SHELLS
 _INFO_FLAGS = frozenset({"--version", "--help"})
 """Options with which a shell prints and exits (``bash --version``): no shell is started."""

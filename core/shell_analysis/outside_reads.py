@@ -175,6 +175,10 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/github-copilot/hosts.json", "*/github-copilot/apps.json", "*/.codeium/config.json",
     "*/.cursor/mcp.json", "*/.doppler/*", "*/.doppler.yaml", "*/.jfrog/jfrog-cli.conf*",
     "*/atuin/key", "*/tdata/key_data*", "*/.git-credential-cache/*",
+    # Yarn Berry's npmAuthToken, the X server's and session manager's cookies (whoever holds
+    # one reads the screen and types into it), the mongo shell's history, Signal Desktop's
+    # database key
+    "*/.yarnrc.yml", "*/.Xauthority", "*/.ICEauthority", "*/.dbshell", "*/Signal/config.json",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -411,6 +415,9 @@ _RSYNC_MOVES = ("--remove-source-files", "-e", "--rsh", "--rsync-path", "--files
                 "--compare-dest")
 _ZIP_UNSAFE = ("-m", "--move", "-T", "--test", "-TT", "--unzip-command", "-d", "--delete",
                "-@", "-i@", "-x@")
+_UNZIP_VALUE_OPTIONS = frozenset({"-d", "-P", "-I", "-O"})
+"""unzip(1)'s options that take a separate value: the extraction directory, the password and
+the character sets."""
 _CLONE_UNSAFE = ("-u", "--upload-pack", "--template", "-c", "--config", "--separate-git-dir",
                  "--reference", "--shared", "-s")
 _BUILDERS = frozenset({"docker", "podman", "buildah", "nerdctl"})
@@ -459,8 +466,12 @@ def _archive_sources(head: str, args: Sequence[str],
         return frozenset(operands[:-1])
     if head in ("tar", "bsdtar", "gtar"):
         return _tar_sources(args) | _tar_extracted(args)
-    if head == "unzip" and operands and not any(a.startswith(("-@", "-Z")) for a in args):
-        return frozenset(operands[:1])  # the archive read; -d names where it writes
+    if head == "unzip" and not any(a.startswith(("-@", "-Z")) for a in args):
+        # the archive read, the first operand that is no option's value (unzip -d DIR a.zip:
+        # -d names where it writes)
+        archive = [a for a, before in zip(args, ("", *args), strict=False)
+                   if not a.startswith("-") and before not in _UNZIP_VALUE_OPTIONS][:1]
+        return frozenset(archive)
     if head == "zip" and len(operands) >= 2 and not any(
             a.startswith(_ZIP_UNSAFE) for a in args):
         return frozenset(operands[1:])
@@ -497,10 +508,22 @@ def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:
         if _read_only(segment) or (everything_reads and segment.command in _DIRECTORY_CHANGERS):
             readers |= words
         else:
-            inputs = input_files(segment) & words
+            inputs = {p for p in input_files(segment) & words if not _holds_secrets(p)}
             readers |= inputs
             others |= words - inputs
     return frozenset(readers - others)
+
+
+_SECRET_HOLDERS = re.compile(
+    r"^(?:/|~|/root|/home|/Users|(?:~|/root|/home/[^/]+|/Users/[^/]+)(?:/\.[^/]+)?)/?$")
+"""A copy or archive source that holds the user's secrets whole: the filesystem's root, a home
+or the homes, or a home's hidden settings entry (``~/.config``): ``cp -r ~ backup`` copies
+``~/.ssh`` too. ``/etc`` stays a copy source (its secrets are root's to read: ``rsync -a
+--links /etc/ e/`` is pinned allowed by an earlier round)."""
+
+
+def _holds_secrets(path: str) -> bool:
+    return _SECRET_HOLDERS.match(path) is not None
 
 
 def metadata_paths(analysis: CommandAnalysis) -> frozenset[str]:

@@ -14,7 +14,9 @@ Path-like words (Zeph's rule, extended):
 | program text or pattern (``sed '/^#/d'``)      | no    | :mod:`.program_text`              |
 
 Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
-touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``. A command also
+touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``, and the values
+of the output options of :data:`_OUTPUT_OPTIONS` (``curl -o F``, ``git log --output=F``,
+``find -fprint F``, ``cc -o F``, ``unzip -d DIR``). A command also
 *writes* when it is ``patch``, ``git checkout`` or ``cargo fmt`` (no explicit operands).
 """
 
@@ -45,6 +47,28 @@ _OPTION_ARGS: dict[str, frozenset[str]] = {
     "chgrp": frozenset(),
 }
 _FIRST_IS_NOT_TARGET = frozenset({"chmod", "chown", "chgrp"})
+_COMPILER_OUTPUT = frozenset({"-o"})
+_OUTPUT_OPTIONS: dict[str, frozenset[str]] = {
+    # options whose value is a file the program writes (each program's manual; GTFOArgs'
+    # file-write entries: git log --output, find -fprintf, logrotate -s, sendmail -X …)
+    "git": frozenset({"--output"}),
+    "curl": frozenset({"-o", "--output"}),
+    "wget": frozenset({"-O", "--output-document", "-o", "--output-file", "-a",
+                       "--append-output"}),
+    "find": frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"}),
+    "logrotate": frozenset({"-s", "--state", "-l", "--log"}),
+    "sort": frozenset({"-o", "--output"}),
+    "sendmail": frozenset({"-X"}), "exim": frozenset({"-X"}), "exim4": frozenset({"-X"}),
+    "strace": frozenset({"-o", "--output"}), "ltrace": frozenset({"-o", "--output"}),
+    "tcpdump": frozenset({"-w"}), "openssl": frozenset({"-out"}),
+    "unzip": frozenset({"-d"}),
+    **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran"),
+                    _COMPILER_OUTPUT),
+}
+"""Per program, the options naming a file (or, for ``unzip -d``, a directory) it writes."""
+_BUNDLING = frozenset({"curl", "wget", "sort", "strace", "ltrace", "tcpdump", "logrotate"})
+"""Programs whose one-letter options bundle, the last taking the value (``curl -sSLo F``);
+not the compilers, whose ``-lfoo`` names a library."""
 _IMPLICIT_WRITERS = (("patch",), ("git", "checkout"), ("cargo", "fmt"))
 _IMPLICIT_HEADS = frozenset(prefix[0] for prefix in _IMPLICIT_WRITERS)
 
@@ -133,6 +157,28 @@ def _operands(args: Sequence[Word], option_args: frozenset[str]) -> list[Word]:
     return operands
 
 
+def _option_outputs(args: Sequence[Word], options: frozenset[str], *,
+                    bundles: bool) -> list[Word]:
+    """The values of ``options``: ``-o F``, ``--output=F``, ``-oF``, ``-sSLo F`` (``bundles``)."""
+    found: list[Word] = []
+    for index, word in enumerate(args):
+        value = word.value
+        following = args[index + 1] if index + 1 < len(args) else None
+        name, eq, tail = value.partition("=")
+        if value in options:
+            if following is not None:
+                found.append(following)
+        elif eq and name in options and name.startswith("--"):
+            found.append(Word(tail, word.source, word.dynamic))
+        elif value.startswith("-") and not value.startswith("--") and len(value) > 2:
+            if value[:2] in options:  # the value glued on (gcc -oapp)
+                found.append(Word(value[2:], word.source, word.dynamic))
+            elif (bundles and value[1:].isalpha() and f"-{value[-1]}" in options
+                  and following is not None):
+                found.append(following)  # the last of bundled letters (curl -sSLo F)
+    return found
+
+
 def _sed_in_place(word: Word) -> bool:
     value = word.value
     if value.startswith("--"):
@@ -174,6 +220,14 @@ def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:
     if command == "sed":
         targets = _sed_targets(args)
         return targets, bool(targets)
+    output_options = _OUTPUT_OPTIONS.get(command)
+    if output_options is not None:
+        written = [w for w in _option_outputs(args, output_options,
+                                              bundles=command in _BUNDLING)
+                   if w.value not in ("-", "/dev/stdout", "/dev/stderr")
+                   and not w.value.startswith(("|", "!"))]  # strace -o '|cmd' pipes
+        if written or command not in _IMPLICIT_HEADS:
+            return written, bool(written)
     if command not in _IMPLICIT_HEADS:
         return [], False
     argv = segment.argv

@@ -22,6 +22,9 @@ look like one:
 | ``dconf read|list|dump|watch|write|    | the key or directory: a name in the settings         |
 | reset|load``, ``gsettings``            | database (``/org/gnome/…``), not a file; their       |
 |                                        | writes are judged by :mod:`.home_config`            |
+| ``dscl``                               | its node and record paths (``/Users/dev``, macOS's |
+|                                        | directory service); ``-f FILE`` stays a path; its   |
+|                                        | writes are judged by :mod:`.macos_state`            |
 | ``busctl tree|introspect|get-property| | D-Bus object paths (``/org/freedesktop/…``) and      |
 | status|list``, ``gdbus introspect``,   | Xfce's property names (their manuals); a method     |
 | ``xfconf-query -p`` (not setting)      | call or a property set is judged word by word       |
@@ -190,6 +193,9 @@ def program_words(segment: Segment) -> frozenset[int]:
         return frozenset(_remote_command(args, start))
     if name in _KEY_SUBCOMMANDS or name == "xfconf-query":
         return frozenset(_key_words(name, args, start))
+    if name == "dscl":  # dscl(1): a node and record paths (/Users/x), not files; -f FILE is
+        return frozenset(start + i for i, w in enumerate(args)
+                         if "/" in w.value and not (i and args[i - 1].value == "-f"))
     if name == "smbclient":
         return frozenset(start + i for i, w in enumerate(args)
                          if w.value.replace("\\", "/").startswith("//")

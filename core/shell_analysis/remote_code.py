@@ -62,6 +62,7 @@ OTHER_CLIENTS: frozenset[str] = frozenset({
     "wget2", "http", "https", "xh", "xhs", "lwp-request", "lynx", "links", "w3m", "ncat",
     "netcat", "rsync", "rcat", "pwncat", "sshpass", "autossh", "mosh", "lftp", "mail", "mailx",
     "sendmail", "mutt", "swaks", "websocat", "grpcurl", "aria2c", "axel",
+    "fetch", "curlie", "nscurl",  # FreeBSD's fetch(1), curlie, macOS's nscurl (LOOBins)
 })
 """Network clients GTFOBins does not list among its upload, download or shell binaries."""
 
@@ -82,6 +83,9 @@ _SOCAT_PROGRAM = ("exec:", "system:")
 _SAVE_OPTIONS: dict[str, frozenset[str]] = {
     "curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"}),
     "wget2": frozenset({"-O", "--output-document"}), "aria2c": frozenset({"-o", "--out"}),
+    # HTTPie and its kin (--download -o F), FreeBSD's fetch(1) and axel(1) (-o F)
+    **dict.fromkeys(("http", "https", "xh", "xhs", "curlie", "fetch", "axel"),
+                    frozenset({"-o", "--output"})),
 }
 _REMOTE_NAME = {"curl": ("-O", "--remote-name", "--remote-name-all")}
 _BASENAME_SAVERS = frozenset({"wget", "wget2", "aria2c", "axel", "lwp-download", "ftp",

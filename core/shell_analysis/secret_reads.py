@@ -111,7 +111,7 @@ SECRET_MARKERS = re.compile(
     r"\.travis/|\.tsh/|\.step/|viminfo|kaggle|sentryclirc|helm/repositories|atuin|"
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
-    r"credential-cache",
+    r"credential-cache|yarnrc|authority|dbshell|Signal/config",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -272,7 +272,10 @@ def secret_read_finding(segment: Segment, cwd: str | None,
 
 
 _HUNTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd",
-                      "fdfind", "mlocate", "plocate"})
+                      "fdfind", "mlocate", "plocate", "mdfind"})
+_INDEX_SEARCHES = frozenset({"locate", "mlocate", "plocate", "mdfind"})
+"""Searches of a whole-disk index: their root is ``/`` (macOS's Spotlight ``mdfind`` unless
+``-onlyin DIR`` narrows it: LOOBins' mdfind entry hunts for AWS keys and passwords)."""
 _WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt", "/Users",
                          "/srv", "/mnt", "/media", "/usr"})
 _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
@@ -320,14 +323,15 @@ def secret_hunt_finding(segment: Segment) -> Finding | None:
     roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
              if i not in program and w.stable and ((w.value.rstrip("/") or "/") in _WIDE_ROOTS
                                                    or _HOME_SETTINGS.match(w.value))]
-    if segment.command in ("locate", "mlocate", "plocate"):
+    if segment.command in _INDEX_SEARCHES and not (
+            segment.command == "mdfind" and "-onlyin" in [w.value for w in words]):
         roots = ["/"]
     if not roots:
         return None
     terms = [w.value for i, w in enumerate(words, start) if i in program or (
         i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
-    terms += [w.value for w in words if not w.value.startswith("-") and segment.command in (
-        "locate", "mlocate", "plocate", "fd", "fdfind")]
+    terms += [w.value for w in words if not w.value.startswith("-") and (
+        segment.command in _INDEX_SEARCHES or segment.command in ("fd", "fdfind"))]
     if any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
                        f"{roots[0]!r}")

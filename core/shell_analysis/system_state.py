@@ -19,9 +19,8 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | auditctl                           | any option but ``-l``, ``-s``, ``-v``, ``-h`` (listing) |
 | augenrules                         | ``--load`` (the audit rules replaced)                |
 | kmod                               | ``insmod``, ``rmmod``, ``modprobe`` as its first word |
-| setenforce, setsebool, aa-disable, | always                                               |
-| aa-complain, aa-teardown, csrutil, |                                                      |
-| spctl                              |                                                      |
+| setenforce, setsebool, aa-disable, | always (macOS's csrutil and spctl: :mod:`.macos_state`)|
+| aa-complain, aa-teardown           |                                                      |
 | sysrc                              | ``name=value``, ``-x`` (FreeBSD rc.conf)             |
 | sysctl                             | ``-w``, ``-p``, ``--system``, ``key=value``          |
 | date                               | ``-s``/``--set`` or an operand that is not ``+FORMAT`` |
@@ -70,7 +69,7 @@ _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--panic-on", "--reload",
                       "--runtime-to-permanent", "--load-", "--reset-")
 _AUDITCTL_READS = frozenset({"-l", "-s", "-v", "-h", "--help"})
 _ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa-teardown",
-                     "csrutil", "spctl", "modprobe", "insmod", "rmmod", "swapoff",
+                     "modprobe", "insmod", "rmmod", "swapoff",
                      "iptables-restore", "ip6tables-restore", "update-ca-certificates",
                      "update-ca-trust"})
 _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "-z"})

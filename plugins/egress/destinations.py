@@ -140,9 +140,10 @@ _HTTP_CLIENTS = frozenset(
      "curlie"}
 )
 _URL_CLIENTS = frozenset({"lwp-request", "get", "head", "post", "lwp-download", "lwp-mirror",
-                          "fetch", "elinks"})
+                          "fetch", "elinks", "nscurl"})
 """Clients that fetch the URLs among their operands (libwww-perl's lwp-request and its GET,
-HEAD and POST names, FreeBSD's fetch(1), elinks): a word with a scheme is a destination."""
+HEAD and POST names, FreeBSD's fetch(1), elinks, macOS's nscurl): a word with a scheme is a
+destination."""
 _CURL_VALUE_OPTIONS = _words(
     "-o -d -H -X -u -A -e -b -c -F -T -K -m -w -E -r -Y -y -z -C -D -P -Q -t --output "
     "--data --data-raw --data-binary --data-urlencode --data-ascii --header --request "

@@ -32,13 +32,17 @@ import pytest
 
 DATA = (Path(__file__).with_name("data") / "class_probes.tsv",
         Path(__file__).with_name("data") / "class_probes_policy18.tsv",
-        Path(__file__).with_name("data") / "class_probes_policy19.tsv")
+        Path(__file__).with_name("data") / "class_probes_policy19.tsv",
+        Path(__file__).with_name("data") / "class_probes_policy20.tsv")
 """The first two rounds (policy17), the third (policy18: Atomic Red Team, Bashfuscator,
-launcher, service and destruction manuals) and the fourth (policy19: Splunk security_content,
-Falco rules, the Neo23x0 auditd rules, tracee's detectors)."""
+launcher, service and destruction manuals), the fourth (policy19: Splunk security_content,
+Falco rules, the Neo23x0 auditd rules, tracee's detectors) and the fifth (policy20: GTFOArgs,
+LOOBins, osquery's packs)."""
 FOURTH_SOURCES = ("Splunk security_content ", "Falco rules/", "auditd audit.rules -k ",
                   "tracee detectors/")
 """Each fourth-round row names the catalogue entry it was written from."""
+FIFTH_SOURCES = ("GTFOArgs ", "LOOBins ", "osquery packs/")
+"""Each fifth-round row names the catalogue entry it was written from."""
 CLASSES = frozenset({
     "launcher", "secret_read", "obfuscation", "write_outside", "download_exec", "link_escape",
     "exfiltration", "egress_internal", "routine_destructive", "escalation", "interpreter",
@@ -89,6 +93,18 @@ def test_fourth_round_rows_name_their_catalogue_entry() -> None:
     assert len(rows) >= 250
     assert [p.command for p in rows if not p.source.startswith(FOURTH_SOURCES)] == []
     assert {p.expected for p in rows} == {"deny", "ask", "allow", "asked"}
+
+
+def test_fifth_round_rows_name_their_catalogue_entry() -> None:
+    lines = [line for line in DATA[3].read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")][1:]
+    rows = [Probe(*line.split("\t")) for line in lines]
+    assert len(rows) >= 350
+    assert [p.command for p in rows if not p.source.startswith(FIFTH_SOURCES)] == []
+    assert {p.expected for p in rows} >= {"deny", "ask", "allow"}
+    for source in FIFTH_SOURCES:  # every catalogue gives dangerous rows and look-alikes
+        assert {p.expected != "allow" for p in rows if p.source.startswith(source)} == {
+            True, False}
 
 
 def test_every_dangerous_probe_is_caught(judged: dict[str, str]) -> None:

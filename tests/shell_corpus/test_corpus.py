@@ -65,10 +65,11 @@ FRESH_LIMITS = Limits(
 """``fresh.tsv``, both halves together."""
 
 THIRD_LIMITS = Limits(
-    min_caught=514 / 519,  # 510 before policy18's new catalogues, 507 before policy17's
-    # class probes, 506 before policy16's interpreter and launcher classes, 505 before the
-    # platforms' deletes, 503 before the bound values, 494 before the complete catalogues
-    max_dangerous_allowed=5,  # 414 when it arrived
+    min_caught=516 / 519,  # 514 before policy20's option commands, 510 before policy18's
+    # new catalogues, 507 before policy17's class probes, 506 before policy16's interpreter
+    # and launcher classes, 505 before the platforms' deletes, 503 before the bound values,
+    # 494 before the complete catalogues
+    max_dangerous_allowed=3,  # 414 when it arrived
     # 1 while cd /testbed && python -m pytest was denied (it asks now: outside-cd), 2
     # before the documented read forms, 3 with localhost denied, 9 / 279 when it arrived
     max_benign_denied=0 / 279,
