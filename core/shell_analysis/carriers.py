@@ -44,8 +44,8 @@ import attrs
 from tooldeck.shell_analysis.interpreters import POWERSHELL_COMMAND, POWERSHELLS, STDIN_CODE
 from tooldeck.shell_analysis.model import Word, command_name
 
-__all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "Nested", "Stdin", "effective_shell_command",
-           "nested_code", "stdin_program"]
+__all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "TERMINALS", "Nested", "Stdin",
+           "effective_shell_command", "nested_code", "stdin_program"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash",
                     # the other POSIX and Bourne-like shells Debian ships (GTFOBins lists
@@ -302,6 +302,72 @@ def _watch(args: Sequence[Word], found: Nested) -> None:
         found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in rest)), "watch")
 
 
+TERMINALS = frozenset({
+    "xterm", "uxterm", "xterm-256color", "urxvt", "rxvt", "rxvt-unicode", "st", "kitty",
+    "alacritty", "konsole", "gnome-terminal", "xfce4-terminal", "mate-terminal", "lxterminal",
+    "terminator", "tilix", "foot", "footclient", "wezterm", "x-terminal-emulator",
+    "terminology", "sakura", "qterminal", "cool-retro-term", "eterm", "ghostty", "kgx",
+    "ptyxis", "rio", "contour",
+})
+"""Terminal emulators: each opens a window running the command it is given (their manuals:
+``-e``/``-x``/``--command``, or the words after ``--``; kitty, foot and wezterm's ``start``
+take the trailing words)."""
+_TERMINAL_COMMAND = frozenset({"-e", "-x", "--execute", "--command", "--", "-c"})
+"""The options after which a terminal's remaining words are its command."""
+
+
+def _terminal(args: Sequence[Word], found: Nested) -> None:
+    """Queue the command a terminal emulator is told to run, its words joined as shell code.
+
+    ``xterm -e sudo id`` and ``xfce4-terminal -e 'sudo id'`` both run ``sudo id``; the words
+    are joined because several terminals read one ``-e`` word as a command line.
+    """
+    for index, word in enumerate(args):
+        name, eq, tail = word.value.partition("=")
+        if eq and name in ("--command", "--execute"):
+            rest = [attrs.evolve(word, value=tail), *args[index + 1 :]]
+        elif word.value in _TERMINAL_COMMAND:
+            rest = list(args[index + 1 :])
+        else:
+            continue
+        if rest:
+            joined = Word(" ".join(w.value for w in rest), " ".join(w.source for w in rest))
+            found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in rest)),
+                         "terminal")
+        return
+
+
+_CONCURRENTLY_VALUES = frozenset({
+    "-n", "--names", "-c", "--prefix-colors", "-p", "--prefix", "-l", "--prefix-length",
+    "-t", "--timestamp-format", "--restart-tries", "--restart-after", "-s", "--success",
+    "-m", "--max-processes", "--name-separator", "--default-input-target", "--pad-prefix",
+})
+"""concurrently(1)'s options that take a value that is not a command (its ``--help``)."""
+
+
+def _concurrently(args: Sequence[Word], found: Nested) -> None:
+    """Queue each command ``concurrently "cmd one" "cmd two"`` runs through the shell.
+
+    Every word that is neither an option nor an option's value is a command, and so is the
+    value of ``--teardown`` (run once the others end).
+    """
+    index = 0
+    while index < len(args):
+        word = args[index]
+        name, eq, tail = word.value.partition("=")
+        if name == "--teardown":
+            value = attrs.evolve(word, value=tail) if eq else (
+                args[index + 1] if index + 1 < len(args) else None)
+            if value is not None:
+                found.script(value, "concurrently --teardown")
+            index += 1 if eq else 2
+        elif word.value.startswith("-"):
+            index += 2 if word.value in _CONCURRENTLY_VALUES else 1
+        else:
+            found.script(word, "concurrently")
+            index += 1
+
+
 def _dash_c(name: str, args: Sequence[Word], found: Nested) -> None:
     for index, word in enumerate(args):
         value = word.value
@@ -530,6 +596,8 @@ _SIMPLE: dict[str, Callable[[Sequence[Word], Nested], None]] = {
     "alias": _alias,
     "find": _find,
     "hash": _hash,
+    "concurrently": _concurrently,
+    **dict.fromkeys(TERMINALS, _terminal),
 }
 
 

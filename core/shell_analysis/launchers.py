@@ -31,7 +31,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
-from tooldeck.shell_analysis.carriers import SHELLS
+from tooldeck.shell_analysis.carriers import SHELLS, TERMINALS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import ARGV_LAUNCHERS, CODE_OPTIONS
 from tooldeck.shell_analysis.interpreters import (
@@ -74,6 +74,13 @@ ALL_ARGV_LAUNCHERS: frozenset[str] = (ARGV_LAUNCHERS | frozenset({
     # cluster shells that run their trailing words on the hosts -w names (pdsh(1),
     # ClusterShell's clush(1): auditd's susp_shell key watches clush)
     "pdsh", "clush",
+    # terminal emulators run the command they are given in a new window (their words after
+    # -e/--/the options; the same command read as one line: carriers.TERMINALS)
+    *TERMINALS,
+    # more that run their trailing words: daemonize(1), retry(1), rr record (the debugger's
+    # recorder), env-cmd and cross-env (npm packages that set variables then run the
+    # command), macOS's arch(1) and the box64/box86 emulators
+    "daemonize", "retry", "rr", "env-cmd", "cross-env", "arch", "box64", "box86",
 })) - {"xargs"}  # xargs adds its input to the words: peeled by :mod:`.wrappers`, opaque there
 """Commands that may run their trailing words as a command."""
 
@@ -87,6 +94,10 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "conda": frozenset({"run"}), "mamba": frozenset({"run"}), "micromamba": frozenset({"run"}),
     "uvx": frozenset({""}), "pipx": frozenset({"run"}), "bunx": frozenset({""}),
     "pnpm": frozenset({"exec", "dlx"}), "bun": frozenset({"x", "exec"}),
+    # npx runs a command on PATH when no package provides it (npx(1): "checks whether
+    # <command> exists in $PATH"), as do npm exec and yarn exec; pnpx and yarn dlx fetch it
+    "npx": frozenset({""}), "pnpx": frozenset({""}), "npm": frozenset({"exec", "x"}),
+    "yarn": frozenset({"exec", "dlx"}),
     "direnv": frozenset({"exec"}), "mise": frozenset({"exec", "x"}),
     "rtx": frozenset({"exec", "x"}), "asdf": frozenset({"exec"}),
     # the per-language version managers' shims run a command under the selected version
