@@ -1,7 +1,9 @@
 """The last meaningful command of a command line, for output-filter matching.
 
 ``cd /p && cargo clippy 2>&1 | tail -20`` → ``cargo clippy``: take the last statement (after
-``&&``, ``||``, ``;``, ``&`` or a newline), the first stage of its pipeline, and drop that
+``&&``, ``||``, ``;``, ``&`` or a newline; a trailing ``echo``/``printf``/``true``/``:`` after
+another is only a note: ``npx tsc -p . && echo built`` → ``npx tsc -p .``), the first stage of
+its pipeline, and drop that
 command's redirections and ``VAR=value`` prefixes. ``None`` when that changes nothing (the whole
 command is already the last command) or nothing is left. Text that does not parse falls back to
 Zeph's string rule: after the last ``&&``, cut at the first ``|`` and then at the first ``2>``.
@@ -21,15 +23,35 @@ _PREFIX = frozenset({"variable_assignment"})
 _SUFFIX = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
-def _last_statement(node: Node) -> Node | None:
+_MESSAGES = frozenset({b"echo", b"printf", b"true", b":"})
+"""Commands that only print a fixed note or succeed (``&& echo built``, ``; true``): a
+statement of theirs after another is not the program whose output is being read."""
+
+
+def _last_statement(node: Node, source: bytes) -> Node | None:
     statements = [c for c in node.named_children if c.type not in _SKIPPED]
+    while len(statements) > 1 and _is_message(statements[-1], source):
+        statements.pop()
     return statements[-1] if statements else None
 
 
-def _core(node: Node) -> Node:
+def _is_message(node: Node, source: bytes) -> bool:
+    """Whether a statement is a plain ``echo``/``printf``/``true``/``:`` command."""
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        if body is None:
+            return False
+        node = body
+    if node.type != "command":
+        return False
+    name = node.child_by_field_name("name")
+    return name is not None and source[name.start_byte : name.end_byte] in _MESSAGES
+
+
+def _core(node: Node, source: bytes) -> Node:
     while True:
         if node.type == "list":
-            last = _last_statement(node)
+            last = _last_statement(node, source)
             if last is None:
                 return node
             node = last
@@ -73,10 +95,10 @@ def last_command(command: str) -> str | None:
     if tree is None or tree.root_node.has_error:  # over the budget or malformed
         return _string_fallback(command)
     root = tree.root_node
-    statement = _last_statement(root)
+    statement = _last_statement(root, source)
     if statement is None:
         return None
-    text = _command_text(_core(statement), source).strip()
+    text = _command_text(_core(statement, source), source).strip()
     if not text or text == command.strip():
         return None
     return text

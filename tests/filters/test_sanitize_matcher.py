@@ -52,6 +52,14 @@ def test_sanitize_is_idempotent() -> None:
         ("(cd web && npm run build)", "npm run build"),
         ("cargo test # the suite", "cargo test"),
         ("for f in a b; do pytest $f; done", "pytest $f"),
+        # a trailing note is not the program whose output is read
+        ("npx tsc -p . && echo built", "tsc -p ."),
+        ('cargo build; echo "exit: $?"', "cargo build"),
+        ("cd a && make test || true", "make test"),
+        ("ls && echo done > log.txt", "ls"),
+        ("git status && :", "git status"),
+        ("make && ./run.sh", "run.sh"),
+        ("echo hi", None),
     ],
 )
 def test_last_command(command: str, expected: str | None) -> None:
