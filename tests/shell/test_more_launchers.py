@@ -5,7 +5,11 @@ PowerShell's ``-Command`` is a command line: its words run commands as a shell's
 is read as nested shell code (every gate sees it, egress included); its base64
 ``-EncodedCommand`` is opaque. The per-language version managers' ``exec``/``run``, podman's
 and nerdctl's ``exec`` and lldb's one-line commands (``platform shell …``) run what they are
-given, as asdf, docker and gdb already did.
+given, as asdf, docker and gdb already did. So do npx (a command from ``PATH`` when no
+package provides it), ``npm exec`` and ``yarn exec``; a terminal emulator (its trailing words,
+or one ``-e`` word read as a command line); ``concurrently`` (each word through the shell);
+``daemonize``, ``retry``, ``rr record``, ``env-cmd``, ``cross-env`` and macOS's ``arch``.
+Everyday spellings of each stay allowed.
 """
 
 from __future__ import annotations
@@ -49,6 +53,48 @@ VERDICTS = {
     "gopass cat work/github": "deny",
     "keyring --help": "allow",
     "gopass ls": "allow",
+    # the node runners
+    "npx sudo id": "deny",
+    "npx rm -rf ~": "deny",
+    "npm exec -- sudo id": "deny",
+    "npm x -- cat ~/.ssh/id_rsa": "deny",
+    "yarn exec sudo id": "deny",
+    "pnpx sudo id": "deny",
+    "npx tsc --noEmit": "allow",
+    "npx -y cowsay hi": "allow",
+    "npx jest --runInBand src/utils.test.ts": "allow",
+    "npm exec jest": "allow",
+    "yarn exec tsc": "allow",
+    "npm test": "allow",
+    "yarn test": "allow",
+    # terminal emulators
+    "xterm -e sudo id": "deny",
+    "xfce4-terminal -e 'sudo id'": "deny",
+    "gnome-terminal -- sudo id": "deny",
+    "kitty sudo id": "deny",
+    "alacritty --command sudo id": "deny",
+    "konsole -e 'cat ~/.ssh/id_rsa'": "deny",
+    "wezterm start -- sudo id": "deny",
+    "xterm -e htop": "allow",
+    "kitty --version": "allow",
+    # concurrently: each word is a shell command
+    "concurrently 'sudo id' 'echo x'": "deny",
+    "npx concurrently 'npm run api' 'sudo id'": "deny",
+    "concurrently --teardown 'sudo id' 'echo x'": "deny",
+    "concurrently -n api,web 'npm run api' 'npm run web'": "allow",
+    "npx concurrently --kill-others 'vite' 'tsc -w'": "allow",
+    # trailing-word launchers
+    "daemonize sudo id": "deny",
+    "retry -- sudo id": "deny",
+    "rr record sudo id": "deny",
+    "env-cmd sudo id": "deny",
+    "cross-env NODE_ENV=test sudo id": "deny",
+    "arch -x86_64 sudo id": "deny",
+    "env-cmd -f .env.test jest": "allow",
+    "cross-env NODE_ENV=production webpack": "allow",
+    "arch -x86_64 npm install": "allow",
+    "retry -- make test": "allow",
+    "rr replay": "allow",
 }
 
 
