@@ -25,27 +25,33 @@ _SUFFIX = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"}
 
 _MESSAGES = frozenset({b"echo", b"printf", b"true", b":"})
 """Commands that only print a fixed note or succeed (``&& echo built``, ``; true``): a
-statement of theirs after another is not the program whose output is being read."""
+statement of theirs after another program's is not the program whose output is read."""
+_MOVES = frozenset({b"cd", b"pushd", b"popd"})
+"""Commands that only change directory: they make no output of their own to match."""
 
 
 def _last_statement(node: Node, source: bytes) -> Node | None:
     statements = [c for c in node.named_children if c.type not in _SKIPPED]
-    while len(statements) > 1 and _is_message(statements[-1], source):
+    names = [_command_name(statement, source) for statement in statements]
+    # a trailing note goes when a program before it made the output (not ``cd x && echo hi``)
+    while (len(statements) > 1 and names[-1] in _MESSAGES
+           and any(name not in _MESSAGES and name not in _MOVES for name in names[:-1])):
         statements.pop()
+        names.pop()
     return statements[-1] if statements else None
 
 
-def _is_message(node: Node, source: bytes) -> bool:
-    """Whether a statement is a plain ``echo``/``printf``/``true``/``:`` command."""
+def _command_name(node: Node, source: bytes) -> bytes | None:
+    """The command word of a simple command (redirections aside), else ``None``."""
     if node.type == "redirected_statement":
         body = node.child_by_field_name("body")
         if body is None:
-            return False
+            return None
         node = body
     if node.type != "command":
-        return False
+        return None
     name = node.child_by_field_name("name")
-    return name is not None and source[name.start_byte : name.end_byte] in _MESSAGES
+    return None if name is None else source[name.start_byte : name.end_byte]
 
 
 def _core(node: Node, source: bytes) -> Node:

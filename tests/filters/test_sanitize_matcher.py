@@ -60,6 +60,8 @@ def test_sanitize_is_idempotent() -> None:
         ("git status && :", "git status"),
         ("make && ./run.sh", "run.sh"),
         ("echo hi", None),
+        ("cd x && echo hi", "echo hi"),  # a note after a cd alone is the output
+        ("echo start && make", "make"),
     ],
 )
 def test_last_command(command: str, expected: str | None) -> None:
