@@ -312,8 +312,9 @@ TERMINALS = frozenset({
 """Terminal emulators: each opens a window running the command it is given (their manuals:
 ``-e``/``-x``/``--command``, or the words after ``--``; kitty, foot and wezterm's ``start``
 take the trailing words)."""
-_TERMINAL_COMMAND = frozenset({"-e", "-x", "--execute", "--command", "--", "-c"})
-"""The options after which a terminal's remaining words are its command."""
+_TERMINAL_COMMAND = frozenset({"-e", "-x", "--execute", "--command", "--"})
+"""The options after which a terminal's remaining words are its command (``-c`` is not one:
+st's and foot's ``-c`` name a class or a configuration file)."""
 
 
 def _terminal(args: Sequence[Word], found: Nested) -> None:

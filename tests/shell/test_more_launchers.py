@@ -77,6 +77,8 @@ VERDICTS = {
     "wezterm start -- sudo id": "deny",
     "xterm -e htop": "allow",
     "kitty --version": "allow",
+    "foot -c foot.ini htop": "allow",  # -c names a configuration file, not a command
+    "foot -c foot.ini sudo id": "deny",
     # concurrently: each word is a shell command
     "concurrently 'sudo id' 'echo x'": "deny",
     "npx concurrently 'npm run api' 'sudo id'": "deny",
