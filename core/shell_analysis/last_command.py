@@ -1,12 +1,13 @@
 """The last meaningful command of a command line, for output-filter matching.
 
 ``cd /p && cargo clippy 2>&1 | tail -20`` → ``cargo clippy``: take the last statement (after
-``&&``, ``||``, ``;``, ``&`` or a newline; a trailing ``echo``/``printf``/``true``/``:`` after
-another is only a note: ``npx tsc -p . && echo built`` → ``npx tsc -p .``), the first stage of
-its pipeline, and drop that
-command's redirections and ``VAR=value`` prefixes. ``None`` when that changes nothing (the whole
-command is already the last command) or nothing is left. Text that does not parse falls back to
-Zeph's string rule: after the last ``&&``, cut at the first ``|`` and then at the first ``2>``.
+``&&``, ``||``, ``;``, ``&`` or a newline), the first stage of its pipeline, and drop that
+command's redirections and ``VAR=value`` prefixes. A trailing ``echo``/``printf``/``true``/``:``
+after a program that made output is only a note and is passed over (``npx tsc -p . && echo
+built`` → ``npx tsc -p .``; ``cd x && echo hi`` stays ``echo hi``). ``None`` when that changes
+nothing (the whole command is already the last command) or nothing is left. Text that does not
+parse falls back to Zeph's string rule: after the last ``&&``, cut at the first ``|`` and then
+at the first ``2>``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ __all__ = ["last_command"]
 _SKIPPED = frozenset({"comment", "heredoc_body"})
 _PREFIX = frozenset({"variable_assignment"})
 _SUFFIX = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-
 
 _MESSAGES = frozenset({b"echo", b"printf", b"true", b":"})
 """Commands that only print a fixed note or succeed (``&& echo built``, ``; true``): a
