@@ -291,6 +291,15 @@ def _trap(args: Sequence[Word], found: Nested) -> None:
         found.script(rest[0], "trap")
 
 
+def _joined_script(words: Sequence[Word], found: Nested, label: str) -> None:
+    """Queue ``words`` joined by spaces as one script (dynamic when any word is).
+
+    A program that hands its command words to ``sh -c`` runs them this way.
+    """
+    joined = Word(" ".join(w.value for w in words), " ".join(w.source for w in words))
+    found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in words)), label)
+
+
 def _watch(args: Sequence[Word], found: Nested) -> None:
     index = 0
     while index < len(args) and args[index].value.startswith("-"):
@@ -298,8 +307,7 @@ def _watch(args: Sequence[Word], found: Nested) -> None:
         index += 2 if value in ("-n", "--interval", "-q", "--equexit") else 1
     rest = args[index:]
     if rest:
-        joined = Word(" ".join(w.value for w in rest), " ".join(w.source for w in rest))
-        found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in rest)), "watch")
+        _joined_script(rest, found, "watch")
 
 
 TERMINALS = frozenset({
@@ -332,9 +340,7 @@ def _terminal(args: Sequence[Word], found: Nested) -> None:
         else:
             continue
         if rest:
-            joined = Word(" ".join(w.value for w in rest), " ".join(w.source for w in rest))
-            found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in rest)),
-                         "terminal")
+            _joined_script(rest, found, "terminal")
         return
 
 
@@ -566,11 +572,7 @@ def _git(args: Sequence[Word], found: Nested) -> None:
     if len(words) == 2 and words[0] in ("submodule", "bisect"):
         tail = [w for w in rest[1:] if w.value not in ("--quiet", "-q", "--recursive")]
         if (words[0], words[1]) in _GIT_RUNS and len(tail) > 1:
-            command = tail[1:]
-            joined = Word(" ".join(w.value for w in command),
-                          " ".join(w.source for w in command))
-            found.script(attrs.evolve(joined, dynamic=any(not w.stable for w in command)),
-                         f"git {words[0]} {words[1]}")
+            _joined_script(tail[1:], found, f"git {words[0]} {words[1]}")
     elif words[:1] and words[0] in _GIT_COMMAND_OPTIONS:
         _git_command_options(words[0], rest[1:], found)
 
