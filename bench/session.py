@@ -121,7 +121,7 @@ async def replay(name: str, source: Path, show: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     python = (source / "pyproject.toml").exists() or (source / "setup.py").exists()
     with tempfile.TemporaryDirectory() as tmp:
-        via_deck, plain = Path(tmp) / "deck" / name, Path(tmp) / "direct" / name
+        via_deck, plain = Path(tmp) / "deck" / name, Path(tmp) / "bare" / name
         prepare(source, via_deck, python)
         prepare(source, plain, python)
         os.environ.update(GIT_ENV)
