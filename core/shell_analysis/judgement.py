@@ -166,6 +166,10 @@ MAX_NESTING = 3
 """How deep code inside code is followed; deeper asks."""
 
 _BARE_REDIRECT_COMMANDS = frozenset({":", "true", ""})
+_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+"""Redirection targets no redirection can empty: ``ls 2>/dev/null || true`` destroys
+nothing (the analysis does not say which segment a redirection belongs to, so without this
+the ``true`` there read as ``true > /dev/null``)."""
 _EMPTY_OUTPUTS = frozenset({("cat", "/dev/null"), ("echo", "-n"), ("printf", ""),
                             ("echo", "-n", ""), ("false",), ("echo",), ("echo", ""),
                             ("true",), ("printf", "%s", "")})
@@ -714,10 +718,11 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
     if secret is not None:
         return Finding(DENY, "secret-read", f"the command reads the secret {secret!r} "
                        "(a variable's value, fed on input)")
-    if analysis.redirect_targets and (
+    emptied = [t for t in analysis.redirect_targets if t not in _SINKS]
+    if emptied and (
             not analysis.segments
             or any(s.command in _BARE_REDIRECT_COMMANDS or _prints_nothing(s)
                    for s in analysis.segments)):
         findings.append(Finding(ASK, "routine-destructive",
-                                f"a bare redirection empties {analysis.redirect_targets[0]!r}"))
+                                f"a bare redirection empties {emptied[0]!r}"))
     return findings[0] if findings else None

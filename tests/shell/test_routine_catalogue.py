@@ -22,7 +22,8 @@ ASKED = (
     "git switch -f main", "git switch --discard-changes main", "git tag -d v1.0",
     "git gc --prune=now --aggressive", "git submodule deinit -f --all", "git stash clear",
     "kill -9 -1", "kill -9 0", "kill 0", "pkill -f .", "chmod -R 777 .", "chown -R nobody .",
-    "truncate -s 0 app.db", ": > db.sqlite3", "cat /dev/null > data.json", "echo -n > notes.md",
+    "truncate -s 0 app.db", ": > db.sqlite3", "true > src/app.py", "cat /dev/null > data.json",
+    "echo -n > notes.md",
     "dd if=/dev/zero of=data.bin bs=1M count=10", "crontab -r", "rm -rf .git", "rm -rf ./*",
     "find . -delete", "find . -type f -delete", "find . -mindepth 1 -delete",
     "rsync -a --delete empty/ ./", "mv src /dev/null", "sed -i 'd' src/app.py",
@@ -42,6 +43,10 @@ EVERYDAY = (
     "python manage.py migrate", "python manage.py test", "rails db:migrate", "rake test",
     "npx prisma generate", "prisma migrate dev", "alembic upgrade head",
     "mongosh app --eval 'db.users.find()'",
+    # a redirection to a device sink empties nothing, whichever segment carries it (found
+    # replaying the minimist session: the true of '… 2>/dev/null || true' read as bare)
+    "ls 2>/dev/null || true", "npx tape --version 2>/dev/null || true",
+    "git rev-parse HEAD > /dev/null; true", "make -s >/dev/stderr || :",
 )
 
 
