@@ -117,11 +117,16 @@ class _Capture:
             self._report(is_err, [partial])
 
     def combined(self) -> str:
+        """Both streams' lines in the order read, without the final newlines.
+
+        Only newlines are taken off the end: spaces ending the last line are content (``head
+        -c 200 LICENSE`` of a file view stays exact). Output of whitespace alone is none.
+        """
         text = "\n".join(
             ("[stderr] " if is_err else "") + line.decode("utf-8", "replace")
             for is_err, line in self.lines
-        )
-        return text.rstrip()
+        ).rstrip("\n")
+        return text if text.strip() else ""
 
 
 @attrs.frozen

@@ -60,3 +60,24 @@ async def test_a_command_the_shell_could_not_run_is_an_error(
 ) -> None:
     result = await helpers.run(make_deck(""), command)
     assert result.error is not None and result.error.category is category
+
+
+@pytest.mark.parametrize("view", ["cat notes.txt", "head -c 27 notes.txt; echo",
+                                  "tail -n 1 notes.txt"])
+async def test_spaces_ending_the_last_line_of_a_view_are_kept(
+    make_deck: Any, helpers: Any, sandbox: Path, view: str
+) -> None:
+    # found replaying the minimist session: 'head -c 200 LICENSE; echo' lost the space its
+    # last line ends with (the output was stripped of all trailing whitespace)
+    (sandbox / "notes.txt").write_text("first line\nsecond line, to \n")
+    result = await helpers.run(make_deck(""), view)
+    assert result.ok, result.error
+    assert result.output.summary.endswith("line, to "), repr(result.output.summary)
+
+
+async def test_output_of_newlines_and_spaces_alone_is_no_output(
+    make_deck: Any, helpers: Any
+) -> None:
+    blank = await helpers.run(make_deck(""), "printf '  \\n\\n'")
+    plain = await helpers.run(make_deck(""), "true")
+    assert blank.output.summary == plain.output.summary
