@@ -19,10 +19,12 @@ two runs of a test suite do not take the same time).
     git clone https://github.com/tj/commander.js commander   # gorilla/mux
     (cd commander && npm ci)
     pip download --no-binary :all: --no-deps click==8.1.7 && tar xzf click-8.1.7.tar.gz
+    npm pack minimist@1.2.8 && tar xzf minimist-1.2.8.tgz && mv package minimist \
+        && (cd minimist && npm install)
     cd ..
     python bench/session.py flask=checkouts/flask requests=checkouts/requests \
         mux=checkouts/mux starlette=checkouts/starlette commander=checkouts/commander \
-        click=checkouts/click-8.1.7 [--show N]
+        click=checkouts/click-8.1.7 minimist=checkouts/minimist [--show N]
 """
 
 from __future__ import annotations
@@ -59,17 +61,23 @@ GIT_ENV = {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
 
 
+UNTRACKED = ".venv/\nnode_modules/\n.nyc_output/\ncoverage/\n"
+"""What neither copy tracks: installed dependencies and coverage data, whose file names
+differ from run to run (nyc's hashed cache), as a project's own ``.gitignore`` would say."""
+
+
 def prepare(source: Path, target: Path, python: bool) -> None:
     shutil.copytree(source, target, symlinks=True)
     env = {**os.environ, **GIT_ENV}
-    for command in (["git", "init", "-q"], ["git", "config", "user.name", "Bench"],
+    subprocess.run(["git", "init", "-q"], cwd=target, env=env, check=True, capture_output=True)
+    (target / ".git" / "info" / "exclude").write_text(UNTRACKED)
+    for command in (["git", "config", "user.name", "Bench"],
                     ["git", "config", "user.email", "bench@example.com"], ["git", "add", "-A"],
                     ["git", "commit", "-q", "--allow-empty", "-m", "import"]):
         subprocess.run(command, cwd=target, env=env, check=True, capture_output=True)
     if python:
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", ".venv"], cwd=target,
                        check=True)
-        (target / ".git" / "info" / "exclude").write_text(".venv/\n")
 
 
 def direct(call: Call, root: Path) -> str | None:
@@ -104,12 +112,14 @@ def model_text(result: ToolResult) -> str:
                      if not line.startswith(("[unfiltered output:", "[filtered:")))
 
 
-TIMING = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s)\b|(?<=duration_ms)(?::? )\d+(?:\.\d+)?")
+TIMING = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s)\b|(?<=duration_ms)(?::? )\d+(?:\.\d+)?"
+                    r"|\d{4}-\d\d-\d\dT[\d_:.]+Z")
 
 
 def timing_free(text: str) -> str:
-    """``text`` with durations masked: two runs of one test suite do not take the same time
-    (``0.04s``, ``12ms``, node's test runner's ``duration_ms: 8.85``)."""
+    """``text`` with durations and time stamps masked: two runs of one test suite do not take
+    the same time (``0.04s``, ``12ms``, node's test runner's ``duration_ms: 8.85``, npm's log
+    name ``2026-11-29T01_48_20_676Z-debug-0.log``)."""
     return TIMING.sub("<t>", text)
 
 

@@ -355,6 +355,123 @@ def click() -> list[Call]:
     return calls
 
 
+def minimist() -> list[Call]:
+    """minimistjs/minimist 1.2.8 (JavaScript, the npm tarball with ``npm install``ed devDeps).
+
+    Freeform like ``click``: tape's TAP output, eslint, nyc coverage, ``npm test`` with its
+    pre/post scripts, a scratch script in ``/tmp``, ``node -e``/``node -p`` probes, ``jq`` on
+    package.json, a regression made and seen failing (``not ok`` lines), ``git`` work.
+    """
+    calls: list[Call] = [
+        bash("ls -la && cat package.json | jq '.scripts'"),
+        bash("git log --oneline -3; git status -sb"),
+        bash("jq -r '.devDependencies | keys[]' package.json"),
+        bash("ls test/ example/ && wc -l index.js test/*.js | tail -1"),
+        bash("head -40 README.md"), bash("sed -n 1,40p CHANGELOG.md"),
+        read("index.js"), bash("grep -n 'function ' index.js"),
+        bash("sed -n 1,30p index.js"), bash("nl -ba index.js | sed -n 110,140p"),
+        bash("grep -rn 'isNumber' --include=*.js . --exclude-dir=node_modules"),
+        bash("rg -n 'isNumber|Number\\(' index.js test/"),
+        bash("cat test/num.js"), bash("head -30 test/parse.js"),
+        bash("node --version && npm --version && npx tape --version 2>/dev/null || true"),
+        bash("npm ls --depth=0 2>&1 | head -20"),
+        bash("ls node_modules/.bin | head -30"),
+        bash("node -p \"require('./')(['--x', '0x10', '-n', '5', 'rest']).x\""),
+        bash("node -e \"console.log(JSON.stringify(require('./index.js')"
+             "(['-abc', '--no-color', '--', 'y'])))\""),
+        bash("npx tape test/num.js"),
+        bash("npx tape 'test/**/*.js' 2>&1 | tail -12"),
+        bash("node test/bool.js | head -20"),
+        bash("npm run tests-only 2>&1 | tail -25"),
+        bash("npm run lint"),
+        bash("npx eslint index.js test/num.js"),
+        bash("cat > /tmp/try_minimist.js <<'EOF'\nconst parse = require(process.cwd());\n"
+             "for (const v of ['1e3', '.5', '0x1F', '-7', '1.2.3']) {\n"
+             "  console.log(v, typeof parse(['--n', v]).n);\n}\nEOF\n"
+             "node /tmp/try_minimist.js"),
+        bash("git checkout -b fix/hex-numbers"),
+        edit("index.js", "\tif ((/^0x[0-9a-f]+$/i).test(x)) { return true; }",
+             "\tif ((/^0x[0-9a-f]+$/).test(x)) { return true; }"),
+        bash("git diff"),
+        bash("npx tape test/num.js"),
+        bash("npx tape test/*.js 2>&1 | grep -E '^(not ok|# )' | head"),
+        bash("npx tape test/num.js test/parse.js 2>&1 | tail -30"),
+        bash("npm test 2>&1 | tail -40"),
+        bash("git checkout -- index.js && git status --short"),
+        bash("npx tape test/num.js | tail -5"),
+        edit("index.js", "function isNumber(x) {",
+             "// Tell whether an argument looks like a number (decimal, hex or exponent).\n"
+             "function isNumber(x) {"),
+        bash("git diff --stat && git diff -U2"),
+        bash("npx eslint index.js"),
+        bash("npx tape 'test/**/*.js' | tail -6"),
+        bash("npx nyc --reporter=text-summary tape 'test/**/*.js' 2>&1 | tail -8"),
+        bash("npx nyc report --reporter=text 2>&1 | head -12"),
+        bash("ls .nyc_output | wc -l"),
+        bash("rm -rf .nyc_output coverage && git status --short"),
+        bash("git add index.js && git diff --cached --stat"),
+        bash(COMMIT.format(title="index: say what isNumber accepts",
+                           body="A comment only; the parser is unchanged.")),
+        bash("git log --oneline -3 && git show --stat HEAD | head -12"),
+        bash("git show HEAD:index.js | sed -n 10,20p"),
+        bash("git log -p -1 -- index.js"),
+        bash("git diff HEAD~1 --word-diff | head -20"),
+        bash("git branch --show-current && git branch"),
+        bash("git log --format='%h %s' -n 5 --reverse"),
+        bash("for f in test/*.js; do printf '%-24s %s\\n' \"$f\" \"$(grep -c 't\\.' \"$f\")\";"
+             " done | sort -k2 -nr | head -5"),
+        bash("grep -c \"test('\" test/*.js | awk -F: '{s += $2} END {print s}'"),
+        bash("node example/parse.js -a beep -b boop"),
+        bash("node example/parse.js -x 3 -y 4 -n5 -abc --beep=boop foo bar baz"),
+        bash("node -e 'require(\"./\")(null)' 2>&1 | head -5; echo exit=$?"),
+        bash("node --check index.js && echo syntax-ok"),
+        bash("npm pack --dry-run 2>&1 | tail -12"),
+        bash("npm view minimist version 2>&1 | tail -1"),
+        bash("npm outdated 2>&1 | head -12"),
+        bash("npm explain tape 2>&1 | head -8"),
+        bash("npm run 2>&1 | head -20"),
+        bash("cat .eslintrc 2>/dev/null | head -20; ls -a | grep -i eslint"),
+        bash("du -sh node_modules && ls node_modules | wc -l"),
+        bash("find . -path ./node_modules -prune -o -name '*.js' -print | sort"),
+        bash("tail -n 25 index.js"), bash("head -n 12 test/proto.js"),
+        bash("sed -n '/function isConstructorOrProto/,/^}/p' index.js"),
+        bash("awk '/^function/ {print NR\": \"$0}' index.js"),
+        bash("cut -c1-60 CHANGELOG.md | sed -n 1,15p"),
+        bash("grep -rn 'TODO\\|FIXME' index.js test/ || echo none"),
+        bash("ls -la node_modules/tape/bin"),
+        bash("cat node_modules/tape/package.json | jq -r .version"),
+        bash("node -p 'process.platform + \" \" + process.arch'"),
+        bash("env | grep -i '^npm_' | head -3; echo $NODE_ENV"),
+        bash("echo $HOME $PWD | wc -w"),
+        bash("rm -f /tmp/try_minimist.js"),
+        bash("git stash list; git status --porcelain"),
+        bash("git log --stat -n 1 | tail -4"),
+        bash("git diff HEAD~1 HEAD -- index.js | grep '^[-+]' | head"),
+        bash("git shortlog -sn | head -5"),
+        bash("git rev-list --count HEAD"),
+        bash("npx tape test/dash.js test/stop_early.js"),
+        bash("npx tape test/unknown.js 2>&1 | tail -8"),
+        bash("npx tape test/whitespace.js test/short.js | grep -c '^ok'"),
+        bash("node -e \"const p=require('./'); console.log(p(['--a.b=1','--a.c','2']))\""),
+        bash("node -e \"process.exit(require('./')(['-x']).x === true ? 0 : 1)\"; echo $?"),
+        bash("ls -1 test | sed 's/\\.js$//' | tr '\\n' ' '; echo"),
+        bash("wc -c index.js README.md package.json"),
+        bash("stat -c '%n %s' index.js"),
+        bash("file index.js LICENSE"),
+        bash("head -c 200 LICENSE; echo"),
+        bash("git check-ignore -v node_modules/tape || echo not-ignored"),
+        bash("cat .gitignore 2>/dev/null || echo no-gitignore"),
+        bash("git log -n 1 --format=%B"),
+        bash("npx tape test/all_bool.js test/default_bool.js | tail -4"),
+        bash("git diff --name-only HEAD~1"), bash("git tag --contains HEAD | head -3"),
+        bash("node -p \"Object.keys(require('./package.json').devDependencies).length\""),
+        bash("npx eslint --print-config index.js | jq '.rules | length'"),
+        bash("echo done"),
+    ]
+    return calls
+
+
 SESSIONS = {"flask": flask, "requests": requests, "mux": mux, "starlette": starlette,
-            "commander": commander, "click": click}
+            "commander": commander, "click": click,
+            "minimist": minimist}
 HELD_BACK = frozenset({"starlette"})

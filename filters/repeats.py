@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from tooldeck.filters.spans import Span, intersect, lines_of, subtract
 
-__all__ = ["REPEATED", "REPEATS_FROM_LINES", "line_template", "without_repeats"]
+__all__ = ["FINDINGS_WHOLE_UP_TO", "REPEATED", "REPEATS_FROM_LINES", "line_template",
+           "without_repeats"]
 
 REPEATED = 10
 """A line template protected this many times or more is a repeated fact."""
@@ -83,7 +84,10 @@ def without_repeats(
         lines = text.split("\n")
         templates = _TEMPLATE_PARTS.sub("_", text).split("\n")
         groups: dict[tuple[str, str], list[Span]] = {}
+        findings_whole = data.count(b"\n") <= FINDINGS_WHOLE_UP_TO
         for span, line, template in zip(candidates, lines, templates, strict=False):
+            if findings_whole and _FINDING_AT.match(line):
+                continue  # a finding at its own line and column: each names its own place
             subject = _SUBJECT.match(line)
             key = (subject[0] if subject else "", template.strip())
             groups.setdefault(key, []).append(span)
@@ -91,6 +95,20 @@ def without_repeats(
             span for group in groups.values() if len(group) >= REPEATED for span in group[1:-1]
         ]
     return subtract(runs, sorted(dropped)) if dropped else runs
+
+
+FINDINGS_WHOLE_UP_TO = 150
+"""In an output of at most this many lines, a finding at a line and column is never a repeat
+(:data:`_FINDING_AT`): a linter's report an agent reads whole. A longer one (hundreds of
+``E501`` of one file) keeps each rule's first and last finding per file and counts the
+others."""
+
+_FINDING_AT = re.compile(r"\s*(?:[\w.@+/\\-]+\.\w+:\d+:\d+[:\s]|\d+:\d+\s+\w)")
+"""A linter's or compiler's finding at a line and column: ``src/a.py:12:5: E501 …`` (ruff,
+flake8, tsc's ``--pretty false``, gcc) or, under a file heading, ESLint's and stylelint's
+``  9:31  warning  No magic number: 1  no-magic-numbers``. For a linter the findings are
+the result: ten of one rule in one file are ten facts, each at its own place (up to
+:data:`FINDINGS_WHOLE_UP_TO` lines)."""
 
 
 _SHORTEST_REPEAT = 12
