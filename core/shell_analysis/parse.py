@@ -343,7 +343,9 @@ class _Walker:
             return
         resolution = resolve(words, self.extra)
         positions = resolution.positions
-        self.segments.append(Segment(text, origin, resolution.words, positions, stdin.kind))
+        read = stdin.text if stdin.kind == "file" and not stdin.dynamic else ""
+        self.segments.append(
+            Segment(text, origin, resolution.words, positions, stdin.kind, read))
         if resolution.reasons:
             self.reasons.extend(resolution.reasons)
         for code, code_origin in resolution.scripts:
