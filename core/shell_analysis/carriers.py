@@ -642,6 +642,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _awk_file(name, args, stdin, found)
     elif name in ("su", "script"):
         _dash_c(name, args, found)
+    elif name == "parallel":
+        _parallel(args, stdin, found)
     elif base in POWERSHELLS:
         _powershell_command(base, args, found)
     elif name in _SIMPLE:
@@ -650,6 +652,31 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
 
 
 _AWK_NAMES = frozenset({"awk", "gawk", "mawk", "nawk"})
+_PARALLEL_INPUTS = frozenset({":::", "::::", ":::+", "::::+", "-a", "--arg-file", "--pipe",
+                              "--pipepart", "--spreadstdin"})
+"""GNU parallel's ways to take arguments or data other than commands on standard input."""
+_PARALLEL_VALUES = frozenset({
+    "-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--sshloginfile", "--slf", "-n",
+    "-N", "-L", "-l", "--max-args", "--max-lines", "-d", "--delimiter", "-E", "-I", "--colsep",
+    "-C", "--delay", "--timeout", "--joblog", "--results", "--res", "--tmpdir", "--retries",
+    "--memfree", "--load", "--tag-string", "--tagstring",
+})
+"""GNU parallel's options that take the next word as their value."""
+
+
+def _parallel(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """``echo CMD | parallel``, ``parallel <<< CMD``: each input line is a command to run.
+
+    GNU parallel(1) given no command and no ``:::``/``-a`` input reads the commands
+    themselves on standard input, as a shell reading its script there does.
+    """
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value in _PARALLEL_INPUTS or not value.startswith("-"):
+            return  # a command, or arguments from elsewhere: the launcher rules judge it
+        index += 2 if value in _PARALLEL_VALUES else 1
+    _stdin_code("parallel", stdin, found, parse=True)
 
 
 def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
@@ -660,8 +687,8 @@ def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> N
             return
 
 
-_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
-             | _AWK_NAMES | POWERSHELLS)
+_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script", "parallel"}
+             | _SIMPLE.keys() | _AWK_NAMES | POWERSHELLS)
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 
