@@ -217,10 +217,15 @@ def _runs_relative(segment: Segment) -> bool:
     word = segment.words[segment.command_positions[-1]]
     if word.stable and "/" in word.value and not word.value.startswith("/"):
         return True
-    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+    if _runner(segment.command) not in _RUNNERS:
         return False
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
     return program is not None and program.stable and not program.value.startswith("/")
+
+
+def _runner(command: str) -> str:
+    """A runner's name without its version (``python3.12`` → ``python``; ``.`` stays)."""
+    return command if command == "." else command.rstrip("0123456789.")
 
 
 _JAR_RUNNERS = frozenset({"java", "javaw"})
@@ -244,7 +249,7 @@ def _run_target(segment: Segment) -> str | None:
     if segment.command in ("make", "gmake"):
         named = [b for a, b in itertools.pairwise(values) if a in ("-f", "--file", "--makefile")]
         return named[0] if named else "\0makefile"
-    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+    if _runner(segment.command) not in _RUNNERS:
         return None
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
     return program.value if program is not None and program.stable else None
@@ -355,11 +360,41 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
         elif segment.command == "tee" and segment.stdin == "pipe":  # curl … | tee x.sh
             saved.extend((w.value, client) for w in _args(segment)
                          if not w.value.startswith("-"))
+        elif segment.command in _RENAMERS:  # curl -o t … && mv t run && sh run
+            saved.extend(_copied_to(segment, saved))
     if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
            if s.command_positions):
         return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "
                        f"that connects with {client!r}")
     return None
+
+
+_RENAMERS = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto"})
+"""Commands that give a file another name: a download copied or moved is still one."""
+
+
+def _copied_to(segment: Segment, saved: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The names a copy, move or install of a downloaded file gives it.
+
+    ``cp t t2``, ``mv t run``, ``install -m 755 t bin/t``: the last operand, or the
+    source's name inside it when it is written as a directory (``cp t bin/``, ``mv t .``).
+    """
+    operands = [w.value for w in _args(segment) if not w.value.startswith("-")]
+    if segment.command == "install" and "-m" in segment.argv:
+        mode = segment.argv.index("-m") + 1  # install -m MODE SRC DST: MODE is no file
+        if mode < len(segment.argv):
+            operands = [o for o in operands if o != segment.argv[mode]]
+    if len(operands) < 2:
+        return []
+    found = []
+    target = operands[-1]
+    for source in operands[:-1]:
+        for path, by in saved:
+            if _same_file(source, path):
+                inside = target.endswith("/") or target in (".", "..")
+                found.append((os.path.join(target, os.path.basename(source)) if inside
+                              else target, by))
+    return found
 
 
 def _program_option(segment: Segment) -> str | None:
