@@ -117,6 +117,11 @@ SECRET_PATTERNS: tuple[str, ...] = (
     # Safari's cookie jar (Panther's MacOS_Browser_Credential_Access query, panther-labs/
     # panther-analysis@daa10c88: ~/Library/Cookies, Cookies.binarycookies)
     "*.binarycookies", "*/Library/Cookies/*",
+    # Datadog's CREDENTIAL_FILES list (runtime/default.policy: *client_secret*.json*,
+    # *-key.json*, *api_key*, *.token*), Wrangler's local secrets (.dev.vars) and Flutter's
+    # Android signing passwords (android/key.properties), by their documented names
+    "*/client_secret*.json", "*/*-key.json", "*/api_key", "*/apikey", "*/*_api_key",
+    "*.token", "*/.dev.vars", "*/key.properties",
     # the rest of LinPEAS' credential entries (sensitive_files.yaml @ 012d8df: VNC, Racoon,
     # Hostapd, Anaconda ks, Cloud Credentials, Kerberos, Other Interesting Files, FTP, Jetty,
     # Filezilla, Keepass) and MITRE T1003.008 (password-hash backups, old passwords)

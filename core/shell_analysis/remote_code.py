@@ -38,6 +38,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from tooldeck.shell_analysis.carriers import SHELLS
@@ -165,6 +166,19 @@ def _short_cluster_value(value: str, letter: str) -> bool:
             and value.endswith(letter))
 
 
+def _directory_prefix(args: Sequence[Word]) -> str:
+    """The directory wget's ``-P DIR``/``--directory-prefix=DIR`` saves under the URL's name."""
+    for option, value in itertools.pairwise(w.value for w in args):
+        if option in ("-P", "--directory-prefix"):
+            return value
+    for word in args:
+        if word.value.startswith("--directory-prefix="):
+            return word.value.partition("=")[2]
+        if word.value.startswith("-P") and len(word.value) > 2:
+            return word.value[2:]
+    return ""
+
+
 def _saved_files(segment: Segment) -> list[str]:
     """The files a network client writes what it fetched to."""
     name = segment.command
@@ -182,11 +196,15 @@ def _saved_files(segment: Segment) -> list[str]:
             found.append(following)
         elif any(value.startswith(o + "=") for o in options if o.startswith("--")):
             found.append(value.partition("=")[2])
+        elif any(len(o) == 2 and value.startswith(o) and len(value) > 2 for o in options):
+            found.append(value[2:])  # curl -oi.sh: the value glued to the option
     remote_name = _REMOTE_NAME.get(name, ())
     urls = [w.value for w in args if "://" in w.value]
     if (name in _BASENAME_SAVERS and not found) or any(
             w.value in remote_name or _short_cluster_value(w.value, "O") for w in args):
-        found.extend(os.path.basename(urlsplit(url).path) for url in urls)
+        prefix = _directory_prefix(args) if name in ("wget", "wget2") else ""
+        found.extend(os.path.join(prefix, os.path.basename(urlsplit(url).path))
+                     for url in urls)
     operands = [w.value for w in args if not w.value.startswith("-")]
     if name in _POSITIONAL_SAVERS and len(operands) > 1 and "://" in operands[0]:
         found.append(operands[-1])  # lwp-download URL FILE

@@ -104,7 +104,7 @@ SECRET_MARKERS = re.compile(
     r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
     r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
     r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|binarycookies|Web Data|"
-    r"/sss/|sudo|"
+    r"/sss/|sudo|client_secret|-key\.json|api_?key|\.token|dev\.vars|key\.properties|"
     r"vnc/|psk\.txt|hostapd|anaconda-ks|AzureRM|google_authenticator|ldaprc|sitemanager|"
     r"winscp|ws_ftp|ftpconfig|jetty-realm|KeePass|ddclient|opasswd|/dev/k?mem|auth\.json|"
     r"NuGet|settings-security|terraformrc|netlify|subversion|purple|remmina|dbeaver|"
