@@ -45,7 +45,7 @@ from tooldeck.shell_analysis.interpreters import POWERSHELL_COMMAND, POWERSHELLS
 from tooldeck.shell_analysis.model import Word, command_name
 
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "TERMINALS", "Nested", "Stdin",
-           "effective_shell_command", "nested_code", "stdin_program"]
+           "effective_shell_command", "find_output", "nested_code", "stdin_program"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash",
                     # the other POSIX and Bourne-like shells Debian ships (GTFOBins lists
@@ -472,6 +472,21 @@ def _find_start(args: Sequence[Word]) -> str | None:
     if not starts or any(w.value == "-follow" for w in args):
         return None
     return "." if len(starts) > 1 else starts[0].rstrip("/") or "."
+
+
+def find_output(words: Sequence[Word]) -> str:
+    """The path ``find START -name NAME`` prints, as a word (empty for anything else).
+
+    ``find . -name .env | xargs cat`` reads ``./.env`` as ``find . -name .env -exec cat {}
+    +`` does: the same start and name rules (:func:`_find_start`, :func:`_found_name`).
+
+    :param words: the feeding command's words (command word first).
+    :returns: ``START/NAME`` (``NAME`` may be a glob), or ``""``.
+    """
+    if not words or command_name(words[0].value) != "find" or not all(w.stable for w in words):
+        return ""
+    start, (name, _) = _find_start(words[1:]), _found_name(words[1:])
+    return "" if start is None or name == "{}" else f"{start}/{name}"
 
 
 def _found_name(args: Sequence[Word]) -> tuple[str, bool]:
