@@ -18,9 +18,11 @@ two runs of a test suite do not take the same time).
     git clone https://github.com/pallets/flask     # and psf/requests, encode/starlette,
     git clone https://github.com/tj/commander.js commander   # gorilla/mux
     (cd commander && npm ci)
+    pip download --no-binary :all: --no-deps click==8.1.7 && tar xzf click-8.1.7.tar.gz
     cd ..
     python bench/session.py flask=checkouts/flask requests=checkouts/requests \
-        mux=checkouts/mux starlette=checkouts/starlette commander=checkouts/commander [--show N]
+        mux=checkouts/mux starlette=checkouts/starlette commander=checkouts/commander \
+        click=checkouts/click-8.1.7 [--show N]
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ async def replay(name: str, source: Path, show: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     python = (source / "pyproject.toml").exists() or (source / "setup.py").exists()
     with tempfile.TemporaryDirectory() as tmp:
-        via_deck, plain = Path(tmp) / "deck" / name, Path(tmp) / "direct" / name
+        via_deck, plain = Path(tmp) / "deck" / name, Path(tmp) / "bare" / name
         prepare(source, via_deck, python)
         prepare(source, plain, python)
         os.environ.update(GIT_ENV)

@@ -237,6 +237,124 @@ def commander() -> list[Call]:
     return calls
 
 
+def click() -> list[Call]:
+    """pallets/click 8.1.7 (the PyPI sdist): a freeform session, not built from the templates.
+
+    Written after the others, in the manner of published Claude Code and Codex transcripts
+    rather than the templates above: ``rg``, ``tree``, ``jq``, a scratch script in a heredoc,
+    a branch, ``git stash``, a test run that trips over a plugin's deprecation warning and is
+    rerun with the plugin off, a regression the agent makes and then sees fail, ``sed -i`` and
+    ``python - <<'EOF'`` edits, and cleanup. Its pytest runs need ``click`` importable from
+    ``src`` (``PYTHONPATH=src``), as an agent finds out on its first run.
+    """
+    run = "PYTHONPATH=src python -m pytest"
+    calls: list[Call] = [
+        bash("pwd && ls"), bash("git status && git log --oneline | head -5"),
+        bash("tree -L 2 -I '__pycache__|*.egg-info' | head -60"),
+        bash("cat setup.cfg"), bash("cat tox.ini"), bash("head -80 CHANGES.rst"),
+        bash("ls requirements/ && cat requirements/tests.txt"),
+        bash("rg --files src | sort"), bash("rg -n 'def make_default_short_help' src/"),
+        bash("rg -n 'make_default_short_help' -g '*.py' ."),
+        bash("rg -c 'def ' src/click | sort -t: -k2 -n -r | head"),
+        read("src/click/utils.py"), bash("sed -n 50,110p src/click/utils.py"),
+        bash("grep -n 'short_help' src/click/core.py | head -20"),
+        bash("awk 'NR>=490 && NR<=520' tests/test_utils.py"),
+        bash("python -m pytest tests/test_utils.py -q 2>&1 | tail -15"),
+        bash(f"{run} tests/test_utils.py -q 2>&1 | tail -15"),
+        bash(f"{run} tests/test_utils.py -q -p no:asyncio 2>&1 | tail -5"),
+        bash(f"{run} tests/test_utils.py -q -p no:asyncio -k short_help -v 2>&1 | tail -25"),
+        bash("git checkout -b fix/short-help-ellipsis"),
+        bash("cat > /tmp/repro_click.py <<'EOF'\nfrom click.utils import make_default_short_help"
+             " as f\nfor text in ['Hello world. More.', 'a' * 50, '\\b\\nno rewrap here']:\n"
+             "    print(repr(f(text, 10)))\nEOF\nPYTHONPATH=src python /tmp/repro_click.py"),
+        bash("PYTHONPATH=src python - <<'EOF'\nimport click, inspect\n"
+             "print(click.__version__)\n"
+             "print(inspect.signature(click.utils.make_default_short_help))\nEOF"),
+        edit("src/click/utils.py", "        if total_length > max_length:  # too long, truncate",
+             "        if total_length >= max_length:  # too long, truncate"),
+        bash("git diff"),
+        bash(f"{run} tests/test_utils.py -q -p no:asyncio -x 2>&1 | tail -40"),
+        bash(f"{run} tests/test_utils.py -p no:asyncio -k short_help --tb=short -q"),
+        bash(f"{run} tests/ -q -p no:asyncio -x --tb=line 2>&1 | tail -20"),
+        bash("git stash && git stash list"),
+        bash(f"{run} tests/test_utils.py -q -p no:asyncio -k short_help 2>&1 | tail -3"),
+        bash("git stash pop && git status --short"),
+        bash("sed -i 's/if total_length >= max_length:  # too long/"
+             "if total_length > max_length:  # too long/' src/click/utils.py"),
+        bash("git diff --stat && git diff src/click/utils.py"),
+        bash("python - <<'EOF'\nfrom pathlib import Path\np = Path('src/click/utils.py')\n"
+             "t = p.read_text()\n"
+             "old = '    \"\"\"Returns a condensed version of help string.\"\"\"'\n"
+             "assert old in t\np.write_text(t.replace(old, '    \"\"\"Return a condensed version"
+             " of a help string.\"\"\"', 1))\nprint('ok')\nEOF"),
+        bash("git diff -U1"),
+        bash(f"{run} tests/test_utils.py tests/test_formatting.py -q -p no:asyncio 2>&1"
+             " | tail -5"),
+        bash(f"{run} tests -q -p no:asyncio -n 0 2>&1 | tail -8"),
+        bash(f"{run} tests -p no:asyncio -q --durations=5 2>&1 | tail -15"),
+        bash("python -m ruff check src/click/utils.py 2>&1 | tail -5"),
+        bash("python -m mypy src/click/utils.py --ignore-missing-imports 2>&1 | tail -5"),
+        bash("python -m flake8 --version 2>&1 | head -2"),
+        bash("find . -name '__pycache__' -type d -prune -exec rm -rf {} + && echo cleaned"),
+        bash("find . -name '*.pyc' | wc -l"), bash("rm -f /tmp/repro_click.py"),
+        bash("git add src/click/utils.py && git status"),
+        bash(COMMIT.format(title="utils: say what make_default_short_help returns",
+                           body="Imperative docstring, as the rest of the module.")),
+        bash("git log --oneline -3 && git show --stat HEAD"),
+        bash("git show HEAD -- src/click/utils.py"),
+        bash("git log -p -1 --format=%s"),
+        bash("git diff main...HEAD --stat 2>/dev/null || git diff HEAD~1 --stat"),
+        bash("git branch -vv"), bash("git checkout - && git branch"),
+        bash("git checkout fix/short-help-ellipsis"),
+        bash("rg -n 'TODO|FIXME|XXX' src/ | head -20"),
+        bash("rg -l 'import typing as t' src | xargs wc -l | sort -n | tail -5"),
+        bash("grep -rn 'def get_' src/click/core.py | awk -F: '{print $2\": \"$3}' | head -20"),
+        bash("cut -d' ' -f1 CHANGES.rst | sort | uniq -c | sort -rn | head -5"),
+        bash("wc -l src/click/*.py | sort -n | tail -8"),
+        bash("du -sh src tests docs && df -h . | tail -1"),
+        bash("python3 -c 'import sys; print(sys.version)' && which python3 && uname -srm"),
+        bash("env | grep -i '^python' || true"), bash("echo $SHELL $HOME | wc -w"),
+        bash("ls -la src/click | head -25"), bash("stat -c '%n %s' src/click/utils.py"),
+        bash("file src/click/py.typed README.rst"),
+        bash("head -c 300 docs/index.rst; echo"), bash("tail -n 20 src/click/utils.py"),
+        bash("nl -ba src/click/utils.py | sed -n 56,70p"),
+        bash("cat -A src/click/utils.py | sed -n 1,5p"),
+        bash("sed -n '/^def make_str/,/^def /p' src/click/utils.py"),
+        bash("git show HEAD:src/click/utils.py | sed -n 56,60p"),
+        bash("git grep -n 'max_length' -- src | head"),
+        bash("git log --format='%h %ad %s' --date=short -n 3"),
+        bash("git diff HEAD~1 -- src/click/utils.py | head -30"),
+        bash("jq --version && echo '{\"a\": [1, 2]}' | jq '.a | length'"),
+        bash("ls examples && ls examples/* | head -20"),
+        bash("cat examples/naval/naval.py | head -40"),
+        bash("PYTHONPATH=src python examples/naval/naval.py --help"),
+        bash("PYTHONPATH=src python examples/naval/naval.py ship new Titanic"),
+        bash("PYTHONPATH=src python examples/naval/naval.py nonsense 2>&1; echo exit=$?"),
+        bash("PYTHONPATH=src python -c "
+             "'import click; click.echo(click.style(\"hi\", fg=\"red\"))'"),
+        bash("sort -u requirements/*.in 2>/dev/null | head"),
+        bash("grep -c '' src/click/*.py | sort -t: -k2 -nr | head -3"),
+        bash("diff <(sed -n 1,20p src/click/utils.py) <(git show HEAD~1:src/click/utils.py"
+             " | sed -n 1,20p) && echo same-head"),
+        bash("for f in src/click/*.py; do printf '%s %s\\n' \"$(grep -c '^def ' \"$f\")\" \"$f\";"
+             " done | sort -rn | head -5"),
+        bash("git log --stat -n 1 | tail -5"), bash("git status --porcelain=v1"),
+        bash("git rev-parse --abbrev-ref HEAD && git rev-parse --short HEAD"),
+        bash("ls -1 tests | wc -l && ls tests | head -30"),
+        bash("grep -n 'filterwarnings' -A3 setup.cfg"),
+        bash(f"{run} tests/test_basic.py -q -p no:asyncio -rs 2>&1 | tail -12"),
+        bash(f"{run} tests/test_termui.py -q -p no:asyncio 2>&1 | tail -12"),
+        bash(f"{run} tests/test_shell_completion.py -q -p no:asyncio -x 2>&1 | tail -6"),
+        bash(f"{run} --co -q tests/test_utils.py -p no:asyncio 2>&1 | tail -8"),
+        bash("git log --graph --oneline -n 10"), bash("python -m pip show click 2>&1 | head -3"),
+        bash("ls -la .venv/bin | head"), bash(".venv/bin/python -c 'print(1 + 1)'"),
+        bash("tree src -L 1"), bash("rg -n 'short_help' docs/ | head"),
+        bash("head -20 tests/conftest.py"), bash("git tag | head; git stash list | wc -l"),
+        bash("echo done"),
+    ]
+    return calls
+
+
 SESSIONS = {"flask": flask, "requests": requests, "mux": mux, "starlette": starlette,
-            "commander": commander}
+            "commander": commander, "click": click}
 HELD_BACK = frozenset({"starlette"})

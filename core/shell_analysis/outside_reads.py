@@ -29,12 +29,14 @@ import os
 import re
 from collections.abc import Sequence
 
+from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
 
 __all__ = [
     "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS", "SECRET_PATTERNS",
-    "input_files", "is_secret_path", "metadata_paths", "program_paths", "read_only_paths",
+    "input_files", "is_secret_path", "metadata_paths", "printed_paths", "program_paths",
+    "read_only_paths",
     "script_paths", "toolchain_reads",
 ]
 
@@ -554,6 +556,33 @@ def metadata_paths(analysis: CommandAnalysis) -> frozenset[str]:
         else:
             others |= words
     return frozenset(looked - others)
+
+
+def printed_paths(analysis: CommandAnalysis) -> frozenset[str]:
+    """The path words that :data:`.PRINTERS` only print (``echo $HOME``, ``printf %s ~/x``).
+
+    A name an ``echo`` prints is data, not a file it opens. Only in a command whose other
+    segments open no file they are told of (as for :func:`metadata_paths`): ``echo /etc/x |
+    xargs cat`` feeds the name to a reader, and a word also redirected to or written stays a
+    path.
+
+    :param analysis: the analysed command.
+    :returns: path words no command of the analysis reads or writes (secrets are the caller's
+        check).
+    """
+    if not all(s.command in PRINTERS or s.command in METADATA_ONLY or s.command in _NAME_BLIND
+               for s in analysis.segments):
+        return frozenset()
+    printed: set[str] = set()
+    others: set[str] = (set(analysis.redirect_targets) | set(analysis.input_sources)
+                        | set(analysis.write_targets))
+    for segment in analysis.segments:
+        words = {w for w in _words(segment) if is_path_like(w)}
+        if segment.argv and segment.argv[0] in PRINTERS:
+            printed |= words
+        else:
+            others |= words
+    return frozenset(printed - others)
 
 
 _NAME_BLIND = frozenset({"echo", "printf", "grep", "head", "tail", "wc", "sort", "uniq", "cut",

@@ -9,14 +9,22 @@ asks about them (a human sees where the command writes) instead of denying:
 | scratch write     | ``echo x > /tmp/out.txt``, ``cp dist/*.whl | ``scratch-write`` |
 |                   | /tmp/``, ``pytest --basetemp=/tmp/p``,     |                 |
 |                   | ``rm -rf ~/.cache/pip``                    |                 |
+| scratch script    | ``python3 /tmp/repro.py``, ``cat > /tmp/   | ``scratch-run`` |
+|                   | t.py <<'EOF' … EOF && python3 /tmp/t.py``  |                 |
 | work elsewhere    | ``cd /testbed && python -m pytest``,       | ``outside-cd``  |
 |                   | ``cd ../lib && make``                      |                 |
 
 A scratch write names, by an absolute or ``~`` path, an entry below a temporary directory
 (``/tmp``, ``/var/tmp``) or a tool's cache (``~/.cache/<tool>``), or the temporary directory a
 copy puts a file into
-(``cp x.whl /tmp/``). Still denied: a file the same command also runs (``echo … >
-/tmp/x.sh && bash /tmp/x.sh``: a payload staged), the directory itself or
+(``cp x.whl /tmp/``). A scratch script is such an entry an interpreter runs (the first
+operand of ``python3``, ``node``, ``bash``… — coding agents write a reproduction script to
+``/tmp`` and run it): it asks, and when the same command writes it from a here-document the
+script's text is judged as the code it is (a dangerous body is denied by the rules that judge
+embedded code; a body fetched or decoded in the same command stays denied by the download and
+decode rules). Still denied: a scratch file run as a program (``chmod +x /tmp/x && /tmp/x``),
+handed to a builder (``go run /tmp/t.go``) or sourced into the shell (``. /tmp/env``), the
+directory itself or
 all of it (``/tmp``, ``/tmp/*``), a hidden entry directly below it (``/tmp/.X11-unix``,
 ``/tmp/.x``: other programs' sockets and locks, dropped payloads), ``/dev/shm``, a path
 whose link resolves elsewhere, a secret's name, and any ancestor of a root.
@@ -47,7 +55,7 @@ from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
 __all__ = [
     "DIRECTORY_CHANGERS", "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations",
     "directory_changes", "elsewhere", "final_directory_change", "inert_directories",
-    "run_words", "scratch",
+    "run_words", "scratch", "script_operands",
 ]
 
 SCRATCH_DIRECTORIES: tuple[str, ...] = ("/tmp", "/var/tmp")
@@ -126,6 +134,31 @@ def run_words(analysis: CommandAnalysis) -> frozenset[str]:
         if argv and argv[0] not in _VIEWERS:
             found.update(a for a in argv[1:] if a.endswith(_CODE_SUFFIXES))
     return frozenset(found)
+
+
+def script_operands(analysis: CommandAnalysis) -> frozenset[str]:
+    """The scripts an interpreter runs: the first operand of each :data:`.SCRIPT_RUNNERS`.
+
+    Not a program run by its own name, nor a file sourced into the shell (``source``, ``.``),
+    nor one the command's code options stand in for (``python3 -c …``, ``node -e …``).
+
+    :param analysis: the analysed command.
+    :returns: the script words (``/tmp/repro.py`` of ``python3 /tmp/repro.py``).
+    """
+    found: set[str] = set()
+    for segment in analysis.segments:
+        argv = segment.argv
+        if not argv or argv[0] in ("source", ".") or argv[0].rstrip(
+                "0123456789.") not in SCRIPT_RUNNERS:
+            continue
+        first = next((a for a in argv[1:] if not a.startswith("-") or a == "-"), None)
+        if first is not None and not any(a.startswith(_CODE_OPTIONS) for a in argv[1:]):
+            found.add(first)
+    return frozenset(found)
+
+
+_CODE_OPTIONS = ("-c", "-e", "-m", "-E", "-r", "-p", "--eval", "--print", "--command")
+"""Options after which an interpreter runs code or a module it is given, not a file."""
 
 
 def scratch(raw: str, lexical: str, roots: Sequence[str], *, into: bool = False) -> bool:

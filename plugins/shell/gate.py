@@ -49,6 +49,9 @@ rule                   vote     fires when
 ``scratch-write``      ask      a path outside the roots written (not run) is an entry below
                                 ``/tmp``, ``/var/tmp`` or ``~/.cache/<tool>``: a scratch file
                                 (:mod:`tooldeck.shell_analysis.outside_work`)
+``scratch-run``        ask      a script below ``/tmp``, ``/var/tmp`` or ``~/.cache/<tool>`` that an
+                                interpreter runs (``python3 /tmp/repro.py``); run by its own
+                                name, built or sourced it stays denied
 ``outside-cd``         ask      ``cd DIR`` to a static directory outside the roots that is no
                                 system tree, home (hidden) directory, secret or ancestor of a
                                 root, followed by commands that are not read-only but change
@@ -132,8 +135,10 @@ from tooldeck.shell_analysis.link_rules import (
 from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     SCRIPT_DENIED_PREFIXES,
+    SCRIPT_RUNNERS,
     is_secret_path,
     metadata_paths,
+    printed_paths,
     program_paths,
     read_only_paths,
     script_paths,
@@ -148,6 +153,7 @@ from tooldeck.shell_analysis.outside_work import (
     inert_directories,
     run_words,
     scratch,
+    script_operands,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
@@ -318,6 +324,7 @@ def _outside_paths(analysis: CommandAnalysis, policy: ShellPolicy
     if not paths:  # most commands: nothing to resolve, no exemption to work out
         return
     exempt_reads = set(_outside_reads(analysis, policy)) | container_paths(analysis)
+    exempt_reads |= {raw for raw in printed_paths(analysis) if not _secret(raw, policy)}
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
     inert = inert_directories(analysis)
@@ -339,7 +346,8 @@ def rule_sandbox_path(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
     """Rule ``sandbox-path``: every static path argument stays inside the roots.
 
     Exempt (see :mod:`tooldeck.shell_analysis.outside_reads`): a non-secret path that only
-    read-only commands read (rule ``outside-read`` decides it), and a program word in the
+    read-only commands read (rule ``outside-read`` decides it), a non-secret name ``echo`` or
+    ``printf`` only prints (``echo $HOME``), and a program word in the
     tree (``.venv/bin/python``), checked where the link is rather than where it points, and
     a container-side path (``docker run -w /wrk``, the target of ``-v host:/wrk``).
     Symbolic link targets are left to the ``link-*`` rules: they are relative to the link.
@@ -359,15 +367,48 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
     if raw in directory_changes(analysis):
         return "outside-cd" if elsewhere(lexical, roots, analysis) else None
     if raw in run_words(analysis):
-        return None  # run (perhaps after being written): a staged payload stays denied
+        # a script an interpreter runs from a scratch directory asks; a program run by its
+        # own name, a file handed to a builder or sourced stays denied (a staged payload)
+        runs_script = raw in script_operands(analysis) and scratch(raw, lexical, roots)
+        return "scratch-run" if runs_script and _known_body(raw, analysis) else None
     into = raw in copy_destinations(analysis)
     return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
 
 
-def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rules ``scratch-write`` and ``outside-cd``: daily work outside the roots asks.
+def _known_body(raw: str, analysis: CommandAnalysis) -> bool:
+    """Whether a script the command runs is not written by it or written from known text.
 
-    A scratch file written below ``/tmp`` or a tool's cache, and commands run after ``cd``
+    Known text: every top-level command is a static-text writer (``cat``/``tee`` fed a
+    here-document or here-string, ``echo``, ``printf``), a directory change or an interpreter,
+    with no word known only at run time. The staged-script walker then judged that text as
+    code. ``echo "$P" > /tmp/x.sh && bash /tmp/x.sh`` and ``… | base64 -d > /tmp/x.py &&
+    python3 /tmp/x.py`` stay denied.
+    """
+    if raw not in analysis.write_targets and raw not in analysis.redirect_targets:
+        return True
+    for segment in analysis.segments:
+        if segment.origin != "top":
+            continue  # the script's own commands, found by the staged-script walker
+        if not all(word.stable for word in segment.words):
+            return False
+        name = segment.command
+        if name in _TEXT_WRITERS and segment.stdin in ("heredoc", "here-string"):
+            continue
+        if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name.rstrip(
+                "0123456789.") not in SCRIPT_RUNNERS:
+            return False
+    return True
+
+
+_TEXT_WRITERS = frozenset({"cat", "tee"})
+_PRINTING = frozenset({"echo", "printf"})
+
+
+def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
+    """Rules ``scratch-write``, ``scratch-run`` and ``outside-cd``: daily work outside asks.
+
+    A scratch file written below ``/tmp`` or a tool's cache, a script there an interpreter
+    runs, and commands run after ``cd``
     into another checkout (:mod:`tooldeck.shell_analysis.outside_work`): the sandbox-path
     rule leaves them to this one.
     """
@@ -378,6 +419,8 @@ def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
                          "project")
         if rule == "scratch-write":
             return _vote(Verdict.ASK, rule, f"{raw!r} is written outside the project")
+        if rule == "scratch-run":
+            return _vote(Verdict.ASK, rule, f"the script {raw!r} outside the project is run")
     return None
 
 

@@ -7,9 +7,11 @@ what a developer does every day rather than from corpus rows:
   layout) asks (rule ``outside-cd``); ``/``, home, its hidden directories, the system's trees,
   the temporary directories themselves and ancestors of the project stay denied;
 - scratch files below ``/tmp``, ``/var/tmp`` and ``~/.cache/<tool>`` ask (rule
-  ``scratch-write``: pytest's ``--basetemp``, ``--junitxml``, ``cp dist/x.whl /tmp/``); a file
-  the same command runs, a hidden entry, ``/dev/shm`` and the directories themselves stay
-  denied;
+  ``scratch-write``: pytest's ``--basetemp``, ``--junitxml``, ``cp dist/x.whl /tmp/``), and
+  so does a script there that an interpreter runs (rule ``scratch-run``: ``python3
+  /tmp/repro.py``, its here-document body judged as code); a scratch file run by its own name,
+  built or sourced, one whose body is only known at run time, a hidden entry, ``/dev/shm`` and
+  the directories themselves stay denied;
 - ``find … -exec CMD {} +`` judges ``{}`` as a file found under a start inside the project,
   named by the one ``-name`` test (``find . -name .env -exec cat {} +`` reads a secret);
 - the readers of each tool's manual in their reading forms (``gunzip -c``, ``7z l``, ``openssl
@@ -78,6 +80,14 @@ ASKED = [
     "gem install --user-install rake",
     "npm link",
     "cargo install ripgrep",
+    # a scratch script an interpreter runs (rule scratch-run): coding agents write a
+    # reproduction script to /tmp and run it
+    "python /tmp/repro.py",
+    "PYTHONPATH=src python3 /tmp/test_fix.py",
+    "node /tmp/a.js",
+    "bash /tmp/x.sh",
+    "echo 'id' > /tmp/x.sh && bash /tmp/x.sh",  # its body is judged: id runs
+    "cat > /tmp/repro.py <<'EOF'\nprint(1 + 1)\nEOF\npython3 /tmp/repro.py",
 ]
 
 DENIED = [
@@ -92,7 +102,15 @@ DENIED = [
     "rm -rf ~/.cache",
     "echo x > /tmp/.x",
     "echo x > /dev/shm/x",
-    "echo 'id' > /tmp/x.sh && bash /tmp/x.sh",
+    "echo \"$PAYLOAD\" > /tmp/x.sh && bash /tmp/x.sh",  # a body only known at run time
+    "chmod +x /tmp/x.sh && /tmp/x.sh",
+    "echo aW1wb3J0IG9z | base64 -d > /tmp/x.py && python3 /tmp/x.py",  # decoded body
+    "cp evil.py /tmp/x.py && python3 /tmp/x.py",  # a body the command does not show
+    "cat > /tmp/x.py <<'EOF'\nimport os; os.system('rm -rf ~')\nEOF\npython3 /tmp/x.py",
+    "go run /tmp/t.go",
+    "python3 /tmp/.x.py",
+    "python3 /dev/shm/x.py",
+    "python3 /tmp/*.py",
     "cp /bin/bash /tmp/b && chmod +s /tmp/b && /tmp/b -p",
     "cp /bin/sh /tmp/crond; echo 'sleep 5' | /tmp/crond",
     "cp .env /tmp/x",

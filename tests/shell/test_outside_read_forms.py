@@ -92,7 +92,6 @@ DENIED = [
     "ls ~/.password-store/",  # the names are the accounts (ls ~/.aws/ lists the CLI's files)
     "stat ~/.ssh/id_*",
     "sh /etc/init.d/ssh stop",
-    "bash /tmp/x.sh",
     "source /tmp/x.sh",
     "source ~/.env",
     ". ~/.aws/credentials",
