@@ -7,12 +7,15 @@ web enumeration, exploit and cracking tools, PEASS) and "Linux Crypto Mining Ind
 (rules/linux/process_creation, commit 8eaafff1f), the miners by their project names, and
 Impacket's example scripts with the LAN and SMB enumerators (:data:`_LATERAL`). A
 miner is also known by what it is given: a ``stratum+tcp://`` (``+ssl``, ``+udp``) pool
-or ``--donate-level``, whatever the program is called (MITRE ATT&CK T1496), unless the
-word is data or a pattern (``echo``, ``grep 'stratum+tcp://' src/``).
+or an option only a miner has (``--donate-level``, ``--randomx-1gb-pages``,
+``--wallet-address``: Datadog's ``cryptominer_args``), whatever the program is called
+(MITRE ATT&CK T1496), unless the word is data or a pattern (``echo``, ``grep
+'stratum+tcp://' src/``).
 
 Left out on purpose: names a developer's tool shares (``httpx`` is also encode/httpx's
-command line), and scanners the egress gate already judges by their targets (``nmap``,
-``masscan``, ``naabu``…).
+command line, ``cdk`` AWS's CDK), secret scanners run on the project (``trufflehog
+filesystem .``; a search of the home is the secret rules'), and scanners the egress gate
+already judges by their targets (``nmap``, ``masscan``, ``naabu``…).
 """
 
 from __future__ import annotations
@@ -43,6 +46,11 @@ _EXPLOITS = frozenset({
     # and Kubernetes attack tools (Elastic's "Potential Kubeletctl Execution")
     "linenum", "linenum.sh", "autosuid.sh", "linux-exploit-suggester",
     "linux-exploit-suggester.sh", "les.sh", "lse.sh", "kubeletctl", "peirates",
+    # Datadog's default runtime policy (DataDog/security-agent-policies@16b77b6,
+    # runtime/default.policy: offensive_k8s_tool, container_breakout_enumeration_tool):
+    # Kubernetes and container-escape attack tools, also as the scripts they ship as
+    "kubiscan", "kubiscan.py", "kdigger", "kube-hunter", "kubestriker", "red_kube.py",
+    "kubesploit", "amicontained", "deepce", "deepce.sh", "go-pillage-registries", "botb",
 })
 _CREDENTIAL_DUMPERS = frozenset({
     # MITRE ATT&CK T1003 software that reads passwords out of memory and stores on Linux:
@@ -74,7 +82,8 @@ ATTACK_TOOL_HEADS: frozenset[str] = (_FRAMEWORKS | _RECON | _EXPLOITS | _CREDENT
 """Command names :func:`attack_tool_finding` denies (lowercase, as :func:`.command_name` gives)."""
 
 MINER_MARKERS: tuple[str, ...] = ("stratum+tcp://", "stratum+ssl://", "stratum+udp://",
-                                  "stratum2+tcp://", "--donate-level")
+                                  "stratum2+tcp://", "stratum1+tcp://", "--donate-level",
+                                  "--randomx-1gb-pages", "--wallet-address")
 """Text only a miner's command line holds (a segment holding one is looked at)."""
 
 

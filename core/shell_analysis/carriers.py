@@ -45,7 +45,7 @@ from tooldeck.shell_analysis.interpreters import POWERSHELL_COMMAND, POWERSHELLS
 from tooldeck.shell_analysis.model import Word, command_name
 
 __all__ = ["NOTHING", "SHELLS", "STDIN_PROGRAMS", "TERMINALS", "Nested", "Stdin",
-           "effective_shell_command", "nested_code", "stdin_program"]
+           "effective_shell_command", "find_output", "nested_code", "stdin_program"]
 
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "mksh", "ash",
                     # the other POSIX and Bourne-like shells Debian ships (GTFOBins lists
@@ -474,6 +474,21 @@ def _find_start(args: Sequence[Word]) -> str | None:
     return "." if len(starts) > 1 else starts[0].rstrip("/") or "."
 
 
+def find_output(words: Sequence[Word]) -> str:
+    """The path ``find START -name NAME`` prints, as a word (empty for anything else).
+
+    ``find . -name .env | xargs cat`` reads ``./.env`` as ``find . -name .env -exec cat {}
+    +`` does: the same start and name rules (:func:`_find_start`, :func:`_found_name`).
+
+    :param words: the feeding command's words (command word first).
+    :returns: ``START/NAME`` (``NAME`` may be a glob), or ``""``.
+    """
+    if not words or command_name(words[0].value) != "find" or not all(w.stable for w in words):
+        return ""
+    start, (name, _) = _find_start(words[1:]), _found_name(words[1:])
+    return "" if start is None or name == "{}" else f"{start}/{name}"
+
+
 def _found_name(args: Sequence[Word]) -> tuple[str, bool]:
     """What ``{}`` names: the one ``-name``/``-iname`` test's pattern, else ``{}``.
 
@@ -642,6 +657,8 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
         _awk_file(name, args, stdin, found)
     elif name in ("su", "script"):
         _dash_c(name, args, found)
+    elif name == "parallel":
+        _parallel(args, stdin, found)
     elif base in POWERSHELLS:
         _powershell_command(base, args, found)
     elif name in _SIMPLE:
@@ -650,6 +667,31 @@ def nested_code(argv: Sequence[Word], stdin: Stdin, *, input_args: bool) -> Nest
 
 
 _AWK_NAMES = frozenset({"awk", "gawk", "mawk", "nawk"})
+_PARALLEL_INPUTS = frozenset({":::", "::::", ":::+", "::::+", "-a", "--arg-file", "--pipe",
+                              "--pipepart", "--spreadstdin"})
+"""GNU parallel's ways to take arguments or data other than commands on standard input."""
+_PARALLEL_VALUES = frozenset({
+    "-j", "--jobs", "-P", "--max-procs", "-S", "--sshlogin", "--sshloginfile", "--slf", "-n",
+    "-N", "-L", "-l", "--max-args", "--max-lines", "-d", "--delimiter", "-E", "-I", "--colsep",
+    "-C", "--delay", "--timeout", "--joblog", "--results", "--res", "--tmpdir", "--retries",
+    "--memfree", "--load", "--tag-string", "--tagstring",
+})
+"""GNU parallel's options that take the next word as their value."""
+
+
+def _parallel(args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
+    """``echo CMD | parallel``, ``parallel <<< CMD``: each input line is a command to run.
+
+    GNU parallel(1) given no command and no ``:::``/``-a`` input reads the commands
+    themselves on standard input, as a shell reading its script there does.
+    """
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value in _PARALLEL_INPUTS or not value.startswith("-"):
+            return  # a command, or arguments from elsewhere: the launcher rules judge it
+        index += 2 if value in _PARALLEL_VALUES else 1
+    _stdin_code("parallel", stdin, found, parse=True)
 
 
 def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> None:
@@ -660,8 +702,8 @@ def _awk_file(name: str, args: Sequence[Word], stdin: Stdin, found: Nested) -> N
             return
 
 
-_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script"} | _SIMPLE.keys()
-             | _AWK_NAMES | POWERSHELLS)
+_CARRIERS = (SHELLS | _EDITORS | {"sqlite3", "source", ".", "su", "script", "parallel"}
+             | _SIMPLE.keys() | _AWK_NAMES | POWERSHELLS)
 NOTHING = Nested()
 """What :func:`nested_code` returns for a command that carries no code (never modified)."""
 

@@ -11,6 +11,9 @@ input, which nobody sees. Each tool's manual names the entry that does so:
 | ``incus shell``, ``toolbox enter``,       |                                              |
 | ``lxc console``, ``incus console``,       |                                              |
 | ``virsh console``, ``kubectl attach``     |                                              |
+| ``poetry shell``, ``pipenv shell``,       | always (a project environment's shell on the |
+| ``hatch shell``, ``pixi shell``,          | host: the same escape, policy21)             |
+| ``devbox shell``                          |                                              |
 | ``vagrant ssh``                           | without ``-c``/``--command``                 |
 | ``distrobox enter``, ``lxc-attach``,      | without a command after ``--``               |
 | ``limactl shell``                         | without a command after the instance name    |
@@ -30,6 +33,7 @@ _ALWAYS: dict[str, frozenset[str]] = {
     "incus": frozenset({"shell", "console"}), "toolbox": frozenset({"enter"}),
     "virsh": frozenset({"console"}), "kubectl": frozenset({"attach"}),
     "oc": frozenset({"attach", "rsh"}),
+    **dict.fromkeys(("poetry", "pipenv", "hatch", "pixi", "devbox"), frozenset({"shell"})),
 }
 _DASHDASH: dict[str, str] = {"distrobox": "enter", "lxc-attach": "", "vagrant": "ssh"}
 _VAGRANT_COMMAND = frozenset({"-c", "--command"})

@@ -385,7 +385,7 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if not ATTACK_TOOL_HEADS.isdisjoint(names) or segment.command in SCRIPT_HOSTS or (
             "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
-            "--donate-level" in segment.text):
+            "--" in segment.text and any(m in segment.text for m in MINER_MARKERS)):
         found = attack_tool_finding(segment)
         if found is not None:
             return found

@@ -116,10 +116,13 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "pueue": frozenset({"add"}), "tsp": frozenset({""}), "ts": frozenset({""}),
     "nq": frozenset({""}), "sem": frozenset({""}), "daemon": frozenset({""}),
     "with-contenv": frozenset({""}),
+    # platform CLIs that run a command in a one-off dyno or with the project's variables
+    # (heroku run, railway run: their manuals)
+    "heroku": frozenset({"run", "run:detached"}), "railway": frozenset({"run"}),
     # container and VM clients that run a command in the guest (their manuals): judged by
     # what they run, as docker exec is (opening a bare shell there: :mod:`.guest_shells`)
     "lxc": frozenset({"exec"}), "incus": frozenset({"exec"}), "multipass": frozenset({"exec"}),
-    "kubectl": frozenset({"exec"}), "oc": frozenset({"exec", "rsh"}),
+    "kubectl": frozenset({"exec", "run"}), "oc": frozenset({"exec", "rsh", "run"}),
     "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
     "limactl": frozenset({"shell"}),
     # a terminal multiplexer and container front ends that run the command given after a

@@ -50,6 +50,8 @@ class Segment:
         wrapper (``env``, ``sudo``, ``xargs``…) and, last, the command finally run.
     :param stdin: what the command reads on standard input: ``inherited``, ``pipe``,
         ``here-string``, ``heredoc`` or ``file``.
+    :param stdin_file: for ``file``, the static path redirected to standard input (``sh <
+        x.sh``); else empty.
     """
 
     text: str
@@ -57,6 +59,7 @@ class Segment:
     words: tuple[Word, ...]
     command_positions: tuple[int, ...]
     stdin: str = "inherited"
+    stdin_file: str = ""
 
     @functools.cached_property
     def command(self) -> str:

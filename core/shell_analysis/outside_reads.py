@@ -116,6 +116,14 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/Login Data*", "*/logins.json", "*/key3.db", "*/key4.db", "*/cookies.sqlite", "*/Cookies",
     "*/Web Data", "/var/lib/sss/db/*", "/var/lib/sss/secrets/*", "/var/run/sudo/ts/*",
     "/run/sudo/ts/*", "/var/lib/sudo/*",
+    # Safari's cookie jar (Panther's MacOS_Browser_Credential_Access query, panther-labs/
+    # panther-analysis@daa10c88: ~/Library/Cookies, Cookies.binarycookies)
+    "*.binarycookies", "*/Library/Cookies/*",
+    # Datadog's CREDENTIAL_FILES list (runtime/default.policy: *client_secret*.json*,
+    # *-key.json*, *api_key*, *.token*), Wrangler's local secrets (.dev.vars) and Flutter's
+    # Android signing passwords (android/key.properties), by their documented names
+    "*/client_secret*.json", "*/*-key.json", "*/api_key", "*/apikey", "*/*_api_key",
+    "*.token", "*/.dev.vars", "*/key.properties",
     # the rest of LinPEAS' credential entries (sensitive_files.yaml @ 012d8df: VNC, Racoon,
     # Hostapd, Anaconda ks, Cloud Credentials, Kerberos, Other Interesting Files, FTP, Jetty,
     # Filezilla, Keepass) and MITRE T1003.008 (password-hash backups, old passwords)
@@ -595,7 +603,7 @@ SCRIPT_DENIED_PREFIXES: tuple[str, ...] = (
 dropped payload) and the system's own trees (``sh /etc/init.d/ssh stop``)."""
 
 _SCRIPT_OPTIONS_STOP = frozenset({"-c", "-m", "-e", "-E", "-r", "--eval", "--command", "-p",
-                                  "--print", "-"})
+                                  "--print"})
 
 
 def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
@@ -604,7 +612,10 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
     ``source ~/.nvm/nvm.sh``, ``. "$HOME/.cargo/env"``, ``python3 ~/bin/tool.py``: an
     installed program's script, run like ``/usr/bin/python3`` itself (a command word is no
     path argument). Not when code or a module comes first (``python3 -m pytest /x``: ``/x``
-    is the module's argument), and never a word also written or redirected.
+    is the module's argument), and never a word also written or redirected. A runner with no
+    script operand, or told to read its script on input (``sh -s``, ``python3 -``), runs the
+    file redirected to its input: ``sh -s < /tmp/x.sh`` runs ``/tmp/x.sh`` as ``sh
+    /tmp/x.sh`` does, so that file is its script, not a file it reads.
 
     :param analysis: the analysed command.
     :returns: the script words (the caller checks secrets and :data:`SCRIPT_DENIED_PREFIXES`).
@@ -615,13 +626,23 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
         if not argv or (argv[0] not in SCRIPT_RUNNERS
                         and argv[0].rstrip("0123456789.") not in SCRIPT_RUNNERS):
             continue
+        script = segment.stdin_file  # no operand: the program is read on input
         for arg in argv[1:]:
+            if arg in _STDIN_SCRIPT:
+                break
             if arg in _SCRIPT_OPTIONS_STOP or arg.startswith(("-c", "-m", "-e", "--eval")):
+                script = ""
                 break
             if not arg.startswith("-"):
-                found.add(arg)
+                script = arg
                 break
+        if script:
+            found.add(script)
     return frozenset(found - set(analysis.write_targets))
+
+
+_STDIN_SCRIPT = frozenset({"-s", "-"})
+"""Options telling a runner its script comes on input (``bash -s ARG…``, ``python3 -``)."""
 
 
 _TOOLCHAIN_DIR = re.compile(

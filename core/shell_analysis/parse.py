@@ -35,7 +35,13 @@ import tree_sitter
 from tree_sitter import Node
 
 from tooldeck.shell_analysis.budget import MAX_COMMAND_CHARS, Budget, refusal
-from tooldeck.shell_analysis.carriers import NOTHING, Stdin, nested_code, stdin_program
+from tooldeck.shell_analysis.carriers import (
+    NOTHING,
+    Stdin,
+    find_output,
+    nested_code,
+    stdin_program,
+)
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
@@ -343,7 +349,9 @@ class _Walker:
             return
         resolution = resolve(words, self.extra)
         positions = resolution.positions
-        self.segments.append(Segment(text, origin, resolution.words, positions, stdin.kind))
+        read = stdin.text if stdin.kind == "file" and not stdin.dynamic else ""
+        self.segments.append(
+            Segment(text, origin, resolution.words, positions, stdin.kind, read))
         if resolution.reasons:
             self.reasons.extend(resolution.reasons)
         for code, code_origin in resolution.scripts:
@@ -354,7 +362,8 @@ class _Walker:
         literal = stdin.text if stdin.kind in _LITERAL_INPUTS else stdin.piped_text
         if resolution.input_args and literal and not stdin.dynamic:
             # xargs cat <<< ~/.ssh/id_rsa: the literal input becomes the command's arguments
-            extra = [Word(t, t) for t in _input_words(literal)]
+            extra = [Word(t, t, globbed=any(c in t for c in "*?["))  # find's -name glob
+                     for t in _input_words(literal)]
             if extra:
                 self.emit([*final, *extra], " ".join(w.source for w in [*final, *extra]),
                           origin, _INHERITED, depth + 1)
@@ -455,7 +464,12 @@ def _echoed_text(node: Node, script: _Script) -> str:
 
 
 def _echo_text(words: Sequence[Word]) -> str:
-    """The text ``echo`` prints for these words (empty for another command or a run-time word)."""
+    """The text ``echo`` (or ``find … -name N``) prints for these words.
+
+    Empty for another command or a run-time word.
+    """
+    if words and words[0].value == "find":
+        return find_output(words)  # find . -name .env | xargs cat
     if not words or words[0].value != "echo" or not all(w.stable for w in words):
         return ""
     args = [w.value for w in words[1:]]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from tooldeck.shell_analysis.carriers import SHELLS
@@ -165,6 +166,19 @@ def _short_cluster_value(value: str, letter: str) -> bool:
             and value.endswith(letter))
 
 
+def _directory_prefix(args: Sequence[Word]) -> str:
+    """The directory wget's ``-P DIR``/``--directory-prefix=DIR`` saves under the URL's name."""
+    for option, value in itertools.pairwise(w.value for w in args):
+        if option in ("-P", "--directory-prefix"):
+            return value
+    for word in args:
+        if word.value.startswith("--directory-prefix="):
+            return word.value.partition("=")[2]
+        if word.value.startswith("-P") and len(word.value) > 2:
+            return word.value[2:]
+    return ""
+
+
 def _saved_files(segment: Segment) -> list[str]:
     """The files a network client writes what it fetched to."""
     name = segment.command
@@ -182,11 +196,15 @@ def _saved_files(segment: Segment) -> list[str]:
             found.append(following)
         elif any(value.startswith(o + "=") for o in options if o.startswith("--")):
             found.append(value.partition("=")[2])
+        elif any(len(o) == 2 and value.startswith(o) and len(value) > 2 for o in options):
+            found.append(value[2:])  # curl -oi.sh: the value glued to the option
     remote_name = _REMOTE_NAME.get(name, ())
     urls = [w.value for w in args if "://" in w.value]
     if (name in _BASENAME_SAVERS and not found) or any(
             w.value in remote_name or _short_cluster_value(w.value, "O") for w in args):
-        found.extend(os.path.basename(urlsplit(url).path) for url in urls)
+        prefix = _directory_prefix(args) if name in ("wget", "wget2") else ""
+        found.extend(os.path.join(prefix, os.path.basename(urlsplit(url).path))
+                     for url in urls)
     operands = [w.value for w in args if not w.value.startswith("-")]
     if name in _POSITIONAL_SAVERS and len(operands) > 1 and "://" in operands[0]:
         found.append(operands[-1])  # lwp-download URL FILE
@@ -217,10 +235,15 @@ def _runs_relative(segment: Segment) -> bool:
     word = segment.words[segment.command_positions[-1]]
     if word.stable and "/" in word.value and not word.value.startswith("/"):
         return True
-    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+    if _runner(segment.command) not in _RUNNERS:
         return False
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
     return program is not None and program.stable and not program.value.startswith("/")
+
+
+def _runner(command: str) -> str:
+    """A runner's name without its version (``python3.12`` → ``python``; ``.`` stays)."""
+    return command if command == "." else command.rstrip("0123456789.")
 
 
 _JAR_RUNNERS = frozenset({"java", "javaw"})
@@ -244,7 +267,7 @@ def _run_target(segment: Segment) -> str | None:
     if segment.command in ("make", "gmake"):
         named = [b for a, b in itertools.pairwise(values) if a in ("-f", "--file", "--makefile")]
         return named[0] if named else "\0makefile"
-    if segment.command.rstrip("0123456789.") not in _RUNNERS:
+    if _runner(segment.command) not in _RUNNERS:
         return None
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
     return program.value if program is not None and program.stable else None
@@ -355,11 +378,41 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
         elif segment.command == "tee" and segment.stdin == "pipe":  # curl … | tee x.sh
             saved.extend((w.value, client) for w in _args(segment)
                          if not w.value.startswith("-"))
+        elif segment.command in _RENAMERS:  # curl -o t … && mv t run && sh run
+            saved.extend(_copied_to(segment, saved))
     if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
            if s.command_positions):
         return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "
                        f"that connects with {client!r}")
     return None
+
+
+_RENAMERS = frozenset({"cp", "mv", "install", "ln", "rsync", "ditto"})
+"""Commands that give a file another name: a download copied or moved is still one."""
+
+
+def _copied_to(segment: Segment, saved: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The names a copy, move or install of a downloaded file gives it.
+
+    ``cp t t2``, ``mv t run``, ``install -m 755 t bin/t``: the last operand, or the
+    source's name inside it when it is written as a directory (``cp t bin/``, ``mv t .``).
+    """
+    operands = [w.value for w in _args(segment) if not w.value.startswith("-")]
+    if segment.command == "install" and "-m" in segment.argv:
+        mode = segment.argv.index("-m") + 1  # install -m MODE SRC DST: MODE is no file
+        if mode < len(segment.argv):
+            operands = [o for o in operands if o != segment.argv[mode]]
+    if len(operands) < 2:
+        return []
+    found = []
+    target = operands[-1]
+    for source in operands[:-1]:
+        for path, by in saved:
+            if _same_file(source, path):
+                inside = target.endswith("/") or target in (".", "..")
+                found.append((os.path.join(target, os.path.basename(source)) if inside
+                              else target, by))
+    return found
 
 
 def _program_option(segment: Segment) -> str | None:

@@ -38,7 +38,8 @@ import attrs
 
 from tooldeck.shell_analysis.model import Word
 
-__all__ = ["RmFlags", "protected_root_violation", "rm_flags", "worktrees_violation"]
+__all__ = ["RmFlags", "expand_braces", "protected_root_violation", "rm_flags",
+           "worktrees_violation"]
 
 _GLOB = re.compile(r"[*?\[]")
 _BRACE_LIST = re.compile(r"\{([^{}]*,[^{}]*)\}")
@@ -184,15 +185,19 @@ def protected_root_violation(
         protected += (_normal(home),)
     context = _Context(protected, home, cwd)
     for word in flags.operands:
-        for value in _expand_braces(word.value) if word.globbed else (word.value,):
+        for value in expand_braces(word.value) if word.globbed else (word.value,):
             found = _operand_violation(value, context, globbed=word.globbed)
             if found:
                 return f"rm -r on {word.source!r}: {found}"
     return None
 
 
-def _expand_braces(value: str) -> list[str]:
-    """Expand ``{a,b}`` lists (capped) and turn ``{1..9}`` ranges into ``*``."""
+def expand_braces(value: str) -> list[str]:
+    """Expand ``{a,b}`` lists (capped) and turn ``{1..9}`` ranges into ``*``.
+
+    :param value: a word's value holding unquoted braces.
+    :returns: the words bash would make of it (at most 64).
+    """
     results = [_BRACE_RANGE.sub("*", value)]
     while len(results) < _MAX_EXPANSIONS:
         expanded: list[str] = []

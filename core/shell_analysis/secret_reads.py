@@ -23,7 +23,8 @@ copiers (``cp``, ``scp``, ``rsync``) given a secret as a source (not as the dest
 awk/sed script is data, not a file (``grep -n id_rsa README.md`` reads README.md). GTFOBins'
 ``file-read`` binaries are readers too (``base32 .env``, ``xargs -a .env``, ``dd if=.env``),
 except the few whose file operands are usually not shown (``docker --env-file``, ``git
-add``, ``ssh -i``, ``curl --key``, interpreters). An input redirection of a secret (``tr a
+add`` but ``git add -f``, which forces an ignored file into the index, ``ssh -i``, ``curl
+--key``, interpreters). An input redirection of a secret (``tr a
 b < .env``) is a read whatever the command. So is a content reader given a raw disk
 (:data:`RAW_DISKS`, ``strings /dev/sda``): every file on it, past its permissions.
 """
@@ -41,6 +42,7 @@ from tooldeck.shell_analysis.gtfobins_table import FILE_READERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is_secret_path
 from tooldeck.shell_analysis.program_text import program_words
+from tooldeck.shell_analysis.rm_rules import expand_braces
 
 __all__ = [
     "CARRIER_HEADS", "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS",
@@ -101,7 +103,8 @@ SECRET_MARKERS = re.compile(
     r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
     r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
     r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
-    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|Web Data|/sss/|sudo|"
+    r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|binarycookies|Web Data|"
+    r"/sss/|sudo|client_secret|-key\.json|api_?key|\.token|dev\.vars|key\.properties|"
     r"vnc/|psk\.txt|hostapd|anaconda-ks|AzureRM|google_authenticator|ldaprc|sitemanager|"
     r"winscp|ws_ftp|ftpconfig|jetty-realm|KeePass|ddclient|opasswd|/dev/k?mem|auth\.json|"
     r"NuGet|settings-security|terraformrc|netlify|subversion|purple|remmina|dbeaver|"
@@ -129,6 +132,22 @@ _OPTION_READS: dict[str, frozenset[str]] = {
 _FILE_PREFIX = re.compile(r"^(?:@|(?i:file|open|gopen):(?://)?)")
 _GIT_SHOWERS = frozenset({"show", "diff", "log", "blame", "annotate", "cat-file", "grep",
                           "difftool", "whatchanged"})
+
+
+def _forced_add(args: Sequence[str]) -> bool:
+    """``git add -f``/``--force``, ``git hash-object -w``: a file copied into the repository.
+
+    From there ``git diff --cached``, ``git show :.env``, ``git cat-file`` and a push print
+    and carry it, so a secret forced in counts as read; ``git add .env.example`` and a plain
+    ``git add`` (the ignore rules still apply) do not.
+    """
+    if args[:1] == ["hash-object"]:  # -w writes the file into the object store
+        return "-w" in args
+    return args[:1] == ["add"] and any(
+        a == "--force" or (a.startswith("-") and not a.startswith("--") and "f" in a)
+        for a in args[1:])
+
+
 _URL_READERS = frozenset({"curl", "wget", "wget2", "aria2c", "lwp-download", "lwp-request",
                           "links", "lynx", "w3m", "http", "https", "xh", "xhs", "aws"})
 
@@ -222,7 +241,7 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     if head in ("perl", "ruby") and any(a.startswith("-") and not a.startswith("--") and (
             "n" in a or "p" in a) for a in args):
         head = "cat"  # perl/ruby -n/-p read their operands line by line (GTFOBins file-read)
-    if (head == "git" and _GIT_SHOWERS.intersection(args[:3])) or (
+    if (head == "git" and (_GIT_SHOWERS.intersection(args[:3]) or _forced_add(args))) or (
             head == "cmake" and args[:2] == ["-E", "cat"]):
         head = "cat"  # git show REV:.env, git diff /dev/null .env, cmake -E cat .env
     if head == "cmp" and any(a in ("-b", "-l", "--print-bytes", "--verbose") or (
@@ -240,34 +259,44 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         words = reader_operands(segment)
     if cwd is None:
         return None
+    operands = [(word, value) for word in words for value in (  # cat .{env,env.local}
+        expand_braces(word.value) if word.globbed and "{" in word.value else [word.value])]
     if head in _COPIERS:
-        words = words[:-1]  # the destination is written, not read
-    for word in words:
-        value = word.value
-        if word.dynamic and "HISTFILE" in word.source:  # cat $HISTFILE (Atomic T1552.003)
-            return Finding(DENY, "secret-read", f"{segment.text!r} reads the shell history "
-                           f"file {word.source!r}")
-        if word.dynamic or not value or (value.startswith("-") and "=" not in value):
-            continue
-        if value.startswith("-") or (head == "dd" and value.startswith("if=")):
-            value = value.partition("=")[2]
-        value = _FILE_PREFIX.sub("", value)  # @response-file, socat's FILE:path
-        if segment.command == "git" and ":" in value:
-            value = value.split(":", 1)[1]  # REV:path
-        if value.startswith("/dev/") and RAW_DISKS.match(value):
-            return Finding(DENY, "secret-read", f"{segment.text!r} reads the raw disk "
-                           f"{value!r}: every file on it, past its permissions")
-        if word.globbed:
-            named = _glob_names_secret(value)
-            if named is not None:
-                return Finding(DENY, "secret-read", f"{segment.text!r} reads {value!r}, a "
-                               f"glob that names the secret {named!r}")
-        if SECRET_MARKERS.search(value) is None:
-            continue  # cheap first look: the word holds no part any secret pattern needs
-        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
-        if _inside(path, roots) and is_project_secret(path) and _inside(
-                os.path.realpath(path), roots):  # a link out is the sandbox-path rule's
-            return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
+        operands = operands[:-1]  # the destination is written, not read: cp .env{,.bak}
+    for word, value in operands:
+        found = _secret_word(segment, word, value, head, cwd, roots)
+        if found is not None:
+            return found
+    return None
+
+
+def _secret_word(segment: Segment, word: Word, value: str, head: str, cwd: str,
+                 roots: Sequence[str]) -> Finding | None:
+    """Judge one operand value of a reader (a brace expansion gives several)."""
+    if word.dynamic and "HISTFILE" in word.source:  # cat $HISTFILE (Atomic T1552.003)
+        return Finding(DENY, "secret-read", f"{segment.text!r} reads the shell history "
+                       f"file {word.source!r}")
+    if word.dynamic or not value or (value.startswith("-") and "=" not in value):
+        return None
+    if value.startswith("-") or (head == "dd" and value.startswith("if=")):
+        value = value.partition("=")[2]
+    value = _FILE_PREFIX.sub("", value)  # @response-file, socat's FILE:path
+    if segment.command == "git" and ":" in value:
+        value = value.split(":", 1)[1]  # REV:path
+    if value.startswith("/dev/") and RAW_DISKS.match(value):
+        return Finding(DENY, "secret-read", f"{segment.text!r} reads the raw disk "
+                       f"{value!r}: every file on it, past its permissions")
+    if word.globbed:
+        named = _glob_names_secret(value)
+        if named is not None:
+            return Finding(DENY, "secret-read", f"{segment.text!r} reads {value!r}, a "
+                           f"glob that names the secret {named!r}")
+    if SECRET_MARKERS.search(value) is None:
+        return None  # cheap first look: the word holds no part any secret pattern needs
+    path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    if _inside(path, roots) and is_project_secret(path) and _inside(
+            os.path.realpath(path), roots):  # a link out is the sandbox-path rule's
+        return Finding(DENY, "secret-read", f"{segment.text!r} reads the secret {value!r}")
     return None
 
 

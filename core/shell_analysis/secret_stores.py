@@ -40,6 +40,7 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``dotenv``, ``dotenvx``      | ``list``, ``get`` (python-dotenv's and dotenvx's CLIs)      |
 | ``sops``, ``ansible-vault``  | ``-d``/``--decrypt``; ``view``, ``decrypt``                 |
 | ``terraform``, ``pulumi``    | ``state pull`` (the state holds secrets); ``--show-secrets``|
+| ``terraform``, ``tofu``      | ``output -json``/``-raw`` (sensitive outputs in plain text) |
 | ``heroku``, ``doctl``,       | ``config``, ``config:get``; ``auth token``;                 |
 | ``firebase``, ``aws``        | ``functions:config:get``; ``iam create-access-key``         |
 
@@ -119,12 +120,25 @@ ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "en
 """Command names :func:`environment_secret_finding` needs to see one of."""
 
 
-def _operands(args: Sequence[str]) -> list[str]:
-    return [a for a in args if not a.startswith("-")]
+_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    # options that take the next word (python-dotenv's and dotenvx's --file: dotenv -f .env
+    # get KEY), so it is no subcommand
+    "dotenv": frozenset({"-f", "--file", "-e", "--export"}),
+    "dotenvx": frozenset({"-f", "--env-file", "-fk", "--env-keys-file"}),
+}
+
+
+def _operands(args: Sequence[str], head: str = "") -> list[str]:
+    values = _VALUE_OPTIONS.get(head, frozenset())
+    return [a for previous, a in zip(["", *args], args, strict=False)
+            if not a.startswith("-") and previous not in values]
 
 
 def _why(head: str, args: Sequence[str]) -> str | None:
-    operands = _operands(args)
+    operands = _operands(args, head)
+    if head in ("terraform", "tofu") and operands[:1] == ["output"] and any(
+            a.lstrip("-").partition("=")[0] in ("json", "raw") for a in args):
+        return f"{head} output -json|-raw prints sensitive outputs in plain text"
     for prefix in _READS.get(head, ()):
         if tuple(operands[: len(prefix)]) == prefix:
             return f"{head} {' '.join(prefix)} prints a secret"

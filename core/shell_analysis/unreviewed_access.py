@@ -11,7 +11,7 @@
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
 |                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``,     |
-|                        | ``stunnel`` (not ``-version``)                                     |
+|                        | ``stunnel`` (not ``-version``), ``ligolo-ng``, ``pivotnacci``      |
 |                        | (GTFOBins ``upload``/``command``: a port that serves files or runs |
 |                        | actions)                                                           |
 | port forwarding        | ``ssh``/``autossh`` ``-R``/``-L``/``-D``/``-w`` or ``-o             |
@@ -60,6 +60,9 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "gost": None, "tmate": None, "sshuttle": None, "rathole": None, "pinggy": None,
     # stunnel(8) listens or connects as its configuration says (auditd's susp_activity key)
     "stunnel": None, "stunnel4": None,
+    # Datadog's default runtime policy (runtime/default.policy, tunnel_traffic): reverse
+    # tunnels and pivots
+    "ligolo-ng": None, "ligolo-proxy": None, "ligolo-agent": None, "pivotnacci": None,
 }
 _TUNNEL_INFO = frozenset({"--version", "-version", "version", "--help", "-help", "-h", "help",
                           "-V", "-sockets", "-options"})

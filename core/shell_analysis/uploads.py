@@ -16,6 +16,10 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 |               | run time, or its standard input; or is piped what an archiver  |         |
 |               | or reader packs (``tar czf - . | ssh h 'cat > x'``)            |         |
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
+| upload        | a package published where an option of the command says        | ask     |
+|               | (``npm publish --registry URL``, ``twine upload                |         |
+|               | --repository-url URL``, ``uv publish --publish-url``, ``cargo  |         |
+|               | publish --index``, ``gem push --host``, ``poetry publish -r``)  |         |
 | upload        | a request carrying a command's output (``curl -d "$(cat f)"``, | ask     |
 |               | ``-H "X: $(…)"``), data posted to a chat webhook or paste      |         |
 |               | service (Sigma ``curl_wget_chat_webhook_exfil``,               |         |
@@ -122,16 +126,43 @@ _SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-x
                 "typeset": ("-p", "-x"), "compgen": ("-v", "-e")}
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
+_PUBLISH_TARGETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # a package publish told where to upload by an option of the command itself, not the
+    # project's or the user's configuration (each tool's manual)
+    **dict.fromkeys(("npm", "pnpm", "yarn"), (frozenset({"publish"}),
+                                              frozenset({"--registry"}))),
+    "twine": (frozenset({"upload"}), frozenset({"--repository-url"})),
+    "uv": (frozenset({"publish"}), frozenset({"--publish-url"})),
+    "cargo": (frozenset({"publish"}), frozenset({"--index"})),
+    "gem": (frozenset({"push"}), frozenset({"--host"})),
+    "poetry": (frozenset({"publish"}), frozenset({"--repository", "-r"})),
+}
+
+
+def _publish_target(segment: Segment) -> str | None:
+    """``npm publish --registry URL``, ``twine upload --repository-url URL``: the named place."""
+    verbs, options = _PUBLISH_TARGETS[segment.command]
+    args = [w.value for w in _args(segment)]
+    if verbs.isdisjoint(args):
+        return None
+    for option, value in itertools.pairwise(args):
+        if option in options:
+            return value
+    return next((a.partition("=")[2] for a in args if a.partition("=")[0] in options
+                 and "=" in a), None)
+
+
 UPLOAD_HEADS: frozenset[str] = (
     frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh", "az",
-               "ping"})
+               "ping"}) | frozenset(_PUBLISH_TARGETS)
     | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
     | {"tftp"} | _BATCH_CLIENTS | frozenset(_PASTE_CLIENTS) | frozenset(_RELAY_SENDERS)
     | _HTTPIE | _COPIERS
 )
 """Command names :func:`upload_finding` looks at."""
 
-SENDERS: frozenset[str] = _STDIN_SENDERS | UPLOAD_HEADS | {"openssl"}
+SENDERS: frozenset[str] = (_STDIN_SENDERS | UPLOAD_HEADS | {"openssl"}) - frozenset(
+    _PUBLISH_TARGETS)  # a publish sends the package it builds, not its input
 """Command names that may send their standard input (what :func:`sending_finding` needs)."""
 
 
@@ -388,6 +419,11 @@ def upload_finding(segment: Segment, cwd: str | None,
     """
     if not segment.command_positions:
         return None
+    if segment.command in _PUBLISH_TARGETS:
+        target = _publish_target(segment)
+        return None if target is None else Finding(
+            ASK, "upload", f"{segment.text!r} publishes the project to {target!r}, a place "
+            "the command names itself")
     if segment.command in _BATCH_CLIENTS and (
             segment.stdin in ("here-string", "heredoc", "pipe", "file") or any(
                 w.value.startswith("-b") for w in _args(segment))):

@@ -254,8 +254,9 @@ def _outside_reads(analysis: CommandAnalysis, policy: ShellPolicy) -> list[str]:
         if raw in looks and _one_file(raw, policy):  # a file's metadata reveals no secret
             found.append(raw)
             continue
-        if raw in scripts and _script_outside(raw, policy):
-            found.append(raw)
+        if raw in scripts:  # run, not read: an installed program's script or nothing
+            if _script_outside(raw, policy):
+                found.append(raw)
             continue
         if raw not in readers or _lexical(raw, policy) in policy.exempt:
             continue
