@@ -22,7 +22,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.registry import default_strategy_registry
-from tooldeck.filters.sanitize import sanitize_output
+from tooldeck.filters.sanitize import SanitizeStream, sanitize_output
 from tooldeck.filters.selection import as_line_data
 from tooldeck.filters.strategy import StageResult
 
@@ -215,3 +215,33 @@ def test_every_corpus_output_equals_the_whole_text_cut(window: int) -> None:
     held_back = len(differing) - len(tune)
     # tune outputs are named; held-back ones only counted
     assert (tune, held_back) == ([], 0), f"tune: {tune}; held-back: {held_back} outputs"
+
+
+# ---- the stream's sanitizer ------------------------------------------------------------------
+
+terminal_bits = st.sampled_from(
+    ["a", "b", " ", "\t", "\f", "\n", "\n", "\n", "\r", "\r\n", "\x1b[31m", "\x1b[?25l",
+     "\x1b]0;title\x07", "\x1b]8;;x\n\x1b\\", "\x1b]", "\x1b", "\x07", "\x1b(B", "é", "✕"]
+)
+terminal_texts = st.lists(terminal_bits, max_size=50).map("".join)
+
+
+def _sanitized_in_pieces(data: bytes, size: int) -> str:
+    stream = SanitizeStream()
+    parts = [stream.feed(piece) for piece in _pieces(data, size)]
+    return "".join(parts) + stream.finish()
+
+
+@settings(max_examples=1500, deadline=None)
+@given(terminal_texts, st.binary(max_size=3), st.integers(1, 40))
+def test_sanitize_stream_equals_sanitize_output(text: str, junk: bytes, size: int) -> None:
+    # (junk: bytes that are not UTF-8, read with surrogateescape as tooldeck filter reads stdin)
+    data = text.encode("utf-8") + junk + text.encode("utf-8")
+    expected = sanitize_output(data.decode("utf-8", "surrogateescape"))
+    assert _sanitized_in_pieces(data, size) == expected
+
+
+def test_sanitize_stream_waits_for_an_osc_string_across_lines() -> None:
+    # a hyperlink's OSC string holds a newline: it is removed whole, never cut between lines
+    data = b"\x1b]8;;x\nstill in it\x1b\\\x1b]8;;y\n\x1b\\kept\n\n\n  \nlast\n"
+    assert _sanitized_in_pieces(data, 1) == sanitize_output(data.decode()) == "kept\n\nlast"
