@@ -170,7 +170,15 @@ class SanitizeStream:
         :param piece: the next bytes (any length).
         :returns: sanitized text now final (possibly empty).
         """
-        self._raw += self._decoder.decode(piece)
+        return self.feed_text(self._decoder.decode(piece))
+
+    def feed_text(self, piece: str) -> str:
+        """Take the next characters of the text (already decoded).
+
+        :param piece: the next characters (any length).
+        :returns: sanitized text now final (possibly empty).
+        """
+        self._raw += piece
         cut = _terminal_cut(self._raw)
         if not cut:
             return ""

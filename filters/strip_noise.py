@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
@@ -12,8 +12,9 @@ from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
 from tooldeck.filters.noise_cut import WINDOW, NoiseCut, line_data_pieces
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
+from tooldeck.filters.sanitize import SanitizeStream
 from tooldeck.filters.spans import LineData
-from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
 __all__ = ["StripNoise", "StripNoiseParams"]
@@ -55,12 +56,39 @@ class StripNoise(Strategy[StripNoiseParams]):
         """
         if not clean:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        cut = NoiseCut(self._noise, functools.partial(_listing_of, clean), window=WINDOW)
+        listing = functools.partial(_listing_of, line_data_pieces(clean))
+        return self._cut(line_data_pieces(clean), listing, clean)
+
+    def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
+        """:meth:`Strategy.apply`, the text sanitized and cut a megabyte at a time.
+
+        The sanitized text is never held whole (:class:`~tooldeck.filters.sanitize.
+        SanitizeStream` feeds the chunked core): what is alive is the raw text, the kept lines
+        and a few windows. Same result as sanitizing first and calling :meth:`reduce`.
+
+        :param raw: the command output as captured.
+        :param exit_code: unused.
+        :returns: the stage result.
+        """
+        listing = functools.partial(_listing_of, _clean_pieces(raw))
+        reduction = self._cut(_clean_pieces(raw), listing, None)
+        return StageResult(reduction.text, reduction.confidence)
+
+    def _cut(
+        self,
+        data: Iterable[bytes],
+        listing: Callable[[], Sequence[LineMatcher]],
+        clean: str | None,
+    ) -> Reduction:
+        """Cut line data given in pieces; ``clean``: the text, when the caller holds it."""
+        cut = NoiseCut(self._noise, listing, window=WINDOW)
         kept = bytearray()
-        for piece in line_data_pieces(clean):
+        for piece in data:
             kept += cut.feed(piece)
         kept += cut.finish()
         if not cut.removed:
+            if clean is None:  # (the kept lines are the text and its added newline)
+                clean = kept[:-1].decode("utf-8", "surrogatepass")
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
         marker = noise_notice(cut.removed, cut.first)
         if len(kept) <= 1:  # nothing kept but at most one empty line: the marker alone
@@ -69,7 +97,6 @@ class StripNoise(Strategy[StripNoiseParams]):
         kept += marker.encode("utf-8", "surrogatepass")
         text = kept.decode("utf-8", "surrogatepass")
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
-
 
     def stream(
         self, clean: Iterable[LineData], write: Callable[[bytes], object]
@@ -124,9 +151,27 @@ class _KeptWriter:
         self._write(notice if self._size <= 1 else self._held + notice)
 
 
-def _listing_of(text: str) -> tuple[LineMatcher, ...]:
-    """The listing kinds protected in ``text``, counted a megabyte at a time."""
+def _listing_of(data: Iterable[bytes]) -> tuple[LineMatcher, ...]:
+    """The listing kinds protected in the line data ``data``, counted piece by piece."""
     count = ListingCount(must_keep_classifier())
-    for piece in line_data_pieces(text):
+    for piece in data:
         count.add(piece)
     return count.short()
+
+
+_SANITIZE_CHUNK = 1 << 20
+"""Characters of a raw text sanitized at a time by :func:`_clean_pieces`."""
+
+
+def _clean_pieces(raw: str) -> Iterator[bytes]:
+    """The line data of ``sanitize_output(raw)``, a megabyte at a time (nothing when empty)."""
+    stream = SanitizeStream()
+    fed = False
+    for start in range(0, len(raw), _SANITIZE_CHUNK):
+        clean = stream.feed_text(raw[start : start + _SANITIZE_CHUNK])
+        if clean:
+            fed = True
+            yield clean.encode("utf-8", "surrogatepass")
+    clean = stream.finish()
+    if clean or fed:
+        yield clean.encode("utf-8", "surrogatepass") + b"\n"

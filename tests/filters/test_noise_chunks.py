@@ -84,13 +84,21 @@ pattern_lists = st.lists(st.sampled_from(PATTERNS), min_size=1, max_size=4)
 
 
 def chunked(patterns: list[str], raw: str, window: int, piece: int) -> StageResult:
-    """``strip_noise`` with windows of ``window`` bytes fed pieces of ``piece`` characters."""
+    """``strip_noise`` with windows of ``window`` bytes fed pieces of ``piece`` characters.
+
+    Both entries are run: ``apply`` (raw text sanitized piece by piece) and ``reduce`` (the
+    sanitized text encoded piece by piece); they must agree.
+    """
     strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
     with (
         mock.patch.object(strip_noise, "WINDOW", window),
+        mock.patch.object(strip_noise, "_SANITIZE_CHUNK", piece),
         mock.patch.object(noise_cut, "_ENCODE_CHUNK", piece),
     ):
-        return strategy.apply(raw, 1)
+        applied = strategy.apply(raw, 1)
+        reduced = strategy.apply_clean(sanitize_output(raw), 1)
+    assert applied == reduced
+    return applied
 
 
 def streamed(patterns: list[str], raw: str, window: int, piece: int) -> StageResult:
