@@ -81,15 +81,16 @@ class NoiseCut:
     """Removes the noise lines of line data fed in pieces, keeping the protected ones.
 
     :param noise: the noise patterns.
-    :param listing: the protected listing kinds of the whole text (``None``: counted from the
-        pieces fed, known when the text ends or every kind is past the limit).
+    :param listing: gives the protected listing kinds of the whole text, asked at most once
+        and only when a listing line lies inside the noise (``None``: counted from the pieces
+        fed, known when the text ends or every kind is past the limit).
     :param window: bytes gathered before a window is cut.
     """
 
     def __init__(
         self,
         noise: LineMatcher,
-        listing: Sequence[LineMatcher] | Callable[[], Sequence[LineMatcher]] | None = None,
+        listing: Callable[[], Sequence[LineMatcher]] | None = None,
         *,
         window: int = WINDOW,
     ) -> None:
@@ -108,7 +109,7 @@ class NoiseCut:
         """The first non-blank line removed (empty until one is)."""
 
     def _listing_source(
-        self, listing: Sequence[LineMatcher] | Callable[[], Sequence[LineMatcher]] | None
+        self, listing: Callable[[], Sequence[LineMatcher]] | None
     ) -> ListingKinds:
         """How a window asks for the protected listing kinds (see :data:`ListingKinds`)."""
         if listing is None:
@@ -116,18 +117,14 @@ class NoiseCut:
             self._count: ListingCount | None = count
             return lambda ended: count.short() if ended else (() if count.long else None)
         self._count = None
-        if callable(listing):
-            known: list[Sequence[LineMatcher]] = []
-            give = listing
+        known: list[Sequence[LineMatcher]] = []
 
-            def lazily(ended: bool) -> Sequence[LineMatcher]:
-                if not known:
-                    known.append(give())
-                return known[0]
+        def lazily(ended: bool) -> Sequence[LineMatcher]:
+            if not known:
+                known.append(listing())
+            return known[0]
 
-            return lazily
-        kinds = listing
-        return lambda ended: kinds
+        return lazily
 
     def feed(self, piece: LineData) -> bytearray:
         """Take the next bytes of the line data.
