@@ -15,9 +15,13 @@ input grows from 10 to 100 MB.
    runs about forty times slower on this log). Its output must be written somewhere: GNU grep
    stops at the first selected line when its output is ``/dev/null`` (the earlier figures of
    7,000 MB/s and more were that), so it is sent to a temporary file, as ``grep > file`` is.
-2. Peak memory (``tracemalloc``) of each strategy on 10 MB and on 100 MB of the same log,
-   divided by the input's size: flat means the two ratios are close (memory grows with the
-   input, not faster).
+2. Peak memory (``tracemalloc``, the input excluded) of each strategy's ``apply`` on 10 MB
+   and on 100 MB of the same log, divided by the input's size: flat means the two ratios are
+   close (memory grows with the input, not faster); ``strip_noise`` holds its output and a
+   few megabyte-sized windows (:mod:`tooldeck.filters.noise_cut`). Then the absolute peak of
+   the streaming path (``tooldeck filter --noise``: the log read from a file a megabyte at a
+   time, sanitized and cut as it comes, the output written to ``/dev/null``) at both sizes:
+   it must stay about the same.
 """
 
 from __future__ import annotations
@@ -25,11 +29,15 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
+import tempfile
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 from tooldeck.filters.registry import default_strategy_registry
+from tooldeck.filters.sanitize import SanitizeStream
+from tooldeck.filters.strip_noise import StripNoise
 
 
 def _filters_bench() -> ModuleType:
@@ -89,27 +97,64 @@ def _ratio(ours: float, grep: float) -> str:
 
 
 def memory(sizes: tuple[int, ...]) -> None:
-    """Print each strategy's peak memory per input byte at each size."""
+    """Print each strategy's peak memory per input byte, and the stream's peak, at each size."""
     registry = default_strategy_registry()
     print()
-    print("## peak memory (tracemalloc) / input size")
-    for name, spec in SPECS.items():
-        strategy = registry.build(spec)
-        ratios = []
-        for size in sizes:
-            text = generate_log(size)
+    print("## peak memory (tracemalloc, input excluded)")
+    streamed: list[int] = []
+    ratios: dict[str, list[float]] = {name: [] for name in SPECS}
+    for size in sizes:
+        text = generate_log(size)
+        for name, spec in SPECS.items():
+            strategy = registry.build(spec)
             gc.collect()
             tracemalloc.start()
             strategy.apply(text, 1)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-            ratios.append(peak / len(text.encode()))
+            ratios[name].append(peak / len(text.encode()))
+        with tempfile.NamedTemporaryFile(suffix=".log") as log:
+            log.write(text.encode())
+            log.flush()
             del text
-        shown = ", ".join(
-            f"{size // 1_000_000} MB: {ratio:.2f}x"
-            for size, ratio in zip(sizes, ratios, strict=True)
-        )
-        print(f"  {name:<12} {shown}")
+            streamed.append(stream_peak(Path(log.name)))
+    for name, found in ratios.items():
+        shown = ", ".join(f"{size // 1_000_000} MB: {ratio:.2f}x"
+                          for size, ratio in zip(sizes, found, strict=True))
+        print(f"  {name + ' apply / input':<28} {shown}")
+    shown = ", ".join(f"{size // 1_000_000} MB: {peak / 1e6:.1f} MB"
+                      for size, peak in zip(sizes, streamed, strict=True))
+    print(f"  {'strip_noise stream, absolute':<28} {shown}")
+
+
+def stream_peak(path: Path) -> int:
+    """Peak bytes of ``tooldeck filter --noise``'s path over the log at ``path``."""
+    strategy = default_strategy_registry().build(SPECS["strip_noise"])
+    assert isinstance(strategy, StripNoise)
+    written = [0]
+
+    def write(piece: bytes) -> None:
+        written[0] += len(piece)
+
+    gc.collect()
+    tracemalloc.start()
+    strategy.stream(_sanitized(path), write)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def _sanitized(path: Path) -> Iterator[bytes]:
+    """The file's bytes, a megabyte at a time, sanitized as ``tooldeck filter`` reads stdin."""
+    stream = SanitizeStream()
+    with path.open("rb") as source:
+        while piece := source.read(1 << 20):
+            clean = stream.feed(piece)
+            if clean:
+                yield clean.encode("utf-8", "surrogatepass")
+    rest = stream.finish()
+    if rest:
+        yield rest.encode("utf-8", "surrogatepass")
 
 
 def main() -> int:

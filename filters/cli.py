@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -180,6 +180,13 @@ class FilterCommand:
             help="the command that produced the output on stdin",
         )
         parser.add_argument(
+            "--noise",
+            action="append",
+            metavar="RE",
+            help="stream stdin through strip_noise with these patterns (repeatable): bounded"
+            " memory, no rules, no fallback, no redaction",
+        )
+        parser.add_argument(
             "--exit-code",
             dest="exit_code",
             type=int,
@@ -198,6 +205,8 @@ class FilterCommand:
         config = getattr(args, "config", None)
         if args.action == "verify":
             return self._verify(config, as_json)
+        if getattr(args, "noise", None):
+            return self._stream_noise(args.noise, as_json=as_json)
         if args.shell_command is None:
             print(
                 "tooldeck filter: --command is required (or use: tooldeck filter verify)",
@@ -225,6 +234,36 @@ class FilterCommand:
         for warning in result.warnings:
             if warning.kind.value == "secret":
                 print(f"tooldeck filter: {warning.message}", file=sys.stderr)
+        return EXIT_OK
+
+    def _stream_noise(self, patterns: list[str], *, as_json: bool) -> int:
+        """Strip the noise of stdin as it arrives (:meth:`StripNoise.stream`), to stdout."""
+        if as_json:
+            print("tooldeck filter: --noise streams text; --json is not available with it",
+                  file=sys.stderr)
+            return EXIT_CONFIG
+        from tooldeck.filters.builtin_types import lazy_strategy_registry
+        from tooldeck.filters.strategy import StrategyConfigError
+        from tooldeck.filters.strip_noise import StripNoise
+
+        try:
+            strategy = lazy_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
+        except StrategyConfigError as exc:
+            print(f"tooldeck filter: --noise: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
+        assert isinstance(strategy, StripNoise)
+        out = sys.stdout.buffer
+        ended = [b""]
+
+        def write(piece: bytes) -> None:
+            if piece:
+                out.write(piece)
+                ended[0] = piece[-1:]
+
+        strategy.stream(_sanitized_stdin(), write)
+        if ended[0] != b"\n":
+            out.write(b"\n")
+        out.flush()
         return EXIT_OK
 
     def _engine(self, config: str | None, command: str) -> FilterEngine:
@@ -318,6 +357,27 @@ class FilterCommand:
                 f"{len(warnings)} rule(s) not loaded"
             )
         return EXIT_FAILED if failures or warnings else EXIT_OK
+
+
+_READ_SIZE = 1 << 20
+"""Bytes read from stdin at a time by the streaming path."""
+
+
+def _sanitized_stdin() -> Iterator[bytes]:
+    """The bytes of stdin as they arrive, sanitized (``SanitizeStream``)."""
+    from tooldeck.filters.sanitize import SanitizeStream
+
+    stream = SanitizeStream()
+    source = sys.stdin.buffer
+    while piece := source.read1(_READ_SIZE) if hasattr(source, "read1") else source.read(
+        _READ_SIZE
+    ):
+        clean = stream.feed(piece)
+        if clean:
+            yield clean.encode("utf-8", "surrogatepass")
+    rest = stream.finish()
+    if rest:
+        yield rest.encode("utf-8", "surrogatepass")
 
 
 filter_command = FilterCommand()

@@ -43,10 +43,15 @@ from tooldeck.filters.spans import LineData, Span, intersect, subtract, union
 
 __all__ = [
     "MUST_KEEP_RULES",
+    "STAMP_PROBE",
+    "ListingCount",
     "MustKeepClassifier",
+    "ends_protected_context",
     "lost_must_keep_lines",
     "must_keep_classifier",
     "must_keep_line_numbers",
+    "opens_with_stamp",
+    "stamps_lines",
 ]
 
 _LOCATION_FOLLOWER = re.compile(
@@ -128,15 +133,19 @@ def _blank(match: re.Match[bytes]) -> bytes:
     return b" " * len(match[0])
 
 
-def _mask_tags(data: LineData) -> LineData:
+def _mask_tags(data: LineData, stamped: bool | None = None) -> LineData:
     """``data`` with the tags that open every line masked (same length).
 
     A time stamp before each line is blanked, so that a line is classified by what it says
     (``11:02:14  symbol  : method x()`` is javac's ``symbol`` field). npm's ``npm error`` tag
     marks the stream npm prints every line of its report on, not an error in that line: the
     usage text npm prints after the error is not protected because of it.
+
+    ``stamped`` says whether the log stamps its lines when ``data`` is a piece of a longer text
+    (:func:`stamps_lines` of the text's first bytes); ``None``: decided on ``data``. Given it,
+    the masking of each line depends on that line only.
     """
-    if _stamped(data):
+    if _stamped(data) if stamped is None else stamped:
         data = _STAMP.sub(_blank, data)
     tag, mask = _NPM_ERROR.encode(), _NPM_MASK.encode()
     if tag not in data:
@@ -148,6 +157,116 @@ def _mask_tags(data: LineData) -> LineData:
 def _mask_line(line: str) -> str:
     """One line with its opening tags masked, as :func:`_mask_tags` masks them."""
     return _mask_tags(line.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
+
+
+STAMP_PROBE = _STAMP_PROBE
+"""How many first bytes of a text decide whether it stamps its lines (:func:`stamps_lines`)."""
+
+
+def stamps_lines(head: LineData) -> bool:
+    """Whether a text whose first bytes are ``head`` stamps its lines.
+
+    Only the first :data:`STAMP_PROBE` bytes are read.
+
+    :param head: the text's first bytes (the whole text when it is shorter).
+    :returns: ``True`` when half of the lines there open with a time stamp.
+    """
+    return _stamped(head)
+
+
+def opens_with_stamp(data: LineData, start: int, end: int) -> bool:
+    """Whether a line of ``data[start:end]`` (line-aligned) opens with a time stamp.
+
+    When none does, masking those lines as a stamped log's or not gives the same bytes.
+
+    :param data: line data.
+    :param start: a line start.
+    :param end: a line end (just after a newline).
+    :returns: ``True`` when a stamp opens one of the lines.
+    """
+    return _STAMP.search(data, start, end) is not None
+
+
+def ends_protected_context(data: LineData, start: int) -> bool:
+    """Whether no line from ``start`` on belongs to a protected line before ``start``.
+
+    True when the line at ``start`` is no follower (:data:`_LOCATION_FOLLOWER`) and the line
+    before it does not end with ``:``: then a protected line before ``start``, with all its
+    followers, ends at ``start`` at the latest, and the lines from ``start`` on are classified
+    without reading any line before them. The chunked filters cut their input there.
+
+    :param data: line data.
+    :param start: the start of a complete line of ``data``, after its first line.
+    :returns: ``True`` when the text may be cut before ``start``.
+    """
+    if data[start - 2 : start - 1] == b":":
+        return False
+    return _LOCATION_FOLLOWER.match(data, start) is None
+
+
+class ListingCount:
+    """How many lines of each listing kind a text holds, counted a piece at a time.
+
+    The listing kinds are protected while a text holds few lines of them
+    (:data:`LISTING_LIMIT`): :meth:`short` gives the same kinds as the classifier decides on
+    the whole text, for a text given in pieces (any cut, not only between lines).
+
+    :param classifier: the classifier whose listing kinds are counted.
+    """
+
+    def __init__(self, classifier: MustKeepClassifier) -> None:
+        self._classifier = classifier
+        self._counts = [0] * len(classifier.listing_kinds)
+        self._head = bytearray()  # the text's first bytes, until the stamp decision is made
+        self._stamped: bool | None = None
+        self._pending = bytearray()  # bytes after the last newline, or before the decision
+
+    @property
+    def long(self) -> bool:
+        """Whether every listing kind already has more lines than the limit (none protected)."""
+        return all(count > self._classifier.listing_limit for count in self._counts)
+
+    def add(self, piece: LineData) -> None:
+        """Count the lines of the next piece of the text.
+
+        :param piece: the next bytes of the text (UTF-8, any length).
+        """
+        if self.long:
+            return
+        self._pending += piece
+        if self._stamped is None:
+            self._head += piece[: STAMP_PROBE - len(self._head)]
+            if len(self._head) < STAMP_PROBE:
+                return
+            self._stamped = stamps_lines(self._head)
+        cut = self._pending.rfind(b"\n") + 1
+        if cut:
+            self._count(bytes(self._pending[:cut]))
+            del self._pending[:cut]
+
+    def short(self) -> tuple[LineMatcher, ...]:
+        """The listing kinds protected in the whole text, once all of it was added.
+
+        :returns: the kinds, as the classifier decides them on the whole text.
+        """
+        if self._stamped is None:
+            self._stamped = stamps_lines(self._head)
+        if self._pending:
+            self._count(bytes(self._pending))
+            self._pending.clear()
+        limit = self._classifier.listing_limit
+        return tuple(kind for kind, count in zip(self._classifier.listing_kinds, self._counts,
+                                                 strict=True) if count <= limit)
+
+    def _count(self, data: bytes) -> None:
+        masked = _mask_tags(data, self._stamped)
+        if not self._classifier.listing_matcher.any_line(masked):
+            return
+        limit = self._classifier.listing_limit
+        for index, kind in enumerate(self._classifier.listing_kinds):
+            if self._counts[index] <= limit:
+                for start, end in kind.line_runs(masked):
+                    self._counts[index] += masked.count(b"\n", start, end)
 
 
 class _Scans:
@@ -229,6 +348,21 @@ class MustKeepClassifier:
             rare,
         )
 
+    @property
+    def listing_kinds(self) -> tuple[LineMatcher, ...]:
+        """The listing kinds, one matcher each (protected while a text holds few lines of one)."""
+        return self._listing_kinds
+
+    @property
+    def listing_matcher(self) -> LineMatcher:
+        """One matcher of every listing kind."""
+        return self._listing
+
+    @property
+    def listing_limit(self) -> int:
+        """The most lines of a listing kind a text may hold for them to be protected."""
+        return self._listing_limit
+
     def _scans(self, data: LineData) -> _Scans:
         """The scans of ``data``, the rare kinds looked for together first."""
         return _Scans(data, self._rare)
@@ -305,15 +439,19 @@ class MustKeepClassifier:
         return subtract(protected, quoted) if quoted else protected
 
     def _protected_runs(
-        self, data: LineData, listing: Callable[[], Sequence[LineMatcher]] | None = None
+        self,
+        data: LineData,
+        listing: Callable[[], Sequence[LineMatcher]] | None = None,
+        stamped: bool | None = None,
     ) -> list[tuple[int, int]]:
         """Runs of protected lines, before their followers are added.
 
         :param data: the text to scan.
         :param listing: the listing kinds protected, asked only when a listing line is met
             (``None``: decided on ``data`` itself).
+        :param stamped: whether the text stamps its lines (``None``: decided on ``data``).
         """
-        masked = _mask_tags(data)
+        masked = _mask_tags(data, stamped)
         if listing is None:
             listing = functools.partial(self._short_listings, masked)
         return self._classified(masked, listing)
@@ -368,7 +506,12 @@ class MustKeepClassifier:
         return runs
 
     def line_runs_within(
-        self, data: LineData, spans: Sequence[tuple[int, int]]
+        self,
+        data: LineData,
+        spans: Sequence[tuple[int, int]],
+        *,
+        stamped: bool | None = None,
+        listing: Callable[[], Sequence[LineMatcher]] | None = None,
     ) -> list[tuple[int, int]]:
         """The must-keep lines that lie inside ``spans`` (the lines a filter is about to drop).
 
@@ -378,6 +521,10 @@ class MustKeepClassifier:
 
         :param data: UTF-8 text whose every line ends with a newline.
         :param spans: sorted, non-overlapping, line-aligned byte spans.
+        :param stamped: whether the log stamps its lines, when ``data`` is a piece of a longer
+            text (``None``: decided on the first bytes of ``spans``, :func:`stamps_lines`).
+        :param listing: the listing kinds protected, when ``data`` is a piece of a longer text
+            (``None``: decided on ``data``); asked only when a listing line is met.
         :returns: sorted spans of must-keep lines, each inside one of ``spans``.
         """
         if not spans:
@@ -387,8 +534,9 @@ class MustKeepClassifier:
         for start, end in spans:
             offsets.append(offsets[-1] + end - start)
         found: list[tuple[int, int]] = []
-        listing = functools.partial(self._short_listings_of, data)
-        for joined_start, joined_end in self._protected_runs(joined, listing):
+        if listing is None:
+            listing = functools.partial(self._short_listings_of, data)
+        for joined_start, joined_end in self._protected_runs(joined, listing, stamped):
             index = bisect.bisect_right(offsets, joined_start) - 1
             while joined_start < joined_end:
                 span_start, span_end = spans[index]
@@ -405,7 +553,13 @@ class MustKeepClassifier:
         return self._matcher
 
     def line_runs_within_found(
-        self, data: LineData, spans: Sequence[tuple[int, int]], lines: FoundLines
+        self,
+        data: LineData,
+        spans: Sequence[tuple[int, int]],
+        lines: FoundLines,
+        *,
+        stamped: bool | None = None,
+        listing: Callable[[], Sequence[LineMatcher]] | None = None,
     ) -> list[tuple[int, int]]:
         """:meth:`line_runs_within` when the must-keep lines inside ``spans`` are already known.
 
@@ -414,6 +568,9 @@ class MustKeepClassifier:
         :param lines: ``(start, end, span_end)`` of every line inside ``spans`` that the rules
             match, in order (``span_end`` the end of the span holding it), as
             :meth:`tooldeck.filters.patterns.LineMatcher.runs_with_stops` gives them.
+        :param stamped: as for :meth:`line_runs_within` (decided on the first bytes of
+            ``lines``).
+        :param listing: as for :meth:`line_runs_within`.
         :returns: the same spans as :meth:`line_runs_within`.
         """
         if not spans:
@@ -424,8 +581,9 @@ class MustKeepClassifier:
         offsets = array(
             "q", itertools.accumulate(map(operator.sub, lines.ends, lines.starts), initial=0)
         )
-        listing = functools.partial(self._short_listings_of, data)
-        classified = self._classified(_mask_tags(joined), listing)
+        if listing is None:
+            listing = functools.partial(self._short_listings_of, data)
+        classified = self._classified(_mask_tags(joined, stamped), listing)
         del joined  # (freed before the spans it held are listed one by one)
         found: list[tuple[int, int]] = []
         append = found.append

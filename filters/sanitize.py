@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 
 __all__ = [
+    "SanitizeStream",
     "collapse_blank_lines",
     "count_lines",
     "replace_lone_surrogates",
@@ -63,6 +65,7 @@ def strip_terminal(text: str) -> str:
     text = replace_lone_surrogates(text)
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    # (the rest but for the text's end is line by line: SanitizeStream repeats it on its lines)
     if text.endswith("\n"):
         text = text[:-1]
     if "\r" in text:
@@ -92,10 +95,20 @@ def collapse_blank_lines(text: str) -> str:
     :param text: text without a final newline (as :func:`strip_terminal` returns).
     :returns: the text with each blank run collapsed.
     """
-    leading = _LEADING_BLANK_LINES.match(text)
-    if leading is not None:
-        text = "\n" + text[leading.end() :]
-    text = _BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
+    return _trim_end(_collapse_runs(text, leading=True))
+
+
+def _collapse_runs(text: str, *, leading: bool) -> str:
+    """Each blank run of ``text`` made one empty line (its leading run too when ``leading``)."""
+    if leading:
+        found = _LEADING_BLANK_LINES.match(text)
+        if found is not None:
+            text = "\n" + text[found.end() :]
+    return _BLANK_LINES_AFTER_CONTENT.sub("\n\n", text)
+
+
+def _trim_end(text: str) -> str:
+    """The end of a collapsed text: no whitespace-only last line, no empty line after the last."""
     # Where the text ends is worked out first and the text sliced once: each slice copies the
     # whole text, and two in a row held three copies at once.
     end = len(text)
@@ -116,3 +129,109 @@ def count_lines(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _terminal_lines(text: str) -> str:
+    """:func:`strip_terminal` of complete lines in the middle of a text (its end is left alone)."""
+    text = replace_lone_surrogates(text)
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            text = _CARRIAGE_RETURN_LINE.sub("", text)
+    return text
+
+
+class SanitizeStream:
+    """:func:`sanitize_output` of a text arriving in pieces, given back as it becomes final.
+
+    The pieces (bytes, decoded as UTF-8 with ``surrogateescape``, as ``tooldeck filter``
+    reads stdin) are cleaned a run of lines at a time, cut where nothing crosses:
+
+    - terminal clean-up before a line start outside an OSC string (the only escape that may
+      hold a newline); the last newline waits, as the text's end drops it;
+    - blank runs collapsed before a line that holds text (a run never crosses it).
+
+    The concatenation of what :meth:`feed` and :meth:`finish` return is
+    ``sanitize_output(text)``.
+    """
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self._raw = ""  # decoded text not yet cleaned of terminal codes
+        self._held = ""  # the newline that ends the terminal-clean text so far, if any
+        self._clean = ""  # terminal-clean text whose blank runs are not collapsed yet
+        self._first = True  # the text's leading blank run not collapsed yet
+
+    def feed(self, piece: bytes) -> str:
+        """Take the next bytes of the text.
+
+        :param piece: the next bytes (any length).
+        :returns: sanitized text now final (possibly empty).
+        """
+        return self.feed_text(self._decoder.decode(piece))
+
+    def feed_text(self, piece: str) -> str:
+        """Take the next characters of the text (already decoded).
+
+        :param piece: the next characters (any length).
+        :returns: sanitized text now final (possibly empty).
+        """
+        self._raw += piece
+        cut = _terminal_cut(self._raw)
+        if not cut:
+            return ""
+        lines = _terminal_lines(self._held + self._raw[:cut])
+        self._raw = self._raw[cut:]
+        self._clean += lines[:-1]  # (the lines end with a newline: it waits)
+        self._held = lines[-1:]
+        return self._collapsed()
+
+    def finish(self) -> str:
+        """End the text.
+
+        :returns: the rest of the sanitized text.
+        """
+        self._raw += self._decoder.decode(b"", final=True)
+        self._clean += strip_terminal(self._held + self._raw)
+        self._raw = self._held = ""
+        text = _trim_end(_collapse_runs(self._clean, leading=self._first))
+        self._clean = ""
+        return text
+
+    def _collapsed(self) -> str:
+        """The clean lines before the last line holding text, their blank runs collapsed."""
+        cut = _blank_run_cut(self._clean)
+        if not cut:
+            return ""
+        text = _collapse_runs(self._clean[:cut], leading=self._first)
+        self._first = False
+        self._clean = self._clean[cut:]
+        return text
+
+
+def _terminal_cut(raw: str) -> int:
+    """Where the terminal clean-up of ``raw`` may stop: a line start outside an OSC string."""
+    cut = raw.rfind("\n") + 1
+    while cut:
+        # only the last OSC string before the cut may reach past it (an earlier one stops at
+        # the next escape at the latest)
+        osc = raw.rfind("\x1b]", 0, cut)
+        if osc < 0 or raw.find("\x07", osc, cut) >= 0 or raw.find("\x1b", osc + 2, cut) >= 0:
+            break
+        cut = raw.rfind("\n", 0, osc) + 1  # (before the line it opens on)
+    return cut
+
+
+def _blank_run_cut(clean: str) -> int:
+    """The start of the last complete line of ``clean`` holding text (0: none but the first)."""
+    end = clean.rfind("\n")
+    while end > 0:
+        start = clean.rfind("\n", 0, end) + 1
+        if start == 0:
+            return 0
+        if clean[start:end].strip(_BLANK):
+            return start
+        end = start - 1
+    return 0

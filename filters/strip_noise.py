@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
-from tooldeck.filters.must_keep import must_keep_classifier
+from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
+from tooldeck.filters.noise_cut import WINDOW, NoiseCut, line_data_pieces
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.spans import LineData, Span, kept_pieces
-from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.sanitize import SanitizeStream
+from tooldeck.filters.spans import LineData
+from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
 
 __all__ = ["StripNoise", "StripNoiseParams"]
@@ -45,104 +47,131 @@ class StripNoise(Strategy[StripNoiseParams]):
     def reduce(self, clean: str, exit_code: int | None) -> Reduction:
         """Drop the noise lines of ``clean``.
 
+        The text goes through the chunked core (:class:`~tooldeck.filters.noise_cut.NoiseCut`)
+        a megabyte at a time: what is alive is the text, the kept lines and one or two windows.
+
         :param clean: sanitized output.
         :param exit_code: unused.
         :returns: the reduction.
         """
         if not clean:
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        data = _line_data(clean)
-        classifier = must_keep_classifier()
-        scanned = self._noise.runs_with_stops(data, classifier.matcher)
-        if scanned is None:
-            noise = self._noise.line_runs(data)
-            protected = classifier.line_runs_within(data, noise) if noise else []
-        else:
-            noise, must_keep = scanned
-            del scanned
-            protected = classifier.line_runs_within_found(data, noise, must_keep)
-            del must_keep
-        first = _first_removed(data, noise, protected)
-        # the kept lines are moved to the front of the line data: no second buffer
-        removed = _cut_in_place(data, noise, protected)
-        del noise, protected
-        if not removed:
+        listing = functools.partial(_listing_of, line_data_pieces(clean))
+        return self._cut(line_data_pieces(clean), listing, clean)
+
+    def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
+        """:meth:`Strategy.apply`, the text sanitized and cut a megabyte at a time.
+
+        The sanitized text is never held whole (:class:`~tooldeck.filters.sanitize.
+        SanitizeStream` feeds the chunked core): what is alive is the raw text, the kept lines
+        and a few windows. Same result as sanitizing first and calling :meth:`reduce`.
+
+        :param raw: the command output as captured.
+        :param exit_code: unused.
+        :returns: the stage result.
+        """
+        listing = functools.partial(_listing_of, _clean_pieces(raw))
+        reduction = self._cut(_clean_pieces(raw), listing, None)
+        return StageResult(reduction.text, reduction.confidence)
+
+    def _cut(
+        self,
+        data: Iterable[bytes],
+        listing: Callable[[], Sequence[LineMatcher]],
+        clean: str | None,
+    ) -> Reduction:
+        """Cut line data given in pieces; ``clean``: the text, when the caller holds it."""
+        cut = NoiseCut(self._noise, listing, window=WINDOW)
+        kept = bytearray()
+        for piece in data:
+            kept += cut.feed(piece)
+        kept += cut.finish()
+        if not cut.removed:
+            if clean is None:  # (the kept lines are the text and its added newline)
+                clean = kept[:-1].decode("utf-8", "surrogatepass")
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        marker = noise_notice(removed, first)
-        if len(data) <= 1:  # nothing kept but at most one empty line: the marker alone
+        marker = noise_notice(cut.removed, cut.first)
+        if len(kept) <= 1:  # nothing kept but at most one empty line: the marker alone
             return Reduction(marker, FilterConfidence.FULL, must_keep_checked=True)
         # the kept lines end with a newline: the marker goes after them, decoded in one go
-        data += marker.encode("utf-8", "surrogatepass")
-        text = data.decode("utf-8", "surrogatepass")
+        kept += marker.encode("utf-8", "surrogatepass")
+        text = kept.decode("utf-8", "surrogatepass")
         return Reduction(text, FilterConfidence.FULL, must_keep_checked=True)
 
+    def stream(
+        self, clean: Iterable[LineData], write: Callable[[bytes], object]
+    ) -> FilterConfidence:
+        """:meth:`reduce` on a text arriving in pieces, its output written as it becomes final.
 
-_ENCODE_CHUNK = 1 << 20
-"""Characters encoded at a time by :func:`_line_data`."""
+        Memory stays about two windows (:data:`~tooldeck.filters.noise_cut.WINDOW`) whatever
+        the text's length, except while a window must wait for a fact of the whole text
+        (:mod:`tooldeck.filters.noise_cut`).
+
+        :param clean: the sanitized text's UTF-8 bytes, in pieces of any size (no newline
+            added after its last line).
+        :param write: called with the output's UTF-8 bytes, piece by piece, in order; the
+            pieces together are the text :meth:`reduce` gives.
+        :returns: the confidence :meth:`reduce` gives.
+        """
+        cut = NoiseCut(self._noise, window=WINDOW)  # the listing kinds counted as pieces come
+        kept = _KeptWriter(write)
+        for piece in clean:
+            kept.add(cut.feed(piece))
+        if not cut.fed:
+            return FilterConfidence.FALLBACK
+        kept.add(cut.feed(b"\n"))
+        kept.add(cut.finish())
+        if not cut.removed:  # everything was written but the added newline: the text itself
+            return FilterConfidence.FALLBACK
+        kept.end(noise_notice(cut.removed, cut.first).encode("utf-8", "surrogatepass"))
+        return FilterConfidence.FULL
 
 
-def _line_data(text: str) -> bytearray:
-    """``text`` as line data (UTF-8, every line ending with a newline), encoded piece by piece.
+class _KeptWriter:
+    """Writes the kept lines as they come, all but their last newline until the text ends.
 
-    ``text.encode()`` plus a newline holds the text, its encoding and the copy with the newline at
-    once: three times the text. Encoded a megabyte at a time into one growing buffer, the
-    peak is the text, the buffer and one piece.
+    That newline ends the text's added last line when nothing is removed, and the notice
+    stands alone when at most one empty line is kept: both are known only at the end.
     """
-    data = bytearray()
-    for start in range(0, len(text), _ENCODE_CHUNK):
-        data += text[start : start + _ENCODE_CHUNK].encode("utf-8", "surrogatepass")
-    data += b"\n"
-    return data
+
+    def __init__(self, write: Callable[[bytes], object]) -> None:
+        self._write = write
+        self._held = b""
+        self._size = 0
+
+    def add(self, kept: bytearray) -> None:
+        """Write the kept lines but the last newline (held back in its place)."""
+        if kept:
+            self._size += len(kept)
+            self._write(self._held + kept[:-1])
+            self._held = bytes(kept[-1:])
+
+    def end(self, notice: bytes) -> None:
+        """Write the held newline and the notice (the notice alone after at most one byte)."""
+        self._write(notice if self._size <= 1 else self._held + notice)
 
 
-_MOVE_CHUNK = 1 << 20
-"""Bytes moved at a time by :func:`_cut_in_place` (each move copies through a slice)."""
+def _listing_of(data: Iterable[bytes]) -> tuple[LineMatcher, ...]:
+    """The listing kinds protected in the line data ``data``, counted piece by piece."""
+    count = ListingCount(must_keep_classifier())
+    for piece in data:
+        count.add(piece)
+    return count.short()
 
 
-def _cut_in_place(data: bytearray, removed: Sequence[Span], protected: Sequence[Span]) -> int:
-    """Remove ``removed`` from ``data`` except where ``protected`` overlaps, in place.
-
-    What :func:`tooldeck.filters.selection.cut_spans` keeps, moved to the front of ``data``
-    (which is then cut to it) instead of copied into a second buffer.
-
-    :param data: the line data, changed in place (unchanged when nothing is removed).
-    :param removed: sorted, non-overlapping, line-aligned spans to drop.
-    :param protected: sorted, non-overlapping, line-aligned spans to keep regardless.
-    :returns: the number of lines dropped.
-    """
-    size = len(data)
-    lines = data.count(b"\n")
-    write = 0
-    for start, end in kept_pieces(removed, protected, size):
-        if end - start == size:  # nothing cut
-            return 0
-        write = _move(data, write, start, end)
-    del data[write:]
-    return lines - data.count(b"\n")
+_SANITIZE_CHUNK = 1 << 20
+"""Characters of a raw text sanitized at a time by :func:`_clean_pieces`."""
 
 
-def _move(data: bytearray, write: int, start: int, end: int) -> int:
-    """Copy ``data[start:end]`` to ``write`` (not after ``start``); returns where it ends."""
-    if write == start:  # (the lines before the first cut are in place)
-        return end
-    # each move copies through a slice: at most a megabyte at a time
-    while end - start > _MOVE_CHUNK:
-        data[write : write + _MOVE_CHUNK] = data[start : start + _MOVE_CHUNK]
-        write, start = write + _MOVE_CHUNK, start + _MOVE_CHUNK
-    data[write : write + end - start] = data[start:end]
-    return write + end - start
-
-
-def _first_removed(data: LineData, noise: Sequence[Span], protected: Sequence[Span]) -> str:
-    """The first non-blank noise line that was removed (not protected)."""
-    starts = [start for start, _ in protected]
-    for start, end in noise:
-        while start < end:
-            line_end = data.index(b"\n", start) + 1
-            inside = bisect.bisect_right(starts, start) - 1
-            if inside < 0 or protected[inside][1] <= start:
-                line = data[start : line_end - 1].decode("utf-8", "surrogatepass")
-                if line.strip():
-                    return line
-            start = line_end
-    return ""
+def _clean_pieces(raw: str) -> Iterator[bytes]:
+    """The line data of ``sanitize_output(raw)``, a megabyte at a time (nothing when empty)."""
+    stream = SanitizeStream()
+    fed = False
+    for start in range(0, len(raw), _SANITIZE_CHUNK):
+        clean = stream.feed_text(raw[start : start + _SANITIZE_CHUNK])
+        if clean:
+            fed = True
+            yield clean.encode("utf-8", "surrogatepass")
+    clean = stream.finish()
+    if clean or fed:
+        yield clean.encode("utf-8", "surrogatepass") + b"\n"

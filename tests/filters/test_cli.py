@@ -264,3 +264,77 @@ def test_a_valid_filters_table_is_applied(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["rule"] is None
     assert "pydantic" in modules  # the table went through FilterSettings
+
+
+# ---- --noise: strip_noise on stdin as it arrives ---------------------------------------------
+
+NOISY_LINES = [
+    "   Compiling crate{n} v0.1.{n}",
+    "\x1b[32m   Compiling\x1b[0m colored{n} v1.0.0",
+    "Downloading {n}%\rDownloading 100%",
+    "warning: unused variable `x{n}`",
+    "  --> src/lib{n}.rs:{n}:5",
+    "",
+    "",
+    "step {n} done",
+]
+
+
+def _noisy_log(lines: int) -> str:
+    return "\n".join(NOISY_LINES[n % len(NOISY_LINES)].format(n=n) for n in range(lines)) + "\n"
+
+
+def test_noise_streams_what_strip_noise_gives(tmp_path: Path) -> None:
+    from tooldeck.filters.registry import default_strategy_registry
+
+    raw = _noisy_log(40_000)  # about 1.2 MB: more than one window
+    patterns = [r"^\s*Compiling ", r"^Downloading", r"^\s*-->"]
+    expected = default_strategy_registry().build(
+        {"type": "strip_noise", "patterns": patterns}).apply(raw).output
+    argv = [str(TOOLDECK), "filter"] + [arg for p in patterns for arg in ("--noise", p)]
+    proc = subprocess.run(argv, input=raw.encode(), capture_output=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode() == expected + "\n"
+    assert expected.endswith("noise lines removed, like \"Compiling crate0 v0.1.0\")")
+
+
+def test_noise_writes_before_stdin_ends(tmp_path: Path) -> None:
+    # the first kept lines come out while stdin is still open: the output is streamed
+    import threading
+
+    proc = subprocess.Popen([str(TOOLDECK), "filter", "--noise", "^noise"], cwd=tmp_path,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, read_first = proc.stdin, threading.Event()
+
+    def feed() -> None:  # (in a thread: the kept lines fill stdout's pipe while it writes)
+        stdin.write(("noise line\nkept line\n" * 200_000).encode())  # 3.8 MB
+        stdin.flush()
+        read_first.wait(timeout=300)
+        stdin.write(b"last line")
+        stdin.close()
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        first = proc.stdout.read1(100)  # blocks until the first output arrives
+        ended_before = writer.is_alive()
+        read_first.set()
+        rest = proc.stdout.read()
+    finally:
+        read_first.set()
+        writer.join(timeout=300)
+        proc.wait(timeout=300)
+    assert ended_before  # stdin was still open when the first lines came
+    assert first.startswith(b"kept line\nkept line\n")
+    assert proc.returncode == 0
+    assert (first + rest).endswith(b'kept line\nlast line\n(200000 noise lines removed,'
+                                   b' like "noise line")\n')
+
+
+def test_noise_refuses_json_and_bad_patterns(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(monkeypatch, ["--noise", "x", "--json"], "a\n") == 2
+    assert "--json is not available" in capsys.readouterr().err
+    assert run(monkeypatch, ["--noise", "("], "a\n") == 2
+    assert "cannot be compiled by RE2" in capsys.readouterr().err

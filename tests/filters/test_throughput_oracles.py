@@ -208,17 +208,17 @@ def test_fallback_equals_previous_on_the_corpus() -> None:
 @given(st.text(max_size=40), st.integers(min_value=1, max_value=7))
 def test_line_data_encoded_piece_by_piece_equals_one_encoding(text: str, chunk: int) -> None:
     # pieces cut between any two characters, lone surrogates included (surrogatepass)
-    from tooldeck.filters import strip_noise
+    from tooldeck.filters import noise_cut
 
-    with mock.patch.object(strip_noise, "_ENCODE_CHUNK", chunk):
-        assert bytes(strip_noise._line_data(text)) == as_line_data(text)
+    with mock.patch.object(noise_cut, "_ENCODE_CHUNK", chunk):
+        assert b"".join(noise_cut.line_data_pieces(text)) == as_line_data(text)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(["", "a", "bb", "noise", "keep é"]), max_size=30),
        st.data(), st.integers(min_value=1, max_value=9))
 def test_cut_in_place_equals_cut_spans(lines: list[str], data: st.DataObject, chunk: int) -> None:
-    from tooldeck.filters import strip_noise
+    from tooldeck.filters import noise_cut
 
     text = as_line_data("\n".join(lines))
     starts = [0]
@@ -230,8 +230,8 @@ def test_cut_in_place_equals_cut_spans(lines: list[str], data: st.DataObject, ch
     protected = [(starts[i], starts[i + 1]) for i, yes in enumerate(spared) if yes]
     expected, count = cut_spans(text, removed, protected)
     buffer = bytearray(text)
-    with mock.patch.object(strip_noise, "_MOVE_CHUNK", chunk):
-        assert strip_noise._cut_in_place(buffer, removed, protected) == count
+    with mock.patch.object(noise_cut, "_MOVE_CHUNK", chunk):
+        assert noise_cut._cut_in_place(buffer, removed, protected) == count
     assert bytes(buffer) == bytes(expected)
 
 
