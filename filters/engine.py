@@ -32,6 +32,7 @@ from tooldeck.filters.defaults import (
     DEFAULT_TOOL_NAME,
     FailureMode,
 )
+from tooldeck.filters.folds import fold_repeats
 from tooldeck.filters.matcher import matcher_set
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rulers import compact_rulers
@@ -441,15 +442,18 @@ class FilterEngine:
             and exit_code not in (None, 0)
             and count_lines(clean) <= UNKNOWN_FAILURE_LINES
         )
-        if unknown_failure or self.fallback is None or any(
+        if unknown_failure:
+            # only what repeats a line or block shown is left out
+            folded = fold_repeats(text)
+            if folded != text:
+                text, confidence = folded, FilterConfidence.FALLBACK
+        elif self.fallback is not None and not any(
             rule.strategy.name == self.fallback.name for rule in rules
-        ):
-            stage = None  # shown whole, or a rule ran it with its own budget
-        else:
+        ):  # (else a rule ran it with its own budget)
             stage = self.fallback.apply_clean(text, exit_code)
-        if stage is not None and stage.output != text:
-            text = stage.output
-            confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
+            if stage.output != text:
+                text = stage.output
+                confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
         if text != clean:
             text, _ = restore_must_keep(clean, text)
         if len(text) + _STATS_LINE_CHARS >= len(clean):  # not worth the stats line

@@ -145,19 +145,40 @@ def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
     assert "row 150 of the table" not in kept
 
 
-def test_a_failed_command_no_rule_knows_is_shown_whole_up_to_150_lines(
+def test_a_failed_command_no_rule_knows_loses_only_its_repeats_up_to_150_lines(
     rules: tuple[Rule, ...],
 ) -> None:
-    lines = ["Resolving the graph"] + [f"step {n}: visited node {n}" for n in range(120)]
-    lines += ["error: the graph has a cycle through node 7", "aborting"]
+    # words no protected kind knows, each said once: all of them stay
+    words = ("Resolving", "Walking", "Pruning")
+    said_once = [f"{word} the graph from {word[::-1]}" for word in words]
+    steps = [f"step {n}: visited node {n} in {n * 3} ms" for n in range(120)]
+    lines = [*said_once, *steps, "error: the graph has a cycle through node 7", "aborting"]
     engine = FilterEngine(rules)
-    assert engine.apply("frobnicate build", "\n".join(lines), 2).output == "\n".join(lines)
-    # the same output of a run that succeeded, or a longer one, is reduced
+    failed = engine.apply("frobnicate build", "\n".join(lines), 2)
+    assert failed.output.split("\n") == [
+        *said_once,
+        "step 0: visited node 0 in 0 ms",
+        '… 119 lines like "step …" omitted',
+        "error: the graph has a cycle through node 7",
+        "aborting",
+    ]
+    assert failed.confidence is FilterConfidence.FALLBACK
+    # the same output of a run that succeeded, or a longer one, is reduced as a report
     succeeded = engine.apply("frobnicate build", "\n".join(lines), 0).output
-    assert "step 60: visited node 60" not in succeeded
+    assert "step 60: visited node 60 in 180 ms" not in succeeded
+    assert "step 60: visited node 60 in 180 ms" not in succeeded
     longer = lines + [f"step {n}: visited node {n}" for n in range(200, 260)]
     failed_long = engine.apply("frobnicate build", "\n".join(longer), 2).output
     assert "step 60: visited node 60" not in failed_long
+
+
+def test_a_failed_command_no_rule_knows_without_repeats_is_shown_whole(
+    rules: tuple[Rule, ...],
+) -> None:
+    lines = [f"{chr(97 + n % 26) * (n % 7 + 1)} said {'once ' * (n % 5)}here" for n in range(60)]
+    raw = "\n".join(lines) + "x" * 2048
+    result = FilterEngine(rules).apply("frobnicate build", raw, 2)
+    assert (result.output, result.confidence) == (raw, None)
 
 
 @pytest.mark.parametrize("group", ["^[a-z]+:", "^(a+"])
