@@ -16,6 +16,7 @@ What the engine guarantees, whatever the rules and strategies do:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,6 @@ from tooldeck.filters.defaults import (
     DEFAULT_TOOL_NAME,
     FailureMode,
 )
-from tooldeck.filters.folds import fold_repeats
 from tooldeck.filters.matcher import matcher_set
 from tooldeck.filters.metrics import FilterMetrics
 from tooldeck.filters.rulers import compact_rulers
@@ -40,7 +40,12 @@ from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import collapse_blank_lines, count_lines, strip_terminal
 from tooldeck.filters.security import SecurityScanner, security_block
 from tooldeck.filters.stats import stats_line
-from tooldeck.filters.strategy import Strategy, StrategyRegistry, restore_must_keep
+from tooldeck.filters.strategy import (
+    Strategy,
+    StrategyConfigError,
+    StrategyRegistry,
+    restore_must_keep,
+)
 from tooldeck.secrets import find_secrets, redact_found
 
 if TYPE_CHECKING:
@@ -69,9 +74,16 @@ NEVER_CUT_CHARS = 2048
 cutting them would save little and risk a fact."""
 
 UNKNOWN_FAILURE_LINES = 150
-"""A failed command that no rule knows is not reduced up to this many lines (the size up to
-which a listing is shown whole): what it printed about its failure is in a vocabulary no rule
-taught the classifier, and the model must read it to fix the failure."""
+"""A failed command that no rule knows is reduced with care up to this many lines (the size up
+to which a listing is shown whole): what it printed about its failure is in a vocabulary no
+rule taught the classifier, and the model must read it to fix the failure. Such an output
+keeps its protected lines with their context and its ends as wide as
+:data:`UNKNOWN_FAILURE_EDGES` say."""
+
+UNKNOWN_FAILURE_EDGES: dict[str, int] = {"head": 8, "tail": 20, "edge_chars": 2000}
+"""The ``fallback`` parameters for a failed command no rule knows: where a tool states its
+failure in words no protected kind knows, its ends, the last lines most of all, are kept
+wider than a report's (four lines at each end, 160 characters)."""
 
 _STATS_LINE_CHARS = 80
 """About what the stats line adds: a reduction that saves less is not made."""
@@ -221,6 +233,9 @@ class FilterEngine:
     :param fallback: the strategy run after the rules (or alone when none matched); the
         built-in ``fallback`` with its defaults when ``None``.
     :param generic_fallback: ``False`` runs no such stage (its plugin is disabled).
+    :param failure_fallback: the strategy run on a failed command no rule knows, of at most
+        :data:`UNKNOWN_FAILURE_LINES` lines; ``fallback`` when ``None`` and a ``fallback`` is
+        given, else the built-in one with :data:`UNKNOWN_FAILURE_EDGES`.
     """
 
     def __init__(
@@ -232,13 +247,18 @@ class FilterEngine:
         load_warnings: Sequence[str] = (),
         fallback: Strategy[Any] | None = None,
         generic_fallback: bool = True,
+        failure_fallback: Strategy[Any] | None = None,
     ) -> None:
         self.rules = tuple(rules)
         if fallback is None and generic_fallback:
             from tooldeck.filters.fallback import Fallback, FallbackParams
 
             fallback = Fallback(FallbackParams())
+            if failure_fallback is None:
+                wide = dataclasses.replace(FallbackParams(), **UNKNOWN_FAILURE_EDGES)
+                failure_fallback = Fallback(wide)
         self.fallback: Strategy[Any] | None = fallback
+        self._failure_fallback = None if fallback is None else failure_fallback or fallback
         self._settings = settings
         self._options = _Options.of(settings)
         self.metrics = metrics if metrics is not None else FilterMetrics()
@@ -287,7 +307,12 @@ class FilterEngine:
                 loaded.rules, settings, load_warnings=loaded.warnings, generic_fallback=False
             )
         fallback = registry.build({"type": "fallback"}, trusted=True)  # no parameters to check
-        return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback)
+        try:
+            failure = registry.build({"type": "fallback", **UNKNOWN_FAILURE_EDGES}, trusted=True)
+        except StrategyConfigError:  # a replacement type without these parameters
+            failure = fallback
+        return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback,
+                   failure_fallback=failure)
 
     def matching_rules(self, command: str | None) -> list[Rule]:
         """The rules that apply to ``command``, in order.
@@ -442,15 +467,10 @@ class FilterEngine:
             and exit_code not in (None, 0)
             and count_lines(clean) <= UNKNOWN_FAILURE_LINES
         )
-        if unknown_failure:
-            # only what repeats a line or block shown is left out
-            folded = fold_repeats(text)
-            if folded != text:
-                text, confidence = folded, FilterConfidence.FALLBACK
-        elif self.fallback is not None and not any(
-            rule.strategy.name == self.fallback.name for rule in rules
-        ):  # (else a rule ran it with its own budget)
-            stage = self.fallback.apply_clean(text, exit_code)
+        # a failed command no rule knows keeps its ends wide
+        fallback = self._failure_fallback if unknown_failure else self.fallback
+        if fallback is not None and not any(rule.strategy.name == fallback.name for rule in rules):
+            stage = fallback.apply_clean(text, exit_code)  # (else a rule ran it with its budget)
             if stage.output != text:
                 text = stage.output
                 confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
