@@ -183,3 +183,17 @@ def test_a_failed_command_no_rule_knows_that_reads_as_data_is_shown_whole(
 def test_a_group_pattern_must_be_re2_with_a_capture_group(group: str) -> None:
     with pytest.raises(ValueError, match="group pattern"):
         default_strategy_registry().build({"type": "fallback", "group": group})
+
+
+def test_a_search_s_hits_are_data_whatever_their_text_says(rules: tuple[Rule, ...]) -> None:
+    hits = [f"src/app/mod{n}.py:{n * 7 + 1}:    raise ValueError('bad {n}')  # error path"
+            for n in range(60)]
+    hits[10:10] = ["src/app/mod9.py-64-    def helper():", "--"]
+    raw = "\n".join(hits)
+    result = FilterEngine(rules).apply("search-tool -rn ValueError src", raw, 0)
+    assert (result.output, result.confidence) == (raw, None)  # a listing, shown whole
+    # the same lines as a report's middle (fewer than nine in ten of its lines) are cut
+    report = "\n".join(["Running the checks"] + [f"check {n} done in {n} ms" for n in range(60)]
+                       + hits[:20] + ["error: 20 checks failed"])
+    cut = FilterEngine(rules).apply("search-tool --check src", report, 0).output
+    assert "check 30 done in 30 ms" not in cut
