@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -80,7 +80,7 @@ rule taught the classifier, and the model must read it to fix the failure. Such 
 keeps its protected lines with their context and its ends as wide as
 :data:`UNKNOWN_FAILURE_EDGES` say."""
 
-UNKNOWN_FAILURE_EDGES: dict[str, int] = {"head": 8, "tail": 20, "edge_chars": 2000}
+UNKNOWN_FAILURE_EDGES: Mapping[str, Any] = {"head": 8, "tail": 20, "edge_chars": 2000}
 """The ``fallback`` parameters for a failed command no rule knows: where a tool states its
 failure in words no protected kind knows, its ends, the last lines most of all, are kept
 wider than a report's (four lines at each end, 160 characters)."""
