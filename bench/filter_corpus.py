@@ -7,6 +7,12 @@ output's answer key. For each half it prints: the median character reduction on 
 2 KB or more, the facts lost (must be 0), the outputs no rule matched, the worst five by facts
 lost and by reduction, and the time the filter path took over the half.
 
+It also splits the outputs of 2 KB or more by path: those a rule matched and those only the
+generic path reduced (no rule: the engine's fallback alone), and says what the generic path
+alone (:func:`generic_received`: the rules switched off) makes of the outputs a rule matched:
+its median and the facts it would lose there. An outside judge's commands mostly reach no
+rule, so the generic path's figures are the ones that carry over.
+
 ``--half tune`` limits the per-output listing to one half (held-back outputs are only ever
 reported in aggregate unless asked); ``--list`` prints every tune output's line.
 
@@ -110,6 +116,45 @@ def received(engine: FilterEngine, case: Case) -> tuple[str, tuple[str, ...], st
     return text, result.rules, confidence
 
 
+def generic_received(engine: FilterEngine, case: Case) -> str:
+    """The text the model would receive for ``case`` if no rule matched its command."""
+    result = engine.apply(case.command, case.text, case.exit_code, rules=[])
+    text = result.output
+    if result.stats_line is not None:
+        text = f"{text}\n{result.stats_line}"
+    return text
+
+
+def _median(values: list[float]) -> str:
+    return f"{statistics.median(values) * 100:.1f}%" if values else "-"
+
+
+def path_split(engine: FilterEngine, rows: list[tuple[Case, tuple[str, ...], float]]) -> list[str]:
+    """The rule-vs-generic split of the outputs of 2 KB or more, aggregates only.
+
+    :param engine: the engine.
+    :param rows: ``(case, rules, reduction)`` for every output of 2 KB or more.
+    :returns: the lines to print.
+    """
+    ruled = [(case, reduction) for case, rules, reduction in rows if rules]
+    generic = [reduction for _, rules, reduction in rows if not rules]
+    alone: list[float] = []
+    alone_lost = alone_outputs = 0
+    for case, _ in ruled:
+        text = generic_received(engine, case)
+        alone.append(1 - len(text) / max(len(case.text), 1))
+        lost = len(lost_facts(case, text))
+        alone_lost += lost
+        alone_outputs += bool(lost)
+    return [
+        f"  a rule matched: {len(ruled)} outputs, median {_median([r for _, r in ruled])}",
+        f"  no rule (generic path): {len(generic)} outputs, median {_median(generic)}",
+        f"  generic path alone on the rule-matched ones: median {_median(alone)},"
+        f" {alone_lost} facts lost (in {alone_outputs} outputs)",
+        f"  generic path on all of them: median {_median(generic + alone)}",
+    ]
+
+
 def report(engine: FilterEngine, half: str, *, detail: bool, listing: bool) -> None:
     """Print the figures of one half."""
     rows = []
@@ -131,6 +176,9 @@ def report(engine: FilterEngine, half: str, *, detail: bool, listing: bool) -> N
     print(f"facts lost: {lost_total} (in {sum(1 for row in rows if row[3])} outputs)")
     print(f"outputs with no matching rule: {len(unmatched)}")
     print(f"filter path: {seconds * 1000:.1f} ms for {megabytes:.2f} MB")
+    print("outputs >= 2 KB by path:")
+    for line in path_split(engine, [(row[0], row[1], row[4]) for row in large]):
+        print(line)
     kinds = collections.Counter(fact_kind(row[0], fact) for row in rows for fact in row[3])
     if kinds:
         listed = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())

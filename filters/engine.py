@@ -16,8 +16,9 @@ What the engine guarantees, whatever the rules and strategies do:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -39,7 +40,12 @@ from tooldeck.filters.rules import Rule, load_rules
 from tooldeck.filters.sanitize import collapse_blank_lines, count_lines, strip_terminal
 from tooldeck.filters.security import SecurityScanner, security_block
 from tooldeck.filters.stats import stats_line
-from tooldeck.filters.strategy import Strategy, StrategyRegistry, restore_must_keep
+from tooldeck.filters.strategy import (
+    Strategy,
+    StrategyConfigError,
+    StrategyRegistry,
+    restore_must_keep,
+)
 from tooldeck.secrets import find_secrets, redact_found
 
 if TYPE_CHECKING:
@@ -68,9 +74,16 @@ NEVER_CUT_CHARS = 2048
 cutting them would save little and risk a fact."""
 
 UNKNOWN_FAILURE_LINES = 150
-"""A failed command that no rule knows is not reduced up to this many lines (the size up to
-which a listing is shown whole): what it printed about its failure is in a vocabulary no rule
-taught the classifier, and the model must read it to fix the failure."""
+"""A failed command that no rule knows is reduced with care up to this many lines (the size up
+to which a listing is shown whole): what it printed about its failure is in a vocabulary no
+rule taught the classifier, and the model must read it to fix the failure. Such an output
+keeps its protected lines with their context and its ends as wide as
+:data:`UNKNOWN_FAILURE_EDGES` say."""
+
+UNKNOWN_FAILURE_EDGES: Mapping[str, Any] = {"head": 8, "tail": 20, "edge_chars": 2000}
+"""The ``fallback`` parameters for a failed command no rule knows: where a tool states its
+failure in words no protected kind knows, its ends, the last lines most of all, are kept
+wider than a report's (four lines at each end, 160 characters)."""
 
 _STATS_LINE_CHARS = 80
 """About what the stats line adds: a reduction that saves less is not made."""
@@ -220,6 +233,9 @@ class FilterEngine:
     :param fallback: the strategy run after the rules (or alone when none matched); the
         built-in ``fallback`` with its defaults when ``None``.
     :param generic_fallback: ``False`` runs no such stage (its plugin is disabled).
+    :param failure_fallback: the strategy run on a failed command no rule knows, of at most
+        :data:`UNKNOWN_FAILURE_LINES` lines; ``fallback`` when ``None`` and a ``fallback`` is
+        given, else the built-in one with :data:`UNKNOWN_FAILURE_EDGES`.
     """
 
     def __init__(
@@ -231,13 +247,18 @@ class FilterEngine:
         load_warnings: Sequence[str] = (),
         fallback: Strategy[Any] | None = None,
         generic_fallback: bool = True,
+        failure_fallback: Strategy[Any] | None = None,
     ) -> None:
         self.rules = tuple(rules)
         if fallback is None and generic_fallback:
             from tooldeck.filters.fallback import Fallback, FallbackParams
 
             fallback = Fallback(FallbackParams())
+            if failure_fallback is None:
+                wide = dataclasses.replace(FallbackParams(), **UNKNOWN_FAILURE_EDGES)
+                failure_fallback = Fallback(wide)
         self.fallback: Strategy[Any] | None = fallback
+        self._failure_fallback = None if fallback is None else failure_fallback or fallback
         self._settings = settings
         self._options = _Options.of(settings)
         self.metrics = metrics if metrics is not None else FilterMetrics()
@@ -286,7 +307,12 @@ class FilterEngine:
                 loaded.rules, settings, load_warnings=loaded.warnings, generic_fallback=False
             )
         fallback = registry.build({"type": "fallback"}, trusted=True)  # no parameters to check
-        return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback)
+        try:
+            failure = registry.build({"type": "fallback", **UNKNOWN_FAILURE_EDGES}, trusted=True)
+        except StrategyConfigError:  # a replacement type without these parameters
+            failure = fallback
+        return cls(loaded.rules, settings, load_warnings=loaded.warnings, fallback=fallback,
+                   failure_fallback=failure)
 
     def matching_rules(self, command: str | None) -> list[Rule]:
         """The rules that apply to ``command``, in order.
@@ -441,15 +467,13 @@ class FilterEngine:
             and exit_code not in (None, 0)
             and count_lines(clean) <= UNKNOWN_FAILURE_LINES
         )
-        if unknown_failure or self.fallback is None or any(
-            rule.strategy.name == self.fallback.name for rule in rules
-        ):
-            stage = None  # shown whole, or a rule ran it with its own budget
-        else:
-            stage = self.fallback.apply_clean(text, exit_code)
-        if stage is not None and stage.output != text:
-            text = stage.output
-            confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
+        # a failed command no rule knows keeps its ends wide
+        fallback = self._failure_fallback if unknown_failure else self.fallback
+        if fallback is not None and not any(rule.strategy.name == fallback.name for rule in rules):
+            stage = fallback.apply_clean(text, exit_code)  # (else a rule ran it with its budget)
+            if stage.output != text:
+                text = stage.output
+                confidence = worst_confidence([c for c in (confidence, stage.confidence) if c])
         if text != clean:
             text, _ = restore_must_keep(clean, text)
         if len(text) + _STATS_LINE_CHARS >= len(clean):  # not worth the stats line

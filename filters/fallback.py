@@ -33,6 +33,7 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.context import closing_lines, context_lines, edge_lines, outline_lines
 from tooldeck.filters.diff_cut import cut_diff, is_diff
 from tooldeck.filters.groups import compile_group, group_heads
+from tooldeck.filters.match_list import is_match_list
 from tooldeck.filters.must_keep import must_keep_line_numbers
 from tooldeck.filters.omissions import render
 from tooldeck.filters.patterns import LineMatcher
@@ -107,7 +108,9 @@ def is_data(lines: list[str], protected: set[int], text: str | None = None) -> b
     """Whether an output is data the model asked for rather than a report on a run.
 
     Data reports no problem (past a banner) and does not narrate steps: a listing, a
-    document, a JSON body. An install log, a test run or a build is a report.
+    document, a JSON body; a search's hits are data whatever their text says
+    (:func:`~tooldeck.filters.match_list.is_match_list`). An install log, a test run or a
+    build is a report.
 
     :param lines: the output's lines.
     :param protected: the numbers of its protected lines.
@@ -115,6 +118,8 @@ def is_data(lines: list[str], protected: set[int], text: str | None = None) -> b
         one more copy of the output).
     :returns: ``True`` for data.
     """
+    if is_match_list(lines):  # (what the hits say is the searched files' text)
+        return True
     banner = set(_nonblank(lines, _BANNER_LINES))
     if any(_ALARM.search(lines[index]) for index in protected if index not in banner):
         return False

@@ -145,22 +145,55 @@ def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
     assert "row 150 of the table" not in kept
 
 
-def test_a_failed_command_no_rule_knows_is_shown_whole_up_to_150_lines(
+def test_a_failed_command_no_rule_knows_keeps_its_ends_wide_up_to_150_lines(
     rules: tuple[Rule, ...],
 ) -> None:
-    lines = ["Resolving the graph"] + [f"step {n}: visited node {n}" for n in range(120)]
-    lines += ["error: the graph has a cycle through node 7", "aborting"]
+    # the words a tool states its failure in may be known to no protected kind
+    steps = [f"step {n}: visited node {n} in {n * 3} ms" for n in range(120)]
+    lines = ["Resolving the graph", *steps, "error: the graph has a cycle through node 7"]
+    lines += ["node 7 reaches itself through 3 and 5", "aborting the walk"]
     engine = FilterEngine(rules)
-    assert engine.apply("frobnicate build", "\n".join(lines), 2).output == "\n".join(lines)
-    # the same output of a run that succeeded, or a longer one, is reduced
+    failed = engine.apply("frobnicate build", "\n".join(lines), 2)
+    assert failed.output.split("\n") == [
+        *lines[:8],  # (UNKNOWN_FAILURE_EDGES: 8 first lines, 20 last, 2,000 characters each)
+        '… 96 lines like "step …" omitted',
+        *lines[-20:],
+    ]
+    assert failed.confidence is FilterConfidence.FALLBACK
+    # the same output of a run that succeeded is a report: four lines at each end
     succeeded = engine.apply("frobnicate build", "\n".join(lines), 0).output
-    assert "step 60: visited node 60" not in succeeded
+    assert "step 110: visited node 110 in 330 ms" not in succeeded
+    assert "node 7 reaches itself through 3 and 5" in succeeded
+    # longer, a failure is reduced as a report too
     longer = lines + [f"step {n}: visited node {n}" for n in range(200, 260)]
     failed_long = engine.apply("frobnicate build", "\n".join(longer), 2).output
-    assert "step 60: visited node 60" not in failed_long
+    assert "node 7 reaches itself through 3 and 5" not in failed_long
+
+
+def test_a_failed_command_no_rule_knows_that_reads_as_data_is_shown_whole(
+    rules: tuple[Rule, ...],
+) -> None:
+    lines = [f"{chr(97 + n % 26) * (n % 7 + 1)} said {'once ' * (n % 5)}here" for n in range(60)]
+    raw = "\n".join(lines) + "x" * 2048
+    result = FilterEngine(rules).apply("frobnicate build", raw, 2)
+    assert (result.output, result.confidence) == (raw, None)
 
 
 @pytest.mark.parametrize("group", ["^[a-z]+:", "^(a+"])
 def test_a_group_pattern_must_be_re2_with_a_capture_group(group: str) -> None:
     with pytest.raises(ValueError, match="group pattern"):
         default_strategy_registry().build({"type": "fallback", "group": group})
+
+
+def test_a_search_s_hits_are_data_whatever_their_text_says(rules: tuple[Rule, ...]) -> None:
+    hits = [f"src/app/mod{n}.py:{n * 7 + 1}:    raise ValueError('bad {n}')  # error path"
+            for n in range(60)]
+    hits[10:10] = ["src/app/mod9.py-64-    def helper():", "--"]
+    raw = "\n".join(hits)
+    result = FilterEngine(rules).apply("search-tool -rn ValueError src", raw, 0)
+    assert (result.output, result.confidence) == (raw, None)  # a listing, shown whole
+    # the same lines as a report's middle (fewer than nine in ten of its lines) are cut
+    report = "\n".join(["Running the checks"] + [f"check {n} done in {n} ms" for n in range(60)]
+                       + hits[:20] + ["error: 20 checks failed"])
+    cut = FilterEngine(rules).apply("search-tool --check src", report, 0).output
+    assert "check 30 done in 30 ms" not in cut

@@ -278,6 +278,34 @@ def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
     assert deck.runtime.strategies["truncate"] is Replacement
 
 
+def test_a_replaced_fallback_also_reduces_a_failed_command_no_rule_knows(
+    tmp_path: Path,
+) -> None:
+    # the replacement has no 'head'/'tail'/'edge_chars': the wide-ended variant of the
+    # built-in cannot be built from it, so it runs as it is on such a failure too
+    class Replacement(Shout):
+        name = "fallback"
+
+    class ReplacementPlugin:
+        from tooldeck import hookimpl
+
+        @hookimpl
+        def tooldeck_register_filters(self, register: object) -> None:
+            assert callable(register)
+            register(Replacement)
+
+    deck = open_deck(
+        tmp_path,
+        '[plugins]\ndisable = ["filter_fallback"]\n',
+        tool=ExecToolPlugin(),
+        acme=ReplacementPlugin(),
+    )
+    engine = deck.runtime.stash_get(ENGINE)
+    raw = "\n".join(f"noise {n}" if n % 2 else f"step {n} {'.' * 60}" for n in range(60))
+    output = engine.apply("frobnicate", raw, 2).output
+    assert output.startswith("STEP 0 ...") and "NOISE" not in output
+
+
 def test_disabling_the_fallback_plugin_turns_the_generic_stage_off(tmp_path: Path) -> None:
     deck = open_deck(tmp_path, '[plugins]\ndisable = ["filter_fallback"]\n', tool=ExecToolPlugin())
     engine = deck.runtime.stash_get(ENGINE)
