@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tooldeck.filters.registry import default_strategy_registry
-from tooldeck.filters.sanitize import SanitizeStream
+from tooldeck.filters.sanitize import sanitized_pieces
 from tooldeck.filters.strip_noise import StripNoise
 
 
@@ -146,15 +146,8 @@ def stream_peak(path: Path) -> int:
 
 def _sanitized(path: Path) -> Iterator[bytes]:
     """The file's bytes, a megabyte at a time, sanitized as ``tooldeck filter`` reads stdin."""
-    stream = SanitizeStream()
     with path.open("rb") as source:
-        while piece := source.read(1 << 20):
-            clean = stream.feed(piece)
-            if clean:
-                yield clean.encode("utf-8", "surrogatepass")
-    rest = stream.finish()
-    if rest:
-        yield rest.encode("utf-8", "surrogatepass")
+        yield from sanitized_pieces(lambda: source.read(1 << 20))
 
 
 def main() -> int:

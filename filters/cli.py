@@ -365,19 +365,12 @@ _READ_SIZE = 1 << 20
 
 def _sanitized_stdin() -> Iterator[bytes]:
     """The bytes of stdin as they arrive, sanitized (``SanitizeStream``)."""
-    from tooldeck.filters.sanitize import SanitizeStream
+    from tooldeck.filters.sanitize import sanitized_pieces
 
-    stream = SanitizeStream()
     source = sys.stdin.buffer
-    while piece := source.read1(_READ_SIZE) if hasattr(source, "read1") else source.read(
-        _READ_SIZE
-    ):
-        clean = stream.feed(piece)
-        if clean:
-            yield clean.encode("utf-8", "surrogatepass")
-    rest = stream.finish()
-    if rest:
-        yield rest.encode("utf-8", "surrogatepass")
+    if hasattr(source, "read1"):
+        return sanitized_pieces(lambda: source.read1(_READ_SIZE))
+    return sanitized_pieces(lambda: source.read(_READ_SIZE))
 
 
 filter_command = FilterCommand()

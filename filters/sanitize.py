@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Iterator
 
 __all__ = [
     "SanitizeStream",
@@ -11,6 +12,7 @@ __all__ = [
     "count_lines",
     "replace_lone_surrogates",
     "sanitize_output",
+    "sanitized_pieces",
     "strip_terminal",
 ]
 
@@ -210,6 +212,23 @@ class SanitizeStream:
         self._clean = self._clean[cut:]
         return text
 
+
+
+def sanitized_pieces(read: Callable[[], bytes]) -> Iterator[bytes]:
+    """Raw bytes as ``read`` gives them, sanitized piece by piece (:class:`SanitizeStream`).
+
+    :param read: returns the next piece of raw output, ``b""`` at its end (``lambda:
+        source.read1(1 << 20)``).
+    :returns: the sanitized text, UTF-8 encoded, as soon as each piece of it is final.
+    """
+    stream = SanitizeStream()
+    while piece := read():
+        clean = stream.feed(piece)
+        if clean:
+            yield clean.encode("utf-8", "surrogatepass")
+    rest = stream.finish()
+    if rest:
+        yield rest.encode("utf-8", "surrogatepass")
 
 def _terminal_cut(raw: str) -> int:
     """Where the terminal clean-up of ``raw`` may stop: a line start outside an OSC string."""

@@ -547,15 +547,8 @@ def metadata_paths(analysis: CommandAnalysis) -> frozenset[str]:
     """
     if not all(s.command in METADATA_ONLY or s.command in _NAME_BLIND for s in analysis.segments):
         return frozenset()  # ls ~/.ssh/id_* | parallel -X cat: the names feed a reader
-    looked: set[str] = set()
-    others: set[str] = set(analysis.redirect_targets) | set(analysis.input_sources)
-    for segment in analysis.segments:
-        words = {w for w in _words(segment) if is_path_like(w)}
-        if segment.argv and segment.argv[0] in METADATA_ONLY:
-            looked |= words
-        else:
-            others |= words
-    return frozenset(looked - others)
+    return _given_only_to(METADATA_ONLY, analysis,
+                          set(analysis.redirect_targets) | set(analysis.input_sources))
 
 
 def printed_paths(analysis: CommandAnalysis) -> frozenset[str]:
@@ -573,16 +566,28 @@ def printed_paths(analysis: CommandAnalysis) -> frozenset[str]:
     if not all(s.command in PRINTERS or s.command in METADATA_ONLY or s.command in _NAME_BLIND
                for s in analysis.segments):
         return frozenset()
-    printed: set[str] = set()
-    others: set[str] = (set(analysis.redirect_targets) | set(analysis.input_sources)
-                        | set(analysis.write_targets))
+    return _given_only_to(PRINTERS, analysis, set(analysis.redirect_targets)
+                          | set(analysis.input_sources) | set(analysis.write_targets))
+
+
+def _given_only_to(heads: frozenset[str], analysis: CommandAnalysis,
+                   others: set[str]) -> frozenset[str]:
+    """The path words given to commands named in ``heads`` and to nothing else.
+
+    :param heads: the commands whose words are collected.
+    :param analysis: the analysed command.
+    :param others: words known to be used otherwise (redirections, inputs, writes).
+    :returns: the words of those commands, minus ``others`` and every other command's words.
+    """
+    given: set[str] = set()
+    others = set(others)
     for segment in analysis.segments:
         words = {w for w in _words(segment) if is_path_like(w)}
-        if segment.argv and segment.argv[0] in PRINTERS:
-            printed |= words
+        if segment.argv and segment.argv[0] in heads:
+            given |= words
         else:
             others |= words
-    return frozenset(printed - others)
+    return frozenset(given - others)
 
 
 _NAME_BLIND = frozenset({"echo", "printf", "grep", "head", "tail", "wc", "sort", "uniq", "cut",

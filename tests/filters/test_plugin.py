@@ -257,9 +257,11 @@ def test_a_disabled_strategy_plugin_takes_its_type_away(tmp_path: Path) -> None:
     )
 
 
-def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
+def _replacing(type_name: str) -> tuple[type[Shout], object]:
+    """A third-party ``Shout`` registered under a built-in type's name, and its plugin."""
+
     class Replacement(Shout):
-        name = "truncate"
+        name = type_name
 
     class ReplacementPlugin:
         from tooldeck import hookimpl
@@ -269,13 +271,18 @@ def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
             assert callable(register)
             register(Replacement)
 
+    return Replacement, ReplacementPlugin()
+
+
+def test_a_third_party_may_replace_a_builtin_type(tmp_path: Path) -> None:
+    replacement, plugin = _replacing("truncate")
     deck = open_deck(
         tmp_path,
         '[plugins]\ndisable = ["filter_truncate"]\n',
         tool=ExecToolPlugin(),
-        acme=ReplacementPlugin(),
+        acme=plugin,
     )
-    assert deck.runtime.strategies["truncate"] is Replacement
+    assert deck.runtime.strategies["truncate"] is replacement
 
 
 def test_a_replaced_fallback_also_reduces_a_failed_command_no_rule_knows(
@@ -283,22 +290,12 @@ def test_a_replaced_fallback_also_reduces_a_failed_command_no_rule_knows(
 ) -> None:
     # the replacement has no 'head'/'tail'/'edge_chars': the wide-ended variant of the
     # built-in cannot be built from it, so it runs as it is on such a failure too
-    class Replacement(Shout):
-        name = "fallback"
-
-    class ReplacementPlugin:
-        from tooldeck import hookimpl
-
-        @hookimpl
-        def tooldeck_register_filters(self, register: object) -> None:
-            assert callable(register)
-            register(Replacement)
-
+    _, plugin = _replacing("fallback")
     deck = open_deck(
         tmp_path,
         '[plugins]\ndisable = ["filter_fallback"]\n',
         tool=ExecToolPlugin(),
-        acme=ReplacementPlugin(),
+        acme=plugin,
     )
     engine = deck.runtime.stash_get(ENGINE)
     raw = "\n".join(f"noise {n}" if n % 2 else f"step {n} {'.' * 60}" for n in range(60))
