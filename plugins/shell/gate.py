@@ -100,6 +100,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
@@ -393,12 +394,31 @@ def _known_body(raw: str, analysis: CommandAnalysis) -> bool:
             return False
         name = segment.command
         if name in _TEXT_WRITERS and segment.stdin in ("heredoc", "here-string"):
+            if not _unexpanded_input(analysis.command):
+                return False  # cat <<EOF with $PAYLOAD in it: the body is known at run time
             continue
         if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name.rstrip(
                 "0123456789.") not in SCRIPT_RUNNERS:
             return False
     return True
 
+
+def _unexpanded_input(command: str) -> bool:
+    r"""Whether the here-documents and here-strings of ``command`` expand nothing.
+
+    True when nothing in the command could expand (no ``$``, no backquote), or when every
+    here-document's delimiter is quoted (``<<'EOF'``, ``<<"EOF"``, ``<<\EOF``: bash then
+    leaves its body as written) and no here-string is used.
+    """
+    if "$" not in command and "`" not in command:
+        return True
+    if "<<<" in command:
+        return False
+    return all(start.group(1) in "'\"\\" for start in _HEREDOC_START.finditer(command))
+
+
+_HEREDOC_START = re.compile(r"(?<!<)<<(?!<)-?[ \t]*(\S)")
+"""The first character of each here-document's delimiter word."""
 
 _TEXT_WRITERS = frozenset({"cat", "tee"})
 _PRINTING = frozenset({"echo", "printf"})

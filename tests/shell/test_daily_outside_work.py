@@ -106,6 +106,8 @@ DENIED = [
     "chmod +x /tmp/x.sh && /tmp/x.sh",
     "echo aW1wb3J0IG9z | base64 -d > /tmp/x.py && python3 /tmp/x.py",  # decoded body
     "cp evil.py /tmp/x.py && python3 /tmp/x.py",  # a body the command does not show
+    "cat > /tmp/x.sh <<EOF\n$PAYLOAD\nEOF\nbash /tmp/x.sh",  # an unquoted body expands
+    'cat > /tmp/x.sh <<< "$P" && bash /tmp/x.sh',
     "cat > /tmp/x.py <<'EOF'\nimport os; os.system('rm -rf ~')\nEOF\npython3 /tmp/x.py",
     "go run /tmp/t.go",
     "python3 /tmp/.x.py",
