@@ -35,9 +35,8 @@ from tooldeck.shell_analysis.paths import is_path_like
 
 __all__ = [
     "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS", "SECRET_PATTERNS",
-    "input_files", "is_secret_path", "metadata_paths", "printed_paths", "program_paths",
-    "read_only_paths",
-    "script_paths", "toolchain_reads",
+    "input_files", "interpreted_scripts", "is_secret_path", "metadata_paths", "printed_paths",
+    "program_paths", "read_only_paths", "script_paths", "toolchain_reads",
 ]
 
 READ_ONLY: frozenset[str] = frozenset({
@@ -625,11 +624,28 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
     :param analysis: the analysed command.
     :returns: the script words (the caller checks secrets and :data:`SCRIPT_DENIED_PREFIXES`).
     """
+    return _run_scripts(analysis, sourced=True) - frozenset(analysis.write_targets)
+
+
+def interpreted_scripts(analysis: CommandAnalysis) -> frozenset[str]:
+    """The scripts an interpreter runs (:func:`script_paths`'s operands, written ones too).
+
+    Not a file sourced into the shell (``source``, ``.``).
+
+    :param analysis: the analysed command.
+    :returns: the script words (``/tmp/repro.py`` of ``python3 /tmp/repro.py``).
+    """
+    return _run_scripts(analysis, sourced=False)
+
+
+def _run_scripts(analysis: CommandAnalysis, *, sourced: bool) -> frozenset[str]:
     found: set[str] = set()
     for segment in analysis.segments:
         argv = segment.argv
         if not argv or (argv[0] not in SCRIPT_RUNNERS
                         and argv[0].rstrip("0123456789.") not in SCRIPT_RUNNERS):
+            continue
+        if not sourced and argv[0] in ("source", "."):
             continue
         script = segment.stdin_file  # no operand: the program is read on input
         for arg in argv[1:]:
@@ -643,7 +659,7 @@ def script_paths(analysis: CommandAnalysis) -> frozenset[str]:
                 break
         if script:
             found.add(script)
-    return frozenset(found - set(analysis.write_targets))
+    return frozenset(found)
 
 
 _STDIN_SCRIPT = frozenset({"-s", "-"})

@@ -55,7 +55,7 @@ from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
 __all__ = [
     "DIRECTORY_CHANGERS", "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations",
     "directory_changes", "elsewhere", "final_directory_change", "inert_directories",
-    "run_words", "scratch", "script_operands",
+    "run_words", "scratch",
 ]
 
 SCRATCH_DIRECTORIES: tuple[str, ...] = ("/tmp", "/var/tmp")
@@ -134,31 +134,6 @@ def run_words(analysis: CommandAnalysis) -> frozenset[str]:
         if argv and argv[0] not in _VIEWERS:
             found.update(a for a in argv[1:] if a.endswith(_CODE_SUFFIXES))
     return frozenset(found)
-
-
-def script_operands(analysis: CommandAnalysis) -> frozenset[str]:
-    """The scripts an interpreter runs: the first operand of each :data:`.SCRIPT_RUNNERS`.
-
-    Not a program run by its own name, nor a file sourced into the shell (``source``, ``.``),
-    nor one the command's code options stand in for (``python3 -c …``, ``node -e …``).
-
-    :param analysis: the analysed command.
-    :returns: the script words (``/tmp/repro.py`` of ``python3 /tmp/repro.py``).
-    """
-    found: set[str] = set()
-    for segment in analysis.segments:
-        argv = segment.argv
-        if not argv or argv[0] in ("source", ".") or argv[0].rstrip(
-                "0123456789.") not in SCRIPT_RUNNERS:
-            continue
-        first = next((a for a in argv[1:] if not a.startswith("-") or a == "-"), None)
-        if first is not None and not any(a.startswith(_CODE_OPTIONS) for a in argv[1:]):
-            found.add(first)
-    return frozenset(found)
-
-
-_CODE_OPTIONS = ("-c", "-e", "-m", "-E", "-r", "-p", "--eval", "--print", "--command")
-"""Options after which an interpreter runs code or a module it is given, not a file."""
 
 
 def scratch(raw: str, lexical: str, roots: Sequence[str], *, into: bool = False) -> bool:

@@ -137,6 +137,7 @@ from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     SCRIPT_DENIED_PREFIXES,
     SCRIPT_RUNNERS,
+    interpreted_scripts,
     is_secret_path,
     metadata_paths,
     printed_paths,
@@ -154,7 +155,6 @@ from tooldeck.shell_analysis.outside_work import (
     inert_directories,
     run_words,
     scratch,
-    script_operands,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.workdir import working_directory
@@ -370,7 +370,7 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
     if raw in run_words(analysis):
         # a script an interpreter runs from a scratch directory asks; a program run by its
         # own name, a file handed to a builder or sourced stays denied (a staged payload)
-        runs_script = raw in script_operands(analysis) and scratch(raw, lexical, roots)
+        runs_script = raw in interpreted_scripts(analysis) and scratch(raw, lexical, roots)
         return "scratch-run" if runs_script and _known_body(raw, analysis) else None
     into = raw in copy_destinations(analysis)
     return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
