@@ -236,7 +236,7 @@ class RunningCommand:
         self._pipes = {stdout: False, stderr: True}  # fd → is stderr
         self._exited = False
         self._returncode: int | None = None
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._pidfd: int | None = None
         self._poller: asyncio.Task[None] | None = None
         for fd, is_err in self._pipes.items():
@@ -300,8 +300,10 @@ class RunningCommand:
     # ------------------------------------------------------------------ event-loop callbacks
 
     def _wake(self) -> None:
-        for waiter in self._waiters:
-            _resolve(waiter)
+        """Resolve the waiters whose condition now holds (the others would only wait again)."""
+        for ready, waiter in self._waiters:
+            if ready():
+                _resolve(waiter)
 
     def _read(self, fd: int, is_err: bool) -> None:
         try:
@@ -361,12 +363,13 @@ class RunningCommand:
             if when is not None and loop.time() >= when:
                 return False
             waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(waiter)
+            entry = (ready, waiter)
+            self._waiters.append(entry)
             timer = None if when is None else loop.call_at(when, _resolve, waiter)
             try:
                 await waiter
             finally:
-                self._waiters.remove(waiter)
+                self._waiters.remove(entry)
                 if timer is not None:
                     timer.cancel()
         return True
