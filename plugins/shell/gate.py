@@ -657,7 +657,9 @@ def judge_analysis(command: str, analysis: CommandAnalysis, policy: ShellPolicy,
         (blocklist, overlays, permission rules, confirm patterns) always run.
     :returns: the first rule's vote, or ``clean``.
     """
-    views = segment_views(analysis)
+    # only the operator's overlay and segment rules read the views: none, nothing to build
+    views = (segment_views(analysis)
+             if policy.overlay_rules or policy.base_rules is not None else [])
     if families:
         links = link_findings(analysis, policy.link_sandbox, policy.exempt)
         found = class_finding(analysis, policy)

@@ -33,6 +33,13 @@ async def test_rules_apply_to_every_segment(make_deck: Any, helpers: Any, comman
     assert (vote.verdict.value, vote.rule) == (verdict, rule), vote
 
 
+async def test_an_empty_rule_list_asks_about_every_segment(make_deck: Any,
+                                                           helpers: Any) -> None:
+    # no rule allows anything: the segment rule asks, also for a harmless command
+    vote = helpers.shell_vote(make_deck("[tools.permissions]\nbash = []\n"), "true")
+    assert (vote.verdict.value, vote.rule) == ("ask", "segment-rule"), vote
+
+
 async def test_whole_command_allow_does_not_allow_a_chain(make_deck: Any, helpers: Any) -> None:
     # the permissions gate matches "git *" on the whole chain (allow); the shell gate asks
     deck = make_deck(RULES)
