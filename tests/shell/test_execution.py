@@ -205,6 +205,14 @@ async def test_closed_pipes_do_not_stop_the_timeout(make_deck: Any, helpers: Any
     assert pids and await _gone(helpers, sandbox, pids) == set()
 
 
+async def test_closed_pipes_then_an_exit_end_the_call_with_its_exit_code(
+        make_deck: Any, helpers: Any) -> None:
+    deck = make_deck(ONE_SECOND)
+    result = await helpers.run(deck, "exec >&- 2>&-; sleep 0.3; exit 3", confirm=True)
+    assert result.error is None, result.error
+    assert result.output.exit_code == 3
+
+
 async def test_nul_byte_is_denied_before_it_reaches_the_executor(make_deck: Any,
                                                                  helpers: Any) -> None:
     deck = make_deck("")
