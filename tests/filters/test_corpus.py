@@ -104,8 +104,9 @@ that keep their rows of an unusual status; the 117 earlier outputs of 2 KB or mo
 after filters21's changes too); 57.2 -> 57.0 once a linter's findings at a line and column are
 never folded as repeats in a report of at most 150 lines (flake8's 150 ``E501`` lines of one
 file are shown whole: for a linter the findings are the result); 57.0 -> 56.8 when filters23
-added a tune probe (a 211-line dpkg -l whose never-installed 'un' rows in its middle are now
-kept, like the listing's other rows of an unusual status)."""
+added three tune probes (a 211-line dpkg -l whose never-installed 'un' rows in its middle are
+now kept, like the listing's other rows of an unusual status; two pytest failure reports whose
+test ids are too long for the terminal's width)."""
 
 TUNE_GENERIC_MEDIAN_REDUCTION = 45.0
 HELD_BACK_GENERIC_MEDIAN_REDUCTION = 46.9
