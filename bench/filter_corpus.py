@@ -11,7 +11,9 @@ It also splits the outputs of 2 KB or more by path: those a rule matched and tho
 generic path reduced (no rule: the engine's fallback alone), and says what the generic path
 alone (:func:`generic_received`: the rules switched off) makes of the outputs a rule matched:
 its median and the facts it would lose there. An outside judge's commands mostly reach no
-rule, so the generic path's figures are the ones that carry over.
+rule, so the generic path's figures are the ones that carry over. The bound is the median a
+filter would reach keeping only the protected lines (:func:`protected_only`: no notices,
+context, ends or stats line): no reduction that keeps every protected line goes past it.
 
 ``--half tune`` limits the per-output listing to one half (held-back outputs are only ever
 reported in aggregate unless asked); ``--list`` prints every tune output's line.
@@ -125,6 +127,18 @@ def generic_received(engine: FilterEngine, case: Case) -> str:
     return text
 
 
+def protected_only(case: Case) -> float:
+    """The reduction of ``case`` if only its protected lines were kept, as they are.
+
+    No omission notice, context, ends or stats line: a bound on what a filter that keeps
+    every protected line can reach on this output.
+    """
+    text = compact_rulers(collapse_blank_lines(strip_terminal(case.text)))
+    lines = text.split("\n")
+    kept = sum(len(lines[index]) + 1 for index in must_keep_line_numbers(text))
+    return 1 - kept / max(len(case.text), 1)
+
+
 def _median(values: list[float]) -> str:
     return f"{statistics.median(values) * 100:.1f}%" if values else "-"
 
@@ -152,6 +166,8 @@ def path_split(engine: FilterEngine, rows: list[tuple[Case, tuple[str, ...], flo
         f"  generic path alone on the rule-matched ones: median {_median(alone)},"
         f" {alone_lost} facts lost (in {alone_outputs} outputs)",
         f"  generic path on all of them: median {_median(generic + alone)}",
+        f"  bound, only the protected lines kept: median"
+        f" {_median([protected_only(case) for case, _, _ in rows])}",
     ]
 
 

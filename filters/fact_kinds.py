@@ -72,8 +72,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
-    # (``___ test_write_timeout[trio] ___``), so that it is still shortened first
-    ("failed test heading", r"^_{3} \S.* _{3}$"),
+    # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too
+    # long for the terminal's width gets one underscore on each side (``_ test_x[https://…] _``)
+    ("failed test heading", r"^(?:_{3}|_) [^\s_].* (?:_{3}|_)$"),
     # what a leak checker found (valgrind, LeakSanitizer)
     ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
     # valgrind's heap summary: what was still held when the program ended

@@ -40,7 +40,7 @@ _GRAMMAR = re.compile(
             r"|Ran \d+ tests? in [\d.]+s$|(?:OK|FAILED)(?: \(.*\))?$)",  # unittest
             # the first line of one failure's details
             r"(?P<block_start>---- .+ stdout ----$"  # cargo
-            r"|_{3,} .+ _{3,}$"  # pytest
+            r"|_+ [^\s_].* _+$"  # pytest (one underscore around a name too long for the width)
             r"|\s*--- FAIL: "  # go
             r"|\s*● (?!Console)"  # jest
             r"|\s*FAIL\s+\S+.* > "  # vitest

@@ -91,7 +91,9 @@ def _scan(lines: list[str], must_keep: set[int]) -> _Scan:
     return scan
 
 
-_PYTEST_HEADER = re.compile(r"_{3,} .+ _{3,}$")
+_PYTEST_HEADER = re.compile(r"_+ [^\s_].* _+$")
+"""A failing test's heading; one underscore on each side when its name is too long for the
+terminal's width."""
 _PYTEST_LOCATION = re.compile(r"\S+:\d+: \S")
 _PYTEST_EVIDENCE = re.compile(r"(?:>|E(?:\s|$))|\s*\^+\s*$")
 

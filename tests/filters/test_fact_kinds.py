@@ -42,6 +42,8 @@ from tooldeck.filters.repeats import REPEATS_FROM_LINES, line_template
         "e83d4c9 Fix error handling in the client (#12)",  # a commit, not a blamed line
         "\u2714 Compiled successfully in 3.2s",  # a build's outcome, not a test
         "___ test_write_timeout[trio] ___",  # pytest's heading of a failing test's block
+        # the heading of a test whose name is too long for the terminal: one underscore a side
+        "_ test_report_url_names_the_year[https://api.example.com:8443-123456-2024] _",
         "  1 passing (17ms)",  # mocha's counts
         "  2 pending",
         "#0  0x000055555555527d in load_items (json=0x55555555b018) at inventory.c:16",  # gdb
@@ -63,6 +65,7 @@ def test_new_kinds_of_fact_are_protected(line: str) -> None:
     "line",
     [
         "./starlette/middleware/errors.py",  # a file name, not an error
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",  # pytest's ruler between two frames
         "3f1c  app:1.2  \"serve\"  2 hours ago  Exited (0) 5 minutes ago  web",  # exited cleanly
         "#3  0x00007ffff7c29d90 in __libc_start_call_main () from /lib/libc.so.6",  # no source
         "src/warnings.py",

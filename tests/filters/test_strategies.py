@@ -278,6 +278,21 @@ def test_test_summary_caps_failures_and_lines(registry: StrategyRegistry) -> Non
     assert "... and 2 more failure(s)" in output
 
 
+def test_test_summary_knows_a_pytest_heading_too_long_for_the_width(
+    registry: StrategyRegistry,
+) -> None:
+    long_name = "test_report_url_names_the_year[https://api.example.com:8443-123456-2024]"
+    raw = (
+        "=== FAILURES ===\n"
+        "___ test_short ___\n>       assert 1 == 2\nE       assert 1 == 2\n"
+        f"_ {long_name} _\n>       assert url.endswith(y)\nE       AssertionError\n"
+        "=== 2 failed in 0.12s ==="
+    )
+    output = build(registry, type="test_summary", max_failures=1).apply(raw, 1).output
+    # the long heading (one underscore a side) starts a block of its own, counted as a failure
+    assert "... and 1 more failure(s)" in output
+
+
 def test_test_summary_totals_several_cargo_suites(registry: StrategyRegistry) -> None:
     raw = (
         "test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out\n"
