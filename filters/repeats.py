@@ -8,10 +8,12 @@ tests/a.py::t1`` … 203 like it … ``ERROR tests/z.py::t9``.
 
 from __future__ import annotations
 
+import itertools
 import re
+from array import array
 from collections.abc import Callable
 
-from tooldeck.filters.spans import Span, intersect, lines_of, subtract
+from tooldeck.filters.spans import LineData, Span, intersect
 
 __all__ = ["FINDINGS_WHOLE_UP_TO", "REPEATED", "REPEATS_FROM_LINES", "line_template",
            "without_repeats"]
@@ -44,10 +46,10 @@ _SUBJECT = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+|[\w@+-]+\.[A-Za-z]\w*(?=:\d|::|
 
 
 def without_repeats(
-    data: bytes,
+    data: LineData,
     runs: list[Span],
     exempt: list[Span],
-    located: Callable[[bytes, int], bool],
+    located: Callable[[LineData, int], bool],
 ) -> list[Span]:
     """``runs`` without the lines that state a protected fact again.
 
@@ -59,6 +61,10 @@ def without_repeats(
     are not facts stated again but the entries of a listing, each about its own place; a
     finding at a location (``src/a.py:3:0: C0301 Line too long``) can be repeated.
 
+    The lines are walked in order and remembered by offset in arrays (a span per line
+    would take several times the text on a log full of warnings); their templates are
+    taken :data:`_TEMPLATE_CHUNK` lines at a time.
+
     :param data: line data.
     :param runs: the runs of protected lines.
     :param exempt: runs of the lines that are never repeats (listing entries, locations).
@@ -66,35 +72,92 @@ def without_repeats(
     :returns: the runs without the repeats.
     """
     seen: set[bytes] = set()
-    dropped: list[Span] = []
-    candidates: list[Span] = []
-    exempt_lines = {start for span in intersect(runs, exempt) for start, _ in lines_of(data, *span)}
-    for start, end in (span for run in runs for span in lines_of(data, *run)):
-        raw = data[start:end]
-        if raw in seen and len(raw) > _SHORTEST_REPEAT and not located(data, end):
-            dropped.append((start, end))
-            continue
-        seen.add(raw)
-        if start not in exempt_lines:
-            candidates.append((start, end))
-    if len(candidates) >= REPEATED and data.count(b"\n") > REPEATS_FROM_LINES:
-        text = b"".join(data[start:end] for start, end in candidates).decode(
-            "utf-8", "surrogatepass"
-        )
+    again = array("q")  # starts of the lines stated again word for word, ascending
+    candidates = array("q")  # starts of the lines that may be repeats of a template
+    exempt_runs = intersect(runs, exempt)
+    exempt_at = 0
+    for run_start, run_end in runs:
+        start = run_start
+        while start < run_end:
+            end = data.index(b"\n", start) + 1
+            raw = bytes(data[start:end])
+            if raw in seen and len(raw) > _SHORTEST_REPEAT and not located(data, end):
+                again.append(start)
+            else:
+                seen.add(raw)
+                while exempt_at < len(exempt_runs) and exempt_runs[exempt_at][1] <= start:
+                    exempt_at += 1
+                if exempt_at == len(exempt_runs) or exempt_runs[exempt_at][0] > start:
+                    candidates.append(start)
+            start = end
+    del seen
+    middles = _template_middles(data, candidates)
+    if not again and not middles:
+        return runs
+    return _without_lines(data, runs, again, middles)
+
+
+_TEMPLATE_CHUNK = 4096
+"""Candidate lines decoded and masked at a time."""
+
+
+def _template_middles(data: LineData, candidates: array[int]) -> array[int]:
+    """Starts of the candidates between the first and last statement of a repeated fact."""
+    line_count = data.count(b"\n")
+    if len(candidates) < REPEATED or line_count <= REPEATS_FROM_LINES:
+        return array("q")
+    groups: dict[tuple[str, str], array[int]] = {}  # candidate numbers by fact
+    findings_whole = line_count <= FINDINGS_WHOLE_UP_TO
+    for first in range(0, len(candidates), _TEMPLATE_CHUNK):
+        numbers = range(first, min(first + _TEMPLATE_CHUNK, len(candidates)))
+        buffer = bytearray()
+        for start in candidates[numbers.start : numbers.stop]:
+            buffer += data[start : data.index(b"\n", start) + 1]
+        text = buffer.decode("utf-8", "surrogatepass")
+        del buffer
         lines = text.split("\n")
         templates = _TEMPLATE_PARTS.sub("_", text).split("\n")
-        groups: dict[tuple[str, str], list[Span]] = {}
-        findings_whole = data.count(b"\n") <= FINDINGS_WHOLE_UP_TO
-        for span, line, template in zip(candidates, lines, templates, strict=False):
+        for number, line, template in zip(numbers, lines, templates, strict=False):
             if findings_whole and _FINDING_AT.match(line):
                 continue  # a finding at its own line and column: each names its own place
             subject = _SUBJECT.match(line)
             key = (subject[0] if subject else "", template.strip())
-            groups.setdefault(key, []).append(span)
-        dropped += [
-            span for group in groups.values() if len(group) >= REPEATED for span in group[1:-1]
-        ]
-    return subtract(runs, sorted(dropped)) if dropped else runs
+            group = groups.get(key)
+            if group is None:
+                groups[key] = group = array("q")
+            group.append(number)
+    dropped = bytearray(len(candidates))
+    for group in groups.values():
+        if len(group) >= REPEATED:
+            for number in group[1:-1]:
+                dropped[number] = 1
+    return array("q", itertools.compress(candidates, dropped))
+
+
+def _without_lines(
+    data: LineData, runs: list[Span], again: array[int], middles: array[int]
+) -> list[Span]:
+    """``runs`` less the lines starting at ``again`` and ``middles`` (both ascending)."""
+    kept: list[Span] = []
+    first = second = 0
+    for run_start, run_end in runs:
+        piece = start = run_start
+        while start < run_end:
+            while first < len(again) and again[first] < start:
+                first += 1
+            while second < len(middles) and middles[second] < start:
+                second += 1
+            end = data.index(b"\n", start) + 1
+            if (first < len(again) and again[first] == start) or (
+                second < len(middles) and middles[second] == start
+            ):
+                if piece < start:
+                    kept.append((piece, start))
+                piece = end
+            start = end
+        if piece < run_end:
+            kept.append((piece, run_end))
+    return kept
 
 
 FINDINGS_WHOLE_UP_TO = 150
