@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
@@ -12,7 +12,7 @@ from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
 from tooldeck.filters.noise_cut import WINDOW, NoiseCut, line_data_pieces
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.sanitize import SanitizeStream
+from tooldeck.filters.sanitize import sanitized_line_data
 from tooldeck.filters.spans import LineData
 from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
@@ -70,8 +70,8 @@ class StripNoise(Strategy[StripNoiseParams]):
         :param exit_code: unused.
         :returns: the stage result.
         """
-        listing = functools.partial(_listing_of, _clean_pieces(raw))
-        reduction = self._cut(_clean_pieces(raw), listing, None)
+        listing = functools.partial(_listing_of, sanitized_line_data(raw))
+        reduction = self._cut(sanitized_line_data(raw), listing, None)
         return StageResult(reduction.text, reduction.confidence)
 
     def _cut(
@@ -157,21 +157,3 @@ def _listing_of(data: Iterable[bytes]) -> tuple[LineMatcher, ...]:
     for piece in data:
         count.add(piece)
     return count.short()
-
-
-_SANITIZE_CHUNK = 1 << 20
-"""Characters of a raw text sanitized at a time by :func:`_clean_pieces`."""
-
-
-def _clean_pieces(raw: str) -> Iterator[bytes]:
-    """The line data of ``sanitize_output(raw)``, a megabyte at a time (nothing when empty)."""
-    stream = SanitizeStream()
-    fed = False
-    for start in range(0, len(raw), _SANITIZE_CHUNK):
-        clean = stream.feed_text(raw[start : start + _SANITIZE_CHUNK])
-        if clean:
-            fed = True
-            yield clean.encode("utf-8", "surrogatepass")
-    clean = stream.finish()
-    if clean or fed:
-        yield clean.encode("utf-8", "surrogatepass") + b"\n"
