@@ -11,8 +11,10 @@ characters it lost.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "fold_marker",
@@ -77,7 +79,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= _EXAMPLE_CHARS else text[: _EXAMPLE_CHARS - 1] + "…"
 
 
-def _example(lines: list[str]) -> str:
+def _example(lines: Sequence[str]) -> str:
     """The words all ``lines`` start with, or the first non-blank line, cut short."""
     shown = [line for line in lines if line.strip()] or lines
     first, last = shown[0], shown[-1]
@@ -92,11 +94,11 @@ def _example(lines: list[str]) -> str:
     return _cut(prefix.strip() + " …" if prefix.strip() else first.strip())
 
 
-def _count(lines: list[str]) -> str:
+def _count(lines: Sequence[str]) -> str:
     return "1 line" if len(lines) == 1 else f"{len(lines)} lines"
 
 
-def fold_marker(lines: list[str], like: list[str] | None = None) -> str:
+def fold_marker(lines: Sequence[str], like: list[str] | None = None) -> str:
     """The line replacing omitted lines of one shape.
 
     :param lines: the omitted lines.
@@ -107,7 +109,7 @@ def fold_marker(lines: list[str], like: list[str] | None = None) -> str:
     return f'… {_count(lines)} like "{_example(like or lines)}" omitted'
 
 
-def stretch_marker(lines: list[str], like: list[str]) -> str:
+def stretch_marker(lines: Sequence[str], like: list[str]) -> str:
     """The line replacing omitted lines of several shapes.
 
     :param lines: the omitted lines.
@@ -171,7 +173,7 @@ _SHAPE_SAMPLE = 400
 """Past this many lines, a stretch's shape is read from its first and last lines."""
 
 
-def _content(lines: list[str], most: int) -> list[str]:
+def _content(lines: Iterable[str], most: int) -> list[str]:
     """The first ``most`` lines of ``lines`` that are not layout."""
     found: list[str] = []
     match = _DECORATION.match
@@ -186,7 +188,7 @@ def _content(lines: list[str], most: int) -> list[str]:
     return found
 
 
-def _marker(gap: list[str]) -> str | None:
+def _marker(gap: Sequence[str]) -> str | None:
     """The marker of a stretch of omitted lines, or ``None`` when it is only layout."""
     if len(gap) <= _SHAPE_SAMPLE:
         sample = _content(gap, len(gap))
@@ -203,18 +205,18 @@ def _marker(gap: list[str]) -> str | None:
     return stretch_marker(gap, like)
 
 
-def render(lines: list[str], keep: set[int]) -> list[str]:
+def render(lines: Sequence[str], keep: Iterable[int]) -> list[str]:
     """The kept lines in order, each stretch of other lines replaced by its marker.
 
     A stretch no longer than its marker is kept as it is.
 
     :param lines: the output's lines.
-    :param keep: the numbers of the lines kept.
+    :param keep: the numbers of the lines kept, ascending.
     :returns: the lines to show.
     """
     out: list[str] = []
     cursor = 0
-    for index in [*sorted(keep), len(lines)]:
+    for index in itertools.chain(keep, (len(lines),)):
         if index > cursor:
             gap = lines[cursor:index]
             marker = _marker(gap)

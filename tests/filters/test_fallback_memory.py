@@ -14,11 +14,13 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tooldeck.filters import fallback, line_view, repeats, sanitize
 from tooldeck.filters.fallback import Fallback
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
 from tooldeck.filters.registry import default_strategy_registry
@@ -77,6 +79,21 @@ def test_equals_previous_on_random_texts(index: int, raw: str) -> None:
     expected = oracle_fallback(strategy, raw)
     assert strategy.apply(raw, 1) == expected
     assert strategy.apply_clean(sanitize_output(raw), 1) == expected
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(SPECS) - 1), texts, st.integers(1, 40))
+def test_equals_previous_whatever_the_pieces(index: int, raw: str, piece: int) -> None:
+    # every piecewise step cut small: the raw text sanitized, the offsets taken, the lines
+    # read in order, the lines counted, the repeats' templates, the classifier's windows
+    with (
+        mock.patch.object(sanitize, "_SANITIZE_CHUNK", piece),
+        mock.patch.object(line_view, "_CHUNK", piece),
+        mock.patch.object(line_view, "_SPLIT_FROM", 2),
+        mock.patch.object(fallback, "_COUNT_CHUNK", piece),
+        mock.patch.object(repeats, "_TEMPLATE_CHUNK", max(1, piece // 4)),
+    ):
+        assert _same(index, raw)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
