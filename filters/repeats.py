@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from tooldeck.filters.spans import LineData, Span, intersect
+from tooldeck.filters.spans import LineData, Span
 
 __all__ = ["FINDINGS_WHOLE_UP_TO", "REPEATED", "REPEATS_FROM_LINES", "line_template",
            "without_repeats"]
@@ -47,10 +47,10 @@ _SUBJECT = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+|[\w@+-]+\.[A-Za-z]\w*(?=:\d|::|
 
 def without_repeats(
     data: LineData,
-    runs: list[Span],
-    exempt: list[Span],
+    runs: Sequence[Span],
+    exempt: Sequence[Span],
     located: Callable[[LineData, int], bool],
-) -> list[Span]:
+) -> Sequence[Span]:
     """``runs`` without the lines that state a protected fact again.
 
     A line printed again word for word is protected once (its first time), unless a
@@ -67,14 +67,14 @@ def without_repeats(
 
     :param data: line data.
     :param runs: the runs of protected lines.
-    :param exempt: runs of the lines that are never repeats (listing entries, locations).
+    :param exempt: sorted, line-aligned spans of the lines that are never repeats (listing
+        entries, locations).
     :param located: whether a location line follows the line ending at an offset.
     :returns: the runs without the repeats.
     """
     seen: set[bytes] = set()
     again = array("q")  # starts of the lines stated again word for word, ascending
     candidates = array("q")  # starts of the lines that may be repeats of a template
-    exempt_runs = intersect(runs, exempt)
     exempt_at = 0
     for run_start, run_end in runs:
         start = run_start
@@ -85,9 +85,9 @@ def without_repeats(
                 again.append(start)
             else:
                 seen.add(raw)
-                while exempt_at < len(exempt_runs) and exempt_runs[exempt_at][1] <= start:
+                while exempt_at < len(exempt) and exempt[exempt_at][1] <= start:
                     exempt_at += 1
-                if exempt_at == len(exempt_runs) or exempt_runs[exempt_at][0] > start:
+                if exempt_at == len(exempt) or exempt[exempt_at][0] > start:
                     candidates.append(start)
             start = end
     del seen
@@ -135,7 +135,7 @@ def _template_middles(data: LineData, candidates: array[int]) -> array[int]:
 
 
 def _without_lines(
-    data: LineData, runs: list[Span], again: array[int], middles: array[int]
+    data: LineData, runs: Sequence[Span], again: array[int], middles: array[int]
 ) -> list[Span]:
     """``runs`` less the lines starting at ``again`` and ``middles`` (both ascending)."""
     kept: list[Span] = []

@@ -72,8 +72,11 @@ def old_line_runs(data: bytes) -> list[Span]:
     self = must_keep.must_keep_classifier()
     runs: list[Span] = []
     scan = self._scans(must_keep._mask_tags(data))
-    protected = self._classified(scan.data, lambda: self._short_listings(scan.data, scan), scan)
-    protected = self._without_long_changes(data, protected, scan)
+    def listing() -> tuple[must_keep.LineMatcher, ...]:
+        return self._short_listings(scan.data, scan)
+
+    protected = self._classified(scan.data, listing, scan)
+    protected = self._without_long_changes(data, protected, scan, listing)
     bare = subtract(scan(self._source), scan(self._strong))
     entries = union(scan(self._listing), scan(self._package))
     exempt = union(entries, bare)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tooldeck.filters import fallback, line_view, repeats, sanitize
+from tooldeck.filters import fallback, line_view, must_keep, repeats, sanitize
 from tooldeck.filters.fallback import Fallback
 from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numbers
 from tooldeck.filters.registry import default_strategy_registry
@@ -89,7 +89,6 @@ def test_equals_previous_whatever_the_pieces(index: int, raw: str, piece: int) -
     with (
         mock.patch.object(sanitize, "_SANITIZE_CHUNK", piece),
         mock.patch.object(line_view, "_CHUNK", piece),
-        mock.patch.object(line_view, "_SPLIT_FROM", 2),
         mock.patch.object(fallback, "_COUNT_CHUNK", piece),
         mock.patch.object(repeats, "_TEMPLATE_CHUNK", max(1, piece // 4)),
     ):
@@ -103,11 +102,23 @@ def test_equals_previous_on_tune_lines(index: int, raw: str) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(texts, tune_texts))
-def test_classifier_equals_previous(text: str) -> None:
+@given(st.one_of(texts, tune_texts), st.integers(1, 300))
+def test_classifier_equals_previous(text: str, window: int) -> None:
+    # the classifier scans a window at a time: cut after every few bytes here
     data = as_line_data(text)
-    assert must_keep_classifier().line_runs(data) == old_line_runs(data)
-    assert must_keep_line_numbers(text) == old_must_keep_line_numbers(text)
+    with mock.patch.object(must_keep, "CLASSIFY_WINDOW", window):
+        assert must_keep_classifier().line_runs(data) == old_line_runs(data)
+        assert must_keep_line_numbers(text) == old_must_keep_line_numbers(text)
+
+
+def test_a_window_never_cuts_a_block_of_changed_lines() -> None:
+    # a block of added lines is the change (its lines are not protected one by one) only
+    # while it is long: cut in two halves, each would be short and every line protected
+    added = "\n".join(f"+    value_{number} = compute({number})" for number in range(40))
+    text = f"diff --git a/t.py b/t.py\n@@ -1,2 +1,42 @@\n def test():\n{added}\n end"
+    data = as_line_data(text)
+    with mock.patch.object(must_keep, "CLASSIFY_WINDOW", 200):
+        assert must_keep_classifier().line_runs(data) == old_line_runs(data)
 
 
 @pytest.mark.parametrize("index", range(len(SPECS)))
