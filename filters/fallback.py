@@ -200,9 +200,14 @@ class Fallback(Strategy[FallbackParams]):
         :param exit_code: unused.
         :returns: the stage result.
         """
-        data = bytearray()
+        # sized once for the usual case (sanitizing removes, an ASCII character is a byte):
+        # grown piece by piece, the buffer would be reallocated with an eighth to spare
+        data = bytearray(len(raw) + 1)
+        used = 0
         for piece in sanitized_line_data(raw):
-            data += piece
+            data[used : used + len(piece)] = piece
+            used += len(piece)
+        del data[used:]
         reduction = self._reduce(data, None)
         return StageResult(reduction.text, reduction.confidence)
 

@@ -18,11 +18,8 @@ from tooldeck.filters.spans import LineData
 
 __all__ = ["LineView", "line_starts"]
 
-_CHUNK = 1 << 20
+_CHUNK = 1 << 16
 """Bytes split at a time when offsets are taken or lines are read in order."""
-
-_SPLIT_FROM = 64
-"""A view of at least this many lines is read in order a chunk at a time, not line by line."""
 
 
 def line_starts(data: LineData) -> array[int]:
@@ -80,18 +77,26 @@ class LineView(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         indexes = self._indexes
-        if indexes.step != 1 or len(indexes) < _SPLIT_FROM:
+        if indexes.step != 1 or not indexes:
             return map(self.__getitem__, range(len(indexes)))
-        return self._in_order(indexes.start, indexes.stop)
+        first, stop = indexes.start, indexes.stop
+        if self._starts[stop] - self._starts[first] <= _CHUNK:  # (one piece: no generator)
+            return iter(self._decoded(first, stop))
+        return itertools.chain.from_iterable(self._pieces(first, stop))
 
-    def _in_order(self, first: int, stop: int) -> Iterator[str]:
-        """Lines ``first`` to ``stop`` (excluded), decoded a chunk of lines at a time."""
-        data, starts = self._data, self._starts
+    def _decoded(self, first: int, stop: int) -> list[str]:
+        """Lines ``first`` to ``stop`` (excluded), decoded at once."""
+        starts = self._starts
+        return self._data[starts[first] : starts[stop] - 1].decode("utf-8", "surrogatepass").split(
+            "\n"
+        )
+
+    def _pieces(self, first: int, stop: int) -> Iterator[list[str]]:
+        """Lines ``first`` to ``stop`` (excluded), a chunk of lines at a time."""
+        starts = self._starts
         while first < stop:
-            position = starts[first]
-            last = min(stop, _line_at(starts, position + _CHUNK, first + 1))
-            text = data[position : starts[last] - 1].decode("utf-8", "surrogatepass")
-            yield from text.split("\n")
+            last = min(stop, _line_at(starts, starts[first] + _CHUNK, first + 1))
+            yield self._decoded(first, last)
             first = last
 
 

@@ -231,7 +231,7 @@ def sanitized_pieces(read: Callable[[], bytes]) -> Iterator[bytes]:
     if rest:
         yield rest.encode("utf-8", "surrogatepass")
 
-_SANITIZE_CHUNK = 1 << 20
+_SANITIZE_CHUNK = 1 << 18
 """Characters of a raw text sanitized at a time by :func:`sanitized_line_data`."""
 
 
