@@ -36,13 +36,13 @@ from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.context import closing_lines, context_lines, edge_lines, outline_lines
 from tooldeck.filters.diff_cut import cut_diff, is_diff
 from tooldeck.filters.groups import compile_group, group_heads
-from tooldeck.filters.line_view import LineView
+from tooldeck.filters.line_view import LineView, joined, line_data
 from tooldeck.filters.match_list import is_match_list
 from tooldeck.filters.must_keep import must_keep_line_flags
 from tooldeck.filters.omissions import render
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.sanitize import sanitized_line_data
-from tooldeck.filters.selection import as_line_data, from_line_data
+from tooldeck.filters.selection import from_line_data
 from tooldeck.filters.spans import LineData
 from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import Ge
@@ -133,7 +133,7 @@ def is_data(lines: Sequence[str], protected: Iterable[int], data: LineData | Non
     if any(_ALARM.search(lines[index]) for index in protected if index not in banner):
         return False
     if data is None:
-        data = as_line_data("\n".join(lines))
+        data = line_data("\n".join(lines))
     narrating = blank = 0
     for text in _decoded(data):
         narrating += sum(1 for _ in _NARRATION.finditer(text))
@@ -200,15 +200,8 @@ class Fallback(Strategy[FallbackParams]):
         :param exit_code: unused.
         :returns: the stage result.
         """
-        # sized once for the usual case (sanitizing removes, an ASCII character is a byte):
-        # grown piece by piece, the buffer would be reallocated with an eighth to spare
-        data = bytearray(len(raw) + 1)
-        used = 0
-        for piece in sanitized_line_data(raw):
-            data[used : used + len(piece)] = piece
-            used += len(piece)
-        del data[used:]
-        reduction = self._reduce(data, None)
+        # (sized for the usual case: sanitizing removes, an ASCII character is a byte)
+        reduction = self._reduce(joined(sanitized_line_data(raw), len(raw) + 1), None)
         return StageResult(reduction.text, reduction.confidence)
 
     def reduce(self, clean: str, exit_code: int | None) -> Reduction:
@@ -220,7 +213,7 @@ class Fallback(Strategy[FallbackParams]):
         """
         if self._short(clean.count("\n") + 1):
             return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        return self._reduce(as_line_data(clean), clean)
+        return self._reduce(line_data(clean), clean)
 
     def _short(self, line_count: int) -> bool:
         """Whether an output of ``line_count`` lines passes unchanged."""

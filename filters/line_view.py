@@ -11,15 +11,61 @@ from __future__ import annotations
 import bisect
 import itertools
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 from tooldeck.filters.spans import LineData
 
-__all__ = ["LineView", "line_starts"]
+__all__ = ["LineView", "joined", "line_data", "line_data_pieces", "line_starts"]
 
 _CHUNK = 1 << 16
 """Bytes split at a time when offsets are taken or lines are read in order."""
+
+
+_ENCODE_CHUNK = 1 << 18
+"""Characters encoded at a time by :func:`line_data_pieces`."""
+
+
+def line_data_pieces(text: str) -> Iterator[bytes]:
+    """``text`` as line data (UTF-8, a newline after its last line), a piece at a time.
+
+    :param text: a text without a trailing newline (as the sanitizer leaves it).
+    :returns: the encoded pieces, the added newline last.
+    """
+    for start in range(0, len(text), _ENCODE_CHUNK):
+        yield text[start : start + _ENCODE_CHUNK].encode("utf-8", "surrogatepass")
+    yield b"\n"
+
+
+def joined(pieces: Iterable[bytes], size: int) -> bytearray:
+    """The pieces one after the other, in one buffer allocated for ``size`` bytes up front.
+
+    ``b"".join`` holds the pieces and the result at once, and a buffer grown piece by piece
+    is reallocated with an eighth to spare; past ``size`` this one grows like that.
+
+    :param pieces: the bytes.
+    :param size: the expected total (the text's length in characters: exact for ASCII).
+    :returns: the buffer, exactly as long as the pieces.
+    """
+    data = bytearray(size)
+    used = 0
+    for piece in pieces:
+        data[used : used + len(piece)] = piece
+        used += len(piece)
+    del data[used:]
+    return data
+
+
+def line_data(text: str) -> bytearray:
+    """``text`` as line data, encoded a piece at a time into one buffer.
+
+    Same bytes as :func:`~tooldeck.filters.selection.as_line_data`, without the text's full
+    encoding and its copy with the newline added alive at once (three times the text).
+
+    :param text: a text without a trailing newline.
+    :returns: the UTF-8 bytes, a newline after the last line.
+    """
+    return joined(line_data_pieces(text), len(text) + 1)
 
 
 def line_starts(data: LineData) -> array[int]:

@@ -35,6 +35,7 @@ from tooldeck.filters.fact_kinds import (
     QUOTED_RULES,
     SOURCE_RULES,
 )
+from tooldeck.filters.line_view import line_data
 from tooldeck.filters.omissions import shortened
 from tooldeck.filters.patterns import FoundLines, LineMatcher
 from tooldeck.filters.repeats import without_repeats
@@ -735,7 +736,7 @@ class MustKeepClassifier:
         """
         if not text:
             return []
-        data = text.encode("utf-8", "surrogatepass") + b"\n"
+        data = line_data(text)
         lines: list[str] = []
         for start, end in self.line_runs(data):
             lines.extend(data[start : end - 1].decode("utf-8", "surrogatepass").split("\n"))
@@ -810,5 +811,5 @@ def must_keep_line_numbers(text: str) -> set[int]:
     """
     if not text:
         return set()
-    flags = must_keep_line_flags(text.encode("utf-8", "surrogatepass") + b"\n")
+    flags = must_keep_line_flags(line_data(text))
     return set(itertools.compress(itertools.count(), flags))

@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.line_view import line_data_pieces
 from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
-from tooldeck.filters.noise_cut import WINDOW, NoiseCut, line_data_pieces
+from tooldeck.filters.noise_cut import WINDOW, NoiseCut
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.sanitize import sanitized_line_data

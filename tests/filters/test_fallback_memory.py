@@ -89,6 +89,7 @@ def test_equals_previous_whatever_the_pieces(index: int, raw: str, piece: int) -
     with (
         mock.patch.object(sanitize, "_SANITIZE_CHUNK", piece),
         mock.patch.object(line_view, "_CHUNK", piece),
+        mock.patch.object(line_view, "_ENCODE_CHUNK", piece),
         mock.patch.object(fallback, "_COUNT_CHUNK", piece),
         mock.patch.object(repeats, "_TEMPLATE_CHUNK", max(1, piece // 4)),
     ):
