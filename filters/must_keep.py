@@ -507,8 +507,7 @@ class MustKeepClassifier:
         """
         stamped = _stamped(data)
         listing = functools.cache(functools.partial(self._whole_listings, data))
-        protected = SpanArray()
-        exempt: list[Span] = []
+        protected, exempt = SpanArray(), SpanArray()
         for first, stop in self._windows(data):
             window = bytes(data[first:stop])
             scan = self._scans(_mask_tags(window, stamped))
@@ -519,8 +518,7 @@ class MustKeepClassifier:
             del scan  # (freed before the next window is scanned)
             protected.extend(found, first)
             # entries and bare locations, not located findings
-            exempt += ((start + first, end + first)
-                       for start, end in intersect(found, union(entries, bare)))
+            exempt.extend(intersect(found, union(entries, bare)), first)
         kept = without_repeats(data, protected, exempt, _located)
         del protected, exempt
         runs: list[tuple[int, int]] = []

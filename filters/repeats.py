@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 import re
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from tooldeck.filters.spans import LineData, Span
+from tooldeck.filters.spans import LineData, Span, SpanArray
 
 __all__ = ["FINDINGS_WHOLE_UP_TO", "REPEATED", "REPEATS_FROM_LINES", "line_template",
            "without_repeats"]
@@ -48,7 +48,7 @@ _SUBJECT = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+|[\w@+-]+\.[A-Za-z]\w*(?=:\d|::|
 def without_repeats(
     data: LineData,
     runs: Sequence[Span],
-    exempt: Sequence[Span],
+    exempt: SpanArray,
     located: Callable[[LineData, int], bool],
 ) -> Sequence[Span]:
     """``runs`` without the lines that state a protected fact again.
@@ -61,9 +61,9 @@ def without_repeats(
     are not facts stated again but the entries of a listing, each about its own place; a
     finding at a location (``src/a.py:3:0: C0301 Line too long``) can be repeated.
 
-    The lines are walked in order and remembered by offset in arrays (a span per line
-    would take several times the text on a log full of warnings); their templates are
-    taken :data:`_TEMPLATE_CHUNK` lines at a time.
+    The lines are walked in order, a repeat flagged by a byte and a candidate remembered by
+    offset in arrays (a span per line would take several times the text on a log full of
+    warnings); their templates are taken :data:`_TEMPLATE_CHUNK` lines at a time.
 
     :param data: line data.
     :param runs: the runs of protected lines.
@@ -72,40 +72,51 @@ def without_repeats(
     :param located: whether a location line follows the line ending at an offset.
     :returns: the runs without the repeats.
     """
-    seen: set[bytes] = set()
-    again = array("q")  # starts of the lines stated again word for word, ascending
+    seen: set[bytes] = set()  # (a line of at most _SHORTEST_REPEAT bytes is never a repeat)
+    dropped = bytearray()  # a byte per protected line, in order: 1 for a repeat
     candidates = array("q")  # starts of the lines that may be repeats of a template
-    exempt_at = 0
+    numbers = array("q")  # and their numbers among the protected lines
+    exempt_starts, exempt_ends, exempt_at = exempt.starts, exempt.ends, 0
     for run_start, run_end in runs:
         start = run_start
         while start < run_end:
             end = data.index(b"\n", start) + 1
             raw = bytes(data[start:end])
-            if raw in seen and len(raw) > _SHORTEST_REPEAT and not located(data, end):
-                again.append(start)
-            else:
+            if len(raw) > _SHORTEST_REPEAT:
+                if raw in seen and not located(data, end):
+                    dropped.append(1)
+                    start = end
+                    continue
                 seen.add(raw)
-                while exempt_at < len(exempt) and exempt[exempt_at][1] <= start:
-                    exempt_at += 1
-                if exempt_at == len(exempt) or exempt[exempt_at][0] > start:
-                    candidates.append(start)
+            while exempt_at < len(exempt_starts) and exempt_ends[exempt_at] <= start:
+                exempt_at += 1
+            if exempt_at == len(exempt_starts) or exempt_starts[exempt_at] > start:
+                candidates.append(start)
+                numbers.append(len(dropped))
+            dropped.append(0)
             start = end
     del seen
-    middles = _template_middles(data, candidates)
-    if not again and not middles:
+    for number in _template_middles(data, candidates):
+        dropped[numbers[number]] = 1
+    if 1 not in dropped:
         return runs
-    return _without_lines(data, runs, again, middles)
+    return _without_lines(data, runs, dropped)
 
 
 _TEMPLATE_CHUNK = 4096
 """Candidate lines decoded and masked at a time."""
 
 
-def _template_middles(data: LineData, candidates: array[int]) -> array[int]:
-    """Starts of the candidates between the first and last statement of a repeated fact."""
+def _template_middles(data: LineData, candidates: array[int]) -> Iterator[int]:
+    """Numbers of the candidates between the first and last statement of a repeated fact.
+
+    :param data: line data.
+    :param candidates: the starts of the candidate lines, ascending.
+    :returns: numbers (positions in ``candidates``), ascending.
+    """
     line_count = data.count(b"\n")
     if len(candidates) < REPEATED or line_count <= REPEATS_FROM_LINES:
-        return array("q")
+        return iter(())
     groups: dict[tuple[str, str], array[int]] = {}  # candidate numbers by fact
     findings_whole = line_count <= FINDINGS_WHOLE_UP_TO
     for first in range(0, len(candidates), _TEMPLATE_CHUNK):
@@ -131,29 +142,22 @@ def _template_middles(data: LineData, candidates: array[int]) -> array[int]:
         if len(group) >= REPEATED:
             for number in group[1:-1]:
                 dropped[number] = 1
-    return array("q", itertools.compress(candidates, dropped))
+    return itertools.compress(itertools.count(), dropped)
 
 
-def _without_lines(
-    data: LineData, runs: Sequence[Span], again: array[int], middles: array[int]
-) -> list[Span]:
-    """``runs`` less the lines starting at ``again`` and ``middles`` (both ascending)."""
+def _without_lines(data: LineData, runs: Sequence[Span], dropped: bytearray) -> list[Span]:
+    """``runs`` less their lines flagged in ``dropped`` (a byte per line of the runs)."""
     kept: list[Span] = []
-    first = second = 0
+    number = 0
     for run_start, run_end in runs:
         piece = start = run_start
         while start < run_end:
-            while first < len(again) and again[first] < start:
-                first += 1
-            while second < len(middles) and middles[second] < start:
-                second += 1
             end = data.index(b"\n", start) + 1
-            if (first < len(again) and again[first] == start) or (
-                second < len(middles) and middles[second] == start
-            ):
+            if dropped[number]:
                 if piece < start:
                     kept.append((piece, start))
                 piece = end
+            number += 1
             start = end
         if piece < run_end:
             kept.append((piece, run_end))
