@@ -33,10 +33,12 @@ _EXAMPLE_CHARS = 24
 _DIGITS = re.compile(r"\d+")
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 """``_DIGITS`` on an ASCII text, without the Unicode digit lookup per character."""
-_AFTER_FIRST_WORD = re.compile(r"[ \t\f\v](?<=\S[ \t\f\v]).*")
-"""From the first space or tab after a non-space to the end of the line."""
-_HEAD_CUT = re.compile(r"(?::(?<=\S:)(?=:)|\[(?<=\S\[)|\((?<=\S\()).*")
-"""From the first ``::``, ``[`` or ``(`` after a non-space to the end of the line."""
+_AFTER_FIRST_WORD = re.compile(
+    r"(?:[ \t\f\v](?<=\S[ \t\f\v])|:(?<=\S:)(?=:)|\[(?<=\S\[)|\((?<=\S\()).*"
+)
+"""From the first space or tab, ``::``, ``[`` or ``(`` after a non-space to the end of the line
+(one pass: cutting at the first space, then at the first ``::``, ``[`` or ``(`` of what is
+left, cuts at the first of them)."""
 _DEEP_INDENT = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]{8,}")
 """Nine or more spaces or tabs opening a line (the character before the first is a newline)."""
 _BLANK_HEAD = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]*$", re.MULTILINE)
@@ -68,7 +70,6 @@ def line_shapes(text: str) -> list[str]:
     :returns: one shape per line.
     """
     heads = _AFTER_FIRST_WORD.sub("", text)
-    heads = _HEAD_CUT.sub("", heads)
     heads = _DEEP_INDENT.sub(" " * 8, heads)
     heads = _BLANK_HEAD.sub("", heads)
     digits = _ASCII_DIGITS if heads.isascii() else _DIGITS
@@ -175,8 +176,11 @@ _SHAPE_SAMPLE = 400
 
 def _content(lines: Iterable[str], most: int) -> list[str]:
     """The first ``most`` lines of ``lines`` that are not layout."""
-    found: list[str] = []
     match = _DECORATION.match
+    if isinstance(lines, list) and most >= len(lines):  # (all of them: no count to keep)
+        return [line for line in lines
+                if (head := line.lstrip()) and (head[0] not in _RULER_CHARS or not match(line))]
+    found: list[str] = []
     for line in lines:
         # (a line with text can be layout only when it opens with a ruler character: most
         # lines are told apart by their first character, without running the pattern)
@@ -219,6 +223,8 @@ def render(lines: Sequence[str], keep: Iterable[int]) -> list[str]:
     for index in itertools.chain(keep, (len(lines),)):
         if index > cursor:
             gap = lines[cursor:index]
+            if len(gap) <= _SHAPE_SAMPLE:  # (read whole below, and a view decodes every read)
+                gap = list(gap)
             marker = _marker(gap)
             if marker is not None:
                 short = len(gap) <= len(marker)  # (a longer stretch is longer than its marker)
