@@ -116,7 +116,9 @@ class LineView(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | LineView:
         if isinstance(index, slice):
-            return LineView(self._data, self._starts, indexes=self._indexes[index])
+            view = LineView.__new__(LineView)  # (the same data and offsets: nothing to check)
+            view._data, view._starts, view._indexes = self._data, self._starts, self._indexes[index]
+            return view
         line = self._indexes[index]
         starts = self._starts
         return self._data[starts[line] : starts[line + 1] - 1].decode("utf-8", "surrogatepass")
