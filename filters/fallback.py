@@ -178,7 +178,7 @@ class Fallback(Strategy[FallbackParams]):
 
     It works over the output's line data (:class:`~tooldeck.filters.line_view.LineView`):
     one byte per line says which are kept, and a line is decoded when it is read. Through
-    :meth:`apply` the raw output is sanitized a megabyte at a time into that line data, so
+    :meth:`apply` the raw output is sanitized 256 KB at a time into that line data, so
     the sanitized text is never held as a string.
     """
 

@@ -531,7 +531,7 @@ class MustKeepClassifier:
         return runs
 
     def _whole_listings(self, data: LineData) -> tuple[LineMatcher, ...]:
-        """The listing kinds protected in the whole text, counted a megabyte at a time."""
+        """The listing kinds protected in the whole text, counted a window at a time."""
         count = ListingCount(self)
         for position in range(0, len(data), CLASSIFY_WINDOW):
             count.add(bytes(data[position : position + CLASSIFY_WINDOW]))

@@ -236,7 +236,7 @@ _SANITIZE_CHUNK = 1 << 18
 
 
 def sanitized_line_data(raw: str) -> Iterator[bytes]:
-    """The line data of ``sanitize_output(raw)``, a megabyte at a time.
+    """The line data of ``sanitize_output(raw)``, 256 KB at a time.
 
     The sanitized text is never held whole: each piece is final when it is given.
 

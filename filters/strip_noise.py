@@ -61,7 +61,7 @@ class StripNoise(Strategy[StripNoiseParams]):
         return self._cut(line_data_pieces(clean), listing, clean)
 
     def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
-        """:meth:`Strategy.apply`, the text sanitized and cut a megabyte at a time.
+        """:meth:`Strategy.apply`, the text sanitized and cut a piece at a time.
 
         The sanitized text is never held whole (:class:`~tooldeck.filters.sanitize.
         SanitizeStream` feeds the chunked core): what is alive is the raw text, the kept lines
