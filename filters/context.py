@@ -30,7 +30,7 @@ protected line alone can lose what it is about. Kept with it:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = ["closing_lines", "context_lines", "edge_lines", "indent", "outline_lines"]
 
@@ -95,15 +95,15 @@ def indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def context_lines(lines: list[str], kept: set[int]) -> set[int]:
+def context_lines(lines: Sequence[str], kept: Iterable[int]) -> set[int]:
     """The lines that give the ``kept`` lines their meaning (see the module notes).
 
     :param lines: the output's lines.
-    :param kept: numbers of the lines kept so far (protected and family facts).
+    :param kept: numbers of the lines kept so far (protected and family facts), ascending.
     :returns: numbers of the context lines (some may already be kept).
     """
     context: set[int] = set()
-    for index in sorted(kept):
+    for index in kept:
         line = lines[index]
         level = indent(line)
         if line.rstrip().endswith(":"):
@@ -125,7 +125,7 @@ def context_lines(lines: list[str], kept: set[int]) -> set[int]:
     return context
 
 
-def _parent(lines: list[str], index: int, level: int) -> int | None:
+def _parent(lines: Sequence[str], index: int, level: int) -> int | None:
     """The nearest line above ``index`` that is less indented, if any is near."""
     probe = index - 1
     while level > 0 and probe >= 0 and index - probe <= _PARENT_REACH:
@@ -136,7 +136,7 @@ def _parent(lines: list[str], index: int, level: int) -> int | None:
     return None
 
 
-def _heading_run(lines: list[str], parent: int) -> range:
+def _heading_run(lines: Sequence[str], parent: int) -> range:
     """The lines directly above ``parent`` at its level, with no blank line or ruler between.
 
     In pytest's warnings summary they are the other tests (or files, with their counts)
@@ -152,7 +152,7 @@ def _heading_run(lines: list[str], parent: int) -> range:
     return range(first, parent)
 
 
-def _source_line(lines: list[str], index: int, level: int) -> list[int]:
+def _source_line(lines: Sequence[str], index: int, level: int) -> list[int]:
     """The source line Python prints under a warning at ``index``, if there is one."""
     after = index + 1
     if after < len(lines) and lines[after].strip() and indent(lines[after]) > level:
@@ -160,7 +160,7 @@ def _source_line(lines: list[str], index: int, level: int) -> list[int]:
     return []
 
 
-def _introduced(lines: list[str], index: int, level: int) -> list[int]:
+def _introduced(lines: Sequence[str], index: int, level: int) -> list[int]:
     """What a kept line ending in ``:`` introduces.
 
     The lines indented under it, or the next line when it is not indented.
@@ -176,7 +176,7 @@ def _introduced(lines: list[str], index: int, level: int) -> list[int]:
     return found
 
 
-def _captured(lines: list[str], index: int) -> list[int]:
+def _captured(lines: Sequence[str], index: int) -> list[int]:
     """The first and last lines of the captured section titled at ``index``.
 
     The section runs to the next ruler (another section, the short summary) or the end.
@@ -190,7 +190,7 @@ def _captured(lines: list[str], index: int) -> list[int]:
     return body if len(body) <= first + last else body[:first] + body[-last:]
 
 
-def _continuation(lines: list[str], index: int, level: int) -> list[int]:
+def _continuation(lines: Sequence[str], index: int, level: int) -> list[int]:
     """The lines that continue the exception message ending a traceback at ``index``."""
     found: list[int] = []
     for after in range(index + 1, min(index + 1 + _CONTINUATION, len(lines))):
@@ -201,7 +201,7 @@ def _continuation(lines: list[str], index: int, level: int) -> list[int]:
     return found
 
 
-def outline_lines(lines: list[str]) -> set[int]:
+def outline_lines(lines: Sequence[str]) -> set[int]:
     """Lines that open a section: flush left, after an indented or tree-drawn line.
 
     ``/usr/include/linux`` between two ``tree`` listings, a module header between indented
@@ -224,7 +224,7 @@ def outline_lines(lines: list[str]) -> set[int]:
     return found
 
 
-def edge_lines(indexes: Sequence[int], lines: list[str], most: int, chars: int) -> list[int]:
+def edge_lines(indexes: Sequence[int], lines: Sequence[str], most: int, chars: int) -> list[int]:
     """The first of ``indexes`` that fit in ``chars`` characters.
 
     :param indexes: candidate line numbers, in the order they are taken (reverse the
@@ -244,7 +244,7 @@ def edge_lines(indexes: Sequence[int], lines: list[str], most: int, chars: int) 
     return kept
 
 
-def closing_lines(lines: list[str]) -> set[int]:
+def closing_lines(lines: Sequence[str]) -> set[int]:
     """The lines holding a number in the output's closing block.
 
     The closing block is what follows the last blank line or ruler, when it holds at most

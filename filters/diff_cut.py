@@ -10,6 +10,7 @@ reshaped: a ``+``, ``-`` or leading space stays what git wrote.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from tooldeck.filters.omissions import omitted_marker
 
@@ -24,7 +25,7 @@ _MIN_ELIDED = 3
 """A stretch of fewer lines is kept: its marker would be no shorter than the lines."""
 
 
-def is_diff(lines: list[str]) -> bool:
+def is_diff(lines: Sequence[str]) -> bool:
     """Whether ``lines`` hold a unified diff (a file or hunk header near the top, a hunk).
 
     :param lines: the lines of an output.

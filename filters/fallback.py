@@ -26,18 +26,25 @@ and a longer one keeps ``data_edge`` lines at each end. Confidence: Fallback.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Literal
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.context import closing_lines, context_lines, edge_lines, outline_lines
 from tooldeck.filters.diff_cut import cut_diff, is_diff
 from tooldeck.filters.groups import compile_group, group_heads
+from tooldeck.filters.line_view import LineView, joined, line_data
 from tooldeck.filters.match_list import is_match_list
-from tooldeck.filters.must_keep import must_keep_line_numbers
+from tooldeck.filters.must_keep import must_keep_line_flags
 from tooldeck.filters.omissions import render
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
+from tooldeck.filters.sanitize import sanitized_line_data
+from tooldeck.filters.selection import from_line_data
+from tooldeck.filters.spans import LineData
+from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import Ge
 
 __all__ = ["Fallback", "FallbackParams", "is_data"]
@@ -103,8 +110,11 @@ _NARRATION = re.compile(r"^[ \t]*(?:[A-Z][a-z]+ing\b|Setting up |(?:Get|Hit|Ign)
 
 _BLANK = re.compile(r"^[ \t\f\v]*$", re.MULTILINE)
 
+_COUNT_CHUNK = 1 << 20
+"""Bytes of line data decoded at a time to count narrating and blank lines."""
 
-def is_data(lines: list[str], protected: set[int], text: str | None = None) -> bool:
+
+def is_data(lines: Sequence[str], protected: Iterable[int], data: LineData | None = None) -> bool:
     """Whether an output is data the model asked for rather than a report on a run.
 
     Data reports no problem (past a banner) and does not narrate steps: a listing, a
@@ -114,8 +124,7 @@ def is_data(lines: list[str], protected: set[int], text: str | None = None) -> b
 
     :param lines: the output's lines.
     :param protected: the numbers of its protected lines.
-    :param text: the lines joined with newlines, when the caller has it (else joined here:
-        one more copy of the output).
+    :param data: the lines as line data, when the caller has it (else encoded here).
     :returns: ``True`` for data.
     """
     if is_match_list(lines):  # (what the hits say is the searched files' text)
@@ -123,14 +132,30 @@ def is_data(lines: list[str], protected: set[int], text: str | None = None) -> b
     banner = set(_nonblank(lines, _BANNER_LINES))
     if any(_ALARM.search(lines[index]) for index in protected if index not in banner):
         return False
-    if text is None:
-        text = "\n".join(lines)
-    narrating = sum(1 for _ in _NARRATION.finditer(text))
-    nonblank = len(lines) - sum(1 for _ in _BLANK.finditer(text))
-    return narrating * 5 < nonblank
+    if data is None:
+        data = line_data("\n".join(lines))
+    narrating = blank = 0
+    for text in _decoded(data):
+        narrating += sum(1 for _ in _NARRATION.finditer(text))
+        blank += sum(1 for _ in _BLANK.finditer(text))
+    return narrating * 5 < len(lines) - blank
 
 
-def _nonblank(lines: list[str], most: int, *, backwards: bool = False) -> list[int]:
+def _decoded(data: LineData) -> Iterator[str]:
+    """Line data as texts of whole lines, a megabyte at a time, without their last newline.
+
+    Joined with newlines they are the text: the line patterns find in them what they find
+    in it.
+    """
+    position, size = 0, len(data)
+    while position < size:
+        cut = data.rfind(b"\n", position, position + _COUNT_CHUNK) + 1
+        cut = cut or data.index(b"\n", position) + 1
+        yield data[position : cut - 1].decode("utf-8", "surrogatepass")
+        position = cut
+
+
+def _nonblank(lines: Sequence[str], most: int, *, backwards: bool = False) -> list[int]:
     """The numbers of the first (or last) ``most`` lines that hold text."""
     found: list[int] = []
     order = range(len(lines) - 1, -1, -1) if backwards else range(len(lines))
@@ -142,8 +167,20 @@ def _nonblank(lines: list[str], most: int, *, backwards: bool = False) -> list[i
     return found
 
 
+def _mark(flags: bytearray, numbers: Iterable[int]) -> None:
+    """Set the flag of each line of ``numbers``."""
+    for index in numbers:
+        flags[index] = 1
+
+
 class Fallback(Strategy[FallbackParams]):
-    """Keeps every protected line with its context and counts the others."""
+    """Keeps every protected line with its context and counts the others.
+
+    It works over the output's line data (:class:`~tooldeck.filters.line_view.LineView`):
+    one byte per line says which are kept, and a line is decoded when it is read. Through
+    :meth:`apply` the raw output is sanitized 256 KB at a time into that line data, so
+    the sanitized text is never held as a string.
+    """
 
     name = "fallback"
     Params = FallbackParams
@@ -154,6 +191,19 @@ class Fallback(Strategy[FallbackParams]):
         self._keep = LineMatcher(params.keep, label="keep pattern") if params.keep else None
         self._group = compile_group(params.group) if params.group else None
 
+    def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
+        """:meth:`Strategy.apply`, the output sanitized a piece at a time into line data.
+
+        Same result as sanitizing first and calling :meth:`reduce`.
+
+        :param raw: the command output as captured.
+        :param exit_code: unused.
+        :returns: the stage result.
+        """
+        # (sized for the usual case: sanitizing removes, an ASCII character is a byte)
+        reduction = self._reduce(joined(sanitized_line_data(raw), len(raw) + 1), None)
+        return StageResult(reduction.text, reduction.confidence)
+
     def reduce(self, clean: str, exit_code: int | None) -> Reduction:
         """Reduce ``clean`` when it is long enough.
 
@@ -161,40 +211,55 @@ class Fallback(Strategy[FallbackParams]):
         :param exit_code: unused.
         :returns: the reduction (protected lines are kept by construction).
         """
+        if self._short(clean.count("\n") + 1):
+            return Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
+        return self._reduce(line_data(clean), clean)
+
+    def _short(self, line_count: int) -> bool:
+        """Whether an output of ``line_count`` lines passes unchanged."""
+        return line_count < self.params.min_lines or line_count <= self.params.max_lines
+
+    def _reduce(self, data: LineData, clean: str | None) -> Reduction:
+        """Reduce the line data of a sanitized output (``clean``: its text, when held)."""
         params = self.params
-        line_count = clean.count("\n") + 1
-        unchanged = Reduction(clean, FilterConfidence.FALLBACK, must_keep_checked=True)
-        if line_count < params.min_lines or line_count <= params.max_lines:
-            return unchanged
-        # classified before the text is split: the list of lines (2.5 times the text) and the
-        # classifier's line data are not alive at once
-        protected = must_keep_line_numbers(clean)
-        lines = clean.split("\n")
+
+        def unchanged() -> Reduction:
+            text = from_line_data(data) if clean is None else clean
+            return Reduction(text, FilterConfidence.FALLBACK, must_keep_checked=True)
+
+        if self._short(data.count(b"\n") or 1):  # (no data: the empty text, one line)
+            return unchanged()
+        # classified before the offsets of the lines are taken: the classifier's line data
+        # and the offsets are not alive at once
+        protected = must_keep_line_flags(data)
+        lines = LineView(data)
         if is_diff(lines):
-            kept = cut_diff(lines, protected, params.max_lines, params.head // 2)
+            protected_set = set(itertools.compress(itertools.count(), protected))
+            kept = cut_diff(list(lines), protected_set, params.max_lines, params.head // 2)
             return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)
         head, tail, edge_chars = params.head, params.tail, params.edge_chars
         groups = group_heads(lines, self._group, params.group_head) if self._group else None
         listing = params.output == "listing"
-        if listing or (params.output == "auto" and is_data(lines, protected, clean)):
+        numbers = functools.partial(itertools.compress, range(len(lines)))
+        if listing or (params.output == "auto" and is_data(lines, numbers(protected), data)):
             # a match list (mostly grouped lines) is whole up to group_lines, other data up
             # to data_lines; longer, both keep their ends and a match list each group's head
             grouped = groups is not None and groups.grouped
             if len(lines) <= (params.group_lines if grouped else params.data_lines):
-                return unchanged
+                return unchanged()
             head = tail = params.data_edge
             edge_chars = _DATA_EDGE_CHARS
-        keep = set(protected)
+        keep = protected
         if self._keep is not None:
-            keep.update(index for index, line in enumerate(lines) if self._keep.matches(line))
-        keep |= context_lines(lines, keep)
-        keep |= closing_lines(lines)
+            _mark(keep, (index for index, line in enumerate(lines) if self._keep.matches(line)))
+        _mark(keep, context_lines(lines, numbers(keep)))
+        _mark(keep, closing_lines(lines))
         if params.outline:
-            keep |= outline_lines(lines)
+            _mark(keep, outline_lines(lines))
         if groups is not None:
-            keep |= groups.taken
-        keep.update(edge_lines(_nonblank(lines, head), lines, head, edge_chars))
+            _mark(keep, groups.taken)
+        _mark(keep, edge_lines(_nonblank(lines, head), lines, head, edge_chars))
         last = _nonblank(lines, tail, backwards=True)
-        keep.update(edge_lines(last, lines, tail, edge_chars))
-        kept = render(lines, keep)
+        _mark(keep, edge_lines(last, lines, tail, edge_chars))
+        kept = render(lines, numbers(keep))
         return Reduction("\n".join(kept), FilterConfidence.FALLBACK, must_keep_checked=True)

@@ -10,6 +10,7 @@ omitted``), written by the generic reduction like any other omitted stretch.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from tooldeck.filters.patterns import PatternError, Regex, compile_pattern
 
@@ -42,7 +43,7 @@ class GroupHeads:
     grouped: bool
 
 
-def group_heads(lines: list[str], regex: Regex, head: int) -> GroupHeads:
+def group_heads(lines: Sequence[str], regex: Regex, head: int) -> GroupHeads:
     """The first ``head`` lines of each group.
 
     A line's group is the first capture group of ``regex`` (searched in the line); a line

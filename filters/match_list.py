@@ -10,6 +10,7 @@ the model asked to see — even when no rule knows the command.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = ["is_match_list"]
 
@@ -26,14 +27,14 @@ _FEWEST = 5
 """Fewer entries than this are no list."""
 
 
-def is_match_list(lines: list[str]) -> bool:
+def is_match_list(lines: Sequence[str]) -> bool:
     """Whether ``lines`` are a search's hits, read from their first and last lines.
 
     :param lines: the output's lines.
     :returns: ``True`` when at least :data:`SHARE` of the sampled lines that hold text are
         hits, context lines or group separators (and there are a few).
     """
-    sample = lines if len(lines) <= 2 * _SAMPLE else lines[:_SAMPLE] + lines[-_SAMPLE:]
+    sample = lines if len(lines) <= 2 * _SAMPLE else [*lines[:_SAMPLE], *lines[-_SAMPLE:]]
     texts = [line for line in sample if line.strip()]
     entries = sum(1 for line in texts if _ENTRY.match(line))
     return entries >= _FEWEST and entries >= SHARE * len(texts)

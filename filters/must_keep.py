@@ -24,7 +24,7 @@ import itertools
 import operator
 import re
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from tooldeck.filters.fact_kinds import (
     CHANGED_BLOCK,
@@ -35,13 +35,15 @@ from tooldeck.filters.fact_kinds import (
     QUOTED_RULES,
     SOURCE_RULES,
 )
+from tooldeck.filters.line_view import line_data
 from tooldeck.filters.omissions import shortened
 from tooldeck.filters.patterns import FoundLines, LineMatcher
 from tooldeck.filters.repeats import without_repeats
 from tooldeck.filters.rulers import compact_ruler
-from tooldeck.filters.spans import LineData, Span, intersect, subtract, union
+from tooldeck.filters.spans import LineData, Span, SpanArray, intersect, subtract, union
 
 __all__ = [
+    "CLASSIFY_WINDOW",
     "MUST_KEEP_RULES",
     "STAMP_PROBE",
     "ListingCount",
@@ -49,6 +51,7 @@ __all__ = [
     "ends_protected_context",
     "lost_must_keep_lines",
     "must_keep_classifier",
+    "must_keep_line_flags",
     "must_keep_line_numbers",
     "opens_with_stamp",
     "stamps_lines",
@@ -63,6 +66,9 @@ location (rustc's ``--> file:line``) and a JavaScript stack frame outside the li
 
 
 _FOLLOWER_FIRST_BYTES = b" \t-a"
+
+CLASSIFY_WINDOW = 1 << 18
+"""Bytes of a text :meth:`MustKeepClassifier.line_runs` scans at a time."""
 
 
 def _located(data: LineData, end: int) -> bool:
@@ -457,12 +463,18 @@ class MustKeepClassifier:
         return self._classified(masked, listing)
 
     def _without_long_changes(
-        self, data: LineData, runs: list[tuple[int, int]], scan: _Scans
+        self,
+        data: LineData,
+        runs: list[tuple[int, int]],
+        scan: _Scans,
+        listing: Callable[[], Sequence[LineMatcher]],
     ) -> list[tuple[int, int]]:
         """``runs`` without the changed lines of long blocks (:data:`CHANGED_BLOCK`).
 
         A resource created by a plan or a file added by a diff is a block of ``+`` lines:
         the block is the change, not each of its lines.
+
+        :param listing: the listing kinds protected in the whole text.
         """
         if self._changed is None or not runs:
             return runs
@@ -473,37 +485,80 @@ class MustKeepClassifier:
         ]
         if not intersect(runs, long_blocks):
             return runs
-        others = tuple(kind for kind in self._short_listings(scan.data, scan)
+        others = tuple(kind for kind in listing()
                        if kind.patterns[0] not in self._changed.patterns)
         kept = intersect(self._classified(scan.data, lambda: others, scan), long_blocks)
         return union(subtract(runs, long_blocks), kept)
 
-    def line_runs(self, data: bytes) -> list[tuple[int, int]]:
+    def line_runs(self, data: LineData) -> list[tuple[int, int]]:
         """Byte spans of runs of must-keep lines, each extended by the location lines after it.
 
         A fact stated over and over (:data:`REPEATED`: the same line but for its numbers,
         paths, names and quoted values) is protected at its first and last statement only.
 
+        The text is classified a window of about :data:`CLASSIFY_WINDOW` bytes at a time
+        (:meth:`_windows`), with what depends on the whole text decided on the whole text
+        (time stamps, the listing kinds protected, the repeats): the scans' lists of spans,
+        several times the text's size on a log full of warnings, never cover more than a
+        window.
+
         :param data: UTF-8 text whose every line ends with a newline.
         :returns: the spans, in order.
         """
+        stamped = _stamped(data)
+        listing = functools.cache(functools.partial(self._whole_listings, data))
+        protected, exempt = SpanArray(), SpanArray()
+        for first, stop in self._windows(data):
+            window = bytes(data[first:stop])
+            scan = self._scans(_mask_tags(window, stamped))
+            found = self._classified(scan.data, listing, scan)
+            found = self._without_long_changes(window, found, scan, listing)
+            bare = subtract(scan(self._source), scan(self._strong))
+            entries = union(scan(self._listing), scan(self._package))
+            del scan  # (freed before the next window is scanned)
+            protected.extend(found, first)
+            # entries and bare locations, not located findings
+            exempt.extend(intersect(found, union(entries, bare)), first)
+        kept = without_repeats(data, protected, exempt, _located)
+        del protected, exempt
         runs: list[tuple[int, int]] = []
-        scan = self._scans(_mask_tags(data))
-        listing = functools.partial(self._short_listings, scan.data, scan)
-        protected = self._classified(scan.data, listing, scan)
-        protected = self._without_long_changes(data, protected, scan)
-        bare = subtract(scan(self._source), scan(self._strong))
-        entries = union(scan(self._listing), scan(self._package))
-        del scan, listing  # (the scans' lists are as large as the text: freed before going on)
-        exempt = union(entries, bare)  # entries and bare locations, not located findings
-        protected = without_repeats(data, protected, exempt, _located)
-        for start, end in protected:
+        for start, end in kept:
             end = _after_followers(data, end)
             if runs and start <= runs[-1][1]:
                 runs[-1] = (runs[-1][0], max(end, runs[-1][1]))
             else:
                 runs.append((start, end))
         return runs
+
+    def _whole_listings(self, data: LineData) -> tuple[LineMatcher, ...]:
+        """The listing kinds protected in the whole text, counted a window at a time."""
+        count = ListingCount(self)
+        for position in range(0, len(data), CLASSIFY_WINDOW):
+            count.add(bytes(data[position : position + CLASSIFY_WINDOW]))
+        return count.short()
+
+    def _windows(self, data: LineData) -> Iterator[tuple[int, int]]:
+        """Line-aligned windows of ``data`` of about :data:`CLASSIFY_WINDOW` bytes.
+
+        A window never ends inside a run of changed lines, whose length decides whether its
+        lines are protected (:meth:`_without_long_changes`).
+        """
+        first, size = 0, len(data)
+        while first < size:
+            stop = data.find(b"\n", first + CLASSIFY_WINDOW - 1) + 1 or size
+            while stop < size and self._changed_at(data, stop):
+                stop = data.index(b"\n", stop) + 1
+            yield first, stop
+            first = stop
+
+    def _changed_at(self, data: LineData, start: int) -> bool:
+        """Whether the lines before and at ``start`` are both changed lines."""
+        if self._changed is None:
+            return False
+        before = data.rfind(b"\n", 0, start - 1) + 1
+        two = bytes(data[before : data.index(b"\n", start) + 1])
+        runs = self._changed.line_runs(two)
+        return bool(runs) and runs[0] == (0, len(two))
 
     def line_runs_within(
         self,
@@ -679,7 +734,7 @@ class MustKeepClassifier:
         """
         if not text:
             return []
-        data = text.encode("utf-8", "surrogatepass") + b"\n"
+        data = line_data(text)
         lines: list[str] = []
         for start, end in self.line_runs(data):
             lines.extend(data[start : end - 1].decode("utf-8", "surrogatepass").split("\n"))
@@ -728,6 +783,24 @@ def lost_must_keep_lines(
     return lost
 
 
+def must_keep_line_flags(data: LineData) -> bytearray:
+    """One byte per line of line data: 1 for a must-keep line, 0 for the others.
+
+    A byte per line, where a set of line numbers takes some 60 bytes per protected line.
+
+    :param data: UTF-8 text whose every line ends with a newline.
+    :returns: the flags, one per line.
+    """
+    flags = bytearray(data.count(b"\n"))
+    line, offset = 0, 0
+    for start, end in must_keep_classifier().line_runs(data):
+        line += data.count(b"\n", offset, start)
+        run = data.count(b"\n", start, end)
+        flags[line : line + run] = b"\x01" * run
+        line, offset = line + run, end
+    return flags
+
+
 def must_keep_line_numbers(text: str) -> set[int]:
     """0-based numbers of the must-keep lines of a text.
 
@@ -736,12 +809,5 @@ def must_keep_line_numbers(text: str) -> set[int]:
     """
     if not text:
         return set()
-    data = text.encode("utf-8", "surrogatepass") + b"\n"
-    numbers: set[int] = set()
-    line, offset = 0, 0
-    for start, end in must_keep_classifier().line_runs(data):
-        line += data.count(b"\n", offset, start)
-        run = data.count(b"\n", start, end)
-        numbers.update(range(line, line + run))
-        line, offset = line + run, end
-    return numbers
+    flags = must_keep_line_flags(line_data(text))
+    return set(itertools.compress(itertools.count(), flags))

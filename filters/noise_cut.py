@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tooldeck.filters.must_keep import (
     STAMP_PROBE,
@@ -46,27 +46,13 @@ from tooldeck.filters.must_keep import (
 from tooldeck.filters.patterns import LineMatcher
 from tooldeck.filters.spans import LineData, Span, kept_pieces
 
-__all__ = ["WINDOW", "NoiseCut", "line_data_pieces"]
+__all__ = ["WINDOW", "NoiseCut"]
 
 WINDOW = 1 << 20
 """Bytes of line data gathered before a window is cut."""
 
-_ENCODE_CHUNK = 1 << 20
-"""Characters encoded at a time by :func:`line_data_pieces`."""
-
 _MOVE_CHUNK = 1 << 20
 """Bytes moved at a time by :func:`_cut_in_place` (each move copies through a slice)."""
-
-
-def line_data_pieces(text: str) -> Iterator[bytes]:
-    """``text`` as line data (UTF-8, a newline after its last line), a megabyte at a time.
-
-    :param text: a text without a trailing newline (as the sanitizer leaves it).
-    :returns: the encoded pieces, the added newline last.
-    """
-    for start in range(0, len(text), _ENCODE_CHUNK):
-        yield text[start : start + _ENCODE_CHUNK].encode("utf-8", "surrogatepass")
-    yield b"\n"
 
 
 class _Unknown(Exception):

@@ -11,8 +11,10 @@ characters it lost.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "fold_marker",
@@ -31,10 +33,12 @@ _EXAMPLE_CHARS = 24
 _DIGITS = re.compile(r"\d+")
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 """``_DIGITS`` on an ASCII text, without the Unicode digit lookup per character."""
-_AFTER_FIRST_WORD = re.compile(r"[ \t\f\v](?<=\S[ \t\f\v]).*")
-"""From the first space or tab after a non-space to the end of the line."""
-_HEAD_CUT = re.compile(r"(?::(?<=\S:)(?=:)|\[(?<=\S\[)|\((?<=\S\()).*")
-"""From the first ``::``, ``[`` or ``(`` after a non-space to the end of the line."""
+_AFTER_FIRST_WORD = re.compile(
+    r"(?:[ \t\f\v](?<=\S[ \t\f\v])|:(?<=\S:)(?=:)|\[(?<=\S\[)|\((?<=\S\()).*"
+)
+"""From the first space or tab, ``::``, ``[`` or ``(`` after a non-space to the end of the line
+(one pass: cutting at the first space, then at the first ``::``, ``[`` or ``(`` of what is
+left, cuts at the first of them)."""
 _DEEP_INDENT = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]{8,}")
 """Nine or more spaces or tabs opening a line (the character before the first is a newline)."""
 _BLANK_HEAD = re.compile(r"[ \t\f\v](?<![^\n][ \t\f\v])[ \t\f\v]*$", re.MULTILINE)
@@ -66,7 +70,6 @@ def line_shapes(text: str) -> list[str]:
     :returns: one shape per line.
     """
     heads = _AFTER_FIRST_WORD.sub("", text)
-    heads = _HEAD_CUT.sub("", heads)
     heads = _DEEP_INDENT.sub(" " * 8, heads)
     heads = _BLANK_HEAD.sub("", heads)
     digits = _ASCII_DIGITS if heads.isascii() else _DIGITS
@@ -77,7 +80,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= _EXAMPLE_CHARS else text[: _EXAMPLE_CHARS - 1] + "…"
 
 
-def _example(lines: list[str]) -> str:
+def _example(lines: Sequence[str]) -> str:
     """The words all ``lines`` start with, or the first non-blank line, cut short."""
     shown = [line for line in lines if line.strip()] or lines
     first, last = shown[0], shown[-1]
@@ -92,11 +95,11 @@ def _example(lines: list[str]) -> str:
     return _cut(prefix.strip() + " …" if prefix.strip() else first.strip())
 
 
-def _count(lines: list[str]) -> str:
+def _count(lines: Sequence[str]) -> str:
     return "1 line" if len(lines) == 1 else f"{len(lines)} lines"
 
 
-def fold_marker(lines: list[str], like: list[str] | None = None) -> str:
+def fold_marker(lines: Sequence[str], like: list[str] | None = None) -> str:
     """The line replacing omitted lines of one shape.
 
     :param lines: the omitted lines.
@@ -107,7 +110,7 @@ def fold_marker(lines: list[str], like: list[str] | None = None) -> str:
     return f'… {_count(lines)} like "{_example(like or lines)}" omitted'
 
 
-def stretch_marker(lines: list[str], like: list[str]) -> str:
+def stretch_marker(lines: Sequence[str], like: list[str]) -> str:
     """The line replacing omitted lines of several shapes.
 
     :param lines: the omitted lines.
@@ -171,10 +174,13 @@ _SHAPE_SAMPLE = 400
 """Past this many lines, a stretch's shape is read from its first and last lines."""
 
 
-def _content(lines: list[str], most: int) -> list[str]:
+def _content(lines: Iterable[str], most: int) -> list[str]:
     """The first ``most`` lines of ``lines`` that are not layout."""
-    found: list[str] = []
     match = _DECORATION.match
+    if isinstance(lines, list) and most >= len(lines):  # (all of them: no count to keep)
+        return [line for line in lines
+                if (head := line.lstrip()) and (head[0] not in _RULER_CHARS or not match(line))]
+    found: list[str] = []
     for line in lines:
         # (a line with text can be layout only when it opens with a ruler character: most
         # lines are told apart by their first character, without running the pattern)
@@ -186,7 +192,7 @@ def _content(lines: list[str], most: int) -> list[str]:
     return found
 
 
-def _marker(gap: list[str]) -> str | None:
+def _marker(gap: Sequence[str]) -> str | None:
     """The marker of a stretch of omitted lines, or ``None`` when it is only layout."""
     if len(gap) <= _SHAPE_SAMPLE:
         sample = _content(gap, len(gap))
@@ -203,20 +209,22 @@ def _marker(gap: list[str]) -> str | None:
     return stretch_marker(gap, like)
 
 
-def render(lines: list[str], keep: set[int]) -> list[str]:
+def render(lines: Sequence[str], keep: Iterable[int]) -> list[str]:
     """The kept lines in order, each stretch of other lines replaced by its marker.
 
     A stretch no longer than its marker is kept as it is.
 
     :param lines: the output's lines.
-    :param keep: the numbers of the lines kept.
+    :param keep: the numbers of the lines kept, ascending.
     :returns: the lines to show.
     """
     out: list[str] = []
     cursor = 0
-    for index in [*sorted(keep), len(lines)]:
+    for index in itertools.chain(keep, (len(lines),)):
         if index > cursor:
             gap = lines[cursor:index]
+            if len(gap) <= _SHAPE_SAMPLE:  # (read whole below, and a view decodes every read)
+                gap = list(gap)
             marker = _marker(gap)
             if marker is not None:
                 short = len(gap) <= len(marker)  # (a longer stretch is longer than its marker)

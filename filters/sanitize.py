@@ -12,6 +12,7 @@ __all__ = [
     "count_lines",
     "replace_lone_surrogates",
     "sanitize_output",
+    "sanitized_line_data",
     "sanitized_pieces",
     "strip_terminal",
 ]
@@ -229,6 +230,31 @@ def sanitized_pieces(read: Callable[[], bytes]) -> Iterator[bytes]:
     rest = stream.finish()
     if rest:
         yield rest.encode("utf-8", "surrogatepass")
+
+_SANITIZE_CHUNK = 1 << 18
+"""Characters of a raw text sanitized at a time by :func:`sanitized_line_data`."""
+
+
+def sanitized_line_data(raw: str) -> Iterator[bytes]:
+    """The line data of ``sanitize_output(raw)``, 256 KB at a time.
+
+    The sanitized text is never held whole: each piece is final when it is given.
+
+    :param raw: the command output as captured.
+    :returns: the UTF-8 pieces, a newline after the last line (nothing when the sanitized
+        text is empty).
+    """
+    stream = SanitizeStream()
+    fed = False
+    for start in range(0, len(raw), _SANITIZE_CHUNK):
+        clean = stream.feed_text(raw[start : start + _SANITIZE_CHUNK])
+        if clean:
+            fed = True
+            yield clean.encode("utf-8", "surrogatepass")
+    clean = stream.finish()
+    if clean or fed:
+        yield clean.encode("utf-8", "surrogatepass") + b"\n"
+
 
 def _terminal_cut(raw: str) -> int:
     """Where the terminal clean-up of ``raw`` may stop: a line start outside an OSC string."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.filters.must_keep import must_keep_classifier
-from tooldeck.filters.spans import Span, complement, kept_pieces, subtract, union
+from tooldeck.filters.spans import LineData, Span, complement, kept_pieces, subtract, union
 
 __all__ = [
     "Span",
@@ -36,7 +36,7 @@ def as_line_data(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass") + b"\n"
 
 
-def from_line_data(data: bytes) -> str:
+def from_line_data(data: LineData) -> str:
     """Decode line data back to text, dropping the final a newline.
 
     :param data: bytes built from :func:`as_line_data` pieces.

@@ -7,10 +7,13 @@ these operations instead of splitting texts into lists of lines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
 
 __all__ = [
-    "LineData", "Span", "complement", "intersect", "kept_pieces", "lines_of", "subtract", "union",
+    "LineData", "Span", "SpanArray", "complement", "intersect", "kept_pieces", "lines_of",
+    "subtract", "union",
 ]
 
 Span = tuple[int, int]
@@ -146,3 +149,40 @@ def lines_of(data: bytes, start: int, end: int) -> list[Span]:
         lines.append((start, line_end))
         start = line_end
     return lines
+
+
+class SpanArray(Sequence[Span]):
+    """Sorted spans kept in two arrays of offsets: 16 bytes a span, not a tuple's 120."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self) -> None:
+        self.starts = array("q")
+        self.ends = array("q")
+
+    def extend(self, spans: Iterable[Span], offset: int = 0) -> None:
+        """Add spans after the last one.
+
+        :param spans: sorted spans, none before the last one held.
+        :param offset: added to each offset (the spans of a window of a longer text).
+        """
+        for start, end in spans:
+            self.starts.append(start + offset)
+            self.ends.append(end + offset)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Span: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Span]: ...
+
+    def __getitem__(self, index: int | slice) -> Span | list[Span]:
+        if isinstance(index, slice):
+            return list(zip(self.starts[index], self.ends[index], strict=True))
+        return self.starts[index], self.ends[index]
+
+    def __iter__(self) -> Iterator[Span]:
+        return zip(self.starts, self.ends, strict=True)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated
 
 from tooldeck.filters.confidence import FilterConfidence
+from tooldeck.filters.line_view import line_data_pieces
 from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
-from tooldeck.filters.noise_cut import WINDOW, NoiseCut, line_data_pieces
+from tooldeck.filters.noise_cut import WINDOW, NoiseCut
 from tooldeck.filters.omissions import noise_notice
 from tooldeck.filters.patterns import LineMatcher
-from tooldeck.filters.sanitize import SanitizeStream
+from tooldeck.filters.sanitize import sanitized_line_data
 from tooldeck.filters.spans import LineData
 from tooldeck.filters.strategy import Reduction, StageResult, Strategy, StrategyParams
 from tooldeck.filters.tables import MinLen
@@ -60,7 +61,7 @@ class StripNoise(Strategy[StripNoiseParams]):
         return self._cut(line_data_pieces(clean), listing, clean)
 
     def apply(self, raw: str, exit_code: int | None = None) -> StageResult:
-        """:meth:`Strategy.apply`, the text sanitized and cut a megabyte at a time.
+        """:meth:`Strategy.apply`, the text sanitized and cut a piece at a time.
 
         The sanitized text is never held whole (:class:`~tooldeck.filters.sanitize.
         SanitizeStream` feeds the chunked core): what is alive is the raw text, the kept lines
@@ -70,8 +71,8 @@ class StripNoise(Strategy[StripNoiseParams]):
         :param exit_code: unused.
         :returns: the stage result.
         """
-        listing = functools.partial(_listing_of, _clean_pieces(raw))
-        reduction = self._cut(_clean_pieces(raw), listing, None)
+        listing = functools.partial(_listing_of, sanitized_line_data(raw))
+        reduction = self._cut(sanitized_line_data(raw), listing, None)
         return StageResult(reduction.text, reduction.confidence)
 
     def _cut(
@@ -157,21 +158,3 @@ def _listing_of(data: Iterable[bytes]) -> tuple[LineMatcher, ...]:
     for piece in data:
         count.add(piece)
     return count.short()
-
-
-_SANITIZE_CHUNK = 1 << 20
-"""Characters of a raw text sanitized at a time by :func:`_clean_pieces`."""
-
-
-def _clean_pieces(raw: str) -> Iterator[bytes]:
-    """The line data of ``sanitize_output(raw)``, a megabyte at a time (nothing when empty)."""
-    stream = SanitizeStream()
-    fed = False
-    for start in range(0, len(raw), _SANITIZE_CHUNK):
-        clean = stream.feed_text(raw[start : start + _SANITIZE_CHUNK])
-        if clean:
-            fed = True
-            yield clean.encode("utf-8", "surrogatepass")
-    clean = stream.finish()
-    if clean or fed:
-        yield clean.encode("utf-8", "surrogatepass") + b"\n"

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tooldeck.filters import noise_cut, strip_noise
+from tooldeck.filters import line_view, sanitize, strip_noise
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.must_keep import ListingCount, must_keep_classifier
 from tooldeck.filters.patterns import LineMatcher
@@ -92,8 +92,8 @@ def chunked(patterns: list[str], raw: str, window: int, piece: int) -> StageResu
     strategy = default_strategy_registry().build({"type": "strip_noise", "patterns": patterns})
     with (
         mock.patch.object(strip_noise, "WINDOW", window),
-        mock.patch.object(strip_noise, "_SANITIZE_CHUNK", piece),
-        mock.patch.object(noise_cut, "_ENCODE_CHUNK", piece),
+        mock.patch.object(sanitize, "_SANITIZE_CHUNK", piece),
+        mock.patch.object(line_view, "_ENCODE_CHUNK", piece),
     ):
         applied = strategy.apply(raw, 1)
         reduced = strategy.apply_clean(sanitize_output(raw), 1)

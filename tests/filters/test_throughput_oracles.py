@@ -208,10 +208,11 @@ def test_fallback_equals_previous_on_the_corpus() -> None:
 @given(st.text(max_size=40), st.integers(min_value=1, max_value=7))
 def test_line_data_encoded_piece_by_piece_equals_one_encoding(text: str, chunk: int) -> None:
     # pieces cut between any two characters, lone surrogates included (surrogatepass)
-    from tooldeck.filters import noise_cut
+    from tooldeck.filters import line_view
 
-    with mock.patch.object(noise_cut, "_ENCODE_CHUNK", chunk):
-        assert b"".join(noise_cut.line_data_pieces(text)) == as_line_data(text)
+    with mock.patch.object(line_view, "_ENCODE_CHUNK", chunk):
+        assert b"".join(line_view.line_data_pieces(text)) == as_line_data(text)
+        assert line_view.line_data(text) == as_line_data(text)
 
 
 @settings(max_examples=400, deadline=None)
