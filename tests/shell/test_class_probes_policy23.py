@@ -25,7 +25,8 @@ AGENTS = ("anthropics/claude-code", "google-gemini/gemini-cli", "openai/codex",
 SOURCES = (*(f"{agent}" for agent in AGENTS), "cline/cline#", "RooCodeInc/Roo-Code#",
            "unslothai/unsloth#", "kirodotdev/KiroCrew#", "gptme/gptme#",
            "Gitlawb/openclaude#", "dyad-sh/dyad#", "supermemoryai/claude-supermemory#",
-           "andresthor/cmd-line-mcp#", "NousResearch/hermes-agent#", "claude-wiki ")
+           "andresthor/cmd-line-mcp#", "NousResearch/hermes-agent#", "nextlevelbuilder/goclaw#",
+           "openclaw/openclaw#", "amd/gaia#", "claude-wiki ")
 """Each row names the advisory, issue or fix it was written from."""
 
 Row = tuple[str, str, str, str]
