@@ -402,7 +402,10 @@ def _awk_program(args: Sequence[Word]) -> Word | None:
 
 
 def _awk_bound(segment: Segment, program: Word) -> Word:
-    """An awk program with each ``-v NAME=VALUE`` variable written in as a string literal."""
+    """An awk program with each ``-v NAME=VALUE`` variable written in as a string literal.
+
+    Its regular expression constants are emptied: they are data.
+    """
     args = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]]
     text = program.value
     for option, value in itertools.pairwise(args):
@@ -410,7 +413,13 @@ def _awk_bound(segment: Segment, program: Word) -> Word:
         if option == "-v" and eq and name.isidentifier():
             literal = '"' + bound.replace("\\", "\\\\") + '"'  # re.sub reads backslashes
             text = re.sub(rf"\b{re.escape(name)}\b", literal, text)
+    text = _AWK_REGEX.sub(r"\1//", text)
     return program if text == program.value else attrs.evolve(program, value=text)
+
+
+_AWK_REGEX = re.compile(r"(^|[\n{;(,!~&|]\s*)/(?:\\.|[^/\n])+/")
+"""A regular expression constant where awk expects a pattern or an operand (awk(1)): its
+text is matched against input, never run (``awk '/system/ {print}'`` spawns nothing)."""
 
 
 def judge_interpreter(segment: Segment,

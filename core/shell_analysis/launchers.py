@@ -181,6 +181,8 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     # locally instead of connecting (sftp(1)); GTFOArgs' make and sftp pages
     "make": frozenset({"-E"}), "gmake": frozenset({"-E", "--eval"}),
     "sftp": frozenset({"-D"}),
+    # rg --pre CMD runs CMD FILE for every file searched (rg(1); openai/codex#7958)
+    "rg": frozenset({"--pre"}),
     "m4": frozenset({STDIN_CODE}),  # m4 <<< 'syscmd(…)': its script on standard input
     # emacs(1) takes each long option with one dash too, and runs Lisp from -execute
     "emacs": frozenset({"-eval", "--execute", "-execute"}),
@@ -190,6 +192,9 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
                     frozenset({"--shell-escape", "-shell-escape"})),
 }
 _DASH_C = frozenset({"script", "su", "flock", "runuser"})
+_RUNS_PROGRAM = frozenset({"rg"})
+"""Commands whose code option names one program run on each file (``rg --pre PROG``): the
+program is judged as a command, asks included (``--pre /tmp/x.sh`` runs a scratch program)."""
 _GIT_INCLUDE = re.compile(r"(?i)^include(?:if\..*)?\.path=")
 _HIDDEN_OPTIONS: dict[str, frozenset[str]] = {
     # curl(1) -K/--config and wget(1) --config read options from a file (an output file, an
@@ -475,6 +480,8 @@ def option_finding(segment: Segment,
                                     f"{word.source!r} is built at run time"))
             continue
         found = judge_code(word.value, shell_judge, whole_is_shell=True)
+        if found is None and segment.command in _RUNS_PROGRAM:
+            found = shell_judge(word.value)
         if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
             found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
         if found is None and segment.command == "git" and "ext::" in word.source:
@@ -558,6 +565,9 @@ def assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
+    if name == "RIPGREP_CONFIG_PATH":  # rg(1) reads options from it, --pre CMD among them
+        return Finding(ASK, "environment", f"rg reads more options from {value!r}: what "
+                       "they run is not seen")
     if name == "TAR_OPTIONS":  # options tar reads before its own (tar(1))
         found = shell_judge(f"tar {value}")
         return None if found is None else Finding(found.verdict, "environment",
@@ -578,6 +588,7 @@ def assignment_finding(name: str, value: str,
             or part.startswith(_TEMP_DIRS) for part in value.split(":")):
         return Finding(ASK, "environment", f"PATH={value!r} puts unusual directories first")
     return None
+
 
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)

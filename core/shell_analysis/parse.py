@@ -11,6 +11,10 @@ r"""The tree-sitter walk: from a command string to segments, redirections and op
 |                                        | (the body's ``$f`` is judged with them)            |
 | ``xargs CMD <<< TEXT`` / ``<< EOF``    | also a segment ``CMD`` + the literal input's words |
 | ``VAR=value cmd``                      | prefix removed; ``IFS=`` anywhere is opaque        |
+| ``\<newline>`` outside quotes/comments | removed before parsing, as bash's reader does      |
+|                                        | (``"$\<newline>(cmd)"`` is a substitution); with a |
+|                                        | here-document both readings are walked             |
+| ``${v@P}`` (prompt expansion)          | opaque: it runs the substitutions in ``v``'s value |
 | wrappers, code carriers                | see :mod:`.wrappers` and :mod:`.carriers`          |
 | ``export``/``declare``/``unset``…      | a segment with the keyword as command              |
 | parse error (ERROR / MISSING node)     | opaque; what did parse is still walked             |
@@ -77,6 +81,58 @@ _INHERITED = Stdin()
 _DYNAMIC_BODY = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"}
 )
+
+
+_PROMPT_EXPANSION = re.compile(r"\$\{[^{}]*@P\}")
+"""``${v@P}``: bash expands the value as a prompt string, running its ``$(…)`` (bash(1),
+"Parameter transformation"; QwenLM/qwen-code#8582)."""
+_WORD_BREAK = frozenset(" \t\n;&|()<>")
+
+
+def _joined_lines(text: str) -> str:
+    r"""The text with its line continuations removed, as bash's reader removes them.
+
+    A backslash-newline outside single quotes and comments is removed before words are
+    formed, inside double quotes too: ``"$\<newline>(cmd)"`` is the substitution ``$(cmd)``,
+    which tree-sitter-bash reads as a literal ``$`` and a string.
+
+    :param text: shell source.
+    :returns: the source without its line continuations.
+    """
+    out: list[str] = []
+    index, size = 0, len(text)
+    double = False
+    while index < size:
+        char = text[index]
+        if char == "\\" and index + 1 < size:
+            if text[index + 1] != "\n":
+                out.append(text[index : index + 2])
+            index += 2
+            continue
+        if char == "'" and not double and out and out[-1] == "$":  # $'…': backslashes escape
+            end = index + 1
+            while end < size and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[index : end + 1])
+            index = end + 1
+            continue
+        if char == "'" and not double:
+            end = text.find("'", index + 1)
+            end = size if end < 0 else end + 1
+            out.append(text[index:end])
+            index = end
+            continue
+        if char == "#" and not double and (not out or out[-1][-1:] in _WORD_BREAK):
+            end = text.find("\n", index)
+            end = size if end < 0 else end
+            out.append(text[index:end])
+            index = end
+            continue
+        if char == '"':
+            double = not double
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def _sanitized(source: bytes) -> bytes:
@@ -150,6 +206,18 @@ class _Walker:
             return
         if "\x00" in text:
             self.reasons.append(f"{origin}: NUL byte in the command")
+        if "\\\n" in text:
+            joined = _joined_lines(text)
+            if joined != text and "<<" in text:  # a quoted here-document keeps them: walk both
+                self.parsed(text, origin, depth)
+            text = joined
+        if _PROMPT_EXPANSION.search(text):
+            self.reasons.append(f"{origin}: a prompt expansion (${{…@P}}) runs the "
+                                "substitutions in a value")
+        self.parsed(text, origin, depth)
+
+    def parsed(self, text: str, origin: str, depth: int) -> None:
+        """Parse one script's text and walk its tree."""
         source = text.encode("utf-8", "surrogatepass")
         tree = parse_tree(source, self.budget)
         if tree is None:

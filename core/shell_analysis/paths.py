@@ -14,7 +14,8 @@ Path-like words (Zeph's rule, extended):
 | program text or pattern (``sed '/^#/d'``)      | no    | :mod:`.program_text`              |
 
 Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
-touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``, and the values
+touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``, the files of a
+sed script's ``w FILE`` command and ``s///w FILE`` flag, and the values
 of the output options of :data:`_OUTPUT_OPTIONS` (``curl -o F``, ``git log --output=F``,
 ``find -fprint F``, ``cc -o F``, ``unzip -d DIR``). A command also
 *writes* when it is ``patch``, ``git checkout`` or ``cargo fmt`` (no explicit operands).
@@ -22,6 +23,8 @@ of the output options of :data:`_OUTPUT_OPTIONS` (``curl -o F``, ``git log --out
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
@@ -123,7 +126,10 @@ def _segment_paths(segment: Segment) -> list[str]:
 
 
 def path_arguments(analysis: CommandAnalysis) -> tuple[str, ...]:
-    """List the static path-like words of every segment, then the redirect targets and sources.
+    """List the static path-like words of every segment, then the write targets and sources.
+
+    The write targets include the files named inside a word (``sed 'w FILE'``,
+    ``sort -oFILE``), which are no path-like word of their own.
 
     :param analysis: a command analysis.
     :returns: deduplicated paths in source order (resolution is the sandbox's job).
@@ -131,6 +137,7 @@ def path_arguments(analysis: CommandAnalysis) -> tuple[str, ...]:
     found: list[str] = []
     for segment in analysis.segments:
         found.extend(_segment_paths(segment))
+    found.extend(analysis.write_targets)
     found.extend(analysis.redirect_targets)
     found.extend(analysis.input_sources)
     return tuple(dict.fromkeys(found))
@@ -193,13 +200,42 @@ def _sed_in_place(word: Word) -> bool:
     return False
 
 
+_SED_ADDRESS = r"(?:\d+|\$|/(?:\\.|[^/\n])*/)"
+_SED_WRITES = re.compile(
+    # the w/W command after an optional address or range, and the w flag of s///
+    rf"(?:^|[;\n{{}}])\s*(?:{_SED_ADDRESS}(?:\s*,\s*{_SED_ADDRESS})?)?\s*!?\s*[wW][ \t]*"
+    r"([^\n]+)"
+    r"|s(.)(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImMeE0-9]*w[ \t]*([^\n]+)")
+"""A sed script's writes: the file name runs to the end of the line (sed(1), "w filename")."""
+_SED_STANDARD = frozenset({"/dev/stdout", "/dev/stderr"})
+
+
+def _sed_written(args: Sequence[Word]) -> list[Word]:
+    """The files a sed script writes with ``w FILE`` and ``s///w FILE``."""
+    scripts = [b for a, b in itertools.pairwise(args)
+               if a.value in ("-e", "--expression")]
+    scripts += [Word(w.value.partition("=")[2], w.source) for w in args
+                if w.value.startswith("--expression=")]
+    if not scripts and not any(w.value in ("-f", "--file") or w.value.startswith("--file=")
+                               for w in args):
+        scripts = _operands(args, frozenset({"-l", "--line-length"}))[:1]
+    found = []
+    for script in scripts:
+        for match in _SED_WRITES.finditer(script.value):
+            name = (match.group(1) or match.group(3) or "").strip()
+            if name and name not in _SED_STANDARD:
+                found.append(Word(name, script.source, script.dynamic))
+    return found
+
+
 def _sed_targets(args: Sequence[Word]) -> list[Word]:
+    written = _sed_written(args)
     if not any(_sed_in_place(w) for w in args):
-        return []
+        return written
     script_options = frozenset({"-e", "-f", "--expression", "--file"})
     operands = _operands(args, script_options | {"-l", "--line-length"})
     has_script_option = any(w.value in script_options for w in args)
-    return operands if has_script_option else operands[1:]
+    return (operands if has_script_option else operands[1:]) + written
 
 
 def _segment_targets(segment: Segment) -> tuple[list[Word], bool]:

@@ -3,11 +3,12 @@
 | class                  | commands (from each tool's own documentation)                     |
 | ---------------------- | ----------------------------------------------------------------- |
 | agent, approvals off   | ``claude --dangerously-skip-permissions`` / ``--permission-mode    |
-|                        | bypassPermissions``, ``codex --dangerously-bypass-approvals-and-   |
+|                        | bypassPermissions|auto``, ``codex --dangerously-bypass-approvals-and-   |
 |                        | sandbox`` / ``--yolo`` / ``--sandbox danger-full-access``,         |
 |                        | ``gemini``/``qwen`` ``--yolo`` / ``-y`` / ``--approval-mode yolo``, |
 |                        | ``aider --yes-always``, ``amp --dangerously-allow-all``,           |
-|                        | ``cursor-agent --force``, ``copilot --allow-all-tools``            |
+|                        | ``cursor-agent --force``, ``copilot --allow-all-tools``,           |
+|                        | ``GOOSE_MODE=auto goose`` (the setting given to that one command)  |
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
 |                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``,     |
@@ -29,6 +30,7 @@ A nested agent that keeps its approval prompts, a package installed into the pro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
@@ -38,7 +40,7 @@ __all__ = ["UNREVIEWED_HEADS", "unreviewed_finding"]
 
 _AGENT_FLAGS: dict[str, tuple[str, ...]] = {
     "claude": ("--dangerously-skip-permissions", "--allow-dangerously-skip-permissions",
-               "--permission-mode=bypasspermissions"),
+               "--permission-mode=bypasspermissions", "--permission-mode=auto"),
     "codex": ("--dangerously-bypass-approvals-and-sandbox", "--yolo",
               "--sandbox=danger-full-access", "-s=danger-full-access"),
     "gemini": ("--yolo", "-y", "--approval-mode=yolo"),
@@ -48,6 +50,11 @@ _AGENT_FLAGS: dict[str, tuple[str, ...]] = {
     "cursor-agent": ("--force", "-f"),
     "copilot": ("--allow-all-tools",),
 }
+_AGENT_SETTINGS: dict[str, re.Pattern[str]] = {
+    "goose": re.compile(r"(?:^|\s)GOOSE_MODE=[\"']?auto\b"),
+}
+"""Agents whose approvals an environment setting turns off, set for that one command
+(goose's ``GOOSE_MODE=auto``: every tool call runs without asking)."""
 _TUNNELS: dict[str, frozenset[str] | None] = {
     "cloudflared": frozenset({"tunnel"}),
     "ngrok": frozenset({"http", "tcp", "tls", "start"}),
@@ -74,7 +81,7 @@ _FORWARD_SETTINGS = ("remoteforward", "localforward", "dynamicforward", "tunnel"
 _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
-                                    | _SSHES | {"fzf"}
+                                    | frozenset(_AGENT_SETTINGS) | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
                                                  "gem"}))
 """Command names :func:`unreviewed_finding` looks at."""
@@ -165,6 +172,9 @@ def unreviewed_finding(segment: Segment) -> Finding | None:
         if head not in UNREVIEWED_HEADS:
             continue
         reason = _reason(head, [w.value for w in segment.words[position + 1 :]])
+        setting = _AGENT_SETTINGS.get(head)
+        if reason is None and setting is not None and setting.search(segment.text):
+            reason = f"runs the {head} agent with its approvals turned off"
         if reason is not None:
             return Finding(DENY, "unreviewed-access", f"{segment.text!r} {reason}")
     return None
