@@ -154,6 +154,13 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|already (?:installed|up|exists)|no such|not found|\bmissing\b|no tests? (?:ran|found)",
     ),
     ("line reference", r"(?i)\bline \d+:"),
+    # a plan's heading for each resource it will act on (terraform, tofu:
+    # ``  # aws_instance.web will be created``, ``  # aws_db.main must be replaced``): which
+    # resource, and what happens to it; the attributes under it are the changed lines
+    (
+        "planned action",
+        r"^\s*# \S.* (?:will|must) be (?:created|destroyed|replaced|updated|read)\b",
+    ),
     # a package an install added, removed or changed: ``+ httpx==0.28.1``, ``- idna 3.4``
     (
         "package change",
@@ -265,6 +272,27 @@ LISTING_RULES: tuple[tuple[str, str], ...] = (
     ("status entry", r"^\t\S|^(?:[MADRCU?!][ MADRCU?!]|[ ][MADRCU]) \S"),
     ("commit", r"^commit [0-9a-f]{7,40}\b|^(?:[*|/\\ ]+ )?[0-9a-f]{7,12} \S"),
     ("changed line", r"^\s*(?:[-+~]|-/\+|\+/-)\s+\S"),
+    # a name listed with where it is defined (``pytest --fixtures``: ``tmp_path [session
+    # scope] -- src/conftest.py:12``)
+    ("definition with its location", r"^[\w.-]+(?: \[[\w ]+\])? -- \S+:\d+\s*$"),
+    # a package an installer set up or removed, one step a line (apt, dpkg:
+    # ``Setting up curl (7.88.1-10) ...``, ``Removing vim (2:9.0) ...``); not the steps
+    # before (``Unpacking``, ``Preparing to unpack``), which name the same packages
+    ("package step", r"^(?:Setting up|Removing|Purging) \S+ \("),
+    # a package in a state other than installed: dpkg's held, removed or half-installed rows,
+    # a name then columns (``hi  figlet  2.2.5-3``, ``rc  logrotate  3.21.0-1``; not
+    # ``ii``), apt's local or removable ones (``curl/now 7.88 amd64 [installed,local]``)
+    (
+        "package state",
+        r"^(?:[hrpu][ncuihfwt]|i[ncuhfwt])[ R]? {1,2}[\w.+:-]+ {2,}\S"
+        r"|\[installed,(?:local|auto-removable)\]",
+    ),
+    # an installed package with a newer version (apt: ``[installed,upgradable to: 8.0]``);
+    # its own kind, so a long list of them does not lift the protection of the rarer states
+    ("upgradable package", r"\[installed,upgradable to: "),
+    # a test named with how long it took (pytest's ``--durations``: ``0.30s call
+    # tests/test_a.py::test_slow``)
+    ("test duration", r"^\s*\d+(?:\.\d+)?m?s\s+(?:\w+\s+)?\S+::\S"),
 )
 """Identifier lines of a listing (status entries, commits, package changes) and changed lines
 (``+``/``-``/``~`` of a diff, a plan, an expected/received comparison): protected while an

@@ -153,7 +153,8 @@ def test_changed_lines_are_protected_while_few_and_outside_long_blocks() -> None
     assert numbered(diff) == {0, 1, 3}
     created = ["  # aws_instance.web will be created", '  + resource "aws_instance" "web" {',
                *[f"      + attr_{n} = (known after apply)" for n in range(30)]]
-    assert numbered(created) == set()
+    # the heading names the resource and what happens to it: a fact; its attributes are not
+    assert numbered(created) == {0}
 
 
 def test_listing_kinds_are_limited_one_by_one() -> None:
@@ -354,3 +355,47 @@ def test_a_panic_keeps_its_location_and_message_not_its_backtrace() -> None:
         "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
     ]
     assert numbered(lines) == {1, 2}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  # aws_s3_bucket.logs will be destroyed",  # a plan's action on a resource
+        '  # google_compute_instance.vm["a"] must be replaced',
+        "  # azurerm_dns_zone.main will be updated in-place",
+    ],
+)
+def test_a_plans_action_on_a_resource_is_a_fact(line: str) -> None:
+    assert must_keep_classifier().is_must_keep(line)
+
+
+def test_a_comment_that_names_no_action_is_not_a_plan() -> None:
+    assert not must_keep_classifier().is_must_keep("  # aws_s3_bucket.logs is tagged")
+
+
+def test_listed_definitions_package_steps_states_and_durations_are_entries() -> None:
+    lines = [
+        "db_session [module scope] -- tests/conftest.py:41",  # a fixture and where it is
+        "client -- tests/conftest.py:12",
+        "Unpacking jq (1.6-2.1) ...",  # the step before: the same package again
+        "Setting up jq (1.6-2.1) ...",
+        "Removing nano (7.2-1) ...",
+        "ii  htop        3.2.2-2     amd64   interactive processes viewer",  # installed
+        "hi  tmux        3.3a-3      amd64   terminal multiplexer",  # held
+        "rc  exim4-base  4.96-15     amd64   support files for all Exim MTA",  # removed
+        'if [ -z "$X" ]; then',  # a line of shell, not a package row
+        "ripgrep/now 13.0.0-4 amd64 [installed,local]",
+        "libfoo1/stable,now 1.2-3 amd64 [installed,auto-removable]",
+        "libbar2/stable,now 2.0-1 amd64 [installed,automatic]",  # nothing to say
+        "wget/now 1.21 amd64 [installed,upgradable to: 1.21.3]",
+        "1.52s call     tests/test_io.py::test_big_upload",  # a slow test
+        "0.02s setup    tests/test_io.py::test_small[a]",
+    ]
+    assert numbered(lines) == {0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 14}
+
+
+def test_a_long_list_of_upgradable_packages_does_not_hide_the_rarer_states() -> None:
+    upgradable = [f"lib{n}/now 1.{n} amd64 [installed,upgradable to: 1.{n}.1]" for n in range(60)]
+    local = "ripgrep/now 13.0.0-4 amd64 [installed,local]"
+    protected = numbered([*upgradable[:30], local, *upgradable[30:]])
+    assert protected == {30}
