@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tooldeck.loop import ModelClient
 from tooldeck.schema_filter import Embed
+
+if TYPE_CHECKING:
+    import httpx  # the HTTP stack loads on the first request, not at import
 
 __all__ = [
     "anthropic_messages_client",
@@ -50,6 +51,8 @@ def _json_poster(url: str, headers: Mapping[str, str], timeout_s: float,
     async def post(payload: Mapping[str, Any]) -> Mapping[str, Any]:
         if http is not None:
             return await send(http, payload)
+        import httpx
+
         if not tls:
             tls.append(httpx.create_ssl_context())
         async with httpx.AsyncClient(verify=tls[0]) as client:

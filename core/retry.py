@@ -13,12 +13,14 @@ not a hand loop. Only the first attempt counts against the call quota.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-
-import tenacity
+from typing import TYPE_CHECKING
 
 from tooldeck.config import RetryConfig
 from tooldeck.errors import ToolError
 from tooldeck.models import ToolOutput
+
+if TYPE_CHECKING:
+    import tenacity  # loaded by the first retry, not on every start
 
 __all__ = ["backoff", "run_with_retries"]
 
@@ -29,6 +31,8 @@ def _transient(exc: BaseException) -> bool:
 
 def backoff(config: RetryConfig) -> tenacity.wait.wait_base:
     """The wait before each retry: random in ``[0, min(base * 2^k, max)]`` seconds."""
+    import tenacity
+
     return tenacity.wait_random_exponential(multiplier=config.base_ms / 1000,
                                             max=config.max_ms / 1000)
 
@@ -45,6 +49,8 @@ async def run_with_retries(attempt: Callable[[], Awaitable[ToolOutput]],
     """
     if not retryable or config.max_attempts <= 1:
         return await attempt()
+    import tenacity
+
     stops: list[tenacity.stop.stop_base] = [tenacity.stop_after_attempt(config.max_attempts)]
     if config.budget_secs:
         stops.append(tenacity.stop_before_delay(config.budget_secs))

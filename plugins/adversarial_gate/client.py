@@ -16,8 +16,6 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 __all__ = ["MAX_ANSWER_BYTES", "JudgeError", "ask_judge", "chat_url"]
 
 MAX_ANSWER_BYTES = 256 * 1024
@@ -46,6 +44,8 @@ def _judge_loop() -> asyncio.AbstractEventLoop:
 def _verify(url: str) -> ssl.SSLContext | bool:
     if not url.startswith("https://"):
         return False  # plain http: no certificate to check, and no CA bundle to load
+    import httpx  # the HTTP stack loads on the first request, not at plugin import
+
     with _LOCK:
         if not _TLS:
             _TLS.append(httpx.create_ssl_context())
@@ -73,6 +73,8 @@ def _content(data: Any) -> str:
 
 async def _post(url: str, payload: Mapping[str, Any], headers: Mapping[str, str],
                 timeout_s: float) -> str:
+    import httpx
+
     body = bytearray()
     async with httpx.AsyncClient(verify=_verify(url), timeout=timeout_s,
                                  follow_redirects=False) as client, \
@@ -93,6 +95,8 @@ async def _post(url: str, payload: Mapping[str, Any], headers: Mapping[str, str]
 
 async def _bounded(url: str, payload: Mapping[str, Any], headers: Mapping[str, str],
                    timeout_ms: int) -> str:
+    import httpx
+
     try:
         return await asyncio.wait_for(_post(url, payload, headers, timeout_ms / 1000),
                                       timeout_ms / 1000)

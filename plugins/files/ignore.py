@@ -25,7 +25,6 @@ import re
 from collections.abc import Sequence
 
 import attrs
-from pathspec import GitIgnoreSpec, RegexPattern
 
 from tooldeck.errors import ToolError
 from tooldeck.paths import PathSandbox
@@ -56,6 +55,8 @@ excluded directory is not entered), so such a match is not the path's own."""
 
 def _compile(lines: Sequence[str]) -> _Compiled:
     """Each line's regex and whether it ignores (``False``: a ``!`` line), last line first."""
+    from pathspec import GitIgnoreSpec, RegexPattern  # loaded by the first walk, not at start
+
     spec = GitIgnoreSpec.from_lines(lines)
     compiled = [
         (pattern.regex, bool(pattern.include))

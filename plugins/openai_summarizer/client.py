@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from tooldeck.context_compression import Summarize
 from tooldeck.errors import ErrorCategory, ToolError
 from tooldeck.model_clients import openai_chat_client
@@ -50,6 +48,8 @@ def chat_summarizer(base_url: str, model: str, *, api_key: str | None,
     where = base_url.rstrip("/") + "/chat/completions"
 
     async def summarize(text: str, instructions: str) -> str:
+        import httpx  # the HTTP stack loads on the first summary, not at plugin import
+
         messages = [{"role": "system", "content": instructions},
                     {"role": "user", "content": text}]
         try:

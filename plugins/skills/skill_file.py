@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from tooldeck.plugins.skills.render import (
     COMMAND_KEY,
@@ -293,6 +292,8 @@ def parse_skill(directory: str, label: str, path: Path, text: str) -> Skill:
     :raises SkillFileError: naming the file and field; ``defines_tools`` is true unless the
         front matter was read and has no ``tools`` field.
     """
+    import yaml  # loaded with the first skill file, not on every start
+
     front, body = _split(label, text)
     try:
         data = yaml.safe_load(front)
