@@ -16,24 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+
 DATA = Path(__file__).with_name("data") / "class_probes_policy21.tsv"
 SOURCES = ("Datadog default.policy ", "Panther ", "manual ", "flask ", "requests ", "semver ",
            "commander ", "joshughes/dotfiles ", "rcmx/dotfiles ", "Joey-Jiao/tectonic ",
            "public dotfiles ")
 """Each row names the catalogue entry, manual page or real usage it was written from."""
 
-Row = tuple[str, str, str, str]
-
 
 def _rows() -> list[Row]:
-    lines = [line for line in DATA.read_text(encoding="utf-8").splitlines()
-             if line and not line.startswith("#")]
-    assert lines[0] == "class\texpected\tsource\tcommand"
-    rows = []
-    for line in lines[1:]:
-        cls, expected, source, command = line.split("\t")
-        rows.append((cls, expected, source, command))
-    return rows
+    return read_rows(DATA)
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +54,8 @@ def test_datadog_rows_have_look_alikes() -> None:
 
 
 def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
-    missed = [(r[0], r[3]) for r in _rows() if r[1] in ("deny", "ask") and judged[r[3]] == "allow"]
-    assert missed == []
+    assert missed(_rows(), judged) == []
 
 
 def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
-    wrong = [(r[3], judged[r[3]]) for r in _rows()
-             if (r[1] == "allow" and judged[r[3]] != "allow")
-             or (r[1] == "asked" and judged[r[3]] != "ask")]
-    assert wrong == []
+    assert wrong_look_alikes(_rows(), judged) == []

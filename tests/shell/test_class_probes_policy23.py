@@ -17,8 +17,9 @@ import pytest
 
 from tooldeck.shell_analysis.parse import analyze
 
+from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+
 DATA = Path(__file__).with_name("data") / "class_probes_policy23.tsv"
-NEWLINE = "\u2424"
 AGENTS = ("anthropics/claude-code", "google-gemini/gemini-cli", "openai/codex",
           "QwenLM/qwen-code")
 """The agents whose advisories each have dangerous rows and look-alikes."""
@@ -29,18 +30,9 @@ SOURCES = (*(f"{agent}" for agent in AGENTS), "cline/cline#", "RooCodeInc/Roo-Co
            "openclaw/openclaw#", "amd/gaia#", "claude-wiki ")
 """Each row names the advisory, issue or fix it was written from."""
 
-Row = tuple[str, str, str, str]
-
 
 def _rows() -> list[Row]:
-    lines = [line for line in DATA.read_text(encoding="utf-8").splitlines()
-             if line and not line.startswith("#")]
-    assert lines[0] == "class\texpected\tsource\tcommand"
-    rows = []
-    for line in lines[1:]:
-        cls, expected, source, command = line.split("\t")
-        rows.append((cls, expected, source, command.replace(NEWLINE, "\n")))
-    return rows
+    return read_rows(DATA)
 
 
 @pytest.fixture(scope="module")
@@ -65,15 +57,11 @@ def test_each_agents_advisories_have_look_alikes() -> None:
 
 
 def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
-    missed = [(r[0], r[3]) for r in _rows() if r[1] in ("deny", "ask") and judged[r[3]] == "allow"]
-    assert missed == []
+    assert missed(_rows(), judged) == []
 
 
 def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
-    wrong = [(r[3], judged[r[3]]) for r in _rows()
-             if (r[1] == "allow" and judged[r[3]] != "allow")
-             or (r[1] == "asked" and judged[r[3]] != "ask")]
-    assert wrong == []
+    assert wrong_look_alikes(_rows(), judged) == []
 
 
 # The forms behind this round's fixes, at the analysis level.
