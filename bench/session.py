@@ -113,13 +113,15 @@ def model_text(result: ToolResult) -> str:
 
 
 TIMING = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s)\b|(?<=duration_ms)(?::? )\d+(?:\.\d+)?"
-                    r"|\d{4}-\d\d-\d\dT[\d_:.]+Z")
+                    r"|\d{4}-\d\d-\d\dT[\d_:.]+Z"
+                    r"|\b[A-Z][a-z]{2} +\d{1,2} +\d\d:\d\d\b")
 
 
 def timing_free(text: str) -> str:
     """``text`` with durations and time stamps masked: two runs of one test suite do not take
     the same time (``0.04s``, ``12ms``, node's test runner's ``duration_ms: 8.85``, npm's log
-    name ``2026-11-29T01_48_20_676Z-debug-0.log``)."""
+    name ``2026-11-29T01_48_20_676Z-debug-0.log``, and ``ls -l``'s ``Nov 29 05:58``: the
+    two copies are made a few seconds apart, sometimes across a minute)."""
     return TIMING.sub("<t>", text)
 
 
