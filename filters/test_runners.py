@@ -11,7 +11,11 @@ from __future__ import annotations
 import enum
 import re
 
-__all__ = ["LineKind", "cargo_counts", "classify_test_line", "is_block_end"]
+__all__ = ["PYTEST_HEADING", "LineKind", "cargo_counts", "classify_test_line", "is_block_end"]
+
+PYTEST_HEADING = r"_+ [^\s_].* _+$"
+"""pytest's heading of one failing test's details, its name between rulers of underscores;
+one underscore on each side when the name is too long for the terminal's width."""
 
 
 class LineKind(str, enum.Enum):
@@ -40,7 +44,7 @@ _GRAMMAR = re.compile(
             r"|Ran \d+ tests? in [\d.]+s$|(?:OK|FAILED)(?: \(.*\))?$)",  # unittest
             # the first line of one failure's details
             r"(?P<block_start>---- .+ stdout ----$"  # cargo
-            r"|_+ [^\s_].* _+$"  # pytest (one underscore around a name too long for the width)
+            rf"|{PYTEST_HEADING}"  # pytest
             r"|\s*--- FAIL: "  # go
             r"|\s*● (?!Console)"  # jest
             r"|\s*FAIL\s+\S+.* > "  # vitest

@@ -11,7 +11,13 @@ from tooldeck.filters.must_keep import must_keep_classifier, must_keep_line_numb
 from tooldeck.filters.rulers import is_ruler
 from tooldeck.filters.strategy import Reduction, Strategy, StrategyParams
 from tooldeck.filters.tables import Ge
-from tooldeck.filters.test_runners import LineKind, cargo_counts, classify_test_line, is_block_end
+from tooldeck.filters.test_runners import (
+    PYTEST_HEADING,
+    LineKind,
+    cargo_counts,
+    classify_test_line,
+    is_block_end,
+)
 
 __all__ = ["TestSummary", "TestSummaryParams", "compact_pytest_block", "omission_line"]
 
@@ -91,9 +97,7 @@ def _scan(lines: list[str], must_keep: set[int]) -> _Scan:
     return scan
 
 
-_PYTEST_HEADER = re.compile(r"_+ [^\s_].* _+$")
-"""A failing test's heading; one underscore on each side when its name is too long for the
-terminal's width."""
+_PYTEST_HEADER = re.compile(PYTEST_HEADING)
 _PYTEST_LOCATION = re.compile(r"\S+:\d+: \S")
 _PYTEST_EVIDENCE = re.compile(r"(?:>|E(?:\s|$))|\s*\^+\s*$")
 
