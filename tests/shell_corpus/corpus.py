@@ -5,7 +5,9 @@ is even): rules may be tuned on the tune half only; the held-back half measures 
 ``fresh.tsv`` (:data:`FRESH`) is a second corpus from other sources, in the same format,
 meant to measure how well rules tuned on ``commands.tsv`` generalise; ``third.tsv``
 (:data:`THIRD`) a third, from sources neither of the others used (detection rules, post-
-exploitation checklists, agents' CI and trajectories), written after the rules were.
+exploitation checklists, agents' CI and trajectories), written after the rules were;
+``fourth.tsv`` (:data:`FOURTH`) a fourth, written by a helper that never saw the rules, from
+runtime-detection rules, malware and supply-chain reports and projects' contributor guides.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import attrs
 CORPUS = Path(__file__).with_name("commands.tsv")
 FRESH = Path(__file__).with_name("fresh.tsv")
 THIRD = Path(__file__).with_name("third.tsv")
+FOURTH = Path(__file__).with_name("fourth.tsv")
 
 
 @attrs.frozen
@@ -59,7 +62,8 @@ def _decode(command: str, note: str) -> str:
 def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
-    :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH` or :data:`THIRD`.
+    :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD` or
+        :data:`FOURTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
