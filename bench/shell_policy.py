@@ -9,12 +9,15 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third] [--resolver public|system]
+        [--corpus commands|fresh|third|fourth] [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
 sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
 ``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
-(Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories.
+(Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories;
+``--corpus fourth`` judges ``tests/shell_corpus/fourth.tsv``: a fourth (Splunk, Falco, auditd,
+Tracee, supply-chain incidents), the held-back measure once the first three's held-back halves
+were opened to fix their misses.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -34,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import CORPUS, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FOURTH, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
 from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
@@ -42,7 +45,7 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
-CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD}
+CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH}
 """The corpus files by name."""
 
 
@@ -124,7 +127,7 @@ def main() -> None:
     parser.add_argument("--half", choices=("tune", "held-back", "all"), default="all")
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
-                        help="commands.tsv (the first corpus), fresh.tsv or third.tsv")
+                        help="commands.tsv (the first corpus), fresh.tsv, third.tsv or fourth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")
