@@ -38,6 +38,10 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | rfkill, nmcli                      | ``block``/``unblock``; ``networking off``, ``radio … |
 |                                    | off`` (the machine taken off its networks)           |
 | zzz, ZZZ                           | always (Void's suspend and hibernate)                |
+| mount, umount                      | an operand, ``-a``, a bind, move or propagation      |
+|                                    | change (what a path shows replaced: T1564.013 "Bind  |
+|                                    | Mounts", Elastic's hidepid remount rule); ``mount``  |
+|                                    | alone, ``-l``, ``-t TYPE`` list the mounts           |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -76,6 +80,11 @@ _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--refere
 _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
 _LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "kill"})
+_MOUNT_VALUES = frozenset({"-t", "--types", "-O", "--test-opts", "-N", "--namespace",
+                           "--options-mode", "--options-source", "-o", "--options"})
+"""mount(8)'s options whose value is no mount: a listing may name them (``mount -t ext4``)."""
+_MOUNT_CHANGES = ("-a", "--all", "-B", "--bind", "-R", "--rbind", "-M", "--move", "--make-",
+                  "--source", "--target", "-L", "--label", "-U", "--uuid")
 
 _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
@@ -105,7 +114,7 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
-                                     "nmcli", "zzz", "ZZZ"})
+                                     "nmcli", "zzz", "ZZZ", "mount", "umount"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -132,6 +141,21 @@ def _date(args: Sequence[str]) -> bool:
             skip = True
         elif not arg.startswith(("-", "+")):
             return True  # date MMDDhhmm[[CC]YY][.ss] sets the clock
+    return False
+
+
+def _mount(head: str, args: Sequence[str]) -> bool:
+    """``mount``/``umount`` given something to mount or unmount (not a listing)."""
+    if head == "umount":
+        return any(a not in ("-h", "--help", "-V", "--version") for a in args)
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _MOUNT_VALUES:
+            skip = True
+        elif not arg.startswith("-") or arg.startswith(_MOUNT_CHANGES):
+            return True
     return False
 
 
@@ -188,6 +212,8 @@ def _changes(head: str, args: Sequence[str]) -> bool:
     if head == "nmcli":
         return verbs[:2] in (["networking", "off"], ["radio", "off"]) or (
             verbs[:1] == ["radio"] and "off" in verbs)
+    if head in ("mount", "umount"):
+        return _mount(head, args)
     return head in ("zzz", "ZZZ")
 
 
