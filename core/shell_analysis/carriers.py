@@ -22,9 +22,10 @@ the code only exists at run time.
 2. ``curl … | sh``, ``base64 -d <<< … | bash``: the code is another command's output.
    Every carrier that runs code only known at run time is also named in
    :attr:`.CommandAnalysis.runtime_code` (the download-then-run rule reads it).
-3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan (and versioned names
-   such as ``python3.12``), when run without a program argument or inline code (GTFOBins'
-   ``echo 'esyscmd(…)' | m4``).
+3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan, the REPLs that
+   evaluate a pipe (``irb``, ``iex``, ``ipython``) (and versioned names such as
+   ``python3.12``), when run without a program argument or inline code (GTFOBins'
+   ``echo 'esyscmd(…)' | m4``, ``curl … | iex``).
 4. ``{}`` stands for a path ``find`` found under its start directories: when every start is a
    static relative directory without ``..`` and no ``-L``/``-follow`` leads out of the tree,
    ``{}`` is judged as a path under the start, named by the one ``-name`` test when there
@@ -412,7 +413,8 @@ STDIN_PROGRAMS: dict[str, str] = {
     "racket": "-e", "sbcl": "--eval", "bb": "-e", "qjs": "-e", "rhino": "-e", "xonsh": "-c",
     "clojure": "-e", "swipl": "-g", "gst": "-e", "deno": "eval",
     "tclsh": STDIN_CODE, "jjs": STDIN_CODE, "jshell": STDIN_CODE, "wish": STDIN_CODE,
-    "pypy": "-c", "jython": "-c", "micropython": "-c", "graalpy": "-c",
+    "pypy": "-c", "jython": "-c", "micropython": "-c", "graalpy": "-c", "ipython": "-c",
+    "iex": "-e", "irb": STDIN_CODE,
 }
 """Interpreters that run a program read from standard input (their manuals: with no program
 file, with ``-``, or as a REPL fed a non-terminal), and the option that gives the same program

@@ -97,6 +97,9 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "groovy": frozenset({"-e"}),
     "scala": frozenset({"-e"}),
     "elixir": frozenset({"-e"}),
+    # the interactive shells of Elixir and Ruby evaluate what they read when fed a pipe
+    # (iex -e runs code as elixir -e does; irb has no inline option): GTFOBins' irb
+    "iex": frozenset({"-e"}), "irb": frozenset(),
     "erl": frozenset({"-eval"}),
     "raku": frozenset({"-e"}), "perl6": frozenset({"-e"}), "rakudo": frozenset({"-e"}),
     "racket": frozenset({"-e", "--eval"}), "sbcl": frozenset({"--eval"}),
