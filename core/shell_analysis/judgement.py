@@ -48,6 +48,7 @@ import attrs
 from tooldeck.shell_analysis.archive_paths import ARCHIVE_HEADS, archive_paths_finding
 from tooldeck.shell_analysis.attack_tools import (
     ATTACK_TOOL_HEADS,
+    DIRECTORY_CLIENTS,
     MINER_MARKERS,
     SCRIPT_HOSTS,
     attack_tool_finding,
@@ -384,6 +385,7 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         if found is not None:
             return found
     if not ATTACK_TOOL_HEADS.isdisjoint(names) or segment.command in SCRIPT_HOSTS or (
+            segment.command in DIRECTORY_CLIENTS) or (
             "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
             "--" in segment.text and any(m in segment.text for m in MINER_MARKERS)):
         found = attack_tool_finding(segment)
