@@ -38,10 +38,12 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | rfkill, nmcli                      | ``block``/``unblock``; ``networking off``, ``radio … |
 |                                    | off`` (the machine taken off its networks)           |
 | zzz, ZZZ                           | always (Void's suspend and hibernate)                |
-| mount, umount                      | an operand, ``-a``, a bind, move or propagation      |
-|                                    | change (what a path shows replaced: T1564.013 "Bind  |
-|                                    | Mounts", Elastic's hidepid remount rule); ``mount``  |
-|                                    | alone, ``-l``, ``-t TYPE`` list the mounts           |
+| mount, umount                      | an operand outside the project (absolute, ``~``,     |
+|                                    | ``..``), ``-a``, a device by label or uuid: what a   |
+|                                    | system path shows replaced (T1564.013 "Bind Mounts", |
+|                                    | Elastic's hidepid remount rule); ``mount`` alone,    |
+|                                    | ``-l``, ``-t TYPE`` list; ``umount ./mnt`` is the    |
+|                                    | project's own                                        |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -83,8 +85,8 @@ _LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "k
 _MOUNT_VALUES = frozenset({"-t", "--types", "-O", "--test-opts", "-N", "--namespace",
                            "--options-mode", "--options-source", "-o", "--options"})
 """mount(8)'s options whose value is no mount: a listing may name them (``mount -t ext4``)."""
-_MOUNT_CHANGES = ("-a", "--all", "-B", "--bind", "-R", "--rbind", "-M", "--move", "--make-",
-                  "--source", "--target", "-L", "--label", "-U", "--uuid")
+_MOUNT_EVERYWHERE = ("-a", "--all", "-A", "--all-targets", "-L", "--label", "-U", "--uuid")
+"""Every entry of fstab or every mount point, or a disk named by its label or uuid."""
 
 _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
@@ -145,18 +147,27 @@ def _date(args: Sequence[str]) -> bool:
 
 
 def _mount(head: str, args: Sequence[str]) -> bool:
-    """``mount``/``umount`` given something to mount or unmount (not a listing)."""
-    if head == "umount":
-        return any(a not in ("-h", "--help", "-V", "--version") for a in args)
+    """``mount``/``umount`` of a path outside the project, or of everything (not a listing)."""
     skip = False
     for arg in args:
-        if skip:
+        name, eq, value = arg.partition("=")
+        if skip:  # an option's value: a type, mount options
             skip = False
-        elif arg in _MOUNT_VALUES:
+        elif arg.startswith(_MOUNT_EVERYWHERE):
+            return True
+        elif head == "mount" and arg in _MOUNT_VALUES:
             skip = True
-        elif not arg.startswith("-") or arg.startswith(_MOUNT_CHANGES):
+        elif arg.startswith("-"):
+            if eq and name in ("--source", "--target") and _outside(value):
+                return True
+        elif _outside(arg):
             return True
     return False
+
+
+def _outside(path: str) -> bool:
+    """A mount operand that names no path of the project (a system path, a device)."""
+    return path.startswith(("/", "~")) or ".." in path.split("/")
 
 
 def _changes(head: str, args: Sequence[str]) -> bool:
