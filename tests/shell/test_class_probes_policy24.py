@@ -63,12 +63,14 @@ def test_launched_commands_are_a_launchers_tail_and_a_code_options_pieces() -> N
     assert launched_commands(analyze("ls -la").segments[0]) == []
 
 
-def test_mount_listings_are_no_change() -> None:
+def test_mount_listings_and_project_mounts_are_no_machine_change() -> None:
     def changes(command: str) -> bool:
         return system_state_finding(analyze(command).segments[0]) is not None
 
-    assert changes("mount --bind a b") and changes("mount -a") and changes("umount /mnt")
+    assert changes("mount --bind /a b") and changes("mount -a") and changes("umount /mnt")
+    assert changes("mount --target=/etc/hosts x") and changes("mount --bind x ../up")
     assert not changes("mount") and not changes("mount -t ext4") and not changes("mount -l")
+    assert not changes("umount ./mnt") and not changes("mount --bind vendor/x node_modules")
 
 
 def test_a_secret_tree_is_the_tree_or_all_its_entries() -> None:
