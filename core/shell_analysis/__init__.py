@@ -61,7 +61,8 @@ position, ``rm -r`` on ``/``, home, a sandbox root or above one, ``.git/worktree
 :mod:`.confirm` (the shell gate matches them on :func:`.data_args.code_view`). Paths:
 :mod:`.paths`, :mod:`.outside_reads`. Links the command creates: :mod:`.links` finds them,
 :mod:`.link_rules` judges them against a sandbox (the shell gate's ``link-*`` rules).
-Filter matching: :func:`last_command`.
+Filter matching: :func:`last_command`. The commands a launcher or a code option runs, for
+rules that read commands rather than findings (the egress gate): :func:`launched_commands`.
 
 Command classes (:func:`judge_classes`, :mod:`.judgement`): escalation, power and persistence
 (:mod:`.escalation`, :mod:`.system_state`, :mod:`.containers`), launchers and code options
@@ -91,6 +92,7 @@ from tooldeck.shell_analysis.deobfuscate import deobfuscate
 from tooldeck.shell_analysis.findings import Finding
 from tooldeck.shell_analysis.judgement import ClassContext, judge_classes
 from tooldeck.shell_analysis.last_command import last_command
+from tooldeck.shell_analysis.launchers import LAUNCHING_HEADS, launched_commands
 from tooldeck.shell_analysis.model import BlockMatch, CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.parse import analyze
 from tooldeck.shell_analysis.paths import is_path_like, path_arguments
@@ -99,6 +101,7 @@ from tooldeck.shell_analysis.wrappers import WRAPPERS
 __all__ = [
     "DEFAULT_BLOCKED",
     "DEFAULT_CONFIRM_PATTERNS",
+    "LAUNCHING_HEADS",
     "NETWORK_COMMANDS",
     "SHELLS",
     "WRAPPERS",
@@ -119,6 +122,7 @@ __all__ = [
     "is_path_like",
     "judge_classes",
     "last_command",
+    "launched_commands",
     "path_arguments",
     "pattern_matches",
 ]

@@ -12,6 +12,15 @@ or an option only a miner has (``--donate-level``, ``--randomx-1gb-pages``,
 (MITRE ATT&CK T1496), unless the word is data or a pattern (``echo``, ``grep
 'stratum+tcp://' src/``).
 
+A directory client is one when it enumerates a Windows domain: ``ldapsearch`` given the
+account, group, computer or service filters that Microsoft's "Hunting for reconnaissance
+activities using LDAP search filters" lists (``(objectClass=group)``,
+``servicePrincipalName=*``, ``userAccountControl:1.2.840.113556.1.4.803:=…``,
+``adminCount=1``: ATT&CK T1087.002, T1069.002; mthcht's ThreatHunting-Keywords ``ldapsearch``
+and ``ldap queries`` entries), like the dumpers that do nothing else (``ldapdomaindump``,
+``windapsearch``, ``ldapsearch-ad``, ``adidnsdump``). A lookup of one entry (``(uid=alice)``,
+``-s base``) is a developer debugging a login and stays allowed.
+
 Left out on purpose: names a developer's tool shares (``httpx`` is also encode/httpx's
 command line, ``cdk`` AWS's CDK), secret scanners run on the project (``trufflehog
 filesystem .``; a search of the home is the secret rules'), and scanners the egress gate
@@ -20,12 +29,15 @@ already judges by their targets (``nmap``, ``masscan``, ``naabu``…).
 
 from __future__ import annotations
 
+import re
+
 from tooldeck.shell_analysis.data_args import is_data_word
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
 from tooldeck.shell_analysis.program_text import program_words
 
-__all__ = ["ATTACK_TOOL_HEADS", "MINER_MARKERS", "SCRIPT_HOSTS", "attack_tool_finding"]
+__all__ = ["ATTACK_TOOL_HEADS", "DIRECTORY_CLIENTS", "MINER_MARKERS", "SCRIPT_HOSTS",
+           "attack_tool_finding"]
 
 _FRAMEWORKS = frozenset({
     "crackmapexec", "cme", "nxc", "netexec", "havoc", "merlin-agent", "merlinserver-linux-x64",
@@ -71,6 +83,10 @@ _LATERAL = frozenset({
     # arp-scan, unicornscan, smbmap, kerbrute, Responder, bettercap, ettercap)
     "enum4linux", "enum4linux-ng", "enum4linux-ng.py", "nbtscan", "arp-scan", "unicornscan",
     "smbmap", "kerbrute", "responder", "responder.py", "bettercap", "ettercap",
+    # Active Directory dumpers over LDAP (each project's README; ThreatHunting-Keywords'
+    # offensive_tool_keyword entries)
+    "ldapdomaindump", "windapsearch", "windapsearch.py", "ldapsearch-ad", "ldapsearch-ad.py",
+    "adidnsdump",
 })
 _MINERS = frozenset({
     "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-multi", "minerd", "cgminer",
@@ -98,12 +114,21 @@ def _script(segment: Segment) -> str | None:
     return command_name(operands[0]) if operands else None
 
 
+DIRECTORY_CLIENTS: frozenset[str] = frozenset({"ldapsearch"})
+"""Directory clients :func:`attack_tool_finding` looks at for a domain enumeration."""
+_DOMAIN_RECON = re.compile(
+    r"\((?:objectClass|objectCategory)=(?:user|group|person|computer|groupPolicyContainer|"
+    r"trustedDomain|organizationalUnit|domain)\)|servicePrincipalName=|userAccountControl:|"
+    r"adminCount=|sAMAccountType=|ms-MCS-AdmPwd|msDS-AllowedToDelegateTo|memberOf=CN=",
+    re.IGNORECASE)
+"""The account, group, computer and service filters of a domain enumeration."""
+
 SCRIPT_HOSTS: frozenset[str] = _SCRIPT_HOSTS
 """Interpreters whose script :func:`attack_tool_finding` names too."""
 
 
 def attack_tool_finding(segment: Segment) -> Finding | None:
-    """Deny an attack tool at any command position, or a miner by its arguments.
+    """Deny an attack tool, a miner by its arguments, a domain enumeration by its filters.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -113,6 +138,10 @@ def attack_tool_finding(segment: Segment) -> Finding | None:
         if head in ATTACK_TOOL_HEADS:
             kind = "a coin miner" if head in _MINERS else "an attack tool"
             return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r}, {kind}")
+    if segment.command in DIRECTORY_CLIENTS and any(
+            _DOMAIN_RECON.search(a) for a in segment.argv[1:]):
+        return Finding(DENY, "attack-tool", f"{segment.text!r} enumerates a domain's accounts, "
+                       "groups or services")
     script = _script(segment)
     if script in ATTACK_TOOL_HEADS:
         return Finding(DENY, "attack-tool", f"{segment.text!r} runs {script!r}, an attack tool")

@@ -22,9 +22,10 @@ the code only exists at run time.
 2. ``curl … | sh``, ``base64 -d <<< … | bash``: the code is another command's output.
    Every carrier that runs code only known at run time is also named in
    :attr:`.CommandAnalysis.runtime_code` (the download-then-run rule reads it).
-3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan (and versioned names
-   such as ``python3.12``), when run without a program argument or inline code (GTFOBins'
-   ``echo 'esyscmd(…)' | m4``).
+3. python, perl, ruby, node, nodejs, php, lua, m4, dc, tclsh, expect, cpan, the REPLs that
+   evaluate a pipe (``irb``, ``iex``, ``ipython``) (and versioned names such as
+   ``python3.12``), when run without a program argument or inline code (GTFOBins'
+   ``echo 'esyscmd(…)' | m4``, ``curl … | iex``).
 4. ``{}`` stands for a path ``find`` found under its start directories: when every start is a
    static relative directory without ``..`` and no ``-L``/``-follow`` leads out of the tree,
    ``{}`` is judged as a path under the start, named by the one ``-name`` test when there
@@ -412,7 +413,8 @@ STDIN_PROGRAMS: dict[str, str] = {
     "racket": "-e", "sbcl": "--eval", "bb": "-e", "qjs": "-e", "rhino": "-e", "xonsh": "-c",
     "clojure": "-e", "swipl": "-g", "gst": "-e", "deno": "eval",
     "tclsh": STDIN_CODE, "jjs": STDIN_CODE, "jshell": STDIN_CODE, "wish": STDIN_CODE,
-    "pypy": "-c", "jython": "-c", "micropython": "-c", "graalpy": "-c",
+    "pypy": "-c", "jython": "-c", "micropython": "-c", "graalpy": "-c", "ipython": "-c",
+    "iex": "-e", "irb": STDIN_CODE,
 }
 """Interpreters that run a program read from standard input (their manuals: with no program
 file, with ``-``, or as a REPL fed a non-terminal), and the option that gives the same program
@@ -450,12 +452,12 @@ def stdin_program(argv: Sequence[Word], stdin: Stdin) -> list[Word] | None:
     return [argv[0], Word(option, option), Word(stdin.text, stdin.text)]
 
 
-def _find_start(args: Sequence[Word]) -> str | None:
+def _find_start(args: Sequence[Word], *, outside: bool = False) -> str | None:
     """The directory every file ``find`` visits lies under, when the tree cannot leave it.
 
-    ``find . src -name x``: ``.``. None when a start is built at run time, absolute, in the
-    home directory or climbs with ``..``, and when ``-L``/``-follow`` follows symbolic
-    links out of the tree.
+    ``find . src -name x``: ``.``. None when a start is built at run time, absolute or in the
+    home directory (unless ``outside``), climbs with ``..``, and when ``-L``/``-follow``
+    follows symbolic links out of the tree.
     """
     starts: list[str] = []
     for word in args:
@@ -466,7 +468,8 @@ def _find_start(args: Sequence[Word]) -> str | None:
             continue
         if value.startswith(("-", "(", "!")):
             break
-        if not word.stable or value.startswith(("/", "~")) or ".." in value.split("/"):
+        if not word.stable or (value.startswith(("/", "~")) and not outside) or (
+                ".." in value.split("/")):
             return None
         starts.append(value)
     if not starts or any(w.value == "-follow" for w in args):
@@ -478,14 +481,19 @@ def find_output(words: Sequence[Word]) -> str:
     """The path ``find START -name NAME`` prints, as a word (empty for anything else).
 
     ``find . -name .env | xargs cat`` reads ``./.env`` as ``find . -name .env -exec cat {}
-    +`` does: the same start and name rules (:func:`_find_start`, :func:`_found_name`).
+    +`` does: the same start and name rules (:func:`_find_start`, :func:`_found_name`). A
+    start outside the project counts too, and without one ``-name`` the names are any
+    file under it: ``find /var/log -type f | xargs mv -t logs/`` moves ``/var/log/*``, a
+    change outside the roots the path rules judge as such (a read there stays a read).
 
     :param words: the feeding command's words (command word first).
     :returns: ``START/NAME`` (``NAME`` may be a glob), or ``""``.
     """
     if not words or command_name(words[0].value) != "find" or not all(w.stable for w in words):
         return ""
-    start, (name, _) = _find_start(words[1:]), _found_name(words[1:])
+    start, (name, _) = _find_start(words[1:], outside=True), _found_name(words[1:])
+    if start is not None and start.startswith(("/", "~")):
+        return f"{start.rstrip('/')}/{'*' if name == '{}' else name}"
     return "" if start is None or name == "{}" else f"{start}/{name}"
 
 

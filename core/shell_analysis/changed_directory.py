@@ -4,7 +4,8 @@
 reads GitHub CLI's token. The other rules resolve a relative path from where the command
 starts; this one also resolves the operands of every reading command that follows a static
 ``cd``/``pushd`` against each directory the command changed to before it (in any nesting:
-``(cd ~/.kube && cat config)`` too), and denies a secret among them. It only ever adds a
+``(cd ~/.kube && cat config)`` too), and denies a secret among them, or a copy of a tree that
+holds secrets (``cd /etc && tar czf - *``, :mod:`.tree_copies`). It only ever adds a
 denial: the judgement of the path from the starting directory is untouched.
 """
 
@@ -17,6 +18,7 @@ from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_READERS, is_project_secret, reader_operands
+from tooldeck.shell_analysis.tree_copies import TREE_COPIERS, copied_tree
 
 __all__ = ["CHANGER_HEADS", "changed_directory_secret_finding"]
 
@@ -64,6 +66,12 @@ def changed_directory_secret_finding(analysis: CommandAnalysis, cwd: str | None,
                 running = os.path.normpath(os.path.join(running, os.path.expanduser(target)))
                 places.append(running)
             continue
+        if places and segment.command in TREE_COPIERS:  # cd /etc && tar czf - *
+            for place in places:
+                tree = copied_tree(segment, place)
+                if tree is not None:
+                    return Finding(DENY, "secret-read", f"{segment.text!r} copies {tree!r} "
+                                   f"in {place!r}, a tree that holds secrets")
         if not places or segment.command not in SECRET_READERS:
             continue
         for word in reader_operands(segment):

@@ -13,7 +13,9 @@ NAME -- ls /srv``. The words after the container
 
 A container started with the host's privileges is an escalation (denied): ``--privileged``,
 ``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
-a bind mount of ``/`` or of the Docker socket (``-v``, or ``--mount src=…``; ``ctr run`` too).
+a bind mount of ``/`` or of the Docker socket (``-v``, or ``--mount src=…``; ``ctr run`` too),
+after the engine's global options as well (``nerdctl --namespace k8s.io run --privileged``,
+``docker --context prod run …``: Elastic's "Suspicious Container Runtime CLI Arguments").
 """
 
 from __future__ import annotations
@@ -38,15 +40,33 @@ _HOST_ROOT_MOUNTS = ("/:", "/var/run/docker.sock", "/run/docker.sock", "/proc:",
                      "/etc:", "/root:", "/home:")
 
 
+_GLOBAL_FLAGS = frozenset({"-D", "--debug", "--tls", "--tlsverify", "--remote", "-r",
+                           "--debug-full", "--experimental", "--insecure-registry"})
+"""The engines' global options that take no value (``docker -D``, ``podman --remote``,
+``nerdctl --debug-full``); every other global option takes the next word (``docker --context
+prod``, ``nerdctl --namespace k8s.io``, ``podman --connection vm``: their reference pages)."""
+
+
+def _subcommand(args: Sequence[str]) -> Sequence[str]:
+    """The words from an engine's subcommand on, its global options skipped.
+
+    ``nerdctl --namespace k8s.io run --privileged …`` and ``docker --context prod container
+    run …`` both start a container: ``run`` is the subcommand, whatever comes before it.
+    """
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        arg = args[index]
+        index += 1 if "=" in arg or arg in _GLOBAL_FLAGS else 2
+    rest = args[index:]
+    return rest[1:] if rest and rest[0] == "container" else rest
+
+
 def _starter(segment: Segment) -> Sequence[str] | None:
     if not segment.command_positions or segment.command not in ENGINES:
         return None
     args = segment.argv[1:]
-    verbs = [a for a in args[:3] if not a.startswith("-")]
-    if not verbs:
-        return None
-    verb = verbs[1] if verbs[0] == "container" and len(verbs) > 1 else verbs[0]
-    return args if verb in _STARTERS else None
+    verb = _subcommand(args)[:1]
+    return args if verb and verb[0] in _STARTERS else None
 
 
 def _values(args: Sequence[str], options: frozenset[str]) -> list[str]:
@@ -120,7 +140,7 @@ def _remote_command(segment: Segment) -> list[str]:
         while rest and rest[0].startswith("-"):  # compose's own options (-f file, -p name)
             rest = rest[1:] if _takes_no_value(rest[0]) else rest[2:]
     elif head in ENGINES:
-        rest = args[1:] if args[:1] == ["container"] else args
+        rest = list(_subcommand(args))
     else:
         return []
     if rest[:1] not in (["exec"], ["run"], ["create"]):

@@ -42,7 +42,7 @@ from tooldeck.shell_analysis.model import Segment, Word
 
 __all__ = [
     "INTERPRETER_CODE_OPTIONS", "POWERSHELLS", "POWERSHELL_COMMAND", "STDIN_CODE",
-    "interpreter_code", "judge_code", "judge_interpreter",
+    "interpreter_code", "judge_code", "judge_interpreter", "shell_candidates",
 ]
 
 STDIN_CODE = "<stdin>"
@@ -97,6 +97,9 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "groovy": frozenset({"-e"}),
     "scala": frozenset({"-e"}),
     "elixir": frozenset({"-e"}),
+    # the interactive shells of Elixir and Ruby evaluate what they read when fed a pipe
+    # (iex -e runs code as elixir -e does; irb has no inline option): GTFOBins' irb
+    "iex": frozenset({"-e"}), "irb": frozenset(),
     "erl": frozenset({"-eval"}),
     "raku": frozenset({"-e"}), "perl6": frozenset({"-e"}), "rakudo": frozenset({"-e"}),
     "racket": frozenset({"-e", "--eval"}), "sbcl": frozenset({"--eval"}),
@@ -293,7 +296,15 @@ _HOME_REFERENCES = re.compile(
 )
 
 
-def _shell_candidates(code: str) -> list[str]:
+def shell_candidates(code: str) -> list[str]:
+    """The pieces of a code text that may be shell commands.
+
+    The whole text, its quoted strings and its statements, with prefixes such as ``shell ``
+    or ``!`` removed.
+
+    :param code: the code text (a one-liner, an option's value).
+    :returns: the candidates, duplicates removed, in order.
+    """
     code = _HOME_REFERENCES.sub("~", code)  # the shell analyzer knows ~ as the home directory
     found = [code]
     for pattern in _STRINGS:
@@ -318,7 +329,7 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
     """
     spawn = _SPAWN.search(code) is not None or (backticks and _BACKTICK.search(code) is not None)
     if spawn or whole_is_shell:
-        for candidate in _shell_candidates(code):
+        for candidate in shell_candidates(code):
             if _BARE_SHELLS.match(candidate.split(" #", 1)[0].strip()):
                 return Finding(DENY, "embedded-code", f"the code spawns a shell ({candidate!r})")
             judged = candidate and (whole_is_shell or candidate != code)

@@ -10,7 +10,8 @@ command-valued environment variable) is judged with the same rules, recursively,
 | 1     | escalation, power   | :mod:`.escalation`,       | deny                         |
 |       |                     | :mod:`.system_state`      |                              |
 | 1     | unreviewed access   | :mod:`.unreviewed_access` | deny                         |
-| 1     | secret read         | :mod:`.secret_reads`      | deny                         |
+| 1     | secret read         | :mod:`.secret_reads`,     | deny                         |
+|       |                     | :mod:`.tree_copies`       |                              |
 | 1     | attack tool, miner  | :mod:`.attack_tools`      | deny                         |
 | 2     | launcher            | :mod:`.launchers`         | what the launched command gets; |
 |       |                     |                           | a bare shell: deny           |
@@ -48,6 +49,7 @@ import attrs
 from tooldeck.shell_analysis.archive_paths import ARCHIVE_HEADS, archive_paths_finding
 from tooldeck.shell_analysis.attack_tools import (
     ATTACK_TOOL_HEADS,
+    DIRECTORY_CLIENTS,
     MINER_MARKERS,
     SCRIPT_HOSTS,
     attack_tool_finding,
@@ -149,6 +151,7 @@ from tooldeck.shell_analysis.secret_stores import (
 )
 from tooldeck.shell_analysis.staged_manifests import MANIFEST_RUNNERS, staged_manifest_finding
 from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
+from tooldeck.shell_analysis.tree_copies import TREE_COPIERS, tree_copy_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.uploads import (
     INSTALL_HEADS,
@@ -384,6 +387,7 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         if found is not None:
             return found
     if not ATTACK_TOOL_HEADS.isdisjoint(names) or segment.command in SCRIPT_HOSTS or (
+            segment.command in DIRECTORY_CLIENTS) or (
             "stratum" in segment.text and any(m in segment.text for m in MINER_MARKERS)) or (
             "--" in segment.text and any(m in segment.text for m in MINER_MARKERS)):
         found = attack_tool_finding(segment)
@@ -449,6 +453,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         hunt = secret_hunt_finding(segment)
         if hunt is not None:
             return [hunt]
+    if name in TREE_COPIERS:
+        tree = tree_copy_finding(segment, context.cwd)
+        if tree is not None:
+            return [tree]
     if name in SQL_HEADS:
         sql = sql_file_finding(segment)
         if sql is not None:

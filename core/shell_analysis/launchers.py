@@ -38,15 +38,18 @@ from tooldeck.shell_analysis.interpreters import (
     INTERPRETER_CODE_OPTIONS,
     STDIN_CODE,
     judge_code,
+    shell_candidates,
 )
 from tooldeck.shell_analysis.model import Segment, Word, command_name
 from tooldeck.shell_analysis.wrappers import WRAPPERS, is_assignment
 
 __all__ = [
     "ALL_ARGV_LAUNCHERS",
+    "LAUNCHING_HEADS",
     "OPTION_HEADS",
     "assignment_finding",
     "environment_finding",
+    "launched_commands",
     "launcher_tails",
     "option_finding",
 ]
@@ -597,3 +600,32 @@ OPTION_HEADS: frozenset[str] = (
     | {"xdg-user-dir", "strace"}
 )
 """Command names :func:`option_finding` looks at."""
+
+LAUNCHING_HEADS: frozenset[str] = (ALL_ARGV_LAUNCHERS - frozenset(WRAPPERS)) | OPTION_HEADS
+"""Command names whose segment may run a command :func:`launched_commands` finds."""
+
+
+def launched_commands(segment: Segment, *, tails: bool = True) -> list[str]:
+    """The shell text a launcher or a code option of a segment runs, as commands.
+
+    The class rules judge that text through their findings; a rule that reads commands
+    instead (the egress gate's destinations) reads it here: each trailing run of words of
+    an argv launcher (``strace -f curl …``; one word holding a command line is that line:
+    ``tmux new 'curl …'``), and each piece of a static code option's value
+    that may be a command (``gdb -ex 'shell curl …'``, ``ssh -o ProxyCommand='nc …'``).
+
+    :param segment: one analysed segment.
+    :param tails: whether to include the launcher's trailing words (off for a launcher that
+        runs them on another host).
+    :returns: the texts, outermost first.
+    """
+    texts: list[str] = []
+    for tail in launcher_tails(segment) if tails else ():
+        first = tail[0].value  # tmux new 'cmd', hyperfine 'cmd': one word, a command line
+        texts.append(first if any(c.isspace() for c in first) else
+                     " ".join(w.source for w in tail))
+    if segment.command_positions and segment.command in OPTION_HEADS:
+        for word in _code_words(segment):
+            if not word.dynamic:
+                texts.extend(c for c in shell_candidates(word.value) if c)
+    return texts

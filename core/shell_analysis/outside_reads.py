@@ -188,6 +188,16 @@ SECRET_PATTERNS: tuple[str, ...] = (
     # one reads the screen and types into it), the mongo shell's history, Signal Desktop's
     # database key
     "*/.yarnrc.yml", "*/.Xauthority", "*/.ICEauthority", "*/.dbshell", "*/Signal/config.json",
+    # the mail spools (LinEnum's interesting_files "readmailroot", LinPEAS' mails check):
+    # cron's output, password resets and whatever else was mailed to an account
+    "/var/mail/*", "/var/spool/mail/*",
+    # a deployed environment's settings, where the frameworks' documentation puts the
+    # connection strings and passwords of that environment: ASP.NET Core's
+    # appsettings.{Environment}.json, Spring Boot's application-{profile} files
+    "*/appsettings.Production.json", "*/appsettings.Staging.json",
+    "*/application-prod.properties", "*/application-prod.yml", "*/application-prod.yaml",
+    "*/application-production.properties", "*/application-production.yml",
+    "*/application-production.yaml",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 

@@ -38,6 +38,12 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | rfkill, nmcli                      | ``block``/``unblock``; ``networking off``, ``radio … |
 |                                    | off`` (the machine taken off its networks)           |
 | zzz, ZZZ                           | always (Void's suspend and hibernate)                |
+| mount, umount                      | an operand outside the project (absolute, ``~``,     |
+|                                    | ``..``), ``-a``, a device by label or uuid: what a   |
+|                                    | system path shows replaced (T1564.013 "Bind Mounts", |
+|                                    | Elastic's hidepid remount rule); ``mount`` alone,    |
+|                                    | ``-l``, ``-t TYPE`` list; ``umount ./mnt`` is the    |
+|                                    | project's own                                        |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -76,6 +82,11 @@ _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--refere
 _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
 _LAUNCHCTL_OFF = frozenset({"unload", "bootout", "disable", "stop", "remove", "kill"})
+_MOUNT_VALUES = frozenset({"-t", "--types", "-O", "--test-opts", "-N", "--namespace",
+                           "--options-mode", "--options-source", "-o", "--options"})
+"""mount(8)'s options whose value is no mount: a listing may name them (``mount -t ext4``)."""
+_MOUNT_EVERYWHERE = ("-a", "--all", "-A", "--all-targets", "-L", "--label", "-U", "--uuid")
+"""Every entry of fstab or every mount point, or a disk named by its label or uuid."""
 
 _PACKAGE_VERBS: dict[str, frozenset[str]] = {
     "apt": frozenset({"install", "reinstall", "remove", "purge", "autoremove", "upgrade",
@@ -105,7 +116,7 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
-                                     "nmcli", "zzz", "ZZZ"})
+                                     "nmcli", "zzz", "ZZZ", "mount", "umount"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -133,6 +144,30 @@ def _date(args: Sequence[str]) -> bool:
         elif not arg.startswith(("-", "+")):
             return True  # date MMDDhhmm[[CC]YY][.ss] sets the clock
     return False
+
+
+def _mount(head: str, args: Sequence[str]) -> bool:
+    """``mount``/``umount`` of a path outside the project, or of everything (not a listing)."""
+    skip = False
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        if skip:  # an option's value: a type, mount options
+            skip = False
+        elif arg.startswith(_MOUNT_EVERYWHERE):
+            return True
+        elif head == "mount" and arg in _MOUNT_VALUES:
+            skip = True
+        elif arg.startswith("-"):
+            if eq and name in ("--source", "--target") and _outside(value):
+                return True
+        elif _outside(arg):
+            return True
+    return False
+
+
+def _outside(path: str) -> bool:
+    """A mount operand that names no path of the project (a system path, a device)."""
+    return path.startswith(("/", "~")) or ".." in path.split("/")
 
 
 def _changes(head: str, args: Sequence[str]) -> bool:
@@ -188,6 +223,8 @@ def _changes(head: str, args: Sequence[str]) -> bool:
     if head == "nmcli":
         return verbs[:2] in (["networking", "off"], ["radio", "off"]) or (
             verbs[:1] == ["radio"] and "off" in verbs)
+    if head in ("mount", "umount"):
+        return _mount(head, args)
     return head in ("zzz", "ZZZ")
 
 

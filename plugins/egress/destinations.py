@@ -59,6 +59,13 @@ An HTTP client's URL is judged as a URL whatever its scheme (``curl gopher://…
 
 A word whose value is only known at run time (``$URL``, ``$(cat f)``) where a destination
 stands is reported as :class:`Unknown`: the gate asks about it.
+
+A command a launcher or a code option runs is read the same way, down to
+:data:`MAX_LAUNCH_DEPTH` levels (:func:`tooldeck.shell_analysis.launched_commands`):
+``strace -f curl URL``, ``gdb -batch -ex 'shell curl URL'``, ``tmux new -d 'wget URL'``
+connect from this machine as ``curl URL`` does. The trailing words of a launcher that runs
+them on another host or in a guest (:data:`REMOTE_RUNNERS`: ``ssh host 'curl URL'``, ``docker
+exec web curl URL``) connect from there, and are not read.
 """
 
 from __future__ import annotations
@@ -69,10 +76,26 @@ from urllib.parse import urlsplit
 
 import attrs
 
-from tooldeck.shell_analysis import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis import (
+    LAUNCHING_HEADS,
+    CommandAnalysis,
+    Segment,
+    Word,
+    analyze,
+    launched_commands,
+)
 from tooldeck.shell_analysis.escalation import is_init_script
 
-__all__ = ["HostPort", "Unknown", "Url", "destinations", "names_nowhere"]
+__all__ = ["MAX_LAUNCH_DEPTH", "REMOTE_RUNNERS", "HostPort", "Unknown", "Url", "destinations",
+           "names_nowhere"]
+
+MAX_LAUNCH_DEPTH = 3
+"""How deep commands run by launchers are read (the class rules' nesting limit)."""
+
+REMOTE_RUNNERS = frozenset({"ssh", "autossh", "pdsh", "clush", "kubectl", "oc", "docker",
+                            "podman", "nerdctl", "lxc", "incus", "multipass", "lxc-attach",
+                            "distrobox", "limactl", "heroku", "railway", "vagrant"})
+"""Launchers whose trailing words run on another host or in a guest, not here."""
 
 
 @attrs.frozen
@@ -775,10 +798,19 @@ def _redirect_destination(target: str) -> Destination:
     return HostPort(parts[3], int(parts[4]), f"/dev/{parts[2]}")
 
 
-def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
+def _launched(segment: Segment, depth: int) -> list[CommandAnalysis]:
+    """The analyses of what a segment's launcher or code options run (none past the depth)."""
+    if depth >= MAX_LAUNCH_DEPTH or segment.command not in LAUNCHING_HEADS:
+        return []  # a launcher is never peeled: it is the segment's command
+    texts = launched_commands(segment, tails=segment.command not in REMOTE_RUNNERS)
+    return [analyze(text) for text in dict.fromkeys(texts)]
+
+
+def destinations(analysis: CommandAnalysis, depth: int = 0) -> tuple[Destination, ...]:
     """Every network destination a command names, in order, duplicates removed.
 
     :param analysis: the shell analysis of the command.
+    :param depth: how deep in launched commands this analysis is (0 for the command itself).
     :returns: the destinations; :class:`Unknown` for those only known at run time.
     """
     found: list[Destination] = []
@@ -791,6 +823,8 @@ def destinations(analysis: CommandAnalysis) -> tuple[Destination, ...]:
         if "roxy" in text or "ROXY" in text or "_HOST=" in text or "_ADDR=" in text:
             found.extend(_proxy_destinations(segment))
         found.extend(_segment_destinations(segment))
+        for launched in _launched(segment, depth):
+            found.extend(destinations(launched, depth + 1))
     found.extend(_redirect_destination(target) for target in analysis.network_redirects)
     return tuple(dict.fromkeys(found))
 
@@ -804,15 +838,17 @@ _READ_PROGRAMS = frozenset({
 Derived from the same tables it dispatches on; a new branch there adds its name here."""
 
 
-def names_nowhere(analysis: CommandAnalysis) -> bool:
+def names_nowhere(analysis: CommandAnalysis, depth: int = 0) -> bool:
     """Whether :func:`destinations` is surely empty, decided without reading any argument.
 
     It is when no segment runs a program destinations are read from, no segment sets a proxy
     or server variable, no assignment sets one for the session and no redirection opens a
-    ``/dev/tcp`` or ``/dev/udp`` socket. Anything else (a URL client, an unknown proxy
-    prefix, a Python that may run ``-m pip``) is left to :func:`destinations`.
+    ``/dev/tcp`` or ``/dev/udp`` socket, and the same holds for what each launcher runs.
+    Anything else (a URL client, an unknown proxy prefix, a Python that may run ``-m pip``)
+    is left to :func:`destinations`.
 
     :param analysis: the shell analysis of the command.
+    :param depth: how deep in launched commands this analysis is (0 for the command itself).
     :returns: ``True`` only when :func:`destinations` would return nothing.
     """
     if analysis.network_redirects:
@@ -825,5 +861,7 @@ def names_nowhere(analysis: CommandAnalysis) -> bool:
         text = segment.text
         if (command in _READ_PROGRAMS or _PYTHONS.match(command) or "roxy" in text
                 or "ROXY" in text or "_HOST=" in text or "_ADDR=" in text):
+            return False
+        if any(not names_nowhere(launched, depth + 1) for launched in _launched(segment, depth)):
             return False
     return True
