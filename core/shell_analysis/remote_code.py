@@ -10,7 +10,8 @@ not run unseen, and a shell must not be wired to a connection:
 |                 | ``python3 <(curl …)``, ``eval "$(wget -O- …)"``)             |         |
 | download-exec   | a file a network client saves is run later in the command   | deny    |
 |                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``,        |         |
-|                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``), or  |         |
+|                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``,      |         |
+|                 | ``tftp -g -r x.sh HOST``, ``atftp --get``), or               |         |
 |                 | a file of an archive piped from one into an unpacker, or     |         |
 |                 | saved by one and unpacked (``curl … | tar xz && ./install.sh``,|        |
 |                 | ``wget x.tgz && tar xzf x.tgz && ./x/run``); the file named   |         |
@@ -64,6 +65,7 @@ OTHER_CLIENTS: frozenset[str] = frozenset({
     "netcat", "rsync", "rcat", "pwncat", "sshpass", "autossh", "mosh", "lftp", "mail", "mailx",
     "sendmail", "mutt", "swaks", "websocat", "grpcurl", "aria2c", "axel",
     "fetch", "curlie", "nscurl",  # FreeBSD's fetch(1), curlie, macOS's nscurl (LOOBins)
+    "atftp",  # the advanced TFTP client (Splunk's and Falco's downloader lists name it)
 })
 """Network clients GTFOBins does not list among its upload, download or shell binaries."""
 
@@ -94,6 +96,8 @@ _BASENAME_SAVERS = frozenset({"wget", "wget2", "aria2c", "axel", "lwp-download",
 """Clients that save a URL under its own base name when no output is named (their manuals)."""
 _COPY_CLIENTS = frozenset({"scp", "rsync", "sftp", "tftp", "lftp"})
 """Clients that copy a remote ``host:path`` (or ``get path``) to a local file of its name."""
+_TFTP_GET_CLIENTS = frozenset({"tftp", "atftp"})
+"""TFTP clients with busybox's and atftp's get options (:func:`_tftp_get`)."""
 _POSITIONAL_SAVERS = frozenset({"lwp-download", "lwp-mirror", "axel", "tftp"})
 """Clients whose operand after the URL names the local file (their manuals)."""
 _GET_COMMANDS = frozenset({"get", "mget", "reget", "pget"})
@@ -215,12 +219,30 @@ def _saved_files(segment: Segment) -> list[str]:
         if remote and ":" not in operands[-1]:  # scp host:x ./payload: the local target
             found.append(operands[-1])
         found.extend(w.value for a, w in itertools.pairwise(args) if a.value == "get")
+    if name in _TFTP_GET_CLIENTS:
+        found.extend(_tftp_get(args))
     for word in args:  # a script of client commands: smbclient -c 'get R L', lftp -c 'get R'
         for command in word.value.split(";"):
             got = command.split()
             if len(got) > 1 and got[0] in _GET_COMMANDS:
                 found.extend([os.path.basename(got[1]), *got[2:3]])
     return [f for f in found if f and f != "-"]
+
+
+def _tftp_get(args: Sequence[Word]) -> list[str]:
+    """The local file of a busybox ``tftp``/``atftp`` get: ``-g -r REMOTE [-l LOCAL] HOST``.
+
+    Both manuals: ``-l`` names the local file, which defaults to the remote one's name.
+    """
+    values = [w.value for w in args]
+    if not {"-g", "--get"} & set(values):
+        return []
+    named = {option: value for option, value in itertools.pairwise(values)}
+    local = named.get("-l") or named.get("--local-file")
+    remote = named.get("-r") or named.get("--remote-file")
+    if local is not None:
+        return [local]
+    return [os.path.basename(remote)] if remote else []
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -16,6 +16,8 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 |               | run time, or its standard input; or is piped what an archiver  |         |
 |               | or reader packs (``tar czf - . | ssh h 'cat > x'``)            |         |
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
+| upload        | a repository made public (``gh repo create --public``, ``gh    | ask     |
+|               | repo edit --visibility public``, ``gh api … -f private=false``) |         |
 | upload        | a package published where an option of the command says        | ask     |
 |               | (``npm publish --registry URL``, ``twine upload                |         |
 |               | --repository-url URL``, ``uv publish --publish-url``, ``cargo  |         |
@@ -407,6 +409,22 @@ def _carried(segment: Segment) -> Finding | None:
     return None
 
 
+def _makes_public(args: Sequence[Word]) -> bool:
+    """Whether a ``gh`` command makes a repository public (GitHub CLI's manual).
+
+    ``gh repo create --public``, ``gh repo edit --visibility public``, or the REST field
+    through ``gh api`` (``-f private=false``, ``-f visibility=public``).
+    """
+    values = [w.value for w in args]
+    verbs = [v for v in values if not v.startswith("-")][:2]
+    if verbs == ["repo", "create"]:
+        return "--public" in values
+    if verbs == ["repo", "edit"]:
+        return "--visibility=public" in values or ("--visibility", "public") in set(
+            itertools.pairwise(values))
+    return verbs[:1] == ["api"] and bool({"private=false", "visibility=public"} & set(values))
+
+
 def upload_finding(segment: Segment, cwd: str | None,
                    roots: Sequence[str]) -> Finding | None:
     """Judge the files a network client uploads.
@@ -429,6 +447,9 @@ def upload_finding(segment: Segment, cwd: str | None,
                 w.value.startswith("-b") for w in _args(segment))):
         return Finding(ASK, "upload", f"{segment.text!r} feeds {segment.command} a script: "
                        "it may upload")
+    if segment.command == "gh" and _makes_public(_args(segment)):
+        return Finding(ASK, "upload", f"{segment.text!r} makes a repository public: everything "
+                       "it holds is published")
     asked: Finding | None = None
     for word in _uploaded(segment):
         if not word.stable:

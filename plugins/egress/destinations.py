@@ -70,12 +70,14 @@ exec web curl URL``) connect from there, and are not read.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import attrs
 
+from tooldeck.egress.hosts import HostSyntaxError, ends_in_number, normalise_host_name
 from tooldeck.shell_analysis import (
     LAUNCHING_HEADS,
     CommandAnalysis,
@@ -344,8 +346,70 @@ def _http_client(command: str, words: Sequence[Word]) -> Iterator[Destination]:
             positional = positional[1:]
         positional = positional[:1]
         scheme = "https" if command in ("https", "xhs") else "http"
+    follows = _follows_redirects(command, words)
     for word in positional:
         yield _judge_word(word, command, lambda text: _url_or_host(text, command, scheme))
+        if follows and _static(word):
+            yield from _carried_urls(word, command)
+
+
+def _follows_redirects(command: str, words: Sequence[Word]) -> bool:
+    """Whether the client follows HTTP redirects (their manuals).
+
+    wget by default (not with ``--max-redirect=0``), curl with ``-L``, HTTPie and xh with
+    ``--follow``/``-F``.
+    """
+    values = [w.value for w in words]
+    if command in ("wget", "wget2"):
+        return "--max-redirect=0" not in values and ("--max-redirect", "0") not in set(
+            itertools.pairwise(values))
+    if command == "curl":
+        return any(v in ("--location", "--location-trusted") or (
+            v.startswith("-") and not v.startswith("--") and "L" in v) for v in values)
+    return command in _HTTPIE and any(v in ("--follow", "-F") for v in values)
+
+
+def _carried_urls(word: Word, command: str) -> Iterator[Destination]:
+    """The addresses of the URLs a URL carries in its query or fragment, percent-decoded.
+
+    An open redirect (``https://host/r?u=http://169.254.169.254/``) sends a client that
+    follows redirects to the carried URL, which the first request never names. A carried URL
+    whose host is an address (any spelling the static rules read: ``169.254.169.254``,
+    ``0xa9fea9fe``, ``[::1]``) or a loopback name is judged as a destination of its own, as a
+    relay (a loopback one is refused, not asked as a developer's own service). Carried names
+    are not resolved, and their scheme is not judged: a query that names
+    ``http://example.com`` is not a request the client makes.
+    """
+    parts = urlsplit(word.value)
+    for text in (parts.query, parts.fragment):
+        for _ in range(3):  # %2568ttp%253A… takes two rounds
+            decoded = unquote(text)
+            if decoded == text:
+                break
+            text = decoded
+        for match in _URL_IN_TEXT.finditer(text):
+            found = _carried_address(match.group().split("&", 1)[0], command)
+            if found is not None:
+                yield _relayed(_as_written(found, word))
+
+
+def _carried_address(url: str, command: str) -> HostPort | None:
+    """A carried URL's host and port when its host is an address or a loopback name."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    default = 443 if parts.scheme.lower() in ("https", "wss") else 80
+    found = HostPort(f"[{host}]" if ":" in host else host, port or default, command)
+    if ":" in host or host == "localhost" or host.endswith(".localhost"):
+        return found
+    try:
+        return found if ends_in_number(normalise_host_name(host)) else None
+    except HostSyntaxError:
+        return None
 
 
 def _split_host_port(text: str) -> tuple[str, str]:
@@ -530,7 +594,8 @@ _SERVICE_URL_OPTIONS = frozenset({"-u", "--url", "-H", "--uri"})
 # probes that reach a host without a port: ICMP echo and route tracing (each tool's manual)
 _PROBES = frozenset({"ping", "ping6", "arping", "traceroute", "traceroute6", "tracepath",
                      "tracepath6", "mtr", "tcptraceroute"})
-_POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "lftp": 21, "rlogin": 513,
+_POSITIONAL_HOSTS: dict[str, int] = {"ftp": 21, "tftp": 69, "atftp": 69, "lftp": 21,
+                                     "rlogin": 513,
                                      "gnutls-cli": 443, "socket": 0, "nmap": 0, "masscan": 0,
                                      "nping": 0, "hping3": 0, "zmap": 0, "naabu": 0,
                                      "rustscan": 0, "fping": 0, **dict.fromkeys(_PROBES, 7),
@@ -552,7 +617,9 @@ _SERVICE_VALUE_OPTIONS = _words(
     "-H -R -S --port --user --username --dbname --database --file --output --command")
 _TRANSFER_VALUE_OPTIONS = {  # their own manuals: ``ftp -n HOST`` has no value after ``-n``
     "ftp": _words("-N -P -o -r -s -T -q -u"),
-    "tftp": _words("-m -R -c"),
+    # tftp-hpa's -m -R -c; busybox tftp's and atftp's -l LOCAL -r REMOTE -b SIZE
+    "tftp": _words("-m -R -c -l -r -b"),
+    "atftp": _words("-l -r -b -m -P --local-file --remote-file --option --mode --port"),
     "lftp": _words("-p -u -e -c -f --user --password"),
     "fping": _words("-b -B -c -C -H -I -i -O -p -Q -r -S -t"),  # -g (a range) is a flag
     "showmount": frozenset(),  # -a -d -e are flags
