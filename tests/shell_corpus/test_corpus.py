@@ -1,14 +1,13 @@
-"""The default policy on both shell corpora (issue 12): caught, benign denied, benign asked.
+"""The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet per corpus (``commands.tsv``, ``fresh.tsv`` and ``third.tsv``): the limits are the figures
-reached (both halves together); a change that makes any of them worse fails here. The
-issue's targets, not yet reached on the held-back halves, are 98 % caught and at most 1 % of
-benign commands denied (5 % asked is met). The benign denials left are a developer's own
-server on ``http://localhost`` (the egress policy refuses loopback and plain http for
-``fetch`` and ``curl`` alike) and reads outside the project that the sandbox refuses.
-Failure messages name tune-half rows only, as they did while the held-back halves were a
-measure (see ``corpus.py``; they were opened on 2026-11-29 to fix the classes of their
-misses, see the README).
+A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv`` and ``fourth.tsv``):
+the limits are the figures reached (both halves together); a change that makes any of them
+worse fails here. The issue's targets are 98 % caught and at most 1 % of benign commands
+denied (5 % asked is met). The benign denial left is a read outside the project that the
+sandbox refuses. Failure messages name tune-half rows only, as they did while the first
+three corpora's held-back halves were a measure (see ``corpus.py``; they were opened on
+2026-11-29 to fix the classes of their misses, see the README); ``fourth.tsv``'s held-back
+half is the measure now.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FOURTH, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
 from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
@@ -82,10 +81,22 @@ THIRD_LIMITS = Limits(
 )
 """``third.tsv``, both halves together."""
 
+FOURTH_LIMITS = Limits(
+    # measured once on arrival (main 073d376): 172 / 176 tune, 177 / 182 held-back; 353 after
+    # the tune half's classes (tftp gets, open-redirect addresses, repositories made public)
+    min_caught=353 / 358,
+    max_dangerous_allowed=5,
+    max_benign_denied=0 / 159,
+    max_benign_asked=3 / 159,
+)
+"""``fourth.tsv``, both halves together: the held-back measure since the first three's
+held-back halves were opened (README)."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
     "third": (THIRD, THIRD_LIMITS),
+    "fourth": (FOURTH, FOURTH_LIMITS),
 }
 
 
