@@ -70,8 +70,10 @@ rule                   vote     fires when
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
-                                such as ``$(`` are left out, what they run being segments);
-                                an opaque command is matched as written
+                                such as ``$(`` are left out, what they run being segments)
+                                and without removals of regenerable artefacts inside the
+                                root (:mod:`tooldeck.shell_analysis.artefact_removal`); an
+                                opaque command is matched as written
 ``routine-destructive`` ask     ``git reset --hard``, ``git clean``, force pushes, ``chmod -R
                                 777``, ``kill -9 -1``, ``truncate``, ``dd of=``, ``: > f``…
 ``overlay-rule``       ask      an overlay ``ask`` rule matches
@@ -125,6 +127,7 @@ from tooldeck.shell_analysis import (
     judge_classes,
     path_arguments,
 )
+from tooldeck.shell_analysis.artefact_removal import without_artefact_removals
 from tooldeck.shell_analysis.containers import container_paths
 from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.harmless import is_harmless
@@ -595,11 +598,16 @@ def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> De
 
 
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rule ``confirm``: a confirm pattern asks for a human yes."""
+    """Rule ``confirm``: a confirm pattern asks for a human yes.
+
+    Matched on the code view: data arguments and removals of regenerable artefacts inside the
+    roots (``rm -rf __pycache__``) left out; an opaque command as written.
+    """
     if analysis.opaque:  # what cannot be seen is matched as written (fail closed)
         pattern = find_confirm(command, analysis, policy.confirm_patterns)
-    else:  # data is not code: printed or recorded text does not ask
-        text, code = code_view(analysis)
+    else:  # data is not code, nor is a removal of regenerable artefacts in the project
+        roots = [str(root) for root in policy.sandbox.roots]
+        text, code = code_view(without_artefact_removals(analysis, roots, policy.cwd))
         pattern = find_confirm(text, code, policy.code_confirm_patterns)
     if pattern is None:
         return None
