@@ -25,7 +25,9 @@ whose every target is such an artefact is left out of the view the confirm patte
    catalogue's globs (:func:`tooldeck.shell_analysis.artefacts.is_regenerable`); a glob
    anywhere else (``./*``, ``src/*/build``) does not count.
 
-Nothing counts when the command changes directory (``cd``, ``pushd``, ``popd`` anywhere: a
+Only a removal the command itself runs counts (at the top, in a subshell or a group): not one
+inside a substitution, a nested shell's string or a function. Nothing counts when the command
+changes directory (``cd``, ``pushd``, ``popd`` anywhere: a
 relative path would then be judged from the wrong place) or the working directory is unknown,
 when ``rm`` runs under another wrapper (``env -C dir rm``), or when an option is not one of
 ``rm``'s plain ones. A command that removes an artefact and anything else still asks.
@@ -46,6 +48,9 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 __all__ = ["artefact_removals", "without_artefact_removals"]
 
 _REMOVERS = frozenset({"rm", "unlink"})
+_ORIGINS = frozenset({"top", "subshell", "group"})
+"""Where a removal counts: not inside a substitution (``git commit -m "$(rm -rf build)"``), a
+nested shell's string or a function (what runs there is not the command as written)."""
 _RM_LETTERS = frozenset("rRfvdiI")
 _RM_LONG = frozenset({"--recursive", "--force", "--verbose", "--dir", "--one-file-system",
                       "--preserve-root", "--interactive=never"})
@@ -119,7 +124,8 @@ def _rm_operands(args: Sequence[Word]) -> list[Word] | None:
 
 def _removes_artefacts(segment: Segment, place: _Place) -> bool:
     """A plain ``rm``/``unlink`` segment whose every operand is an artefact path."""
-    if segment.command not in _REMOVERS or segment.command_positions != (0,):
+    if (segment.command not in _REMOVERS or segment.command_positions != (0,)
+            or segment.origin not in _ORIGINS):
         return False
     args = segment.words[1:]
     operands = list(args) if segment.command == "unlink" else _rm_operands(args)
@@ -137,7 +143,8 @@ def _find_parts(segment: Segment, place: _Place) -> tuple[bool, list[Word] | Non
     :returns: ``(False, None)`` when it may find anything else or runs something else;
         ``(True, None)`` without ``-exec``; ``(True, words)`` with one ``-exec rm …``.
     """
-    if segment.command != "find" or segment.command_positions != (0,):
+    if (segment.command != "find" or segment.command_positions != (0,)
+            or segment.origin not in _ORIGINS):
         return False, None
     args = list(segment.words[1:])
     starts = list(itertools.takewhile(lambda w: not w.value.startswith(("-", "(", "!")),
@@ -214,8 +221,8 @@ def artefact_removals(analysis: CommandAnalysis, roots: Sequence[str],
     segments = analysis.segments
     for index, segment in enumerate(segments):
         feeder = segments[index - 1] if index else None
-        if (_removes_artefacts(segment, place) and segment.origin != "find -exec") or (
-                _xargs_removes(segment, feeder, analysis.command, place)):
+        if _removes_artefacts(segment, place) or _xargs_removes(
+                segment, feeder, analysis.command, place):
             found[index] = None
         else:
             finds, runs = _find_parts(segment, place)

@@ -89,6 +89,9 @@ STILL_ASKED = [
     "cd src && rm -rf dist",  # a directory change: relative paths judged elsewhere
     "cd .. && rm -rf dist",
     "(cd /; rm -rf dist)",
+    'git commit -m "$(rm -rf dist)"',  # inside a substitution: not the command as written
+    "f() { rm -rf dist; }; f",
+    "bash -c 'rm -rf dist'",
 ]
 
 
