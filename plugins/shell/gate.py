@@ -51,7 +51,9 @@ rule                   vote     fires when
                                 (:mod:`tooldeck.shell_analysis.outside_work`)
 ``scratch-run``        ask      a script below ``/tmp``, ``/var/tmp`` or ``~/.cache/<tool>`` that an
                                 interpreter runs (``python3 /tmp/repro.py``); run by its own
-                                name, built or sourced it stays denied
+                                name, built or sourced it stays denied; written once from a
+                                quoted here-document and run once by the same command, its
+                                judged body decides (:func:`judged_scratch_script`)
 ``outside-cd``         ask      ``cd DIR`` to a static directory outside the roots that is no
                                 system tree, home (hidden) directory, secret or ancestor of a
                                 root, followed by commands that are not read-only but change
@@ -160,9 +162,11 @@ from tooldeck.shell_analysis.outside_work import (
     scratch,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
+from tooldeck.shell_analysis.staged import staged_key
 from tooldeck.workdir import working_directory
 
-__all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "segment_views"]
+__all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "judged_scratch_script",
+           "segment_views"]
 
 GATE = "shell"
 """The gate name written into every decision."""
@@ -374,7 +378,8 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
         # a script an interpreter runs from a scratch directory asks; a program run by its
         # own name, a file handed to a builder or sourced stays denied (a staged payload)
         runs_script = raw in interpreted_scripts(analysis) and scratch(raw, lexical, roots)
-        return "scratch-run" if runs_script and _known_body(raw, analysis) else None
+        known = _known_body(raw, analysis) or judged_scratch_script(raw, analysis)
+        return "scratch-run" if runs_script and known else None
     into = raw in copy_destinations(analysis)
     return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
 
@@ -425,6 +430,51 @@ _HEREDOC_START = re.compile(r"(?<!<)<<(?!<)-?[ \t]*(\S)")
 
 _TEXT_WRITERS = frozenset({"cat", "tee"})
 _PRINTING = frozenset({"echo", "printf"})
+_PIPE_READERS = frozenset({"head", "tail", "grep", "wc"})
+_TIMERS = frozenset({"timeout", "time", "nice"})
+
+
+def judged_scratch_script(raw: str, analysis: CommandAnalysis) -> bool:
+    """Whether a scratch script's whole text was judged as code (``scratch-run`` then allows).
+
+    The command writes it once, truncating, from a quoted here-document (``cat > /tmp/t.py
+    <<'EOF'``, ``tee``), and runs it once with an interpreter (``python3``, ``node``,
+    ``ruby``, ``perl``, ``bash``…, under ``timeout``/``time``/``nice`` at most): the
+    staged-script walker judged that text as ``python3 -c`` or ``bash -c`` would be judged.
+    Besides, the command only prints (``echo``), changes directory, or reads the run's
+    output from a pipe (``| head``, ``| tail``, ``| grep``, ``| wc``); every word is static.
+    A script written before (an existing ``/tmp/x.py``), an unquoted here-document or a
+    here-string, a second write or run, and any other command (a decoder, a download,
+    ``chmod +x``, ``sed -i``) leave the rule asking, or the sandbox rules denying.
+
+    :param raw: the script word as the command gives it.
+    :param analysis: the analysed command.
+    :returns: true when every condition holds.
+    """
+    command = analysis.command
+    starts = list(_HEREDOC_START.finditer(command))
+    if not starts or "<<<" in command or any(s.group(1) not in "'\"\\" for s in starts):
+        return False
+    runs = [run for run in analysis.staged_runs if run.path == staged_key(raw)]
+    if len(runs) != 1 or not runs[0].sole_write:
+        return False
+    run = runs[0]
+    body = range(run.start, run.stop)
+    for index, segment in enumerate(analysis.segments):
+        if index in body:
+            continue  # the script's own text, judged by every rule
+        if not all(word.stable for word in segment.words):
+            return False
+        if index == run.runner:
+            if segment.command in ("source", ".") or not _TIMERS.issuperset(segment.wrappers):
+                return False
+            continue
+        if len(segment.command_positions) != 1 or not (
+                (segment.command in _TEXT_WRITERS and segment.stdin == "heredoc")
+                or segment.command in _PRINTING or segment.command in DIRECTORY_CHANGERS
+                or (segment.command in _PIPE_READERS and segment.stdin == "pipe")):
+            return False
+    return True
 
 
 def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
@@ -437,6 +487,8 @@ def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
     """
     for raw, _ in _outside_paths(analysis, policy):
         rule = _outside_work(raw, analysis, policy)
+        if rule == "scratch-run" and judged_scratch_script(raw, analysis):
+            continue  # its whole text was judged as code, as python3 -c would be
         if rule == "outside-cd":
             return _vote(Verdict.ASK, rule, f"the commands after 'cd {raw}' run outside the "
                          "project")
