@@ -25,12 +25,14 @@ whose every target is such an artefact is left out of the view the confirm patte
    catalogue's globs (:func:`tooldeck.shell_analysis.artefacts.is_regenerable`); a glob
    anywhere else (``./*``, ``src/*/build``) does not count.
 
-Only a removal the command itself runs counts (at the top, in a subshell or a group): not one
-inside a substitution, a nested shell's string or a function. Nothing counts when the command
-changes directory (``cd``, ``pushd``, ``popd`` anywhere: a
-relative path would then be judged from the wrong place) or the working directory is unknown,
-when ``rm`` runs under another wrapper (``env -C dir rm``), or when an option is not one of
-``rm``'s plain ones. A command that removes an artefact and anything else still asks.
+Only a removal the command itself runs counts (at the top, in a subshell or a group): not
+one inside a substitution, a nested shell's string or a function. Nothing counts when the
+command changes directory (``cd``, ``pushd``, ``popd`` anywhere: a relative path would then
+be judged from the wrong place) or the working directory is unknown; when it renames or links
+files (``mv``, ``ln``, ``link``, ``rename``, ``rsync``, ``tar``, ``cpio``, ``git mv``: ``mv
+src build && rm -rf build`` removes the sources under an artefact's name); when ``rm`` runs
+under another wrapper (``env -C dir rm``); or when an option is not one of ``rm``'s plain
+ones. A command that removes an artefact and anything else still asks.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ _RM_LETTERS = frozenset("rRfvdiI")
 _RM_LONG = frozenset({"--recursive", "--force", "--verbose", "--dir", "--one-file-system",
                       "--preserve-root", "--interactive=never"})
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
+_RELOCATORS = frozenset({"mv", "ln", "link", "rename", "rsync", "tar", "cpio"})
+"""Commands that can put existing files under an artefact's name (``mv src build && rm -rf
+build``), or a link to them there."""
 _FIND_FLAGS = frozenset({"-prune", "-depth", "-d", "-empty", "-xdev", "-mount", "-print",
                          "-print0", "-a", "-and"})
 _FIND_NUMBERS = frozenset({"-maxdepth", "-mindepth"})
@@ -204,6 +209,12 @@ def _xargs_removes(segment: Segment, feeder: Segment | None, command: str,
     return finds and runs is None and re.search(pipe, command) is not None
 
 
+def _moves_files(segment: Segment) -> bool:
+    """A directory change, or a command that may rename or link files (``git mv`` too)."""
+    return segment.command in _CHANGERS or segment.command in _RELOCATORS or (
+        segment.command == "git" and "mv" in segment.argv[1:])
+
+
 def artefact_removals(analysis: CommandAnalysis, roots: Sequence[str],
                       cwd: str | None) -> dict[int, Segment | None]:
     """The segments that only remove regenerable artefacts inside a root.
@@ -214,7 +225,7 @@ def artefact_removals(analysis: CommandAnalysis, roots: Sequence[str],
     :returns: segment index → ``None`` when the whole segment is such a removal, or the
         ``find`` segment without its ``-exec`` clause.
     """
-    if cwd is None or any(s.command in _CHANGERS for s in analysis.segments):
+    if cwd is None or any(_moves_files(s) for s in analysis.segments):
         return {}
     place = _Place(tuple(os.path.normpath(r) for r in roots), os.path.normpath(cwd))
     found: dict[int, Segment | None] = {}

@@ -39,6 +39,7 @@ ASKED_OR_DENIED = [
     "find . -name dist -o -name src -exec rm -rf {} +",
     "{ echo ~; find . -name dist; } | xargs rm -rf",
     "rm -rf $OUT/dist",
+    "mv src build && rm -rf build",
 ]
 
 

@@ -92,6 +92,12 @@ STILL_ASKED = [
     'git commit -m "$(rm -rf dist)"',  # inside a substitution: not the command as written
     "f() { rm -rf dist; }; f",
     "bash -c 'rm -rf dist'",
+    # files renamed or linked under an artefact's name first
+    "mv src dist && rm -rf dist",
+    "git mv src dist; rm -rf dist",
+    "ln -s src dist; rm -rf dist/",
+    "rsync -a --remove-source-files src/ dist/ && rm -rf dist",
+    "mv src dist; find . -name dist -exec rm -rf {} +",
 ]
 
 
