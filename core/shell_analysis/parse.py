@@ -413,10 +413,13 @@ class _Walker:
         """Remember what a writer segment puts in the files it redirects its output to."""
         text = written_text(words, stdin)
         if command_name(words[0].value) == "tee":  # tee FILE <<EOF: its operands get the text
+            options = [w.value for w in words[1:] if w.value.startswith("-")]
+            appends = "--append" in options or any(
+                not o.startswith("--") and "a" in o for o in options)
             for word in words[1:]:
                 if not word.value.startswith("-"):
                     self.count_write(word)
-                    self.stage(">", word, text)
+                    self.stage(">>" if appends else ">", word, text)
         if not redirects or text is None:
             return
         for redirect in _file_redirects(redirects):

@@ -123,6 +123,7 @@ from tooldeck.shell_analysis import (
     ClassContext,
     CommandAnalysis,
     Finding,
+    Segment,
     find_blocked,
     find_confirm,
     is_path_like,
@@ -470,11 +471,21 @@ def judged_scratch_script(raw: str, analysis: CommandAnalysis) -> bool:
                 return False
             continue
         if len(segment.command_positions) != 1 or not (
-                (segment.command in _TEXT_WRITERS and segment.stdin == "heredoc")
+                _heredoc_writer(segment)
                 or segment.command in _PRINTING or segment.command in DIRECTORY_CHANGERS
                 or (segment.command in _PIPE_READERS and segment.stdin == "pipe")):
             return False
     return True
+
+
+def _heredoc_writer(segment: Segment) -> bool:
+    """``cat`` or ``tee FILE…`` writing only its here-document (no file read, no ``-a``)."""
+    if segment.command not in _TEXT_WRITERS or segment.stdin != "heredoc":
+        return False
+    args = [word.value for word in segment.words[1:]]
+    if segment.command == "cat":
+        return all(arg == "-" for arg in args)
+    return not any(arg.startswith("-") for arg in args)
 
 
 def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:

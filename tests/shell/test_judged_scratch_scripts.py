@@ -68,6 +68,10 @@ NOT_ALLOWED = [
     staged("/dev/shm/r.py", "print(1)", "python3 /dev/shm/r.py"),
     staged("/tmp/r.py", "print(1)", "env -C / python3 /tmp/r.py"),
     staged("/tmp/r.py", "print(1)", "python3 /tmp/r.py && python3 /tmp/other.py"),
+    # the writer adds what it reads, or appends to what the file held
+    "cat evil.py - > /tmp/r.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/r.py",
+    "tee -a /tmp/r.py <<'EOF' >/dev/null\nprint(1)\nEOF\npython3 /tmp/r.py",
+    "tee --append /tmp/r.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/r.py",
 ]
 
 

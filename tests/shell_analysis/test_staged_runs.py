@@ -26,6 +26,7 @@ NOT_SOLE = [
     HEREDOC + "echo x >> /tmp/x.py; python3 /tmp/x.py",  # a second write
     "cat >> /tmp/x.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/x.py",  # appended to what?
     HEREDOC + "python3 /tmp/./x.py 2> /tmp/x.py; python3 /tmp/x.py",
+    "tee -a /tmp/x.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/x.py",  # appended to what?
 ]
 
 
