@@ -23,8 +23,8 @@ operand of ``python3``, ``node``, ``bash``… — coding agents write a reproduc
 script's text is judged as the code it is (a dangerous body is denied by the rules that judge
 embedded code; a body fetched or decoded in the same command stays denied by the download and
 decode rules). Written once from a quoted here-document and run once, nothing else in the
-command touching it, the script gets its body's verdict, as ``python3 -c`` would (the shell
-gate's ``judged_scratch_script``). Still denied: a scratch file run as a program
+command touching it, the script gets its body's verdict, as ``python3 -c`` would
+(:mod:`tooldeck.plugins.shell.scratch_scripts`). Still denied: a scratch file run as a program
 (``chmod +x /tmp/x && /tmp/x``), handed to a builder (``go run /tmp/t.go``) or sourced into
 the shell (``. /tmp/env``), the directory itself or all of it (``/tmp``, ``/tmp/*``), a
 hidden entry directly below it (``/tmp/.X11-unix``, ``/tmp/.x``: other programs' sockets and

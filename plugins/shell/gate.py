@@ -53,7 +53,7 @@ rule                   vote     fires when
                                 interpreter runs (``python3 /tmp/repro.py``); run by its own
                                 name, built or sourced it stays denied; written once from a
                                 quoted here-document and run once by the same command, its
-                                judged body decides (:func:`judged_scratch_script`)
+                                judged body decides (:func:`.scratch_scripts.judged_scratch_script`)
 ``outside-cd``         ask      ``cd DIR`` to a static directory outside the roots that is no
                                 system tree, home (hidden) directory, secret or ancestor of a
                                 root, followed by commands that are not read-only but change
@@ -104,7 +104,6 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
@@ -117,13 +116,13 @@ from tooldeck.paths import lexical_normalize
 from tooldeck.permission_rules import CompiledRule, first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
+from tooldeck.plugins.shell.scratch_scripts import judged_scratch_script, known_body
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.runtime import Runtime
 from tooldeck.shell_analysis import (
     ClassContext,
     CommandAnalysis,
     Finding,
-    Segment,
     find_blocked,
     find_confirm,
     is_path_like,
@@ -142,7 +141,6 @@ from tooldeck.shell_analysis.link_rules import (
 from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     SCRIPT_DENIED_PREFIXES,
-    SCRIPT_RUNNERS,
     interpreted_scripts,
     is_secret_path,
     metadata_paths,
@@ -163,11 +161,9 @@ from tooldeck.shell_analysis.outside_work import (
     scratch,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
-from tooldeck.shell_analysis.staged import staged_key
 from tooldeck.workdir import working_directory
 
-__all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "judged_scratch_script",
-           "segment_views"]
+__all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "segment_views"]
 
 GATE = "shell"
 """The gate name written into every decision."""
@@ -379,113 +375,10 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
         # a script an interpreter runs from a scratch directory asks; a program run by its
         # own name, a file handed to a builder or sourced stays denied (a staged payload)
         runs_script = raw in interpreted_scripts(analysis) and scratch(raw, lexical, roots)
-        known = _known_body(raw, analysis) or judged_scratch_script(raw, analysis)
+        known = known_body(raw, analysis) or judged_scratch_script(raw, analysis)
         return "scratch-run" if runs_script and known else None
     into = raw in copy_destinations(analysis)
     return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
-
-
-def _known_body(raw: str, analysis: CommandAnalysis) -> bool:
-    """Whether a script the command runs is not written by it or written from known text.
-
-    Known text: every top-level command is a static-text writer (``cat``/``tee`` fed a
-    here-document or here-string, ``echo``, ``printf``), a directory change or an interpreter,
-    with no word known only at run time. The staged-script walker then judged that text as
-    code. ``echo "$P" > /tmp/x.sh && bash /tmp/x.sh`` and ``… | base64 -d > /tmp/x.py &&
-    python3 /tmp/x.py`` stay denied.
-    """
-    if raw not in analysis.write_targets and raw not in analysis.redirect_targets:
-        return True
-    for segment in analysis.segments:
-        if segment.origin != "top":
-            continue  # the script's own commands, found by the staged-script walker
-        if not all(word.stable for word in segment.words):
-            return False
-        name = segment.command
-        if name in _TEXT_WRITERS and segment.stdin in ("heredoc", "here-string"):
-            if not _unexpanded_input(analysis.command):
-                return False  # cat <<EOF with $PAYLOAD in it: the body is known at run time
-            continue
-        if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name.rstrip(
-                "0123456789.") not in SCRIPT_RUNNERS:
-            return False
-    return True
-
-
-def _unexpanded_input(command: str) -> bool:
-    r"""Whether the here-documents and here-strings of ``command`` expand nothing.
-
-    True when nothing in the command could expand (no ``$``, no backquote), or when every
-    here-document's delimiter is quoted (``<<'EOF'``, ``<<"EOF"``, ``<<\EOF``: bash then
-    leaves its body as written) and no here-string is used.
-    """
-    if "$" not in command and "`" not in command:
-        return True
-    if "<<<" in command:
-        return False
-    return all(start.group(1) in "'\"\\" for start in _HEREDOC_START.finditer(command))
-
-
-_HEREDOC_START = re.compile(r"(?<!<)<<(?!<)-?[ \t]*(\S)")
-"""The first character of each here-document's delimiter word."""
-
-_TEXT_WRITERS = frozenset({"cat", "tee"})
-_PRINTING = frozenset({"echo", "printf"})
-_PIPE_READERS = frozenset({"head", "tail", "grep", "wc"})
-_TIMERS = frozenset({"timeout", "time", "nice"})
-
-
-def judged_scratch_script(raw: str, analysis: CommandAnalysis) -> bool:
-    """Whether a scratch script's whole text was judged as code (``scratch-run`` then allows).
-
-    The command writes it once, truncating, from a quoted here-document (``cat > /tmp/t.py
-    <<'EOF'``, ``tee``), and runs it once with an interpreter (``python3``, ``node``,
-    ``ruby``, ``perl``, ``bash``…, under ``timeout``/``time``/``nice`` at most): the
-    staged-script walker judged that text as ``python3 -c`` or ``bash -c`` would be judged.
-    Besides, the command only prints (``echo``), changes directory, or reads the run's
-    output from a pipe (``| head``, ``| tail``, ``| grep``, ``| wc``); every word is static.
-    A script written before (an existing ``/tmp/x.py``), an unquoted here-document or a
-    here-string, a second write or run, and any other command (a decoder, a download,
-    ``chmod +x``, ``sed -i``) leave the rule asking, or the sandbox rules denying.
-
-    :param raw: the script word as the command gives it.
-    :param analysis: the analysed command.
-    :returns: true when every condition holds.
-    """
-    command = analysis.command
-    starts = list(_HEREDOC_START.finditer(command))
-    if not starts or "<<<" in command or any(s.group(1) not in "'\"\\" for s in starts):
-        return False
-    runs = [run for run in analysis.staged_runs if run.path == staged_key(raw)]
-    if len(runs) != 1 or not runs[0].sole_write:
-        return False
-    run = runs[0]
-    body = range(run.start, run.stop)
-    for index, segment in enumerate(analysis.segments):
-        if index in body:
-            continue  # the script's own text, judged by every rule
-        if not all(word.stable for word in segment.words):
-            return False
-        if index == run.runner:
-            if segment.command in ("source", ".") or not _TIMERS.issuperset(segment.wrappers):
-                return False
-            continue
-        if len(segment.command_positions) != 1 or not (
-                _heredoc_writer(segment)
-                or segment.command in _PRINTING or segment.command in DIRECTORY_CHANGERS
-                or (segment.command in _PIPE_READERS and segment.stdin == "pipe")):
-            return False
-    return True
-
-
-def _heredoc_writer(segment: Segment) -> bool:
-    """``cat`` or ``tee FILE…`` writing only its here-document (no file read, no ``-a``)."""
-    if segment.command not in _TEXT_WRITERS or segment.stdin != "heredoc":
-        return False
-    args = [word.value for word in segment.words[1:]]
-    if segment.command == "cat":
-        return all(arg == "-" for arg in args)
-    return not any(arg.startswith("-") for arg in args)
 
 
 def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:

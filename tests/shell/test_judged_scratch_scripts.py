@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -122,3 +123,25 @@ def test_the_script_is_judged_as_its_one_liner(default_verdicts: Judge,
     one_liner = f"{runner} {_ONE_LINER[runner]} {shlex.quote(body)}"
     verdicts = default_verdicts([heredoc, one_liner])
     assert verdicts[heredoc] == verdicts[one_liner], (heredoc, verdicts)
+
+
+def test_a_module_beside_the_script_keeps_it_asking(default_verdicts: Judge,
+                                                    tmp_path: Path) -> None:
+    script = tmp_path / "repro.py"
+    command = staged(str(script), "import json, sys\nprint(json.dumps(sys.argv))",
+                     f"python3 {script}")
+    assert default_verdicts([command])[command] == "allow"
+    (tmp_path / "json.py").write_text("print('not the json module')\n")
+    assert default_verdicts([command])[command] == "ask"  # python3 -c would not import it
+    aliased = staged(str(script), "from json import dumps as d", f"python3 {script}")
+    assert default_verdicts([aliased])[aliased] == "ask"
+
+
+def test_node_modules_above_the_script_keep_it_asking(default_verdicts: Judge,
+                                                      tmp_path: Path) -> None:
+    script = tmp_path / "deep" / "repro.js"
+    script.parent.mkdir()
+    command = staged(str(script), "console.log(require('os').arch())", f"node {script}")
+    assert default_verdicts([command])[command] == "allow"
+    (tmp_path / "node_modules").mkdir()
+    assert default_verdicts([command])[command] == "ask"
