@@ -56,7 +56,8 @@
 | ``find``                                  | ``-delete`` (or ``-exec rm/unlink/shred``) with no |
 |                                           | name, path or time test (every file under its      |
 |                                           | start, as ``rm -r``), or a name                    |
-|                                           | test matching a language's sources (``*.py``);     |
+|                                           | test matching a language's sources (``*.py``) or   |
+|                                           | secret files (``.env``, ``*.pem``: not artefacts);  |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
 | ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
@@ -108,6 +109,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.artefacts import is_regenerable
 from tooldeck.shell_analysis.findings import ASK, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
+from tooldeck.shell_analysis.outside_reads import is_secret_path
 
 __all__ = ["ROUTINE_HEADS", "routine_finding"]
 
@@ -387,6 +389,8 @@ def _find(args: Sequence[str]) -> str | None:
     names = [b for a, b in itertools.pairwise(args) if a in ("-name", "-iname")]
     if any(_SOURCE_GLOB.fullmatch(n) for n in names):
         return "find -delete of source files deletes the project's code"
+    if any(is_secret_path(f"./{n}") for n in names):
+        return "find -delete of secret files deletes what no build regenerates"
     return None
 
 

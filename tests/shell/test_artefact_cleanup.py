@@ -40,6 +40,10 @@ ASKED_OR_DENIED = [
     "{ echo ~; find . -name dist; } | xargs rm -rf",
     "rm -rf $OUT/dist",
     "mv src build && rm -rf build",
+    # find -delete of what no build regenerates asks as rm of it does
+    "find . -name .env -delete",
+    "find . -name '*.pem' -delete",
+    "find config -name 'secrets.json' -delete",
 ]
 
 
