@@ -15,8 +15,10 @@ whose every target is such an artefact is left out of the view the confirm patte
 |                                          | ``-mindepth N``, ``-depth``, ``-empty``,         |
 |                                          | ``-xdev``, ``-print``, joined by ``-a`` only (no |
 |                                          | ``-o``, ``!``, parentheses), one ``-exec``       |
-| ``find … | xargs [-0r] rm [-rf]``        | the same ``find`` without ``-exec``, piped       |
-|                                          | straight into ``xargs`` (no ``-I``, no operands) |
+| ``find … -print0 | xargs -0 [-r] rm      | the same ``find`` without ``-exec``, printing    |
+| [-rf]``                                  | with ``-print0``, piped straight into ``xargs    |
+|                                          | -0`` (no ``-I``, no operands): names split on    |
+|                                          | NUL only                                         |
 
 1. An artefact path: a static word (no ``$VAR``, no substitution, no brace list), not under
    ``~``, with no ``..`` component, that lies strictly inside a sandbox root — lexically and
@@ -65,6 +67,9 @@ _FIND_FLAGS = frozenset({"-prune", "-depth", "-d", "-empty", "-xdev", "-mount", 
 _FIND_NUMBERS = frozenset({"-maxdepth", "-mindepth"})
 _FIND_EXEC = frozenset({"-exec", "-execdir"})
 _XARGS_OPTIONS = frozenset({"-0", "--null", "-r", "--no-run-if-empty", "-0r", "-r0"})
+_XARGS_NUL = frozenset({"-0", "--null", "-0r", "-r0"})
+"""xargs splits its input on NUL only with these: without one, ``./src b/build`` found would
+become ``./src`` and ``b/build``, and ``rm -rf ./src`` removes the sources."""
 _GLOB = frozenset("*?[")
 
 
@@ -199,7 +204,11 @@ def _xargs_removes(segment: Segment, feeder: Segment | None, command: str,
             or segment.stdin != "pipe" or feeder is None or segment.origin != feeder.origin):
         return False
     position = segment.command_positions[-1]
-    if not all(w.value in _XARGS_OPTIONS for w in segment.words[1:position]):
+    options = {w.value for w in segment.words[1:position]}
+    if not options <= _XARGS_OPTIONS or not options & _XARGS_NUL:
+        return False
+    printed = [w.value for w in feeder.words if w.value in ("-print", "-print0")]
+    if printed != ["-print0"]:
         return False
     operands = _rm_operands(segment.words[position + 1 :])
     if operands != []:

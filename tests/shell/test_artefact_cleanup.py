@@ -40,6 +40,7 @@ ASKED_OR_DENIED = [
     "{ echo ~; find . -name dist; } | xargs rm -rf",
     "rm -rf $OUT/dist",
     "mv src build && rm -rf build",
+    "find . -name build | xargs rm -rf",  # a found './src b/build' would remove ./src
     # find -delete of what no build regenerates asks as rm of it does
     "find . -name .env -delete",
     "find . -name '*.pem' -delete",
@@ -81,5 +82,5 @@ async def test_an_overlay_rule_makes_every_rm_ask(make_deck: Any, helpers: Any,
         '[[tools.permissions.bash]]\npattern = "rm *"\naction = "ask"\n')
     deck = make_deck('[tools.shell]\npolicy_dir = "policy.d"\n', default=True)
     for command in ("rm -rf __pycache__", "find . -name build -exec rm -rf {} +",
-                    "find . -name dist | xargs rm -rf"):
+                    "find . -name dist -print0 | xargs -0 rm -rf"):
         assert helpers.verdict_of(deck, command)[:2] == ("ask", "overlay-rule"), command
