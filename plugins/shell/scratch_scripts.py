@@ -26,8 +26,8 @@ it (a clean body is allowed, a dangerous one is denied by the rules that judge c
 | the rest only prints, changes directory or | nothing else can rewrite, decode or fetch it |
 | reads the run's output from a pipe         |                                              |
 | no import is shadowed by the script's      | Python puts the script's directory first on  |
-| directory                                  | ``sys.path`` (``/tmp/json.py``), Node looks  |
-|                                            | in ``node_modules`` above it                 |
+| directory, no module named relative to it  | ``sys.path`` (``/tmp/json.py``), Node looks  |
+| (``require('./x')``, ``require_relative``)  | in ``node_modules`` above it                 |
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ _TIMERS = frozenset({"timeout", "time", "nice"})
 _NODES = frozenset({"node", "nodejs", "bun", "deno"})
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))",
                      re.MULTILINE)
+_BESIDE = re.compile(r"""(?:require|import|from)\s*\(?\s*['"`]\.{1,2}/|require_relative""")
+"""A Node module or a Ruby file named relative to the script: loaded from its directory."""
 
 
 def known_body(raw: str, analysis: CommandAnalysis) -> bool:
@@ -148,9 +150,12 @@ def _shadowed(raw: str, runner: str, text: str) -> bool:
 
     Python runs a script with its directory first on ``sys.path``: ``/tmp/json.py`` is what
     ``import json`` imports. Node resolves a bare ``require`` in every ``node_modules`` above
-    the script. ``python3 -c`` and ``node -e`` would load neither.
+    the script, and ``require('./x')`` (Ruby's ``require_relative``) beside it. ``python3
+    -c`` and ``node -e`` would load none of these.
     """
     directory = os.path.dirname(os.path.realpath(os.path.expanduser(raw)))
+    if _BESIDE.search(text):
+        return True  # require('./x'), require_relative 'x': a file beside the script runs
     if runner.rstrip("0123456789.") in _NODES:
         return any(os.path.exists(os.path.join(d, "node_modules")) for d in _ancestors(directory))
     if not runner.startswith("python"):

@@ -73,6 +73,10 @@ NOT_ALLOWED = [
     "cat evil.py - > /tmp/r.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/r.py",
     "tee -a /tmp/r.py <<'EOF' >/dev/null\nprint(1)\nEOF\npython3 /tmp/r.py",
     "tee --append /tmp/r.py <<'EOF'\nprint(1)\nEOF\npython3 /tmp/r.py",
+    # a file beside the script, written by nobody in this command, runs with it
+    staged("/tmp/r.js", "require('./helper')", "node /tmp/r.js"),
+    staged("/tmp/r.mjs", "import { x } from '../lib/x.mjs'", "node /tmp/r.mjs"),
+    staged("/tmp/r.rb", "require_relative 'helper'", "ruby /tmp/r.rb"),
 ]
 
 
