@@ -6,7 +6,7 @@ import functools
 
 import attrs
 
-__all__ = ["BlockMatch", "CommandAnalysis", "Segment", "Word"]
+__all__ = ["BlockMatch", "CommandAnalysis", "Segment", "StagedRun", "Word"]
 
 
 @attrs.frozen
@@ -101,6 +101,25 @@ class Segment:
 
 
 @attrs.frozen
+class StagedRun:
+    """A file the command writes and then runs, whose text the walker judged (:mod:`.staged`).
+
+    :param path: the file, as :func:`tooldeck.shell_analysis.staged.staged_key` names it.
+    :param runner: the index of the segment that runs it (``python3 /tmp/t.py``).
+    :param start: the index of the first segment the walker added for the file's text.
+    :param stop: one past the last of them (the text's segments are ``start:stop``).
+    :param sole_write: whether the command writes the file exactly once, by truncating it,
+        with text known statically (``cat > f <<'EOF'``): the judged text is then all of it.
+    """
+
+    path: str
+    runner: int
+    start: int
+    stop: int
+    sole_write: bool
+
+
+@attrs.frozen
 class CommandAnalysis:
     """Everything the gates need to know about one command string.
 
@@ -127,6 +146,8 @@ class CommandAnalysis:
         as written (``> "$out"``, ``>> ~/$f``): where they write cannot be checked.
     :param dynamic_inputs: reading redirections whose source is only known at run time, as
         written (``< /proc/$PPID/environ``).
+    :param staged_runs: the files the command writes and then runs, with the segments their
+        text became (:class:`StagedRun`).
     """
 
     command: str
@@ -143,6 +164,7 @@ class CommandAnalysis:
     functions: tuple[str, ...] = ()
     dynamic_redirects: tuple[str, ...] = ()
     dynamic_inputs: tuple[str, ...] = ()
+    staged_runs: tuple[StagedRun, ...] = ()
 
     @property
     def opaque(self) -> bool:

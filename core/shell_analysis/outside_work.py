@@ -22,12 +22,14 @@ operand of ``python3``, ``node``, ``bash``… — coding agents write a reproduc
 ``/tmp`` and run it): it asks, and when the same command writes it from a here-document the
 script's text is judged as the code it is (a dangerous body is denied by the rules that judge
 embedded code; a body fetched or decoded in the same command stays denied by the download and
-decode rules). Still denied: a scratch file run as a program (``chmod +x /tmp/x && /tmp/x``),
-handed to a builder (``go run /tmp/t.go``) or sourced into the shell (``. /tmp/env``), the
-directory itself or
-all of it (``/tmp``, ``/tmp/*``), a hidden entry directly below it (``/tmp/.X11-unix``,
-``/tmp/.x``: other programs' sockets and locks, dropped payloads), ``/dev/shm``, a path
-whose link resolves elsewhere, a secret's name, and any ancestor of a root.
+decode rules). Written once from a quoted here-document and run once, nothing else in the
+command touching it, the script gets its body's verdict, as ``python3 -c`` would
+(:mod:`tooldeck.plugins.shell.scratch_scripts`). Still denied: a scratch file run as a program
+(``chmod +x /tmp/x && /tmp/x``), handed to a builder (``go run /tmp/t.go``) or sourced into
+the shell (``. /tmp/env``), the directory itself or all of it (``/tmp``, ``/tmp/*``), a
+hidden entry directly below it (``/tmp/.X11-unix``, ``/tmp/.x``: other programs' sockets and
+locks, dropped payloads), ``/dev/shm``, a path whose link resolves elsewhere, a secret's
+name, and any ancestor of a root.
 
 ``cd DIR`` is not a write: what follows runs in ``DIR``. A static directory outside the
 roots that is nobody's system or settings asks when what follows changes no file by itself

@@ -46,7 +46,13 @@ from tooldeck.shell_analysis.carriers import (
     nested_code,
     stdin_program,
 )
-from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
+from tooldeck.shell_analysis.model import (
+    CommandAnalysis,
+    Segment,
+    StagedRun,
+    Word,
+    command_name,
+)
 from tooldeck.shell_analysis.normalize import node_text, words_from_nodes
 from tooldeck.shell_analysis.paths import write_analysis
 from tooldeck.shell_analysis.plain import PlainCommand, plain_commands
@@ -192,13 +198,34 @@ class _Walker:
         self.functions: list[str] = []
         self.staged: dict[str, str] = {}
         """Text written to files so far, by :func:`.staged.staged_key` (see :mod:`.staged`)."""
+        self.staged_runs: list[tuple[str, int, int, int]] = []
+        """``(file, runner, start, stop)`` of each staged file run (:class:`.StagedRun`)."""
+        self.write_counts: dict[str, int] = {}
+        """How often each static file is written: writing redirections and ``tee`` operands."""
+        self.known_writes: dict[str, int] = {}
+        """How often each static file is written with text known statically, truncating it."""
 
     def stage(self, operator: str, target: Word, text: str | None) -> None:
         """Remember the text a segment writes to a static file (``echo x > run.sh``)."""
         if text is None or operator not in STAGING_OPERATORS or not target.stable:
             return
         key = staged_key(target.value)
+        if operator != ">>":
+            self.known_writes[key] = self.known_writes.get(key, 0) + 1
         self.staged[key] = (self.staged.get(key, "") if operator == ">>" else "") + text
+
+    def count_write(self, target: Word) -> None:
+        """Count one write of a static file, its text known or not (see :class:`.StagedRun`)."""
+        if target.stable:
+            key = staged_key(target.value)
+            self.write_counts[key] = self.write_counts.get(key, 0) + 1
+
+    def runs(self) -> tuple[StagedRun, ...]:
+        """The staged runs, each told whether its file's one write is the judged text."""
+        return tuple(
+            StagedRun(key, runner, start, stop, self.write_counts.get(key) == 1
+                      and self.known_writes.get(key) == 1)
+            for key, runner, start, stop in self.staged_runs)
 
     def script(self, text: str, origin: str, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -310,6 +337,7 @@ class _Walker:
         )
         if writes and target.stable:
             self.redirects.append(target.value)
+            self.count_write(target)
         elif writes and target.dynamic:
             self.dynamic_redirects.append(target.source)
         elif operator == "<" and target.stable:
@@ -383,15 +411,17 @@ class _Walker:
     def stage_redirects(self, words: Sequence[Word], stdin: Stdin, redirects: Sequence[Node],
                         script: _Script) -> None:
         """Remember what a writer segment puts in the files it redirects its output to."""
-        if not redirects:
-            return
         text = written_text(words, stdin)
-        if text is None:
-            return
         if command_name(words[0].value) == "tee":  # tee FILE <<EOF: its operands get the text
+            options = [w.value for w in words[1:] if w.value.startswith("-")]
+            appends = "--append" in options or any(
+                not o.startswith("--") and "a" in o for o in options)
             for word in words[1:]:
                 if not word.value.startswith("-"):
-                    self.stage(">", word, text)
+                    self.count_write(word)
+                    self.stage(">>" if appends else ">", word, text)
+        if not redirects or text is None:
+            return
         for redirect in _file_redirects(redirects):
             if any(c.type == "file_descriptor" for c in redirect.children):
                 continue  # 2> err.txt: what is written there is not the text
@@ -418,6 +448,7 @@ class _Walker:
         resolution = resolve(words, self.extra)
         positions = resolution.positions
         read = stdin.text if stdin.kind == "file" and not stdin.dynamic else ""
+        runner = len(self.segments)
         self.segments.append(
             Segment(text, origin, resolution.words, positions, stdin.kind, read))
         if resolution.reasons:
@@ -448,12 +479,14 @@ class _Walker:
         if self.staged:  # printf 'rm -rf ~' > run.sh && sh run.sh: what run.sh holds
             staged = staged_program(final, self.staged)
             if staged is not None:
-                text, one_liner = staged
+                key, text, one_liner = staged
+                start = len(self.segments)
                 if one_liner is None:
                     self.script(text, "shell -c", depth + 1)
                 else:
                     self.emit(one_liner, " ".join(w.source for w in one_liner[:2]) + " <file>",
                               origin, _INHERITED, depth + 1)
+                self.staged_runs.append((key, runner, start, len(self.segments)))
         if len(positions) > 1 and any(command_name(resolution.words[i].value) == "xargs"
                                       for i in positions[:-1]):
             stdin = _INHERITED  # xargs gives the command /dev/null as its standard input
@@ -660,7 +693,8 @@ def _analyze(command: str, extra_wrappers: frozenset[str], *,
                            runtime_code=_dedupe(walker.runtime),
                            assignments=tuple(walker.assignments),
                            functions=_dedupe(walker.functions), dynamic_redirects=dynamic,
-                           dynamic_inputs=_dedupe(walker.dynamic_inputs))
+                           dynamic_inputs=_dedupe(walker.dynamic_inputs),
+                           staged_runs=walker.runs())
 
 
 def analyze(command: str, *, extra_wrappers: Iterable[str] = ()) -> CommandAnalysis:

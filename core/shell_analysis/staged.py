@@ -69,37 +69,40 @@ def written_text(words: Sequence[Word], stdin: Stdin) -> str | None:
 
 
 def staged_program(final: Sequence[Word], staged: Mapping[str, str]
-                   ) -> tuple[str, list[Word] | None] | None:
+                   ) -> tuple[str, str, list[Word] | None] | None:
     """What a segment runs when it runs a file the command wrote before.
 
     :param final: the final command's words (wrappers peeled).
     :param staged: the text written so far, by :func:`staged_key`.
-    :returns: ``(text, None)`` for a shell script (``sh f``, ``source f``, ``./f``),
-        ``(text, one_liner)`` for an interpreter's program file (``python3 f`` as
-        ``python3 -c TEXT``), or ``None`` when no staged file is run.
+    :returns: ``(file, text, None)`` for a shell script (``sh f``, ``source f``, ``./f``),
+        ``(file, text, one_liner)`` for an interpreter's program file (``python3 f`` as
+        ``python3 -c TEXT``), or ``None`` when no staged file is run; ``file`` is the run
+        file's :func:`staged_key`.
     """
     if not final or not final[0].stable:
         return None
     name = command_name(final[0].value)
     if name in _MAKES:
         return _make_recipes(final, staged)
-    program = staged.get(staged_key(final[0].value)) if "/" in final[0].value else None
+    key = staged_key(final[0].value)
+    program = staged.get(key) if "/" in final[0].value else None
     if program is not None:  # ./run.sh
-        return program, None
+        return key, program, None
     operands = [w for w in final[1:] if not w.value.startswith("-")]
     if not operands or not operands[0].stable:
         return None
-    text = staged.get(staged_key(operands[0].value))
+    key = staged_key(operands[0].value)
+    text = staged.get(key)
     if text is None:
         return None
     if name in SHELLS or name in _SOURCERS:
-        return text, None
+        return key, text, None
     one_liner = stdin_program([final[0]], Stdin("heredoc", text))
-    return (text, one_liner) if one_liner is not None else None
+    return (key, text, one_liner) if one_liner is not None else None
 
 
 def _make_recipes(final: Sequence[Word], staged: Mapping[str, str]
-                  ) -> tuple[str, list[Word] | None] | None:
+                  ) -> tuple[str, str, list[Word] | None] | None:
     r"""The recipe lines of a makefile the command wrote, as one shell script.
 
     ``printf 'all:\n\tsudo id\n' > Makefile && make``: make runs each tab-indented line.
@@ -111,5 +114,5 @@ def _make_recipes(final: Sequence[Word], staged: Mapping[str, str]
         text = staged.get(staged_key(candidate))
         if text is not None:
             recipes = [line.strip() for line in text.split("\n") if line.startswith("\t")]
-            return "\n".join(recipes), None
+            return staged_key(candidate), "\n".join(recipes), None
     return None

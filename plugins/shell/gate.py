@@ -51,7 +51,9 @@ rule                   vote     fires when
                                 (:mod:`tooldeck.shell_analysis.outside_work`)
 ``scratch-run``        ask      a script below ``/tmp``, ``/var/tmp`` or ``~/.cache/<tool>`` that an
                                 interpreter runs (``python3 /tmp/repro.py``); run by its own
-                                name, built or sourced it stays denied
+                                name, built or sourced it stays denied; written once from a
+                                quoted here-document and run once by the same command, its
+                                judged body decides (:func:`.scratch_scripts.judged_scratch_script`)
 ``outside-cd``         ask      ``cd DIR`` to a static directory outside the roots that is no
                                 system tree, home (hidden) directory, secret or ancestor of a
                                 root, followed by commands that are not read-only but change
@@ -70,8 +72,10 @@ rule                   vote     fires when
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
-                                such as ``$(`` are left out, what they run being segments);
-                                an opaque command is matched as written
+                                such as ``$(`` are left out, what they run being segments)
+                                and without removals of regenerable artefacts inside the
+                                root (:mod:`tooldeck.shell_analysis.artefact_removal`); an
+                                opaque command is matched as written
 ``routine-destructive`` ask     ``git reset --hard``, ``git clean``, force pushes, ``chmod -R
                                 777``, ``kill -9 -1``, ``truncate``, ``dd of=``, ``: > f``…
 ``overlay-rule``       ask      an overlay ``ask`` rule matches
@@ -100,7 +104,6 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
@@ -113,6 +116,7 @@ from tooldeck.paths import lexical_normalize
 from tooldeck.permission_rules import CompiledRule, first_match
 from tooldeck.plugins.shell.policy import BUILT_IN, ShellPolicy
 from tooldeck.plugins.shell.rollback_coverage import uncovered_writes
+from tooldeck.plugins.shell.scratch_scripts import judged_scratch_script, known_body
 from tooldeck.plugins.shell.suggestions import suggest
 from tooldeck.runtime import Runtime
 from tooldeck.shell_analysis import (
@@ -125,6 +129,7 @@ from tooldeck.shell_analysis import (
     judge_classes,
     path_arguments,
 )
+from tooldeck.shell_analysis.artefact_removal import without_artefact_removals
 from tooldeck.shell_analysis.containers import container_paths
 from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.harmless import is_harmless
@@ -136,7 +141,6 @@ from tooldeck.shell_analysis.link_rules import (
 from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     SCRIPT_DENIED_PREFIXES,
-    SCRIPT_RUNNERS,
     interpreted_scripts,
     is_secret_path,
     metadata_paths,
@@ -371,57 +375,10 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
         # a script an interpreter runs from a scratch directory asks; a program run by its
         # own name, a file handed to a builder or sourced stays denied (a staged payload)
         runs_script = raw in interpreted_scripts(analysis) and scratch(raw, lexical, roots)
-        return "scratch-run" if runs_script and _known_body(raw, analysis) else None
+        known = known_body(raw, analysis) or judged_scratch_script(raw, analysis)
+        return "scratch-run" if runs_script and known else None
     into = raw in copy_destinations(analysis)
     return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
-
-
-def _known_body(raw: str, analysis: CommandAnalysis) -> bool:
-    """Whether a script the command runs is not written by it or written from known text.
-
-    Known text: every top-level command is a static-text writer (``cat``/``tee`` fed a
-    here-document or here-string, ``echo``, ``printf``), a directory change or an interpreter,
-    with no word known only at run time. The staged-script walker then judged that text as
-    code. ``echo "$P" > /tmp/x.sh && bash /tmp/x.sh`` and ``… | base64 -d > /tmp/x.py &&
-    python3 /tmp/x.py`` stay denied.
-    """
-    if raw not in analysis.write_targets and raw not in analysis.redirect_targets:
-        return True
-    for segment in analysis.segments:
-        if segment.origin != "top":
-            continue  # the script's own commands, found by the staged-script walker
-        if not all(word.stable for word in segment.words):
-            return False
-        name = segment.command
-        if name in _TEXT_WRITERS and segment.stdin in ("heredoc", "here-string"):
-            if not _unexpanded_input(analysis.command):
-                return False  # cat <<EOF with $PAYLOAD in it: the body is known at run time
-            continue
-        if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name.rstrip(
-                "0123456789.") not in SCRIPT_RUNNERS:
-            return False
-    return True
-
-
-def _unexpanded_input(command: str) -> bool:
-    r"""Whether the here-documents and here-strings of ``command`` expand nothing.
-
-    True when nothing in the command could expand (no ``$``, no backquote), or when every
-    here-document's delimiter is quoted (``<<'EOF'``, ``<<"EOF"``, ``<<\EOF``: bash then
-    leaves its body as written) and no here-string is used.
-    """
-    if "$" not in command and "`" not in command:
-        return True
-    if "<<<" in command:
-        return False
-    return all(start.group(1) in "'\"\\" for start in _HEREDOC_START.finditer(command))
-
-
-_HEREDOC_START = re.compile(r"(?<!<)<<(?!<)-?[ \t]*(\S)")
-"""The first character of each here-document's delimiter word."""
-
-_TEXT_WRITERS = frozenset({"cat", "tee"})
-_PRINTING = frozenset({"echo", "printf"})
 
 
 def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
@@ -434,6 +391,8 @@ def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
     """
     for raw, _ in _outside_paths(analysis, policy):
         rule = _outside_work(raw, analysis, policy)
+        if rule == "scratch-run" and judged_scratch_script(raw, analysis):
+            continue  # its whole text was judged as code, as python3 -c would be
         if rule == "outside-cd":
             return _vote(Verdict.ASK, rule, f"the commands after 'cd {raw}' run outside the "
                          "project")
@@ -595,11 +554,16 @@ def rule_rollback_coverage(analysis: CommandAnalysis, policy: ShellPolicy) -> De
 
 
 def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rule ``confirm``: a confirm pattern asks for a human yes."""
+    """Rule ``confirm``: a confirm pattern asks for a human yes.
+
+    Matched on the code view: data arguments and removals of regenerable artefacts inside the
+    roots (``rm -rf __pycache__``) left out; an opaque command as written.
+    """
     if analysis.opaque:  # what cannot be seen is matched as written (fail closed)
         pattern = find_confirm(command, analysis, policy.confirm_patterns)
-    else:  # data is not code: printed or recorded text does not ask
-        text, code = code_view(analysis)
+    else:  # data is not code, nor is a removal of regenerable artefacts in the project
+        roots = [str(root) for root in policy.sandbox.roots]
+        text, code = code_view(without_artefact_removals(analysis, roots, policy.cwd))
         pattern = find_confirm(text, code, policy.code_confirm_patterns)
     if pattern is None:
         return None

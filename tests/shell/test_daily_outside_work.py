@@ -9,7 +9,8 @@ what a developer does every day rather than from corpus rows:
 - scratch files below ``/tmp``, ``/var/tmp`` and ``~/.cache/<tool>`` ask (rule
   ``scratch-write``: pytest's ``--basetemp``, ``--junitxml``, ``cp dist/x.whl /tmp/``), and
   so does a script there that an interpreter runs (rule ``scratch-run``: ``python3
-  /tmp/repro.py``, its here-document body judged as code); a scratch file run by its own name,
+  /tmp/repro.py``, its here-document body judged as code, and that body's verdict when the
+  command writes it once from a quoted here-document); a scratch file run by its own name,
   built or sourced, one whose body is only known at run time, a hidden entry, ``/dev/shm`` and
   the directories themselves stay denied;
 - ``find … -exec CMD {} +`` judges ``{}`` as a file found under a start inside the project,
@@ -56,6 +57,11 @@ ALLOWED = [
     "git config get --global init.defaultBranch",
     "pip show -f requests",
     "npm install -f left-pad",
+    # a regenerable artefact removed, as find -delete does (tests/shell/test_artefact_cleanup.py)
+    "find . -name __pycache__ -exec rm -rf {} +",
+    # a scratch script written from a quoted here-document and run: its body is the verdict
+    # (tests/shell/test_judged_scratch_scripts.py)
+    "cat > /tmp/repro.py <<'EOF'\nprint(1 + 1)\nEOF\npython3 /tmp/repro.py",
 ]
 
 ASKED = [
@@ -70,7 +76,6 @@ ASKED = [
     "pytest --junitxml=/tmp/report.xml",
     "go test ./... -coverprofile=/tmp/cover.out",
     "rm -rf ~/.cache/pip",
-    "find . -name __pycache__ -exec rm -rf {} +",  # as rm -rf ./__pycache__ (confirm 'rm ')
     "find . -type f -exec chmod 777 {} +",  # as chmod -R 777 .
     "find . -name '*.py' -exec rm {} +",  # the project's code
     "npm install -g typescript",
@@ -87,7 +92,6 @@ ASKED = [
     "node /tmp/a.js",
     "bash /tmp/x.sh",
     "echo 'id' > /tmp/x.sh && bash /tmp/x.sh",  # its body is judged: id runs
-    "cat > /tmp/repro.py <<'EOF'\nprint(1 + 1)\nEOF\npython3 /tmp/repro.py",
 ]
 
 DENIED = [
