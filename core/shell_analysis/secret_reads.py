@@ -115,7 +115,7 @@ SECRET_MARKERS = re.compile(
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
-    r"appsettings\.(?:Production|Staging)|application-prod",
+    r"appsettings\.(?:Production|Staging)|application-prod|confluence",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -326,7 +326,13 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
                            # credential names and directories (Elastic's "Kubernetes and
                            # Cloud Credential Path Access", "Private Key Searching Activity")
                            r"aws_(?:access_key_id|secret_access_key|session_token)|"
-                           r"client_secret|\.kube\b|\.azure\b|\.docker\b",
+                           r"client_secret|\.kube\b|\.azure\b|\.docker\b|"
+                           # password managers' stores and the other key and credential
+                           # words of Splunk's linux_auditd_find_credentials_from_password_
+                           # managers|_stores and _find_private_keys hunts
+                           r"\.kdb\b|keepass|\.lpdb|\.opvault|\.agilekeychain|\.dashlane|"
+                           r"\.rfx\b|passbolt|\.spdb|stickypassword|enpass|vault|\bcreds\b|"
+                           r"\bpass\b|\.gpg\b|\.pgp\b",
                            re.IGNORECASE)
 
 
