@@ -32,8 +32,7 @@ keep them out.
 |             | systemd timer or path unit, a transient timer (``systemd-run --on-boot…``),|
 |             | ``loginctl enable-linger``, a launchd job loaded, ``ssh-copy-id``,         |
 |             | ``ssh-import-id``, boot                                                    |
-|             | links of other service managers; a setuid bit, ``chown root``, ``chattr +i``|
-|             | ask                                                                        |
+|             | links of other service managers; a setuid bit and ``chown root`` ask       |
 """
 
 from __future__ import annotations
@@ -484,8 +483,8 @@ def persistence_finding(segment: Segment) -> Finding | None:
     and the other
     service managers' boot links (``update-rc.d x defaults|enable``, ``chkconfig x on``,
     ``chkconfig --add``, ``rc-update add``) are denied;
-    setuid/setgid bits (``chmod u+s``, ``chmod 4755``), a file given to root (``chown
-    root x``) and an immutable or append-only bit (``chattr +i``) ask.
+    setuid/setgid bits (``chmod u+s``, ``chmod 4755``) and a file given to root (``chown
+    root x``) ask.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -507,11 +506,6 @@ def persistence_finding(segment: Segment) -> Finding | None:
         # Splunk's linux_change_file_owner_to_root: a file handed to root (a setuid binary
         # staged, or a file the user can no longer remove); asks as a setuid bit does
         return Finding(ASK, "persistence", f"{segment.text!r} gives a file to root")
-    if head == "chattr" and any(a.startswith("+") and set(a[1:]) & {"i", "a"} for a in args):
-        # Splunk's linux_auditd_file_permissions_modification_via_chattr: an immutable or
-        # append-only file cannot be removed or cleaned, not even by its owner
-        return Finding(ASK, "persistence", f"{segment.text!r} makes a file immutable or "
-                       "append-only")
     if head == "chmod" and any(_setuid_mode(a) for a in args):
         # asks: inside the project a setuid bit on a build product can be legitimate (and a
         # path outside is denied by the sandbox anyway)
@@ -611,7 +605,7 @@ CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
                  "git", "install", "chpst", "ssh-copy-id", "ssh-import-id",
-                 "systemd-run", "chown", "chattr"})
+                 "systemd-run", "chown"})
     | frozenset(_SERVICE_ENABLERS)
     | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )
