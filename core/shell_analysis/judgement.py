@@ -450,7 +450,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         if local is not None:
             return [local]
     if name in HUNTERS:
-        hunt = secret_hunt_finding(segment)
+        hunt = secret_hunt_finding(segment, context.roots)
         if hunt is not None:
             return [hunt]
     if name in TREE_COPIERS:
