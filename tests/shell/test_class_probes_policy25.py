@@ -155,17 +155,16 @@ def test_a_docker_socket_unit_is_no_docker_socket() -> None:
 
 @pytest.mark.parametrize(("command", "rule"), [
     ("chown root:root ./helper", "persistence"), ("chown 0 build/x", "persistence"),
-    ("chattr +i ./helper", "persistence"), ("chattr +a run.log", "persistence"),
     ("code --install-extension ./x.vsix", "program-install"),
     ("cursor --install-extension pub.ext", "program-install"),
     ("gh extension install someone/gh-x", "program-install"),
 ])
-def test_root_owned_immutable_files_and_extensions_ask(command: str, rule: str) -> None:
+def test_root_owned_files_and_extensions_ask(command: str, rule: str) -> None:
     assert _finding(command) == ("ask", rule)
 
 
 @pytest.mark.parametrize("command", [
-    "chown \"$USER\" build/app.bin", "chattr -i ./helper", "code --list-extensions",
+    "chown \"$USER\" build/app.bin", "chattr +i notes.txt", "code --list-extensions",
     "gh extension list", "code .",
 ])
 def test_their_everyday_forms_stay_allowed(command: str) -> None:
@@ -178,3 +177,20 @@ def test_their_everyday_forms_stay_allowed(command: str) -> None:
 ])
 def test_password_manager_and_key_hunts_are_secret_reads(command: str) -> None:
     assert _finding(command) == ("deny", "secret-read")
+
+
+@pytest.mark.parametrize("command", [
+    "grep -rl 'BEGIN OPENSSH PRIVATE' /data", "find /srv/app -name id_ecdsa",
+    "grep -ri accesskeyid / 2>/dev/null", "find /backup -path '*.aws/credentials'",
+])
+def test_key_hunts_outside_the_project_are_secret_reads(command: str) -> None:
+    assert _finding(command) == ("deny", "secret-read")
+
+
+@pytest.mark.parametrize("command", [
+    "grep -r 'BEGIN DSA PRIVATE' .", "find /work/project -name id_rsa",
+    "grep -rn api_key /usr/lib/python3/dist-packages/openai/",
+    "grep -rn password /opt/app/config",
+])
+def test_key_hunts_in_the_project_and_word_searches_elsewhere_stay_allowed(command: str) -> None:
+    assert _finding(command) is None
