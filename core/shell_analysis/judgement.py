@@ -599,7 +599,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or masquerade_finding(analysis)
     if analysis.write_targets and not MANIFEST_RUNNERS.isdisjoint(names):
         asked = asked or staged_manifest_finding(analysis)
-    if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
+    if any(".git" in t or t.endswith((".pth", "customize.py", ".json"))
+           for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:
             return found

@@ -10,6 +10,10 @@
 |                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
 | git-hook        | a write into ``.git/config`` (it can name a pager, an          | ask     |
 |                 | fsmonitor, a hooks path)                                        |         |
+| persistence     | a write of an agent's or editor's settings that name commands   | ask     |
+|                 | it runs by itself (``.claude/settings.json`` hooks, ``.mcp.json``,|         |
+|                 | ``.cursor/mcp.json``, ``.vscode/tasks.json`` run at folder open, |         |
+|                 | ``.vscode/mcp.json``, ``.gemini/settings.json``)                 |         |
 | shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
 |                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
 |                 | ``screen``): what it runs is typed later, unseen                |         |
@@ -48,6 +52,13 @@ _LIBRARY_CODE = re.compile(
     r"ctypes|cdll|CDLL\(|LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|dl_load_file|"
     r"System\.load|process\.dlopen|\bFFI::|enable\s+-f", re.IGNORECASE)
 _STARTUP_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
+_AGENT_RUN_SETTINGS = ("/.claude/settings.json", "/.claude/settings.local.json", "/.mcp.json",
+                       "/.cursor/mcp.json", "/.vscode/tasks.json", "/.vscode/mcp.json",
+                       "/.gemini/settings.json")
+"""Project files whose commands an agent or editor runs by itself, unreviewed: Claude Code's
+hooks and MCP servers, Cursor's MCP servers (CVE-2025-54135 "CurXecute", CVE-2025-54136
+"MCPoison"), VS Code's tasks run at folder open (the "Contagious Interview" repositories) and
+MCP servers, Gemini CLI's settings (each tool's documentation)."""
 _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 
 LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
@@ -92,7 +103,8 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
 
     A git hook (``.git/hooks/*``) runs on the next commit or checkout, a ``.pth`` file or
     ``sitecustomize.py`` on every Python start: persistence, denied. ``.git/config`` can name
-    a pager, an fsmonitor or a hooks path: asks.
+    a pager, an fsmonitor or a hooks path, an agent's or editor's settings commands it runs
+    by itself (:data:`_AGENT_RUN_SETTINGS`): asks.
 
     :param analysis: the analysed command.
     :param cwd: where the command runs (relative targets start there).
@@ -107,6 +119,9 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
         if path.endswith("/.git/config"):
             return Finding(ASK, "git-hook", f"the command writes {target!r}: git's "
                            "configuration can name code to run")
+        if path.endswith(_AGENT_RUN_SETTINGS):
+            return Finding(ASK, "persistence", f"the command writes {target!r}: settings "
+                           "that name commands an agent or editor runs by itself")
     return None
 
 
