@@ -8,6 +8,7 @@
 |                        | ``gemini``/``qwen`` ``--yolo`` / ``-y`` / ``--approval-mode yolo``, |
 |                        | ``aider --yes-always``, ``amp --dangerously-allow-all``,           |
 |                        | ``cursor-agent --force``, ``copilot --allow-all-tools``,           |
+|                        | ``q``/``kiro-cli chat --trust-all-tools``,                         |
 |                        | ``GOOSE_MODE=auto goose`` (the setting given to that one command)  |
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
@@ -49,6 +50,9 @@ _AGENT_FLAGS: dict[str, tuple[str, ...]] = {
     "amp": ("--dangerously-allow-all",),
     "cursor-agent": ("--force", "-f"),
     "copilot": ("--allow-all-tools",),
+    # Amazon Q Developer's CLI (now Kiro's): every tool trusted, as the Nx "s1ngularity"
+    # postinstall ran it (GHSA-cxm3-wv7p-598c) next to claude and gemini with theirs off
+    "q": ("--trust-all-tools",), "kiro-cli": ("--trust-all-tools",),
 }
 _AGENT_SETTINGS: dict[str, re.Pattern[str]] = {
     "goose": re.compile(r"(?:^|\s)GOOSE_MODE=[\"']?auto\b"),
