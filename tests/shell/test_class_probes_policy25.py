@@ -194,3 +194,27 @@ def test_key_hunts_outside_the_project_are_secret_reads(command: str) -> None:
 ])
 def test_key_hunts_in_the_project_and_word_searches_elsewhere_stay_allowed(command: str) -> None:
     assert _finding(command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "echo '{}' > .cursor/mcp.json", "cp payload.json .mcp.json",
+    "printf '{}' > .claude/settings.json", "cp t.json .claude/settings.local.json",
+    "cp tasks.json .vscode/tasks.json", "tee .vscode/mcp.json < x", "cp s .gemini/settings.json",
+])
+def test_agent_and_editor_run_settings_ask(command: str) -> None:
+    assert _finding(command) == ("ask", "persistence")
+
+
+@pytest.mark.parametrize("command", [
+    "cat .vscode/tasks.json", "echo '{}' > .vscode/settings.json", "echo '{}' > package.json",
+    "jq . a.json > b.json",
+])
+def test_other_json_writes_and_reads_stay_allowed(command: str) -> None:
+    assert _finding(command) is None
+
+
+def test_amazon_q_with_every_tool_trusted_is_unreviewed_access() -> None:
+    assert _finding("q chat --trust-all-tools --no-interactive 'x'") == (
+        "deny", "unreviewed-access")
+    assert _finding("kiro-cli chat --trust-all-tools") == ("deny", "unreviewed-access")
+    assert _finding("q chat 'explain'") is None
