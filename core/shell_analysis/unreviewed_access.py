@@ -21,6 +21,10 @@
 |                        | a proxy into networks nobody reviews)                             |
 | the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
 |                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
+| a CI runner registered | ``gitlab-runner register|install|start|run``, GitHub's runner      |
+|                        | ``config.sh --url … --token …`` and ``svc.sh install`` (the       |
+|                        | machine takes a remote CI's jobs: Shai-Hulud 2.0's self-hosted    |
+|                        | runner)                                                           |
 | system packages        | ``pip install --break-system-packages`` (the system's own         |
 |                        | packages, PEP 668), ``gem install --system``                      |
 
@@ -87,7 +91,8 @@ _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
                                     | frozenset(_AGENT_SETTINGS) | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
-                                                 "gem"}))
+                                                 "gem", "gitlab-runner", "config.sh",
+                                                 "config.cmd", "svc.sh"}))
 """Command names :func:`unreviewed_finding` looks at."""
 
 
@@ -135,8 +140,24 @@ def _forwarding(args: Sequence[str]) -> str | None:
     return None
 
 
+_RUNNER_VERBS = frozenset({"register", "install", "start", "run"})
+"""gitlab-runner(1)'s commands that register this machine or serve a remote CI's jobs."""
+
+
+def _ci_runner(head: str, args: Sequence[str], words: Sequence[str]) -> bool:
+    """A CI runner registered or installed as a service (each runner's documentation)."""
+    if head == "gitlab-runner":
+        return bool(_RUNNER_VERBS.intersection(words[:1]))
+    if head in ("config.sh", "config.cmd"):  # actions/runner: ./config.sh --url R --token T
+        return any(a.startswith("--url") for a in args) and any(
+            a.startswith("--token") for a in args)
+    return head == "svc.sh" and words[:1] == ["install"]
+
+
 def _reason(head: str, args: Sequence[str]) -> str | None:
     words = [a for a in args if not a.startswith("-")]
+    if _ci_runner(head, args, words):
+        return "registers this machine as a CI runner (a remote CI's jobs run here)"
     if head in _SSHES:
         forward = _forwarding(args)
         return None if forward is None else f"forwards a port or a tunnel ({forward})"
