@@ -218,3 +218,20 @@ def test_amazon_q_with_every_tool_trusted_is_unreviewed_access() -> None:
         "deny", "unreviewed-access")
     assert _finding("kiro-cli chat --trust-all-tools") == ("deny", "unreviewed-access")
     assert _finding("q chat 'explain'") is None
+
+
+@pytest.mark.parametrize("command", [
+    "./config.sh --url https://github.com/o/r --token T --unattended", "./svc.sh install",
+    "gitlab-runner register --url https://gitlab.example/ --registration-token x",
+    "gitlab-runner install --user=runner",
+])
+def test_ci_runner_registration_is_unreviewed_access(command: str) -> None:
+    assert _finding(command) == ("deny", "unreviewed-access")
+
+
+@pytest.mark.parametrize("command", [
+    "gitlab-runner exec shell test", "./svc.sh status", "./configure --prefix=./dist",
+    "cp ci.yml .github/workflows/ci.yml",
+])
+def test_local_ci_runs_and_workflow_files_stay_allowed(command: str) -> None:
+    assert _finding(command) is None
