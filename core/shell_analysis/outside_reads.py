@@ -201,6 +201,10 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/application-prod.properties", "*/application-prod.yml", "*/application-prod.yaml",
     "*/application-production.properties", "*/application-production.yml",
     "*/application-production.yaml",
+    # a Kubernetes control plane's certificates and keys (tracee's detectors/kubernetes_
+    # certificate_theft_attempt.go: any read under /etc/kubernetes/pki/) and Samba's password
+    # databases (passdb.tdb, secrets.tdb: the accounts' NT hashes, smbpasswd(5))
+    "/etc/kubernetes/pki", "/etc/kubernetes/pki/*", "/var/lib/samba/private/*",
     # Atlassian Confluence's database settings (Elastic's credential_access_kubernetes_and_
     # cloud_credential_paths_via_process_args lists both files)
     "*/confluence.cfg.xml", "*/confluence/conf/server.xml",

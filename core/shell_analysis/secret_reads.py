@@ -115,7 +115,7 @@ SECRET_MARKERS = re.compile(
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
-    r"appsettings\.(?:Production|Staging)|application-prod|confluence",
+    r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
