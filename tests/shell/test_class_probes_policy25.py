@@ -144,6 +144,9 @@ def test_sudoers_directory_and_confluence_settings_are_secrets() -> None:
     assert is_secret_path("/opt/confluence/conf/server.xml")
     assert not is_secret_path("/opt/tomcat/conf/server.xml")
     assert not is_secret_path("/etc/pam.conf")  # world-readable configuration
+    assert is_secret_path("/etc/kubernetes/pki") and is_secret_path("/etc/kubernetes/pki/ca.crt")
+    assert is_secret_path("/var/lib/samba/private/passdb.tdb")
+    assert not is_secret_path("/etc/kubernetes/manifests/kube-apiserver.yaml")
 
 
 def test_a_docker_socket_unit_is_no_docker_socket() -> None:
