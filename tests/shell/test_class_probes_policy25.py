@@ -238,3 +238,21 @@ def test_ci_runner_registration_is_unreviewed_access(command: str) -> None:
 ])
 def test_local_ci_runs_and_workflow_files_stay_allowed(command: str) -> None:
     assert _finding(command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "echo '<?php system($_GET[\"c\"]); ?>' > public/x.php",
+    "printf '<?php eval($_POST[1]);' > wp-content/plugins/p/p.php",
+    "echo '<% Runtime.getRuntime().exec(request.getParameter(\"c\")); %>' > web/x.jsp",
+])
+def test_a_web_shell_written_into_the_project_is_persistence(command: str) -> None:
+    assert _finding(command) == ("deny", "persistence")
+
+
+@pytest.mark.parametrize("command", [
+    "echo '<?php echo htmlspecialchars($_GET[\"q\"]); ?>' > public/search.php",
+    "echo '<?php phpinfo(); ?>' > public/info.php",
+    "echo 'system($_GET[1])' > notes.txt",
+])
+def test_other_server_pages_and_text_files_stay_allowed(command: str) -> None:
+    assert _finding(command) is None
