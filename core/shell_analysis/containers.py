@@ -20,6 +20,7 @@ after the engine's global options as well (``nerdctl --namespace k8s.io run --pr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
@@ -205,8 +206,8 @@ def node_escape(segment: Segment) -> Finding | None:
     return None
 
 
-_RUNTIME_SOCKETS = ("docker.sock", "containerd.sock", "crio.sock", "podman.sock",
-                    "dockershim.sock", "kubelet.sock")
+_RUNTIME_SOCKETS = re.compile(r"(?:docker|containerd|crio|podman|dockershim|kubelet)\.sock\b")
+"""A runtime socket's file name (not systemd's ``docker.socket`` unit that listens on it)."""
 _RUNTIME_CLIENTS = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
 _LOOKS = frozenset({"ls", "stat", "file", "test", "[", "readlink", "realpath", "namei",
                     "getfacl", "lsattr", "find", "du", "echo", "printf", "grep"})
@@ -226,7 +227,7 @@ def runtime_socket(segment: Segment) -> Finding | None:
             segment.command in _LOOKS):
         return None  # the runtime's own CLI, or a look at the socket file (ls -la, stat)
     for word in segment.words[segment.command_positions[-1] + 1 :]:
-        if any(socket in word.value for socket in _RUNTIME_SOCKETS):
+        if _RUNTIME_SOCKETS.search(word.value):
             return Finding(DENY, "escalation", f"{segment.text!r} talks to a container "
                            "runtime's socket (root on the host)")
     return None

@@ -28,6 +28,11 @@ keep them out.
 |             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``)      |
 | service-    | ``systemctl start X``, ``service X start``: asks (a unit's file runs, as   |
 | start       | root for a system unit)                                                    |
+| persistence | ``crontab`` installing a table, ``git config --global|--system``, a started|
+|             | systemd timer or path unit, a transient timer (``systemd-run --on-boot…``),|
+|             | ``loginctl enable-linger``, a launchd job loaded, ``ssh-copy-id``,         |
+|             | ``ssh-import-id``, boot                                                    |
+|             | links of other service managers; a setuid bit and ``chown root`` ask       |
 """
 
 from __future__ import annotations
@@ -348,7 +353,10 @@ _GUEST_POWER: dict[str, tuple[tuple[str, ...], ...]] = {
     "racadm": tuple(("serveraction", v) for v in (
         "powerdown", "powercycle", "hardreset", "graceshutdown", "gracereboot")),
     "upsdrvctl": (("shutdown",),),
-    "tc": (("qdisc", "add"), ("qdisc", "replace"), ("qdisc", "change"), ("qdisc", "del")),
+    # tc(8): a queueing discipline or a classifier changed; a classifier may be an eBPF
+    # program attached to the interface (Elastic's persistence_bpf_program_or_map_load)
+    "tc": (("qdisc", "add"), ("qdisc", "replace"), ("qdisc", "change"), ("qdisc", "del"),
+           ("filter", "add"), ("filter", "replace"), ("filter", "change")),
     "cpupower": (("frequency-set",), ("idle-set",), ("set",)),
     "grub-reboot": ((),), "grub-set-default": ((),), "update-grub": ((),),
     "grub2-reboot": ((),), "grub2-set-default": ((),),
@@ -441,6 +449,11 @@ def _setuid_mode(mode: str) -> bool:
     return mode.isdigit() and len(mode) == 4 and mode[0] in "2467"
 
 
+def _to_root(owner: str) -> bool:
+    """``root``, ``0``, ``root:root``, ``0:0``, ``root:`` as chown(1)'s owner operand."""
+    return owner.partition(":")[0].partition(".")[0] in ("root", "0")
+
+
 _SERVICE_ENABLERS: dict[str, Callable[[list[str], Sequence[str]], bool]] = {
     # update-rc.d(8): NAME defaults|enable|start…; chkconfig(8): NAME on, --add, --level
     # N NAME on; rc-update(8): add|del SERVICE [RUNLEVEL] (show is a read)
@@ -451,17 +464,27 @@ _SERVICE_ENABLERS: dict[str, Callable[[list[str], Sequence[str]], bool]] = {
 }
 
 
+_TRANSIENT_TIMERS = ("--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+                     "--on-unit-inactive", "--on-calendar", "--on-clock-change",
+                     "--on-timezone-change", "--timer-property")
+"""systemd-run(1)'s options that make a transient timer instead of running the command now."""
+
+
 def persistence_finding(segment: Segment) -> Finding | None:
     """Deny a segment that installs something that outlives the session.
 
     ``crontab`` installing a table (a file or standard input; ``-l`` and ``-r`` are left to
     other rules; ``-e`` opens an editor on the table and asks), ``git config
     --global``/``--system`` writes (the user's or the machine's git configuration), a
-    started systemd timer, ``loginctl enable-linger``, a launchd job installed or enabled
-    (``launchctl load|bootstrap|enable|submit|setenv``), ``ssh-copy-id`` and the other
+    started systemd timer or path unit, a transient timer (``systemd-run --on-boot=…``),
+    ``loginctl
+    enable-linger``, a launchd job installed or enabled
+    (``launchctl load|bootstrap|enable|submit|setenv``), ``ssh-copy-id``/``ssh-import-id``
+    and the other
     service managers' boot links (``update-rc.d x defaults|enable``, ``chkconfig x on``,
     ``chkconfig --add``, ``rc-update add``) are denied;
-    setuid/setgid bits (``chmod u+s``, ``chmod 4755``) ask.
+    setuid/setgid bits (``chmod u+s``, ``chmod 4755``) and a file given to root (``chown
+    root x``) ask.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -479,14 +502,24 @@ def persistence_finding(segment: Segment) -> Finding | None:
         if any(_setuid_mode(m) for m in modes):
             return Finding(ASK, "persistence", f"{segment.text!r} installs a setuid/setgid "
                            "file")
+    if head == "chown" and any(_to_root(a) for a in _positionals(args)[:1]):
+        # Splunk's linux_change_file_owner_to_root: a file handed to root (a setuid binary
+        # staged, or a file the user can no longer remove); asks as a setuid bit does
+        return Finding(ASK, "persistence", f"{segment.text!r} gives a file to root")
     if head == "chmod" and any(_setuid_mode(a) for a in args):
         # asks: inside the project a setuid bit on a build product can be legitimate (and a
         # path outside is denied by the sandbox anyway)
         return Finding(ASK, "persistence", f"{segment.text!r} sets a setuid/setgid bit")
     if head == "systemctl" and _positionals(args)[:1] == ["start"] and any(
-            u.endswith(".timer") for u in _positionals(args)[1:]):
-        # Atomic Red Team T1053.006: a started timer runs its service on schedule
-        return Finding(DENY, "persistence", f"{segment.text!r} starts a systemd timer")
+            u.endswith((".timer", ".path")) for u in _positionals(args)[1:]):
+        # Atomic Red Team T1053.006: a started timer runs its service on schedule; a path
+        # unit runs it whenever a file changes (systemd.path(5))
+        return Finding(DENY, "persistence", f"{segment.text!r} starts a systemd timer or "
+                       "path unit")
+    if head == "systemd-run" and any(a.startswith(_TRANSIENT_TIMERS) for a in args):
+        # systemd-run(1): a transient timer runs the command later, unwatched (Elastic's
+        # persistence_systemd_scheduled_timer_created, Splunk's transient timers)
+        return Finding(DENY, "persistence", f"{segment.text!r} schedules a transient timer")
     if head == "loginctl" and _positionals(args)[:1] == ["enable-linger"]:
         return Finding(DENY, "persistence", f"{segment.text!r} keeps the user's services "
                        "running after logout")
@@ -497,7 +530,9 @@ def persistence_finding(segment: Segment) -> Finding | None:
             _LAUNCHCTL_STARTS):  # LOOBins' launchctl: a job that runs at every login or boot
         return Finding(DENY, "persistence", f"{segment.text!r} installs or enables a launchd "
                        "job")
-    if head == "ssh-copy-id":  # T1098.004: a key added to a host's authorized_keys
+    if head in ("ssh-copy-id", "ssh-import-id"):
+        # T1098.004: a key added to a host's or the user's authorized_keys (ssh-import-id(1)
+        # fetches a GitHub or Launchpad user's keys into ~/.ssh/authorized_keys)
         return Finding(DENY, "persistence", f"{segment.text!r} installs a key in "
                        "authorized_keys")
     if head == "git" and "config" in args:
@@ -569,7 +604,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
 CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
-                 "git", "install", "chpst", "ssh-copy-id", "systemd-run"})
+                 "git", "install", "chpst", "ssh-copy-id", "ssh-import-id",
+                 "systemd-run", "chown"})
     | frozenset(_SERVICE_ENABLERS)
     | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )

@@ -30,6 +30,7 @@ there without naming the file (each tool's documentation says where):
 | ``gsettings set``, ``dconf write|load``,        | the desktop's settings database          |
 | ``kwriteconfig5|6``                             |                                          |
 | ``direnv allow``                                | approves ``.envrc`` to run at every ``cd``|
+| ``xdg-desktop-menu|xdg-desktop-icon install``   | the user's menu entries and desktop       |
 | ``gpg --import|--recv-keys|--gen-key|--sign-key``| the user's keyring and trust database    |
 | …                                              | (``~/.gnupg``; not with ``--homedir``)    |
 """
@@ -84,6 +85,10 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     "dconf": (("write",), ("load",), ("reset",)),
     "kwriteconfig5": ((),), "kwriteconfig6": ((),),
     "direnv": (("allow",), ("permit",), ("grant",)),
+    # xdg-utils' installers write the user's menu and desktop (~/.local/share/applications,
+    # ~/Desktop: xdg-desktop-menu(1), xdg-desktop-icon(1))
+    "xdg-desktop-menu": (("install",), ("uninstall",)),
+    "xdg-desktop-icon": (("install",), ("uninstall",)),
 }
 _PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
 

@@ -13,8 +13,9 @@ An interpreter one-liner (``python3 -c``, ``perl -e``, ``node -e``, ``php -r``, 
 | ``fs.rmSync``, ``FileUtils.rm_rf``, ``unlink``, ``Remove-Item``)| the home directory, else|
 |                                                                | ask                     |
 | a file write (``open(…, 'w')``, ``mode='w'``, ``File.write``,   | deny when a path it     |
-| ``writeFileSync``, ``file_put_contents``, ``shutil.copy``…)     | names (or the home) is  |
-|                                                                | outside the roots       |
+| ``writeFileSync``, ``file_put_contents``, ``shutil.copy``…),    | names (or the home) is  |
+| its path built by a call too (``open(os.path.expanduser(…),     | outside the roots       |
+| 'a')``, Perl's ``open(F, ">>$ENV{HOME}/…")``)                   |                         |
 | a socket or HTTP client                                        | deny with a secret path |
 |                                                                | or a metadata address,  |
 |                                                                | else ask                |
@@ -107,6 +108,9 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "rhino": frozenset({"-e"}), "nu": frozenset({"-c", "--commands"}),
     "xonsh": frozenset({"-c"}), "clojure": frozenset({"-e", "--eval"}),
     "swipl": frozenset({"-g"}), "gst": frozenset({"-e", "--eval"}),
+    # the MongoDB shells run JavaScript with Node's require (mongosh's manual): Falco's "DB
+    # program spawned process" is a database client spawning a shell
+    "mongosh": frozenset({"--eval"}), "mongo": frozenset({"--eval"}),
 }
 """Interpreters by base name (version digits stripped), with their code-carrying options."""
 
@@ -122,6 +126,8 @@ _SPAWN = re.compile(
     r"do shell script|doShellScript|\bdo script\b|"
     r"\bshell\s*\(|\|\s*getline|\|&|\$\(shell|execute\(|:!|"
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
+    # Common Lisp's run-program (SBCL's sb-ext, CCL, UIOP: GTFOBins' sbcl)
+    r"\brun-program\b|"
     # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
     # Perl's three-argument piped open, Node's internal spawn binding, Scala's sys.process,
@@ -143,7 +149,8 @@ _PRIVILEGE = re.compile(r"\bset(?:e|re|res)?[ug]id\s*\(\s*0\b|POSIX::set[ug]id\(
 _POWER = re.compile(r"\b(?:Restart|Stop)-Computer\b", re.IGNORECASE)
 """PowerShell's own power commands."""
 _BACKTICK = re.compile(r"`[^`]+`")
-_TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript"})
+_TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript",
+                                 "mongosh", "mongo"})
 _DESTROY = re.compile(
     r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
@@ -157,11 +164,11 @@ _HOME_OR_ROOT = re.compile(
     r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b",
 )
 _WRITE = re.compile(
-    r"open\([^)]*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"
+    r"open\((?:[^()]|\([^()]*\))*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"
     r"File\.write|IO\.write|File\.open\([^)]*['\"][wa]|writeFileSync|appendFileSync|"
     r"fs\.writeFile|fs\.appendFile|file_put_contents|fopen\([^)]*['\"][wax]|shutil\.copy|"
     r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
-    r"Add-Content|\bspurt\b|>>?\s*['\"]?[/~]|['\"]\+?>>?['\"]|\\openout|FileWriter|"
+    r"Add-Content|\bspurt\b|>>?\s*['\"]?(?:[/~]|\$ENV\{HOME\})|['\"]\+?>>?['\"]|\\openout|FileWriter|"
     r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)",
     re.IGNORECASE,
 )

@@ -108,6 +108,7 @@ from tooldeck.shell_analysis.launchers import (
 )
 from tooldeck.shell_analysis.loaded_code import (
     LOADER_HEADS,
+    SERVER_PAGES,
     SHELL_HEADS,
     code_secret_finding,
     hook_finding,
@@ -450,7 +451,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         if local is not None:
             return [local]
     if name in HUNTERS:
-        hunt = secret_hunt_finding(segment)
+        hunt = secret_hunt_finding(segment, context.roots)
         if hunt is not None:
             return [hunt]
     if name in TREE_COPIERS:
@@ -599,11 +600,15 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or masquerade_finding(analysis)
     if analysis.write_targets and not MANIFEST_RUNNERS.isdisjoint(names):
         asked = asked or staged_manifest_finding(analysis)
-    if any(".git" in t or t.endswith((".pth", "customize.py")) for t in analysis.write_targets):
+    if any(".git" in t or t.endswith(_HOOK_SUFFIXES) for t in analysis.write_targets):
         found = hook_finding(analysis, context.cwd)
         if found is not None:
             return found
     return asked
+
+
+_HOOK_SUFFIXES = (".pth", "customize.py", ".json", *SERVER_PAGES)
+"""Written files :func:`.loaded_code.hook_finding` looks at (with any under ``.git``)."""
 
 
 def _expands(source: str) -> str | None:

@@ -116,6 +116,9 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "dumb-init": frozenset({""}), "prlimit": frozenset({""}), "dbus-launch": frozenset({""}),
     "runcon": frozenset({""}), "flatpak-spawn": frozenset({""}),
     "distrobox-host-exec": frozenset({""}), "toolbox": frozenset({"run"}),
+    # host-spawn runs a command on the host from inside a container, as flatpak-spawn
+    # --host does (its README)
+    "host-spawn": frozenset({""}),
     "pueue": frozenset({"add"}), "tsp": frozenset({""}), "ts": frozenset({""}),
     "nq": frozenset({""}), "sem": frozenset({""}), "daemon": frozenset({""}),
     "with-contenv": frozenset({""}),

@@ -8,8 +8,16 @@
 |                 | loading one (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)   |         |
 | persistence     | a write into ``.git/hooks/`` (a hook git runs later), of a      | deny    |
 |                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
+| persistence     | a write of a server page (``.php``, ``.jsp``, ``.asp[x]``…) whose | deny    |
+|                 | text runs a request's input (``system($_GET[…])``, ``eval(        |         |
+|                 | $_POST[…])``, ``exec(request.getParameter(…))``): a web shell     |         |
+|                 | (Pepe Berba's part 1, Elastic's web server persistence rules)     |         |
 | git-hook        | a write into ``.git/config`` (it can name a pager, an          | ask     |
 |                 | fsmonitor, a hooks path)                                        |         |
+| persistence     | a write of an agent's or editor's settings that name commands   | ask     |
+|                 | it runs by itself (``.claude/settings.json`` hooks, ``.mcp.json``,|         |
+|                 | ``.cursor/mcp.json``, ``.vscode/tasks.json`` run at folder open, |         |
+|                 | ``.vscode/mcp.json``, ``.gemini/settings.json``)                 |         |
 | shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
 |                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
 |                 | ``screen``): what it runs is typed later, unseen                |         |
@@ -37,8 +45,8 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
 
-__all__ = ["LOADER_HEADS", "SHELL_HEADS", "code_secret_finding", "hook_finding",
-           "library_finding", "shell_finding"]
+__all__ = ["LOADER_HEADS", "SERVER_PAGES", "SHELL_HEADS", "code_secret_finding",
+           "hook_finding", "library_finding", "shell_finding"]
 
 _OPTIONS: dict[str, frozenset[str]] = {
     name: options for name, options in LIBRARY_OPTIONS.items()
@@ -48,6 +56,22 @@ _LIBRARY_CODE = re.compile(
     r"ctypes|cdll|CDLL\(|LoadLibrary|dlopen|Fiddle|ffi\.load|DynaLoader|dl_load_file|"
     r"System\.load|process\.dlopen|\bFFI::|enable\s+-f", re.IGNORECASE)
 _STARTUP_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
+_AGENT_RUN_SETTINGS = ("/.claude/settings.json", "/.claude/settings.local.json", "/.mcp.json",
+                       "/.cursor/mcp.json", "/.vscode/tasks.json", "/.vscode/mcp.json",
+                       "/.gemini/settings.json")
+"""Project files whose commands an agent or editor runs by itself, unreviewed: Claude Code's
+hooks and MCP servers, Cursor's MCP servers (CVE-2025-54135 "CurXecute", CVE-2025-54136
+"MCPoison"), VS Code's tasks run at folder open (the "Contagious Interview" repositories) and
+MCP servers, Gemini CLI's settings (each tool's documentation)."""
+SERVER_PAGES: tuple[str, ...] = (".php", ".phtml", ".php5", ".phar", ".jsp", ".jspx", ".asp",
+                                 ".aspx", ".ashx", ".cgi")
+"""File types a web server runs when requested (PHP, JSP, ASP.NET, CGI)."""
+_WEB_SHELL = re.compile(
+    r"(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec|eval|assert|"
+    r"create_function)\s*\(\s*(?:base64_decode\s*\(\s*)?\$_(?:GET|POST|REQUEST|COOKIE|"
+    r"SERVER|FILES)|`\$_(?:GET|POST|REQUEST)|getRuntime\(\)\.exec\(\s*request\.getParameter|"
+    r"\beval\s*\(\s*Request|Process\.Start\(\s*Request", re.IGNORECASE)
+"""Code that runs a web request's input as a command or as code (a web shell)."""
 _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 
 LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
@@ -92,7 +116,8 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
 
     A git hook (``.git/hooks/*``) runs on the next commit or checkout, a ``.pth`` file or
     ``sitecustomize.py`` on every Python start: persistence, denied. ``.git/config`` can name
-    a pager, an fsmonitor or a hooks path: asks.
+    a pager, an fsmonitor or a hooks path, an agent's or editor's settings commands it runs
+    by itself (:data:`_AGENT_RUN_SETTINGS`): asks.
 
     :param analysis: the analysed command.
     :param cwd: where the command runs (relative targets start there).
@@ -107,6 +132,12 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
         if path.endswith("/.git/config"):
             return Finding(ASK, "git-hook", f"the command writes {target!r}: git's "
                            "configuration can name code to run")
+        if name.endswith(SERVER_PAGES) and _WEB_SHELL.search(analysis.command):
+            return Finding(DENY, "persistence", f"the command writes {target!r}: a server "
+                           "page that runs a web request's input (a web shell)")
+        if path.endswith(_AGENT_RUN_SETTINGS):
+            return Finding(ASK, "persistence", f"the command writes {target!r}: settings "
+                           "that name commands an agent or editor runs by itself")
     return None
 
 

@@ -27,10 +27,15 @@ document (a status, a listing, one value read) stay allowed.
 | socketfilterfw           | ``--set*``, ``--add``, ``--remove``, ``--block``…   | power       |
 |                          | (the application firewall; ``--get*`` reads)       |             |
 | kextload, kextunload,    | always; ``kmutil load|unload`` (kernel extensions) | power       |
+| pluginkit                | ``-e``, ``-a``, ``-r`` (an app extension enabled,  | persistence |
+|                          | added or removed: Elastic's Finder Sync plugin     |             |
+|                          | rule; ``-m`` lists)                                |             |
 | security                 | ``add-trusted-cert`` (a root certificate),         | power       |
 |                          | ``authorizationdb write``                          |             |
 | sysadminctl              | anything but a ``status`` query (accounts, the     | escalation  |
 |                          | guest account, secure tokens)                      |             |
+| dsenableroot             | always (the root account enabled or disabled:      | escalation  |
+|                          | Elastic's persistence_enable_root_account)         |             |
 | dscl, dseditgroup        | a write verb (``-create``, ``-append``,            | escalation  |
 |                          | ``-passwd``, ``-delete``; ``dseditgroup -o edit``)  |             |
 | dscl                     | a read of ``ShadowHashData`` (password hashes)     | credential- |
@@ -96,18 +101,25 @@ _POWER: dict[str, Callable[[Sequence[str]], bool]] = {
 }
 """Per tool, whether its arguments change the machine (rule ``power``)."""
 
+_PERSISTENCE: dict[str, Callable[[Sequence[str]], bool]] = {
+    "pluginkit": lambda args: bool({"-e", "-a", "-r"} & set(args)),
+}
+"""Per tool, whether its arguments install something that runs by itself later (rule
+``persistence``)."""
+
 _DSCL_WRITES = frozenset({"create", "append", "merge", "delete", "passwd", "change",
                           "changei", "createpl", "appendpl", "mergepl", "deletepl"})
 
 _ACCOUNTS: dict[str, Callable[[Sequence[str]], bool]] = {
     "sysadminctl": lambda args: not any(a in ("status", "-secureTokenStatus") for a in args),
+    "dsenableroot": lambda args: True,
     "dscl": lambda args: any(a.lower().lstrip("-") in _DSCL_WRITES for a in args),
     "dseditgroup": lambda args: any(b in ("edit", "create", "delete")
                                     for a, b in itertools.pairwise(args) if a == "-o"),
 }
 """Per tool, whether its arguments change an account or a group (rule ``escalation``)."""
 
-MACOS_HEADS: frozenset[str] = frozenset(_POWER) | frozenset(_ACCOUNTS)
+MACOS_HEADS: frozenset[str] = frozenset(_POWER) | frozenset(_ACCOUNTS) | frozenset(_PERSISTENCE)
 """Command names :func:`macos_state_finding` looks at."""
 
 
@@ -125,6 +137,9 @@ def macos_state_finding(segment: Segment) -> Finding | None:
         if head in _POWER and _POWER[head](args):
             return Finding(DENY, "power", f"{segment.text!r} changes machine-wide state "
                            f"({head})")
+        if head in _PERSISTENCE and _PERSISTENCE[head](args):
+            return Finding(DENY, "persistence", f"{segment.text!r} enables code that runs by "
+                           f"itself later ({head})")
         if head in _ACCOUNTS and _ACCOUNTS[head](args):
             return Finding(DENY, "escalation", f"{segment.text!r} changes an account or a "
                            f"group ({head})")

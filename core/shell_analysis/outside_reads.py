@@ -58,6 +58,8 @@ READ_ONLY: frozenset[str] = frozenset({
     "xmllint", "iconv", "bzless", "xzless", "zstdless", "lzcat", "look",
     # modern listers and finders (their manuals: they print, never write)
     "eza", "exa", "lsd", "fd", "fdfind",
+    # initramfs listers (their manuals: they print an image's files, never write)
+    "lsinitramfs", "lsinitrd",
 })
 """Commands that only read the paths they are given (with the exceptions above).
 
@@ -78,7 +80,8 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.ssh", "*/.ssh/*", "*/.aws", "*/.aws/*", "*/.gnupg*", "*/.kube/*",
     "*/.docker/config.json", "*/.netrc", "*/.git-credentials", "*/.npmrc", "*/.pypirc",
     "*/.env", "*/.env.*", "*.pem", "*.key", "*/id_rsa*", "*/id_ed25519*", "*/id_ecdsa*",
-    "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d/*",
+    "*/id_dsa*", "*/shadow", "*/shadow-", "*/gshadow", "*/sudoers", "/etc/sudoers.d",
+    "/etc/sudoers.d/*",
     "*/master.passwd", "/proc/*/environ", "/proc/*/mem", "*/credentials",
     # the machine's memory as a file (tracee's proc_kcore_read detector; mem(4)): every
     # process's secrets in it
@@ -198,6 +201,13 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/application-prod.properties", "*/application-prod.yml", "*/application-prod.yaml",
     "*/application-production.properties", "*/application-production.yml",
     "*/application-production.yaml",
+    # a Kubernetes control plane's certificates and keys (tracee's detectors/kubernetes_
+    # certificate_theft_attempt.go: any read under /etc/kubernetes/pki/) and Samba's password
+    # databases (passdb.tdb, secrets.tdb: the accounts' NT hashes, smbpasswd(5))
+    "/etc/kubernetes/pki", "/etc/kubernetes/pki/*", "/var/lib/samba/private/*",
+    # Atlassian Confluence's database settings (Elastic's credential_access_kubernetes_and_
+    # cloud_credential_paths_via_process_args lists both files)
+    "*/confluence.cfg.xml", "*/confluence/conf/server.xml",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -325,6 +335,8 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
             a.startswith(("-out", "-keyout", "-new")) for a in args)
     if head == "man":
         return "-l" in args or "--local-file" in args
+    if head == "udevadm":  # udevadm(8) info prints a device's properties
+        return operands[:1] == ["info"]
     if head == "journalctl":
         return not any(a.startswith(("--vacuum", "--rotate", "--flush", "--setup-keys",
                                      "--update-catalog")) for a in args)

@@ -29,6 +29,11 @@ command             asks when
 ``gem``             ``install --user-install``
 ``pipx``            ``install``, ``inject``, ``upgrade``, ``reinstall``, ``runpip`` (``*-all``)
 ``uv tool``         ``install``, ``upgrade`` (``uv tool run``/``uvx`` are package runners)
+``code``, ``cursor``  ``--install-extension`` (VS Code and its forks: ``code-insiders``,
+…                   ``codium``, ``code-oss``, ``cursor``, ``windsurf``, ``positron``): an
+                    extension runs in every later editor session (the supply-chain
+                    write-ups' malicious extensions)
+``gh extension``    ``install``, ``upgrade``: a repository's program run as ``gh NAME``
 ``rustup``          not judged: it installs toolchains into its own home (documented cache);
                     so are the other version managers (``nvm``, ``pyenv``, ``sdk``,
                     ``asdf``), which install language runtimes into their own directories
@@ -51,9 +56,12 @@ _NPM_FAMILY = frozenset({"npm", "pnpm", "bun"})
 _GLOBAL_FLAGS = frozenset({"-g", "--global", "--location=global"})
 _NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "remove", "rm",
                           "un", "update", "up", "upgrade"})
+_EDITORS = frozenset({"code", "code-insiders", "codium", "code-oss", "cursor", "windsurf",
+                      "positron"})
+"""VS Code and its forks: ``--install-extension`` takes the extension (their CLI help)."""
 INSTALLER_HEADS: frozenset[str] = frozenset(
-    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv"}) | _MAKES | (
-    _NPM_FAMILY)
+    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv", "gh"}) | (
+    _MAKES | _NPM_FAMILY | _EDITORS)
 """Command names :func:`program_install_finding` looks at."""
 
 _CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
@@ -101,6 +109,11 @@ def _user_install(head: str, args: list[str]) -> str | None:
         return f"installs an application for the user (pipx {words[0]})"
     if head == "uv" and words[:1] == ["tool"] and words[1:2] and words[1] in _UV_TOOL_CHANGES:
         return f"installs a tool for the user (uv tool {words[1]})"
+    if head in _EDITORS and any(a.startswith("--install-extension") for a in args):
+        return f"installs an editor extension for the user ({head} --install-extension)"
+    if head == "gh" and words[:1] in (["extension"], ["extensions"], ["ext"]) and words[1:2] in (
+            ["install"], ["upgrade"]):
+        return f"installs a gh extension for the user (gh extension {words[1]})"
     return None
 
 

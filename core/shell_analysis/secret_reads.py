@@ -115,7 +115,7 @@ SECRET_MARKERS = re.compile(
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
-    r"appsettings\.(?:Production|Staging)|application-prod",
+    r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -326,8 +326,20 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
                            # credential names and directories (Elastic's "Kubernetes and
                            # Cloud Credential Path Access", "Private Key Searching Activity")
                            r"aws_(?:access_key_id|secret_access_key|session_token)|"
-                           r"client_secret|\.kube\b|\.azure\b|\.docker\b",
+                           r"client_secret|\.kube\b|\.azure\b|\.docker\b|"
+                           # password managers' stores and the other key and credential
+                           # words of Splunk's linux_auditd_find_credentials_from_password_
+                           # managers|_stores and _find_private_keys hunts
+                           r"\.kdb\b|keepass|\.lpdb|\.opvault|\.agilekeychain|\.dashlane|"
+                           r"\.rfx\b|passbolt|\.spdb|stickypassword|enpass|vault|\bcreds\b|"
+                           r"\bpass\b|\.gpg\b|\.pgp\b|accesskeyid",
                            re.IGNORECASE)
+_KEY_NAMES = re.compile(r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys|\.aws/credentials|"
+                        r"accesskeyid|secretaccesskey|aws_(?:secret_access_key|session_token)",
+                        re.IGNORECASE)
+"""What Falco's "Search Private Keys or Passwords" and "Find AWS Credentials" look for with
+``grep`` or ``find`` wherever they search: key files by name and AWS key words (the private
+key headers are among :data:`_KEY_PREFIXES`)."""
 
 
 _HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
@@ -343,12 +355,16 @@ Slack, Stripe, Google, Anthropic, OpenAI, Hugging Face and npm tokens, PEM priva
 secret scanners (gitleaks, trufflehog) look for them: a search for one hunts for keys."""
 
 
-def secret_hunt_finding(segment: Segment) -> Finding | None:
+def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Finding | None:
     """Deny a search of the filesystem or a home for secrets (``grep -ri password /``).
 
-    ``find / -name id_rsa``, ``locate .pem``: secret hunting, whatever it finds.
+    ``find / -name id_rsa``, ``locate .pem``: secret hunting, whatever it finds. A search of
+    any other directory outside the roots hunts too when it looks for a private key or an AWS
+    key (``grep -rl 'BEGIN OPENSSH PRIVATE' /data``, ``find /srv/app -name id_rsa``: Falco's
+    rules), not when it looks for a word such as ``password`` in another tree's sources.
 
     :param segment: one analysed segment.
+    :param sandbox: the sandbox roots (a search inside them is the project's own).
     :returns: the finding, or ``None``.
     """
     if not segment.command_positions or segment.command not in _HUNTERS:
@@ -362,16 +378,29 @@ def secret_hunt_finding(segment: Segment) -> Finding | None:
     if segment.command in _INDEX_SEARCHES and not (
             segment.command == "mdfind" and "-onlyin" in [w.value for w in words]):
         roots = ["/"]
-    if not roots:
+    elsewhere = [w.value for i, w in enumerate(words, start)
+                 if i not in program and w.stable and _outside_roots(w.value, sandbox)]
+    if not roots and not elsewhere:
         return None
     terms = [w.value for i, w in enumerate(words, start) if i in program or (
         i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
     terms += [w.value for w in words if not w.value.startswith("-") and (
         segment.command in _INDEX_SEARCHES or segment.command in ("fd", "fdfind"))]
-    if any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
+    if roots and any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
                        f"{roots[0]!r}")
+    if elsewhere and any(_KEY_NAMES.search(t) or _KEY_PREFIXES.search(t) for t in terms):
+        return Finding(DENY, "secret-read", f"{segment.text!r} hunts for keys in "
+                       f"{elsewhere[0]!r}, outside the project")
     return None
+
+
+def _outside_roots(value: str, roots: Sequence[str]) -> bool:
+    """An absolute or home path outside every sandbox root (a search's starting point)."""
+    if not value.startswith(("/", "~")):
+        return False
+    path = os.path.normpath(os.path.expanduser(value))
+    return not any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
 def local_url_finding(segment: Segment, cwd: str | None,

@@ -27,6 +27,12 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | timedatectl                        | ``set-*``                                            |
 | hwclock                            | ``--set``, ``-w``/``--systohc``, ``-s``/``--hctosys`` |
 | modprobe, insmod, rmmod            | always (kernel modules)                              |
+| dkms, depmod, dracut,              | building or installing a kernel module, rebuilding   |
+| update-initramfs, mkinitcpio,      | the initramfs or installing a kernel or boot loader  |
+| kernel-install, bootctl,           | (Elastic's persistence_kernel_object_file_creation,  |
+| grub-install, grub2-install        | _manual_dracut_execution, _boot_file_copy; their     |
+|                                    | manuals): ``dkms status``, ``dracut --list-modules``,|
+|                                    | ``depmod -n``, ``bootctl status|list`` read          |
 | swapoff                            | always                                               |
 | update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
 | launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
@@ -78,6 +84,23 @@ _ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa
                      "modprobe", "insmod", "rmmod", "swapoff",
                      "iptables-restore", "ip6tables-restore", "update-ca-certificates",
                      "update-ca-trust"})
+_BOOT_CHAIN_READS: dict[str, frozenset[str]] = {
+    "dkms": frozenset({"status", "--version", "-h", "--help"}),
+    "depmod": frozenset({"-n", "--dry-run", "-h", "--help", "-V", "--version"}),
+    "dracut": frozenset({"--list-modules", "-h", "--help", "--version", "--print-cmdline"}),
+    "update-initramfs": frozenset({"-h", "--help"}),
+    "mkinitcpio": frozenset({"-L", "--listhooks", "-M", "--automods", "-H", "--hookhelp",
+                             "-h", "--help", "-V", "--version"}),
+    "kernel-install": frozenset({"inspect", "list", "-h", "--help", "--version"}),
+    "bootctl": frozenset({"status", "list", "is-installed", "random-seed-status", "-h",
+                          "--help", "--version", "--print-esp-path", "--print-boot-path",
+                          "-p", "-x"}),
+    "grub-install": frozenset({"-h", "--help", "-V", "--version"}),
+    "grub2-install": frozenset({"-h", "--help", "-V", "--version"}),
+}
+"""Kernel module, initramfs and boot loader builders, with the words that make a run a read
+(any other run changes what the machine boots: Elastic's persistence rules on kernel objects,
+dracut and initramfs files)."""
 _DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-f", "--file", "-r", "--reference", "-z"})
 _HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys"})
 _RC_OFF = frozenset({"disable", "remove", "off", "--del"})
@@ -117,7 +140,7 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
                                      "nmcli", "zzz", "ZZZ", "mount", "umount"})
-    | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS)
+    | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS) | frozenset(_BOOT_CHAIN_READS)
 )
 """Command names :func:`system_state_finding` looks at."""
 
@@ -174,6 +197,10 @@ def _changes(head: str, args: Sequence[str]) -> bool:
     verbs = [a for a in args if not a.startswith("-")]
     if head in _ALWAYS:
         return True
+    if head in _BOOT_CHAIN_READS:
+        if not args:  # dracut and depmod alone rebuild for the running kernel
+            return head in ("dracut", "depmod")
+        return not _BOOT_CHAIN_READS[head].intersection(args)
     if head in _IPTABLES:
         return _iptables(args)
     if head == "journalctl":

@@ -8,6 +8,7 @@
 |                        | ``gemini``/``qwen`` ``--yolo`` / ``-y`` / ``--approval-mode yolo``, |
 |                        | ``aider --yes-always``, ``amp --dangerously-allow-all``,           |
 |                        | ``cursor-agent --force``, ``copilot --allow-all-tools``,           |
+|                        | ``q``/``kiro-cli chat --trust-all-tools``,                         |
 |                        | ``GOOSE_MODE=auto goose`` (the setting given to that one command)  |
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
@@ -20,6 +21,10 @@
 |                        | a proxy into networks nobody reviews)                             |
 | the shell's own socket | ``zmodload zsh/net/tcp`` or ``zsh/net/socket``, ``ztcp``,          |
 |                        | ``zsocket`` (zsh's counterpart of ``/dev/tcp``)                    |
+| a CI runner registered | ``gitlab-runner register|install|start|run``, GitHub's runner      |
+|                        | ``config.sh --url … --token …`` and ``svc.sh install`` (the       |
+|                        | machine takes a remote CI's jobs: Shai-Hulud 2.0's self-hosted    |
+|                        | runner)                                                           |
 | system packages        | ``pip install --break-system-packages`` (the system's own         |
 |                        | packages, PEP 668), ``gem install --system``                      |
 
@@ -49,6 +54,9 @@ _AGENT_FLAGS: dict[str, tuple[str, ...]] = {
     "amp": ("--dangerously-allow-all",),
     "cursor-agent": ("--force", "-f"),
     "copilot": ("--allow-all-tools",),
+    # Amazon Q Developer's CLI (now Kiro's): every tool trusted, as the Nx "s1ngularity"
+    # postinstall ran it (GHSA-cxm3-wv7p-598c) next to claude and gemini with theirs off
+    "q": ("--trust-all-tools",), "kiro-cli": ("--trust-all-tools",),
 }
 _AGENT_SETTINGS: dict[str, re.Pattern[str]] = {
     "goose": re.compile(r"(?:^|\s)GOOSE_MODE=[\"']?auto\b"),
@@ -83,7 +91,8 @@ _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
                                     | frozenset(_AGENT_SETTINGS) | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
-                                                 "gem"}))
+                                                 "gem", "gitlab-runner", "config.sh",
+                                                 "config.cmd", "svc.sh"}))
 """Command names :func:`unreviewed_finding` looks at."""
 
 
@@ -131,8 +140,24 @@ def _forwarding(args: Sequence[str]) -> str | None:
     return None
 
 
+_RUNNER_VERBS = frozenset({"register", "install", "start", "run"})
+"""gitlab-runner(1)'s commands that register this machine or serve a remote CI's jobs."""
+
+
+def _ci_runner(head: str, args: Sequence[str], words: Sequence[str]) -> bool:
+    """A CI runner registered or installed as a service (each runner's documentation)."""
+    if head == "gitlab-runner":
+        return bool(_RUNNER_VERBS.intersection(words[:1]))
+    if head in ("config.sh", "config.cmd"):  # actions/runner: ./config.sh --url R --token T
+        return any(a.startswith("--url") for a in args) and any(
+            a.startswith("--token") for a in args)
+    return head == "svc.sh" and words[:1] == ["install"]
+
+
 def _reason(head: str, args: Sequence[str]) -> str | None:
     words = [a for a in args if not a.startswith("-")]
+    if _ci_runner(head, args, words):
+        return "registers this machine as a CI runner (a remote CI's jobs run here)"
     if head in _SSHES:
         forward = _forwarding(args)
         return None if forward is None else f"forwards a port or a tunnel ({forward})"
