@@ -151,7 +151,11 @@ from tooldeck.shell_analysis.secret_stores import (
     secret_store_finding,
 )
 from tooldeck.shell_analysis.staged_manifests import MANIFEST_RUNNERS, staged_manifest_finding
-from tooldeck.shell_analysis.system_state import SYSTEM_STATE_HEADS, system_state_finding
+from tooldeck.shell_analysis.system_state import (
+    SYSTEM_STATE_HEADS,
+    fork_bomb_finding,
+    system_state_finding,
+)
 from tooldeck.shell_analysis.tree_copies import TREE_COPIERS, tree_copy_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.uploads import (
@@ -566,6 +570,10 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or hidden_text_finding(analysis)
     if analysis.redirect_targets and not DECODERS.isdisjoint(names):
         asked = asked or decoded_script_finding(analysis)
+    if analysis.functions:
+        found = fork_bomb_finding(analysis)
+        if found is not None:
+            return found
     if analysis.functions or "alias" in names:
         found = hijack_finding(analysis, NETWORK_CLIENTS | SENDERS)
         if found is not None and found.verdict == DENY:

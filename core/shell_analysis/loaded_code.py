@@ -18,6 +18,9 @@
 |                 | it runs by itself (``.claude/settings.json`` hooks, ``.mcp.json``,|         |
 |                 | ``.cursor/mcp.json``, ``.vscode/tasks.json`` run at folder open, |         |
 |                 | ``.vscode/mcp.json``, ``.gemini/settings.json``)                 |         |
+| persistence     | a file copied from outside the project into                      | ask     |
+|                 | ``.github/workflows/`` (Shai-Hulud's workflow: it runs with the  |         |
+|                 | repository's secrets on the next push)                            |         |
 | shell           | a shell started with no script (``bash``, ``zsh -i``,           | ask     |
 |                 | ``pwsh``; GTFOBins' bare ``shell`` examples such as ``tclsh``,   |         |
 |                 | ``screen``): what it runs is typed later, unseen                |         |
@@ -135,10 +138,37 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
         if name.endswith(SERVER_PAGES) and _WEB_SHELL.search(analysis.command):
             return Finding(DENY, "persistence", f"the command writes {target!r}: a server "
                            "page that runs a web request's input (a web shell)")
+        inside = cwd is None or path.startswith(cwd.rstrip("/") + "/")
+        if inside and "/.github/workflows/" in f"{path}/" and _copied_from_outside(
+                analysis, cwd):
+            return Finding(ASK, "persistence", f"the command copies a file from outside the "
+                           f"project into {target!r}: a CI workflow runs with the "
+                           "repository's secrets on the next push")
         if path.endswith(_AGENT_RUN_SETTINGS):
             return Finding(ASK, "persistence", f"the command writes {target!r}: settings "
                            "that name commands an agent or editor runs by itself")
     return None
+
+
+_COPIERS = frozenset({"cp", "mv", "install", "rsync", "ln"})
+
+
+def _copied_from_outside(analysis: CommandAnalysis, cwd: str | None) -> bool:
+    """Whether a copy in the command takes a source from outside the working directory."""
+    for segment in analysis.segments:
+        if segment.command not in _COPIERS or not segment.command_positions:
+            continue
+        operands = [w.value for w in segment.words[segment.command_positions[-1] + 1 :]
+                    if not w.value.startswith("-")]
+        for source in operands[:-1]:
+            if cwd is None:
+                if source.startswith(("/", "~", "..")):
+                    return True
+                continue
+            path = os.path.normpath(os.path.join(cwd, os.path.expanduser(source)))
+            if not path.startswith(cwd.rstrip("/") + "/"):
+                return True
+    return False
 
 
 def shell_finding(segment: Segment) -> Finding | None:

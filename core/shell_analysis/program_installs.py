@@ -34,6 +34,10 @@ command             asks when
                     extension runs in every later editor session (the supply-chain
                     write-ups' malicious extensions)
 ``gh extension``    ``install``, ``upgrade``: a repository's program run as ``gh NAME``
+``claude``,         ``mcp add``, ``mcp add-json``, ``mcp add-from-claude-desktop`` (Claude Code,
+``codex``,          Codex, Gemini CLI, Qwen Code, Amp and VS Code's ``--add-mcp``): an MCP
+``gemini``, ``qwen``, server the agent starts by itself in every later session (the
+``amp``               supply-chain write-ups' backdoor MCP servers)
 ``rustup``          not judged: it installs toolchains into its own home (documented cache);
                     so are the other version managers (``nvm``, ``pyenv``, ``sdk``,
                     ``asdf``), which install language runtimes into their own directories
@@ -59,9 +63,12 @@ _NPM_CHANGES = frozenset({"install", "i", "add", "link", "ln", "uninstall", "rem
 _EDITORS = frozenset({"code", "code-insiders", "codium", "code-oss", "cursor", "windsurf",
                       "positron"})
 """VS Code and its forks: ``--install-extension`` takes the extension (their CLI help)."""
+_AGENT_CLIS = frozenset({"claude", "codex", "gemini", "qwen", "amp"})
+"""Coding agents whose ``mcp add`` registers a server they start (each CLI's help)."""
+_MCP_ADDS = frozenset({"add", "add-json", "add-from-claude-desktop"})
 INSTALLER_HEADS: frozenset[str] = frozenset(
     {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv", "gh"}) | (
-    _MAKES | _NPM_FAMILY | _EDITORS)
+    _MAKES | _NPM_FAMILY | _EDITORS | _AGENT_CLIS)
 """Command names :func:`program_install_finding` looks at."""
 
 _CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
@@ -111,6 +118,10 @@ def _user_install(head: str, args: list[str]) -> str | None:
         return f"installs a tool for the user (uv tool {words[1]})"
     if head in _EDITORS and any(a.startswith("--install-extension") for a in args):
         return f"installs an editor extension for the user ({head} --install-extension)"
+    if head in _AGENT_CLIS and words[:1] == ["mcp"] and words[1:2] and words[1] in _MCP_ADDS:
+        return f"registers an MCP server the agent starts by itself ({head} mcp {words[1]})"
+    if head in _EDITORS and any(a.startswith("--add-mcp") for a in args):
+        return f"registers an MCP server the editor starts by itself ({head} --add-mcp)"
     if head == "gh" and words[:1] in (["extension"], ["extensions"], ["ext"]) and words[1:2] in (
             ["install"], ["upgrade"]):
         return f"installs a gh extension for the user (gh extension {words[1]})"

@@ -125,6 +125,15 @@ _VALUE_OPTIONS: dict[str, frozenset[str]] = {
     # get KEY), so it is no subcommand
     "dotenv": frozenset({"-f", "--file", "-e", "--export"}),
     "dotenvx": frozenset({"-f", "--env-file", "-fk", "--env-keys-file"}),
+    # kubectl's and oc's global and get options that take the next word (kubectl options,
+    # kubectl get --help): kubectl -n prod get secret x is a get of a secret
+    **dict.fromkeys(("kubectl", "oc"), frozenset({
+        "-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s",
+        "--server", "--token", "--as", "--as-group", "--as-uid", "--request-timeout",
+        "--certificate-authority", "--client-certificate", "--client-key", "--tls-server-name",
+        "-o", "--output", "-l", "--selector", "--field-selector", "--template", "--sort-by",
+        "-L", "--label-columns", "--chunk-size", "--profile", "--profile-output",
+    })),
 }
 
 

@@ -50,6 +50,9 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 |                                    | Elastic's hidepid remount rule); ``mount`` alone,    |
 |                                    | ``-l``, ``-t TYPE`` list; ``umount ./mnt`` is the    |
 |                                    | project's own                                        |
+| a shell function that calls itself | twice, or through a pipe: a fork bomb (``:(){ :|:& };:``, |
+|                                    | ``b(){ b|b& }; b``; Zeph's destructive patterns, every  |
+|                                    | agent blocklist): the machine's process table filled |
 | system package managers (rule      | installing, removing or upgrading a package: ``apt`` |
 | ``system-package``): apt, apt-get, | ``install|remove|purge|upgrade…``, ``dpkg -i|-r|-P``, |
 | aptitude, dpkg, rpm, dnf, yum,     | ``rpm -i|-U|-F|-e``, ``dnf|yum install|remove|…``,   |
@@ -64,9 +67,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import DENY, Finding
-from tooldeck.shell_analysis.model import Segment, command_name
+from tooldeck.shell_analysis.model import CommandAnalysis, Segment, command_name
 
-__all__ = ["SYSTEM_STATE_HEADS", "system_state_finding"]
+__all__ = ["SYSTEM_STATE_HEADS", "fork_bomb_finding", "system_state_finding"]
 
 _IPTABLES = frozenset({"iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy",
                        "iptables-nft", "ip6tables-nft", "ebtables", "arptables"})
@@ -290,4 +293,24 @@ def system_state_finding(segment: Segment) -> Finding | None:
         if _changes(head, args):
             return Finding(DENY, "power", f"{segment.text!r} changes machine-wide state "
                            f"({head})")
+    return None
+
+
+def fork_bomb_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Deny a shell function whose body calls it twice or through a pipe: a fork bomb.
+
+    ``:(){ :|:& };:`` and its renamings (``bomb(){ bomb|bomb & }; bomb``) spawn processes
+    until the process table is full; a function calling itself once, not piped, is ordinary
+    recursion and is not judged here.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    for name in analysis.functions:
+        calls = [s for s in analysis.segments
+                 if s.origin == "function" and s.command == command_name(name)]
+        if len(calls) > 1 or any(s.stdin == "pipe" for s in calls):
+            return Finding(DENY, "power", f"the function {name!r} calls itself "
+                           f"{'through a pipe' if len(calls) == 1 else 'twice'}: a fork bomb "
+                           "fills the machine's process table")
     return None

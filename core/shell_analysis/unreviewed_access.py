@@ -35,6 +35,7 @@ A nested agent that keeps its approval prompts, a package installed into the pro
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -166,7 +167,10 @@ def _reason(head: str, args: Sequence[str]) -> str | None:
         return "takes actions to run from a network port (--listen)" if listens else None
     if head in _AGENT_FLAGS:
         flags = _AGENT_FLAGS[head]
-        if any(a in flags for a in _joined(args)):
+        own = list(itertools.takewhile(lambda a: a != "--", args))
+        if next((a for a in own if not a.startswith("-")), None) == "mcp":
+            return None  # an MCP server registered, not a session (program_installs asks)
+        if any(a in flags for a in _joined(own)):
             return f"runs the {head} agent with its approvals turned off"
         return None
     if head in _TUNNELS:

@@ -1,13 +1,15 @@
-"""The classes behind the fourth corpus' tune-half misses: ``data/class_probes_fourth24.tsv``.
+"""The classes behind the fourth corpus' misses: ``data/class_probes_fourth24.tsv``.
 
 The fourth corpus (``tests/shell_corpus/fourth.tsv``) was written without seeing the rules;
-its tune half missed four dangerous commands. Three of their classes are fixed and probed here
-with other tools and spellings: a TFTP client's get options (busybox ``tftp -g -r``,
-``atftp --get``) saving a file that is then run, a URL carried in another URL's query or
-fragment that a client following redirects may be sent to (an open redirect to the metadata
-service), and a repository made public with the GitHub CLI. The fourth miss, a project's own
-``./install --all`` script, is left to the script: running a project file is the developer's
-daily work and its content is not the command's.
+its tune half missed four dangerous commands, its held-back half (measured, then opened)
+four more. Their classes are fixed and probed here with other tools and spellings: a TFTP
+client's get options (busybox ``tftp -g -r``, ``atftp --get``) saving a file that is then run,
+a URL carried in another URL's query or fragment that a client following redirects may be
+sent to (an open redirect to the metadata service), a repository made public with the GitHub
+CLI, a fork bomb (a function calling itself twice or through a pipe), ``kubectl -n NS get
+secret`` (global options before the verb), a CI workflow copied in from outside the project,
+and an MCP server registered with an agent's or editor's CLI. The tune half's ``./install
+--all``, a project's own script, is left to the script: running a project file is daily work.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("tftp", "curl", "gh "):
+    for word in ("tftp", "curl", "gh ", "(){", "kubectl", "workflows", "mcp"):
         verdicts = {r[1] == "allow" for r in rows if word in r[3]}
         assert verdicts == {True, False}, word
 
