@@ -48,6 +48,7 @@ import attrs
 
 from tooldeck.shell_analysis.artefacts import is_regenerable
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.rm_rules import rm_flags
 
 __all__ = ["artefact_removals", "without_artefact_removals"]
 
@@ -55,9 +56,6 @@ _REMOVERS = frozenset({"rm", "unlink"})
 _ORIGINS = frozenset({"top", "subshell", "group"})
 """Where a removal counts: not inside a substitution (``git commit -m "$(rm -rf build)"``), a
 nested shell's string or a function (what runs there is not the command as written)."""
-_RM_LETTERS = frozenset("rRfvdiI")
-_RM_LONG = frozenset({"--recursive", "--force", "--verbose", "--dir", "--one-file-system",
-                      "--preserve-root", "--interactive=never"})
 _CHANGERS = frozenset({"cd", "pushd", "popd"})
 _RELOCATORS = frozenset({"mv", "ln", "link", "rename", "rsync", "tar", "cpio"})
 """Commands that can put existing files under an artefact's name (``mv src build && rm -rf
@@ -118,18 +116,8 @@ def _artefact_path(word: Word, place: _Place) -> bool:
 
 def _rm_operands(args: Sequence[Word]) -> list[Word] | None:
     """``rm``'s operands, or ``None`` when an option is not one of its plain ones."""
-    operands: list[Word] = []
-    options_done = False
-    for word in args:
-        value = word.value
-        if options_done or not value.startswith("-") or value == "-":
-            operands.append(word)
-        elif value == "--":
-            options_done = True
-        elif word.dynamic or not (value in _RM_LONG or (
-                not value.startswith("--") and _RM_LETTERS.issuperset(value[1:]))):
-            return None
-    return operands
+    flags = rm_flags(args)
+    return list(flags.operands) if flags.plain else None
 
 
 def _removes_artefacts(segment: Segment, place: _Place) -> bool:

@@ -54,11 +54,21 @@ class RmFlags:
     :param recursive: ``-r``/``-R``/``--recursive`` given.
     :param force: ``-f``/``--force`` given.
     :param operands: the words that are not options.
+    :param plain: every option is a static one of rm's plain ones (:data:`_RM_LETTERS`,
+        :data:`_RM_LONG`): nothing but which files go, and how loudly.
     """
 
     recursive: bool
     force: bool
     operands: tuple[Word, ...]
+    plain: bool = True
+
+
+_RM_LETTERS = frozenset("rRfvdiI")
+"""rm's short options that change nothing but how (recursive, force, verbose, dirs, ask)."""
+_RM_LONG = frozenset({"--recursive", "--force", "--verbose", "--dir", "--one-file-system",
+                      "--preserve-root", "--interactive=never"})
+"""Their long spellings, and the long options that only narrow what goes."""
 
 
 def rm_flags(args: Sequence[Word]) -> RmFlags:
@@ -68,20 +78,25 @@ def rm_flags(args: Sequence[Word]) -> RmFlags:
     :returns: the flags and operands.
     """
     recursive = force = options_done = False
+    plain = True
     operands: list[Word] = []
     for word in args:
         value = word.value
         if options_done or not value.startswith("-") or value == "-":
             operands.append(word)
-        elif value == "--":
+            continue
+        if value == "--":
             options_done = True
-        elif value.startswith("--"):
+            continue
+        if value.startswith("--"):
             recursive = recursive or value == "--recursive"
             force = force or value == "--force"
+            plain = plain and value in _RM_LONG and not word.dynamic
         else:
             recursive = recursive or "r" in value or "R" in value
             force = force or "f" in value
-    return RmFlags(recursive, force, tuple(operands))
+            plain = plain and _RM_LETTERS.issuperset(value[1:]) and not word.dynamic
+    return RmFlags(recursive, force, tuple(operands), plain)
 
 
 def worktrees_violation(flags: RmFlags) -> str | None:
