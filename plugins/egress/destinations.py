@@ -365,8 +365,25 @@ def _follows_redirects(command: str, words: Sequence[Word]) -> bool:
             itertools.pairwise(values))
     if command == "curl":
         return any(v in ("--location", "--location-trusted") or (
-            v.startswith("-") and not v.startswith("--") and "L" in v) for v in values)
+            v.startswith("-") and not v.startswith("--") and _cluster_has_l(v[1:]))
+            for v in values)
     return command in _HTTPIE and any(v in ("--follow", "-F") for v in values)
+
+
+_CURL_VALUE_LETTERS = frozenset(o[1] for o in _CURL_VALUE_OPTIONS if len(o) == 2)
+
+
+def _cluster_has_l(cluster: str) -> bool:
+    """Whether a curl short-option cluster holds ``-L``.
+
+    ``-fsSL`` does; ``-XDELETE`` does not (``X`` takes the rest of the cluster as its value).
+    """
+    for letter in cluster:
+        if letter == "L":
+            return True
+        if letter in _CURL_VALUE_LETTERS:
+            return False
+    return False
 
 
 def _carried_urls(word: Word, command: str) -> Iterator[Destination]:
