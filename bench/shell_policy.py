@@ -4,6 +4,9 @@ The corpus is ``tests/shell_corpus/commands.tsv`` (public sources, expected verd
 without reading the rules; see its README). Each row is in the *tune* half or the *held-back*
 half by a hash of its id, fixed before any rule was tuned on it: rules may be written from the
 tune half only, and the held-back half measures what they do on commands nobody tuned to.
+A half read to fix rules is no longer held back: its corpus is in ``corpus.OPENED`` and all
+its rows count as tune (the four corpora here were opened on 2026-11-29, after their
+held-back figures were recorded in the README).
 
 Every command is judged by a real deck built from the embedded default configuration with a
 temporary project as the sandbox root (nothing runs: only the gates vote).
@@ -16,8 +19,7 @@ sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the r
 ``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
 (Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories;
 ``--corpus fourth`` judges ``tests/shell_corpus/fourth.tsv``: a fourth (Splunk, Falco, auditd,
-Tracee, supply-chain incidents), the held-back measure once the first three's held-back halves
-were opened to fix their misses.
+Tracee, supply-chain incidents), measured once before any rule saw it.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -138,8 +140,12 @@ def main() -> None:
                         public=args.resolver == "public")
     print(f"corpus {path.name}, resolver {args.resolver}")
     for half in ("tune", "held-back"):
-        if args.half in (half, "all"):
-            report(half, [r for r in results if r[0].half == half], args.show)
+        rows = [r for r in results if r[0].half == half]
+        if half == "held-back" and not rows and args.half != "tune":
+            print("== held-back: none (the half was opened to fix rules: corpus.py OPENED, "
+                  "README)")
+        elif args.half in (half, "all"):
+            report(half, rows, args.show)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,11 @@ meant to measure how well rules tuned on ``commands.tsv`` generalise; ``third.ts
 exploitation checklists, agents' CI and trajectories), written after the rules were;
 ``fourth.tsv`` (:data:`FOURTH`) a fourth, written by a helper that never saw the rules, from
 runtime-detection rules, malware and supply-chain reports and projects' contributor guides.
+
+A held-back half whose rows were read to change the rules is no longer held back: its file is
+in :data:`OPENED` and every one of its rows is in the tune half. All four were opened on
+2026-11-29, after their held-back figures were recorded (the README gives them); a fifth
+corpus, written apart, is the next held-back measure.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ CORPUS = Path(__file__).with_name("commands.tsv")
 FRESH = Path(__file__).with_name("fresh.tsv")
 THIRD = Path(__file__).with_name("third.tsv")
 FOURTH = Path(__file__).with_name("fourth.tsv")
+OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH})
+"""Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
 
 @attrs.frozen
@@ -33,6 +40,7 @@ class Row:
     command: str
     source: str
     note: str
+    opened: bool = False
 
     @property
     def benign(self) -> bool:
@@ -41,8 +49,10 @@ class Row:
 
     @property
     def half(self) -> str:
-        """``tune`` or ``held-back``, by a hash of the id."""
-        return "tune" if hashlib.sha256(self.id.encode()).digest()[0] % 2 == 0 else "held-back"
+        """``tune`` or ``held-back``, by a hash of the id; ``tune`` once its file is opened."""
+        if self.opened or hashlib.sha256(self.id.encode()).digest()[0] % 2 == 0:
+            return "tune"
+        return "held-back"
 
     def accepts(self, verdict: str) -> bool:
         """Whether ``verdict`` is right for this row (the README's tolerance markers)."""
@@ -73,5 +83,6 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
     assert header.split("\t") == ["id", "verdict", "class", "command", "source", "note"]
     for line in body:
         ident, verdict, klass, command, source, note = line.split("\t")
-        rows.append(Row(ident, verdict, klass, _decode(command, note), source, note))
+        rows.append(Row(ident, verdict, klass, _decode(command, note), source, note,
+                        path in OPENED))
     return rows

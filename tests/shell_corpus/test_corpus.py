@@ -4,10 +4,9 @@ A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv`` and ``fourt
 the limits are the figures reached (both halves together); a change that makes any of them
 worse fails here. The issue's targets are 98 % caught and at most 1 % of benign commands
 denied (5 % asked is met). The benign denial left is a read outside the project that the
-sandbox refuses. Failure messages name tune-half rows only, as they did while the first
-three corpora's held-back halves were a measure (see ``corpus.py``; they were opened on
-2026-11-29 to fix the classes of their misses, see the README), and so was ``fourth.tsv``'s
-after its one measurement.
+sandbox refuses. Failure messages name tune-half rows only; since the four corpora's
+held-back halves were opened on 2026-11-29 to fix the classes of their misses (after their
+figures were recorded: README), every row is a tune row (``corpus.OPENED``).
 """
 
 from __future__ import annotations
