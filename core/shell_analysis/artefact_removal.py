@@ -50,9 +50,11 @@ from tooldeck.shell_analysis.artefacts import is_regenerable
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.rm_rules import rm_flags
 
-__all__ = ["artefact_removals", "without_artefact_removals"]
+__all__ = ["REMOVERS", "artefact_removals", "without_artefact_removals"]
 
-_REMOVERS = frozenset({"rm", "unlink"})
+REMOVERS: frozenset[str] = frozenset({"rm", "unlink"})
+"""The commands whose segments an artefact removal is made of (``find -exec rm`` and ``xargs
+rm`` included: their ``rm`` is a segment of its own)."""
 _ORIGINS = frozenset({"top", "subshell", "group"})
 """Where a removal counts: not inside a substitution (``git commit -m "$(rm -rf build)"``), a
 nested shell's string or a function (what runs there is not the command as written)."""
@@ -122,7 +124,7 @@ def _rm_operands(args: Sequence[Word]) -> list[Word] | None:
 
 def _removes_artefacts(segment: Segment, place: _Place) -> bool:
     """A plain ``rm``/``unlink`` segment whose every operand is an artefact path."""
-    if (segment.command not in _REMOVERS or segment.command_positions != (0,)
+    if (segment.command not in REMOVERS or segment.command_positions != (0,)
             or segment.origin not in _ORIGINS):
         return False
     args = segment.words[1:]
@@ -176,7 +178,7 @@ def _find_parts(segment: Segment, place: _Place) -> tuple[bool, list[Word] | Non
 
 def _exec_removes(words: Sequence[Word]) -> bool:
     """``rm [-rf] {}`` or ``unlink {}``: a remover given only what find found."""
-    if not words or words[0].value.rsplit("/", 1)[-1] not in _REMOVERS:
+    if not words or words[0].value.rsplit("/", 1)[-1] not in REMOVERS:
         return False
     operands = _rm_operands(words[1:]) if words[0].value.endswith("rm") else list(words[1:])
     return operands is not None and [w.value for w in operands] == ["{}"]
@@ -188,7 +190,7 @@ _FEEDS = "{find}\\s*\\|\\s*{xargs}"
 def _xargs_removes(segment: Segment, feeder: Segment | None, command: str,
                    place: _Place) -> bool:
     """``find … | xargs rm -rf``: a remover given only the names an artefact ``find`` prints."""
-    if (segment.command not in _REMOVERS or segment.wrappers != ("xargs",)
+    if (segment.command not in REMOVERS or segment.wrappers != ("xargs",)
             or segment.stdin != "pipe" or feeder is None or segment.origin != feeder.origin):
         return False
     position = segment.command_positions[-1]

@@ -129,7 +129,7 @@ from tooldeck.shell_analysis import (
     judge_classes,
     path_arguments,
 )
-from tooldeck.shell_analysis.artefact_removal import without_artefact_removals
+from tooldeck.shell_analysis.artefact_removal import REMOVERS, without_artefact_removals
 from tooldeck.shell_analysis.containers import container_paths
 from tooldeck.shell_analysis.data_args import code_view
 from tooldeck.shell_analysis.harmless import is_harmless
@@ -562,8 +562,11 @@ def rule_confirm(command: str, analysis: CommandAnalysis, policy: ShellPolicy) -
     if analysis.opaque:  # what cannot be seen is matched as written (fail closed)
         pattern = find_confirm(command, analysis, policy.confirm_patterns)
     else:  # data is not code, nor is a removal of regenerable artefacts in the project
-        roots = [str(root) for root in policy.sandbox.roots]
-        text, code = code_view(without_artefact_removals(analysis, roots, policy.cwd))
+        view = analysis
+        if any(s.command in REMOVERS for s in analysis.segments):
+            roots = [str(root) for root in policy.sandbox.roots]
+            view = without_artefact_removals(analysis, roots, policy.cwd)
+        text, code = code_view(view)
         pattern = find_confirm(text, code, policy.code_confirm_patterns)
     if pattern is None:
         return None
