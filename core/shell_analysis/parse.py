@@ -46,6 +46,7 @@ from tooldeck.shell_analysis.carriers import (
     nested_code,
     stdin_program,
 )
+from tooldeck.shell_analysis.line_joins import split_joined_lines
 from tooldeck.shell_analysis.model import (
     CommandAnalysis,
     Segment,
@@ -89,6 +90,9 @@ _DYNAMIC_BODY = frozenset(
 )
 
 
+_MAX_REPARSES = 4
+"""Most parses of one script while newlines the parser joined are written as ``;``
+(:mod:`.line_joins`); each round splits every joined command it finds."""
 _PROMPT_EXPANSION = re.compile(r"\$\{[^{}]*@P\}")
 """``${v@P}``: bash expands the value as a prompt string, running its ``$(…)`` (bash(1),
 "Parameter transformation"; QwenLM/qwen-code#8582)."""
@@ -244,9 +248,23 @@ class _Walker:
         self.parsed(text, origin, depth)
 
     def parsed(self, text: str, origin: str, depth: int) -> None:
-        """Parse one script's text and walk its tree."""
+        """Parse one script's text and walk its tree.
+
+        A newline the parser read inside a simple command is made a ``;`` and the text parsed
+        again, as bash ends the command there (:mod:`.line_joins`).
+        """
         source = text.encode("utf-8", "surrogatepass")
         tree = parse_tree(source, self.budget)
+        for _ in range(_MAX_REPARSES):
+            if tree is None:
+                return
+            split = split_joined_lines(tree.root_node, source) if b"\n" in source else None
+            if split is None:
+                break
+            source = split
+            tree = parse_tree(source, self.budget)
+        else:
+            self.reasons.append(f"{origin}: lines the parser keeps joining into one command")
         if tree is None:
             return
         root = tree.root_node

@@ -276,3 +276,33 @@ def test_a_line_starting_with_a_backslash_is_its_own_command(command: str) -> No
     assert len(names) >= 2, names
     assert names[0] in ("echo", "ls", "true"), names
     assert find_blocked(analysis, DEFAULT_BLOCKED) is not None or "curl" in names, names
+
+
+@pytest.mark.parametrize(("command", "texts"), [
+    ("ls | sort | echo\nsudo id && true", ["ls", "sort", "echo", "sudo id", "true"]),
+    ("ls | sort | echo\nrm -rf $HOME && true", ["ls", "sort", "echo", "rm -rf $HOME", "true"]),
+    ("ls | sort | echo # a note\nsudo id && true", ["ls", "sort", "echo", "sudo id", "true"]),
+    ("x=$(ls | sort | echo\nsudo id || true)", ["ls", "sort", "echo", "sudo id", "true"]),
+    ("ls | sort | echo\n\n  sudo id && true", ["ls", "sort", "echo", "sudo id", "true"]),
+    ("a | b | c\nd | e | echo\nsudo id && h",
+     ["a", "b", "c", "d", "e", "echo", "sudo id", "h"]),
+    ("for f in *; do\n  echo $f | tr a b | sort\n  wc -l && x\ndone",
+     ["echo $f", "tr a b", "sort", "wc -l", "x"]),
+])
+def test_a_newline_after_a_long_pipeline_ends_its_last_command(command: str,
+                                                               texts: list[str]) -> None:
+    # tree-sitter-bash read "a | b | c<newline>d && e" as the command "c d": the rm or sudo
+    # on the next line was an argument of echo (found by the fast path's property test)
+    analysis = analyze(command)
+    assert [segment.text for segment in analysis.segments] == texts
+    assert not analysis.opaque
+
+
+@pytest.mark.parametrize("command", [
+    "ls | sort | echo\nsudo id && true",
+    "ls | sort | echo\nrm -rf $HOME && true",
+    "bash -c 'ls | sort | echo\nsudo id && true'",
+    "cat <<EOF | sort | echo\nbody\nEOF\nsudo id && true",
+])
+def test_a_command_on_the_line_after_a_long_pipeline_is_judged(command: str) -> None:
+    assert decide(command, protected_roots=ROOTS, home=HOME).decision == "block"

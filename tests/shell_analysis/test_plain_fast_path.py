@@ -133,3 +133,12 @@ def test_a_pipe_into_a_shell_is_still_opaque_through_the_first_look() -> None:
     assert plain_commands("cat install.sh | sh") is not None
     assert analysis.opaque
     assert "piped into sh" in analysis.opaque_reasons[0]
+
+
+@pytest.mark.parametrize("command", [
+    "0 | 0 | sudo\n0 && sudo ",  # hypothesis: tree-sitter read "sudo 0" as one command
+    "a | b | c\nd && e", "a | b | c\nd | e | f\ng && h",
+])
+def test_a_newline_after_a_long_pipeline_splits_as_in_the_first_look(command: str) -> None:
+    assert plain_commands(command) is not None
+    assert analyze(command) == _parsed(command)
