@@ -303,6 +303,8 @@ class _Walker:
         for child in node.children:
             if child.child_count:
                 self.visit(child, origin, depth + 1, script, outer)
+        if kind == "redirected_statement":
+            self.assigned_command(node, origin, depth, script, outer)
 
     def redirected(self, node: Node, script: _Script, outer: Sequence[Node]) -> Sequence[Node]:
         redirects = [c for c in node.children if c.type in _REDIRECTS]
@@ -313,6 +315,27 @@ class _Walker:
             script.moved.setdefault(body.id, []).extend(redirects)
             return outer
         return (*outer, *redirects)
+
+    def assigned_command(self, node: Node, origin: str, depth: int, script: _Script,
+                         outer: Sequence[Node]) -> None:
+        """The command tree-sitter hangs on a redirection that follows a lone assignment.
+
+        In ``ls | X=1 2>&1 rm -rf ~`` the grammar reads ``X=1`` as the pipeline's last
+        element and ``rm -rf ~`` as more destinations of ``2>&1``; bash runs ``rm -rf ~``
+        with ``X`` set. The words are judged as that command.
+        """
+        body = node.child_by_field_name("body")
+        while body is not None and body.type in _GROUP_BODIES and body.named_child_count:
+            body = body.named_children[-1]
+        if body is None or body.type != "variable_assignment":
+            return
+        redirects = [c for c in node.children if c.type in _REDIRECTS]
+        word_nodes = [w for r in redirects for w in _redirect_arguments(r)]
+        if not word_nodes:
+            return
+        words = words_from_nodes(word_nodes, script.source)
+        text = script.source[body.start_byte : node.end_byte].decode("utf-8", "replace")
+        self.emit(words, text, origin, self.stdin(body, redirects, outer, script), depth)
 
     def assignment(self, node: Node, script: _Script, *, standalone: bool = False) -> None:
         name = node.child_by_field_name("name")
@@ -525,8 +548,15 @@ def _redirect_arguments(redirect: Node) -> list[Node]:
 
     In ``ls 2>/dev/null /etc/shadow`` the grammar reads ``/etc/shadow`` as a second
     destination of ``2>``; bash takes the first word as the target and the rest as
-    arguments of the command.
+    arguments of the command. Words after a here-document's delimiter on its line
+    (``rm <<EOF -rf ~``) are the command's arguments too, as are those hung on a redirection
+    that follows the delimiter (``cat <<EOF 2>&1 ~/.ssh/id_rsa``).
     """
+    if redirect.type == "heredoc_redirect":
+        words = list(redirect.children_by_field_name("argument"))
+        for inner in redirect.children_by_field_name("redirect"):
+            words.extend(_redirect_arguments(inner))
+        return words
     if redirect.type != "file_redirect":
         return []
     targets = [c for c in redirect.children

@@ -306,3 +306,23 @@ def test_a_newline_after_a_long_pipeline_ends_its_last_command(command: str,
 ])
 def test_a_command_on_the_line_after_a_long_pipeline_is_judged(command: str) -> None:
     assert decide(command, protected_roots=ROOTS, home=HOME).decision == "block"
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    ("ls | X=1 2>&1 sudo id", ["sudo", "id"]),
+    ("ls | X=1 >/dev/null sudo id", ["sudo", "id"]),
+    ("ls |& X=1 2>&1 rm -rf ~", ["rm", "-rf", "~"]),
+    ("(ls | X=1 2>&1 rm -rf ~) && true", ["rm", "-rf", "~"]),
+    ("ls | X=1 <<E rm -rf ~\nb\nE", ["rm", "-rf", "~"]),
+    ("rm <<EOF -rf ~\nx\nEOF", ["rm", "-rf", "~"]),
+    ("env <<EOF sudo id\nx\nEOF", ["env", "sudo", "id"]),
+    ("nohup <<EOF 2>&1 sudo id\nb\nEOF", ["nohup", "sudo", "id"]),
+])
+def test_words_the_grammar_hangs_on_a_redirection_are_the_commands(command: str,
+                                                                  words: list[str]) -> None:
+    # tree-sitter-bash read the words after "X=1 2>&1" in a pipeline, and after a
+    # here-document's delimiter, as redirection targets: "ls | X=1 2>&1 rm -rf ~" and
+    # "rm <<EOF -rf ~" were allowed (found by comparing segments with bash's own reprint)
+    segments = [[w.value for w in s.words] for s in analyze(command).segments]
+    assert words in segments or words[1:] in segments, segments
+    assert decide(command, protected_roots=ROOTS, home=HOME).decision == "block"
