@@ -7,7 +7,10 @@ meant to measure how well rules tuned on ``commands.tsv`` generalise; ``third.ts
 (:data:`THIRD`) a third, from sources neither of the others used (detection rules, post-
 exploitation checklists, agents' CI and trajectories), written after the rules were;
 ``fourth.tsv`` (:data:`FOURTH`) a fourth, written by a helper that never saw the rules, from
-runtime-detection rules, malware and supply-chain reports and projects' contributor guides.
+runtime-detection rules, malware and supply-chain reports and projects' contributor guides;
+``fifth.tsv`` (:data:`FIFTH`) a fifth, written apart by a helper that never saw the rules, from
+sources none of the others used (CALDERA abilities, LOOBins, Stratus Red Team, container-escape
+tools, RedCode, agent-bypass issues, NL2Bash, projects' Makefiles and CI).
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. All four were opened on
@@ -26,6 +29,7 @@ CORPUS = Path(__file__).with_name("commands.tsv")
 FRESH = Path(__file__).with_name("fresh.tsv")
 THIRD = Path(__file__).with_name("third.tsv")
 FOURTH = Path(__file__).with_name("fourth.tsv")
+FIFTH = Path(__file__).with_name("fifth.tsv")
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
@@ -72,8 +76,8 @@ def _decode(command: str, note: str) -> str:
 def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
-    :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD` or
-        :data:`FOURTH`.
+    :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
+        :data:`FOURTH` or :data:`FIFTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
