@@ -82,7 +82,9 @@ _ORIGINS = {
     "function_definition": "function",
 }
 _DECLARATIONS = frozenset({"declaration_command", "unset_command"})
-_GROUP_BODIES = frozenset({"list", "pipeline"})
+_GROUP_BODIES = frozenset({"list", "pipeline", "negated_command"})
+"""Nodes whose last named child is the command a trailing redirection belongs to
+(``a && b > f``, ``a | b > f``, ``! b > f``)."""
 _PIPE = Stdin("pipe")
 _INHERITED = Stdin()
 _DYNAMIC_BODY = frozenset(

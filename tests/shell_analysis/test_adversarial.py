@@ -317,6 +317,8 @@ def test_a_command_on_the_line_after_a_long_pipeline_is_judged(command: str) -> 
     ("rm <<EOF -rf ~\nx\nEOF", ["rm", "-rf", "~"]),
     ("env <<EOF sudo id\nx\nEOF", ["env", "sudo", "id"]),
     ("nohup <<EOF 2>&1 sudo id\nb\nEOF", ["nohup", "sudo", "id"]),
+    ("! rm >/dev/null -rf ~", ["rm", "-rf", "~"]),
+    ("true && ! sudo 2>/dev/null id", ["sudo", "id"]),
 ])
 def test_words_the_grammar_hangs_on_a_redirection_are_the_commands(command: str,
                                                                   words: list[str]) -> None:
