@@ -12,14 +12,16 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth] [--resolver public|system]
+        [--corpus commands|fresh|third|fourth|fifth] [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
 sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
 ``--corpus third`` judges ``tests/shell_corpus/third.tsv``: a third, from detection rules
 (Sigma, Elastic), post-exploitation checklists and agents' own CI and trajectories;
 ``--corpus fourth`` judges ``tests/shell_corpus/fourth.tsv``: a fourth (Splunk, Falco, auditd,
-Tracee, supply-chain incidents), measured once before any rule saw it.
+Tracee, supply-chain incidents), measured once before any rule saw it; ``--corpus fifth``
+judges ``tests/shell_corpus/fifth.tsv``: a fifth (CALDERA, LOOBins, Stratus Red Team, container
+escapes, RedCode, agent-bypass threads), likewise written apart from the rules.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -39,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import CORPUS, FOURTH, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FIFTH, FOURTH, FRESH, THIRD, Row, load_rows  # type: ignore[import-not-found]
 from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
@@ -47,7 +49,8 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
-CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH}
+CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH,
+           "fifth": FIFTH}
 """The corpus files by name."""
 
 
@@ -129,7 +132,8 @@ def main() -> None:
     parser.add_argument("--half", choices=("tune", "held-back", "all"), default="all")
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
-                        help="commands.tsv (the first corpus), fresh.tsv, third.tsv or fourth.tsv")
+                        help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv "
+                             "or fifth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")
