@@ -174,9 +174,13 @@ DATA = [
     "grep -rn 'rm -rf' scripts/", "git log --grep='eval '",
     "for f in src/*.py; do echo \"$(grep -c TODO \"$f\")\"; done",
     "diff <(sort a.txt) <(sort b.txt)",
+    # the pattern follows the options' values and "--" (grep -A 3 PATTERN, grep -- -PATTERN)
+    "grep -A 3 'git push --force' docs/release.md", "grep -rn -- '--force' scripts/",
+    "rg -t sh -C 2 'rm -rf' .",
 ]
 NOT_DATA = [
     "git commit -m \"$(rm -rf build)\"", "echo x | sh -c \"$(cat x)\"",
+    "grep -f patterns.txt 'rm -rf' scripts/",  # with -f every operand is a file, not data
     "cat $(echo /)etc$(echo /)hostname", "f=/e/x; cat ${f//x/hosts}",
 ]
 
