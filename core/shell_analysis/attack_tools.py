@@ -21,8 +21,9 @@ and ``ldap queries`` entries), like the dumpers that do nothing else (``ldapdoma
 ``windapsearch``, ``ldapsearch-ad``, ``adidnsdump``). A lookup of one entry (``(uid=alice)``,
 ``-s base``) is a developer debugging a login and stays allowed.
 
-Left out on purpose: names a developer's tool shares (``httpx`` is also encode/httpx's
-command line, ``cdk`` AWS's CDK), secret scanners run on the project (``trufflehog
+A name a developer's tool shares is denied only with a subcommand that tool does not have
+(``cdk run``, ``cdk evaluate``: cdk-team's CDK, not AWS's). Left out on purpose: ``httpx``
+(also encode/httpx's command line), secret scanners run on the project (``trufflehog
 filesystem .``; a search of the home is the secret rules'), and scanners the egress gate
 already judges by their targets (``nmap``, ``masscan``, ``naabu``…).
 """
@@ -43,6 +44,9 @@ _FRAMEWORKS = frozenset({
     "crackmapexec", "cme", "nxc", "netexec", "havoc", "merlin-agent", "merlinserver-linux-x64",
     "msfconsole", "msfvenom", "msfdb", "msfrpcd", "ps-empire", "powershell-empire",
     "sliver-client", "sliver-server", "sliver", "villain.py", "teamserver", "cobaltstrike",
+    # MITRE CALDERA's agents (mitre/sandcat README, mitre/stockpile abilities: sandcat.go
+    # started with -server, the Python agent ragdoll)
+    "sandcat", "sandcat.go", "sandcat-linux", "sandcat-darwin", "ragdoll.py",
 })
 _RECON = frozenset({
     "autorecon", "legion", "netdiscover", "nuclei", "recon-ng", "sniper", "dirb", "dirbuster",
@@ -93,9 +97,16 @@ _MINERS = frozenset({
     "bfgminer", "ccminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
     "nanominer", "gminer", "srbminer-multi", "teamredminer", "xmrig-cuda",
 })
-ATTACK_TOOL_HEADS: frozenset[str] = (_FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS
-                                     | _MINERS | _LATERAL)
-"""Command names :func:`attack_tool_finding` denies (lowercase, as :func:`.command_name` gives)."""
+_DENIED_NAMES = _FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS | _MINERS | _LATERAL
+_BY_SUBCOMMAND: dict[str, frozenset[str]] = {
+    # cdk-team/CDK's container-escape kit (README "Usage", commit 656f5c0): its evaluation,
+    # exploits and tools. AWS's CDK shares the name but none of these subcommands.
+    "cdk": frozenset({"evaluate", "eva", "run", "auto-escape", "kcurl", "ucurl", "dcurl",
+                      "ectl", "probe"}),
+}
+ATTACK_TOOL_HEADS: frozenset[str] = _DENIED_NAMES | frozenset(_BY_SUBCOMMAND)
+"""Command names :func:`attack_tool_finding` looks at (lowercase, as :func:`.command_name`
+gives): denied by name, or by a subcommand only the attack tool of that name has."""
 
 MINER_MARKERS: tuple[str, ...] = ("stratum+tcp://", "stratum+ssl://", "stratum+udp://",
                                   "stratum2+tcp://", "stratum1+tcp://", "--donate-level",
@@ -135,15 +146,20 @@ def attack_tool_finding(segment: Segment) -> Finding | None:
     """
     for position in segment.command_positions:
         head = command_name(segment.words[position].value)
-        if head in ATTACK_TOOL_HEADS:
+        if head in _DENIED_NAMES:
             kind = "a coin miner" if head in _MINERS else "an attack tool"
             return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r}, {kind}")
+        operands = [w.value for w in segment.words[position + 1 :]
+                    if not w.value.startswith("-")]
+        if operands and operands[0] in _BY_SUBCOMMAND.get(head, ()):
+            return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r} "
+                           f"{operands[0]!r}, an attack tool")
     if segment.command in DIRECTORY_CLIENTS and any(
             _DOMAIN_RECON.search(a) for a in segment.argv[1:]):
         return Finding(DENY, "attack-tool", f"{segment.text!r} enumerates a domain's accounts, "
                        "groups or services")
     script = _script(segment)
-    if script in ATTACK_TOOL_HEADS:
+    if script in _DENIED_NAMES:
         return Finding(DENY, "attack-tool", f"{segment.text!r} runs {script!r}, an attack tool")
     program = program_words(segment)  # grep 'stratum+tcp://' src/ looks for one
     for index, word in enumerate(segment.words):

@@ -33,16 +33,21 @@ there without naming the file (each tool's documentation says where):
 | ``xdg-desktop-menu|xdg-desktop-icon install``   | the user's menu entries and desktop       |
 | ``gpg --import|--recv-keys|--gen-key|--sign-key``| the user's keyring and trust database    |
 | …                                              | (``~/.gnupg``; not with ``--homedir``)    |
+| any program given ``--install-completion``      | the user's shell startup file (Typer and |
+|                                                | Click applications' completion installer)|
+| ``activate-global-python-argcomplete``          | ``~/.bash_completion`` or the system's    |
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tooldeck.shell_analysis.data_args import is_data_word
 from tooldeck.shell_analysis.findings import ASK, Finding, argv_finding
 from tooldeck.shell_analysis.model import Segment
 
-__all__ = ["HOME_CONFIG_HEADS", "home_config_finding"]
+__all__ = ["COMPLETION_INSTALL", "HOME_CONFIG_HEADS", "completion_install_finding",
+           "home_config_finding"]
 
 _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     "npm": (("config", "set"), ("config", "delete"), ("config", "edit"), ("login",),
@@ -89,6 +94,9 @@ _WRITES: dict[str, tuple[tuple[str, ...], ...]] = {
     # ~/Desktop: xdg-desktop-menu(1), xdg-desktop-icon(1))
     "xdg-desktop-menu": (("install",), ("uninstall",)),
     "xdg-desktop-icon": (("install",), ("uninstall",)),
+    # argcomplete's global activation writes ~/.bash_completion (or /etc/bash_completion.d
+    # with --dest) and zsh's startup file (its README, "Global completion")
+    "activate-global-python-argcomplete": ((),),
 }
 _PROJECT_SCOPES = frozenset({"--location=project", "--site", "--local", "-C", "--cwd"})
 
@@ -147,3 +155,23 @@ def home_config_finding(segment: Segment) -> Finding | None:
     :returns: the finding, or ``None``.
     """
     return argv_finding(segment, ASK, "home-config", _why)
+
+
+COMPLETION_INSTALL = "--install-completion"
+"""The option of Typer applications (and Click ones that copy it) that appends a completion
+line to the user's shell startup file (``~/.bashrc``, ``~/.zshrc``, fish's config)."""
+
+
+def completion_install_finding(segment: Segment) -> Finding | None:
+    """Ask before any program installs its shell completion into the user's startup file.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    program = set(segment.command_positions)
+    for index, word in enumerate(segment.words):
+        if (index not in program and word.value.partition("=")[0] == COMPLETION_INSTALL
+                and not is_data_word(segment, word)):
+            return Finding(ASK, "home-config", f"{segment.text!r} installs its shell "
+                           "completion into the user's shell startup file")
+    return None

@@ -96,7 +96,12 @@ from tooldeck.shell_analysis.evasion import (
 )
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.guest_shells import GUEST_HEADS, guest_shell_finding
-from tooldeck.shell_analysis.home_config import HOME_CONFIG_HEADS, home_config_finding
+from tooldeck.shell_analysis.home_config import (
+    COMPLETION_INSTALL,
+    HOME_CONFIG_HEADS,
+    completion_install_finding,
+    home_config_finding,
+)
 from tooldeck.shell_analysis.interpreters import interpreter_code, judge_interpreter
 from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
@@ -525,6 +530,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
         stdin_makefile = _makefile_from_stdin(segment)
         if stdin_makefile is not None:
             findings.append(stdin_makefile)
+    if COMPLETION_INSTALL in segment.text:
+        completion = completion_install_finding(segment)
+        if completion is not None:
+            findings.append(completion)
     for heads, find in _HEADED_RULES:
         if name in heads:
             headed = find(segment)

@@ -11,7 +11,9 @@ not run unseen, and a shell must not be wired to a connection:
 | download-exec   | a file a network client saves is run later in the command   | deny    |
 |                 | (``curl -o x.sh … && sh x.sh``, ``wget … && ./tool``,        |         |
 |                 | ``aria2c URL``, ``scp h:x.sh .``, ``tftp -c get x.sh``,      |         |
-|                 | ``tftp -g -r x.sh HOST``, ``atftp --get``), or               |         |
+|                 | ``tftp -g -r x.sh HOST``, ``atftp --get``), also once it is  |         |
+|                 | compiled (``gcc x.c -o x && ./x``, ``go run x.go``,          |         |
+|                 | ``osacompile -o p.app p.applescript && open p.app``), or     |         |
 |                 | a file of an archive piped from one into an unpacker, or     |         |
 |                 | saved by one and unpacked (``curl … | tar xz && ./install.sh``,|        |
 |                 | ``wget x.tgz && tar xzf x.tgz && ./x/run``); the file named   |         |
@@ -257,7 +259,7 @@ def _runs_relative(segment: Segment) -> bool:
     word = segment.words[segment.command_positions[-1]]
     if word.stable and "/" in word.value and not word.value.startswith("/"):
         return True
-    if _runner(segment.command) not in _RUNNERS:
+    if _runner(segment.command) not in _RUNNERS and segment.command not in _OPENERS:
         return False
     program = next((w for w in _args(segment) if not w.value.startswith("-")), None)
     return program is not None and program.stable and not program.value.startswith("/")
@@ -269,6 +271,11 @@ def _runner(command: str) -> str:
 
 
 _JAR_RUNNERS = frozenset({"java", "javaw"})
+_OPENERS = frozenset({"open"})
+"""macOS open(1): an application bundle or script it is given is started."""
+_COMPILERS = frozenset({"gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "gccgo", "rustc",
+                        "osacompile", "go"})
+"""Compilers whose ``-o FILE`` is a program built from the source operands (``go build``)."""
 _MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 
 
@@ -286,6 +293,11 @@ def _run_target(segment: Segment) -> str | None:
     values = [w.value for w in _args(segment)]
     if segment.command in _JAR_RUNNERS and "-jar" in values[:-1]:
         return values[values.index("-jar") + 1]
+    operands = [v for v in values if not v.startswith("-")]
+    if segment.command == "go" and operands[:1] == ["run"] and len(operands) > 1:
+        return operands[1]  # go run x.go: compiled and run in one step
+    if segment.command in _OPENERS and operands:
+        return operands[0]  # open payload.app: macOS starts the application
     if segment.command in ("make", "gmake"):
         named = [b for a, b in itertools.pairwise(values) if a in ("-f", "--file", "--makefile")]
         return named[0] if named else "\0makefile"
@@ -402,6 +414,8 @@ def remote_code_finding(analysis: CommandAnalysis) -> Finding | None:
                          if not w.value.startswith("-"))
         elif segment.command in _RENAMERS:  # curl -o t … && mv t run && sh run
             saved.extend(_copied_to(segment, saved))
+        elif segment.command in _COMPILERS:  # curl -o x.c … && gcc x.c -o x && ./x
+            saved.extend(_compiled_to(segment, saved))
     if any(bare_shell(s.words[s.command_positions[-1]:]) for s in analysis.segments
            if s.command_positions):
         return Finding(DENY, "remote-shell", f"a shell without a script runs in a command "
@@ -435,6 +449,19 @@ def _copied_to(segment: Segment, saved: list[tuple[str, str]]) -> list[tuple[str
                 found.append((os.path.join(target, os.path.basename(source)) if inside
                               else target, by))
     return found
+
+
+def _compiled_to(segment: Segment, saved: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The program a compiler builds from a downloaded source (its ``-o`` value)."""
+    values = [w.value for w in _args(segment)]
+    if segment.command == "go" and values[:1] != ["build"]:
+        return []
+    built = [b for a, b in itertools.pairwise(values) if a == "-o"]
+    built += [v[2:] for v in values if v.startswith("-o") and len(v) > 2]
+    if not built:
+        return []
+    by = next((by for value in values for path, by in saved if _same_file(value, path)), None)
+    return [] if by is None else [(built[0], by)]
 
 
 def _program_option(segment: Segment) -> str | None:

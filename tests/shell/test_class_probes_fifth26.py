@@ -1,0 +1,52 @@
+"""The classes behind the fifth corpus' tune misses: ``data/class_probes_fifth26.tsv``.
+
+The fifth corpus (``tests/shell_corpus/fifth.tsv``) was written without seeing the rules; its
+tune half's misses outside the cloud command lines are fixed by class and probed here with
+other tools and spellings, next to the parser's disagreements with bash found meanwhile: a
+newline after a pipeline of three, a lone assignment before a redirection in a pipeline, and
+words after a here-document's delimiter. Look-alikes keep ordinary builds, AWS's CDK, a
+program's completion script printed, and searches for the words in the project allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+
+DATA = Path(__file__).with_name("data") / "class_probes_fifth26.tsv"
+
+
+def _rows() -> list[Row]:
+    return read_rows(DATA)
+
+
+@pytest.fixture(scope="module")
+def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
+    """Every row's verdict under the embedded default."""
+    return default_verdicts([row[3] for row in _rows()])
+
+
+def test_rows_are_distinct_and_have_look_alikes() -> None:
+    rows = _rows()
+    assert len({r[3] for r in rows}) == len(rows)
+    for word in ("\n", "<<", "curl", "cdk", "completion"):
+        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
+        assert verdicts == {True, False}, word
+
+
+def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
+    assert missed(_rows(), judged) == []
+
+
+def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
+    assert wrong_look_alikes(_rows(), judged) == []
+
+
+def test_hidden_commands_and_attack_kits_are_denied_not_asked(judged: dict[str, str]) -> None:
+    denied = [r[3] for r in _rows() if r[1] == "deny"]
+    assert len(denied) >= 15
+    assert [c for c in denied if judged[c] != "deny"] == []
