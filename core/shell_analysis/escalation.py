@@ -565,8 +565,11 @@ def _git_config_reads(rest: list[str]) -> bool:
 
 
 _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
+    # security(1): the password items, a keychain's dump and an export (private keys with
+    # -t identities); find-certificate prints certificates and find-identity the signing
+    # identities' names and hashes, never a private key: code signing reads them daily
     "security": frozenset({"find-generic-password", "find-internet-password", "dump-keychain",
-                           "export", "find-certificate", "find-identity"}),
+                           "export"}),
     "secret-tool": frozenset({"lookup", "search"}),
     "keyctl": frozenset({"print", "read", "pipe"}),
     "pass": frozenset({"show"}),

@@ -60,6 +60,8 @@ READ_ONLY: frozenset[str] = frozenset({
     "eza", "exa", "lsd", "fd", "fdfind",
     # initramfs listers (their manuals: they print an image's files, never write)
     "lsinitramfs", "lsinitrd",
+    # macOS inspection (their manuals: Spotlight metadata, Mach-O headers and debug info)
+    "mdls", "otool", "dwarfdump",
 })
 """Commands that only read the paths they are given (with the exceptions above).
 
@@ -67,7 +69,9 @@ Some more read only in some forms (:func:`_read_only_form`): ``awk`` whose progr
 neither runs, pipes nor redirects; ``sed`` without ``-i`` whose script has no ``w``,
 ``e`` or ``r`` command; ``xxd`` without ``-r`` and without an output operand; ``tar``
 listing (``-t``), ``unzip -l|-v|-t|-Z``; ``dpkg``'s and ``rpm``'s queries; ``exiftool``
-without a tag assignment or an output option."""
+without a tag assignment or an output option; on macOS ``codesign -d|-v`` (not signing or
+extracting), ``spctl -a|--status``, ``plutil -p|-lint``, ``xattr`` without ``-w|-d|-c``,
+``lipo -info|-archs`` and ``pkgutil``'s queries."""
 
 METADATA_ONLY: frozenset[str] = frozenset({
     "stat", "test", "[", "ls", "namei", "getfacl", "lsattr", "getcap", "realpath", "readlink",
@@ -340,6 +344,24 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
     if head == "journalctl":
         return not any(a.startswith(("--vacuum", "--rotate", "--flush", "--setup-keys",
                                      "--update-catalog")) for a in args)
+    if head == "codesign":  # codesign(1): display and verify; -s signs, --extract-* writes
+        return any(a.startswith(("-d", "-v", "--display", "--verify")) for a in args) and not any(
+            a.startswith(("-s", "--sign", "--remove-signature", "-f", "--force", "--extract",
+                          "-o", "--options")) for a in args)
+    if head == "spctl":  # spctl(8): an assessment or the status; the rest changes the policy
+        return all(a.startswith(_SPCTL_READS) or not a.startswith("-") for a in args) and any(
+            a.startswith(("-a", "--assess", "--status")) for a in args)
+    if head == "plutil":  # plutil(1): print and check; -convert, -insert, -replace… write
+        return bool(args) and args[0] in ("-p", "-lint", "-help") and "-o" not in args
+    if head == "xattr":  # xattr(1): list and print; -w, -d, -c change a file
+        return not any(a.startswith(("-w", "-d", "-c")) or (
+            a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("wdc"))
+                       for a in args)
+    if head == "lipo":  # lipo(1): -info, -archs, -detailed_info print; -create… -output write
+        return bool({"-info", "-archs", "-detailed_info", "-verify_arch"} & set(args)) and (
+            "-output" not in args)
+    if head == "pkgutil":  # pkgutil(1): the receipts' queries; --forget, --expand* write
+        return bool(args) and args[0] in _PKGUTIL_READS
     if head == "exiftool":
         return not any("=" in a or a.startswith(("-o", "-w", "-overwrite", "-tagsfromfile",
                                                  "-geotag", "-delete", "-@"))
@@ -347,6 +369,12 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
     return False
 
 
+_SPCTL_READS = ("-a", "--assess", "--status", "-v", "--verbose", "-t", "--type", "--raw",
+                "--context", "-R", "--ignore-cache", "--no-cache")
+_PKGUTIL_READS = frozenset({"--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist",
+                            "--file-info", "--file-info-plist", "--export-plist", "--pkgs-plist",
+                            "--check-signature", "--payload-files", "--groups", "--group-pkgs",
+                            "--pkg-groups", "--only-files", "--only-dirs", "--regexp"})
 _DECOMPRESSORS = frozenset({"gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "zstd",
                             "unzstd", "lz4", "lzma", "unlzma", "lzip", "pigz", "pixz"})
 _OPENSSL_READS = (["x509"], ["req"], ["crl"], ["verify"], ["asn1parse"], ["dgst"],

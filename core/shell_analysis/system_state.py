@@ -84,12 +84,15 @@ _FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--panic-on", "--reload",
                       "--runtime-to-permanent", "--load-", "--reset-")
 _AUDITCTL_READS = frozenset({"-l", "-s", "-v", "-h", "--help"})
 _ALWAYS = frozenset({"setenforce", "setsebool", "aa-disable", "aa-complain", "aa-teardown",
-                     "modprobe", "insmod", "rmmod", "swapoff",
+                     "insmod", "rmmod", "swapoff",
                      "iptables-restore", "ip6tables-restore", "update-ca-certificates",
                      "update-ca-trust"})
 _BOOT_CHAIN_READS: dict[str, frozenset[str]] = {
     "dkms": frozenset({"status", "--version", "-h", "--help"}),
     "depmod": frozenset({"-n", "--dry-run", "-h", "--help", "-V", "--version"}),
+    # modprobe(8): a dry run, the configuration or the dependencies shown load nothing
+    "modprobe": frozenset({"-n", "--dry-run", "-c", "--showconfig", "--show-depends",
+                           "-R", "--resolve-alias", "-h", "--help", "-V", "--version"}),
     "dracut": frozenset({"--list-modules", "-h", "--help", "--version", "--print-cmdline"}),
     "update-initramfs": frozenset({"-h", "--help"}),
     "mkinitcpio": frozenset({"-L", "--listhooks", "-M", "--automods", "-H", "--hookhelp",

@@ -5,7 +5,8 @@ tune half's misses outside the cloud command lines are fixed by class and probed
 other tools and spellings, next to the parser's disagreements with bash found meanwhile: a
 newline after a pipeline of three, a lone assignment before a redirection in a pipeline, and
 words after a here-document's delimiter. Look-alikes keep ordinary builds, AWS's CDK, a
-program's completion script printed, and searches for the words in the project allowed.
+program's completion script printed, searches for the words in the project, and macOS
+inspection outside it (``codesign -dv``, ``spctl -a``, ``security find-identity``) allowed.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("\n", "<<", "curl", "cdk", "completion"):
+    for word in ("\n", "<<", "curl", "cdk", "completion", "codesign", "security", "xattr"):
         verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
         assert verdicts == {True, False}, word
 
