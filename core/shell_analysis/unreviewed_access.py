@@ -13,7 +13,9 @@
 | tunnel to a local port | ``cloudflared tunnel``, ``ngrok http|tcp|tls|start``, ``lt``,      |
 |                        | ``localtunnel``, ``bore local``, ``frpc``, ``chisel client``,      |
 |                        | ``tailscale funnel|serve``, ``code tunnel``, ``fzf --listen``,     |
-|                        | ``stunnel`` (not ``-version``), ``ligolo-ng``, ``pivotnacci``      |
+|                        | ``stunnel`` (not ``-version``), ``ligolo-ng``, ``pivotnacci``,     |
+|                        | DNS/ICMP/WebSocket channels (``iodine``, ``dnscat``, ``dns2tcpc``, |
+|                        | ``hans``, ``ptunnel-ng``, ``wstunnel``, ``ssf``, ``3proxy``)       |
 |                        | (GTFOBins ``upload``/``command``: a port that serves files or runs |
 |                        | actions)                                                           |
 | port forwarding        | ``ssh``/``autossh`` ``-R``/``-L``/``-D``/``-w`` or ``-o             |
@@ -79,6 +81,12 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     # Datadog's default runtime policy (runtime/default.policy, tunnel_traffic): reverse
     # tunnels and pivots
     "ligolo-ng": None, "ligolo-proxy": None, "ligolo-agent": None, "pivotnacci": None,
+    # covert channels over DNS, ICMP and WebSocket, and SOCKS pivots (Elastic's "Linux
+    # Tunneling and/or Port Forwarding", rules/linux/command_and_control_linux_tunneling_and_
+    # port_forwarding.toml @ 14cf530f0d21, and its ProxyChains rule; each tool's README)
+    "iodine": None, "iodined": None, "dnscat": None, "dnscat2": None, "dns2tcpc": None,
+    "dns2tcpd": None, "hans": None, "hans-ubuntu": None, "ptunnel": None, "ptunnel-ng": None,
+    "ssf": None, "ssfd": None, "3proxy": None, "wstunnel": None, "icmptunnel": None,
 }
 _TUNNEL_INFO = frozenset({"--version", "-version", "version", "--help", "-help", "-h", "help",
                           "-V", "-sockets", "-options"})
