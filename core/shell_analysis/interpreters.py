@@ -144,6 +144,11 @@ _CLIPBOARD = re.compile(
 """Code reading the clipboard (AppleScript's ``the clipboard``, LOOBins' osascript entry;
 Cocoa's pasteboard, pyperclip, PowerShell, Tk, Electron, .NET): denied as ``pbpaste`` is,
 where passwords are copied; AppleScript's ``set the clipboard to`` writes it."""
+_PASSWORD_PROMPT = re.compile(r"\bdisplay dialog\b[^\n]*\bwith hidden answer\b|"
+                              r"\bSecureTextField\b|\bNSSecureTextField\b", re.IGNORECASE)
+"""Code that asks the user for a password in a dialog of its own (AppleScript's ``display
+dialog … with hidden answer``, LOOBins' osascript entry, MITRE ATT&CK T1056.002 GUI input
+capture; a Cocoa or SwiftUI secure field): a password typed there goes to the code."""
 _PRIVILEGE = re.compile(r"\bset(?:e|re|res)?[ug]id\s*\(\s*0\b|POSIX::set[ug]id\(\s*0")
 """Code that makes itself root (GTFOBins ``capabilities``: ``os.setuid(0)``)."""
 _POWER = re.compile(r"\b(?:Restart|Stop)-Computer\b", re.IGNORECASE)
@@ -348,6 +353,9 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
         return Finding(DENY, "embedded-code", "the code makes itself root (setuid(0))")
     if _CLIPBOARD.search(code):
         return Finding(DENY, "embedded-code", "the code reads the clipboard")
+    if _PASSWORD_PROMPT.search(code):
+        return Finding(DENY, "embedded-code", "the code asks for a password in a dialog of "
+                       "its own (GUI input capture)")
     if _POWER.search(code):
         return Finding(DENY, "embedded-code", "the code restarts or stops the machine")
     destroy = _DESTROY.search(code) is not None

@@ -27,6 +27,11 @@ document (a status, a listing, one value read) stay allowed.
 | socketfilterfw           | ``--set*``, ``--add``, ``--remove``, ``--block``…   | power       |
 |                          | (the application firewall; ``--get*`` reads)       |             |
 | kextload, kextunload,    | always; ``kmutil load|unload`` (kernel extensions) | power       |
+| diskutil                 | any verb but ``list``, ``info``, ``activity``,      | power       |
+|                          | ``verify*``, ``apfs list…`` (disks erased,         |             |
+|                          | partitioned, resized, mounted)                     |             |
+| scutil                   | ``--set`` (the machine's names; ``--get``, ``--dns``| power       |
+|                          | read)                                              |             |
 | pluginkit                | ``-e``, ``-a``, ``-r`` (an app extension enabled,  | persistence |
 |                          | added or removed: Elastic's Finder Sync plugin     |             |
 |                          | rule; ``-m`` lists)                                |             |
@@ -74,6 +79,9 @@ _TMUTIL_CHANGES = frozenset({"disable", "disablelocal", "delete", "deletelocalsn
                              "thinlocalsnapshots", "removedestination", "setdestination",
                              "addexclusion", "deleteinprogress", "setquota"})
 
+_DISKUTIL_READS = frozenset({"list", "info", "information", "activity", "listFilesystems",
+                             "verifyVolume", "verifyDisk", "verifyPermissions", "help", "image"})
+"""diskutil(8) verbs that read; the rest erase, partition, resize, mount or repair disks."""
 _POWER: dict[str, Callable[[Sequence[str]], bool]] = {
     "csrutil": lambda args: bool({"disable", "enable", "clear", "add", "remove"}
                                  & {a.lower() for a in args}),
@@ -95,6 +103,10 @@ _POWER: dict[str, Callable[[Sequence[str]], bool]] = {
     "safaridriver": _any_option(("--enable",)),
     "socketfilterfw": _any_option(("--set", "--add", "--remove", "--block", "--unblock")),
     "kextload": lambda args: True, "kextunload": lambda args: True,
+    "diskutil": lambda args: bool(_verbs(args)) and _verbs(args)[0] not in _DISKUTIL_READS and (
+        _verbs(args)[:2] not in (["apfs", "list"], ["cs", "list"], ["apfs", "listCryptoUsers"],
+                                 ["apfs", "listSnapshots"], ["apfs", "listVolumeGroups"])),
+    "scutil": _any_option(("--set",)),
     "kmutil": _first_verb(frozenset({"load", "unload"})),
     "security": lambda args: _verbs(args)[:1] == ["add-trusted-cert"] or (
         _verbs(args)[:2] == ["authorizationdb", "write"]),
