@@ -108,8 +108,8 @@ from tooldeck.shell_analysis.launchers import (
     option_finding,
 )
 from tooldeck.shell_analysis.loaded_code import (
+    HOOK_MARKERS,
     LOADER_HEADS,
-    SERVER_PAGES,
     SHELL_HEADS,
     code_secret_finding,
     hook_finding,
@@ -610,15 +610,12 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or masquerade_finding(analysis)
     if analysis.write_targets and not MANIFEST_RUNNERS.isdisjoint(names):
         asked = asked or staged_manifest_finding(analysis)
-    if any(".git" in t or t.endswith(_HOOK_SUFFIXES) for t in analysis.write_targets):
+    if any(m in t for t in analysis.write_targets for m in HOOK_MARKERS):
         found = hook_finding(analysis, context.cwd)
         if found is not None:
             return found
     return asked
 
-
-_HOOK_SUFFIXES = (".pth", "customize.py", ".json", *SERVER_PAGES)
-"""Written files :func:`.loaded_code.hook_finding` looks at (with any under ``.git``)."""
 
 
 def _expands(source: str) -> str | None:
