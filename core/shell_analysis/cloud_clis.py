@@ -34,6 +34,7 @@ value (``--profile prod``; ``--profile=prod`` is one word).
 | ``doppler``         | ``-p --project -c --config -t --token``                             |
 | ``op``, ``bw``      | ``--account --config --session``                                    |
 | ``dotenv(x)``       | ``-f --file -e --export`` (dotenvx ``-fk --env-keys-file``)         |
+| ``tooldeck``        | ``--config``                                                        |
 
 A value that names a cloud resource rather than a file is no path for the sandbox
 (:func:`resource_name_words`): Azure's resource ids (``/subscriptions/…``, ``/providers/…``)
@@ -87,6 +88,7 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "bw": frozenset({"--session"}),
     "dotenv": frozenset({"-f", "--file", "-e", "--export"}),
     "dotenvx": frozenset({"-f", "--env-file", "-fk", "--env-keys-file"}),
+    "tooldeck": frozenset({"--config"}),
 }
 """Options of each CLI that take the next word as their value (the module table)."""
 
