@@ -4,8 +4,10 @@
 | --------------- | --------------------------------------------------------------- | ------- |
 | library-load    | an option GTFOBins lists as loading a library (``openssl        | ask     |
 |                 | -engine``, ``ssh-keygen -D``, ``curl --engine``, ``mysql        |         |
-|                 | --default-auth``), ``bash``'s ``enable -f``, or one-liner code   |         |
-|                 | loading one (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)   |         |
+|                 | --default-auth``), ``bash``'s ``enable -f``, a server directive |         |
+|                 | given as an option (``nginx -g 'load_module …'``, ``httpd -C    |         |
+|                 | 'LoadModule …'``), or one-liner code loading one                 |         |
+|                 | (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)               |         |
 | persistence     | a write into ``.git/hooks/`` (a hook git runs later), of a      | deny    |
 |                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
 | persistence     | a write of a server page (``.php``, ``.jsp``, ``.asp[x]``…) whose | deny    |
@@ -44,6 +46,7 @@ interpreter's code option there (``python -c``) is code, judged by :mod:`.interp
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -121,7 +124,15 @@ HOOK_MARKERS: tuple[str, ...] = (
 """Text in a written path that makes :func:`hook_finding` worth running (a cheap look)."""
 _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 
-LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
+_DIRECTIVE_LOADS: dict[str, tuple[frozenset[str], re.Pattern[str]]] = {
+    # a directive given on the command line that loads a module (nginx's core module
+    # load_module, Apache's LoadModule given with -C/-c: each server's manual)
+    "nginx": (frozenset({"-g"}), re.compile(r"\bload_module\b")),
+    **dict.fromkeys(("httpd", "apache2", "apachectl"), (
+        frozenset({"-C", "-c"}), re.compile(r"\bLoadModule\b", re.IGNORECASE))),
+}
+
+LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | frozenset(_DIRECTIVE_LOADS) | {"enable"}
 """Command names :func:`library_finding` looks at (one-liners are found by their code)."""
 
 _OTHER_BARE_SHELLS = frozenset({"wish", "xonsh", "nu", "ion"})
@@ -152,6 +163,12 @@ def library_finding(segment: Segment) -> Finding | None:
     options = _OPTIONS.get(name)
     if options is not None and any(a.partition("=")[0] in options for a in args):
         return Finding(ASK, "library-load", f"{segment.text!r} loads a native library")
+    directive = _DIRECTIVE_LOADS.get(name)
+    if directive is not None and any(
+            option in directive[0] and directive[1].search(value)
+            for option, value in itertools.pairwise(args)):
+        return Finding(ASK, "library-load", f"{segment.text!r} loads a module named on its "
+                       "command line")
     code = interpreter_code(segment)
     if code is not None and any(_LIBRARY_CODE.search(w.value) for w in code[1]):
         return Finding(ASK, "library-load", f"{code[0]} code loads a native library")

@@ -58,6 +58,10 @@
 |                                           | start, as ``rm -r``), or a name                    |
 |                                           | test matching a language's sources (``*.py``) or   |
 |                                           | secret files (``.env``, ``*.pem``: not artefacts);  |
+|                                           | any other test that picks no regenerable artefact  |
+|                                           | (``-name '*.log'``, ``*.sqlite3``, ``-mtime +7``:  |
+|                                           | ``rm`` of them asks too), unless ``-empty`` or an   |
+|                                           | artefact start (``find build -mtime +1 -delete``)  |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
 | ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
@@ -357,6 +361,7 @@ _FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newe
 
 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FIND_PATH_TESTS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_REMOVERS = frozenset({"rm", "unlink", "shred"})
 
 
@@ -393,7 +398,15 @@ def _find(args: Sequence[str]) -> str | None:
         return "find -delete of source files deletes the project's code"
     if any(is_secret_path(f"./{n}") for n in names):
         return "find -delete of secret files deletes what no build regenerates"
-    return None
+    if "-empty" in args or (starts and all(
+            is_regenerable(s.rstrip("/").rsplit("/", 1)[-1]) for s in starts)):
+        return None  # nothing held is deleted, or only under a build output
+    paths = [b for a, b in itertools.pairwise(args) if a in _FIND_PATH_TESTS]
+    if (names or paths) and all(is_regenerable(n) for n in names) and all(
+            any(is_regenerable(c) for c in p.split("/") if c.strip("*")) for p in paths):
+        return None
+    picked = ", ".join(names + paths) or "what its other tests pick"
+    return f"find -delete of {picked}: no regenerable artefact (rm of it asks too)"
 
 
 _SOURCE_GLOB = re.compile(

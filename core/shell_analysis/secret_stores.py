@@ -61,7 +61,9 @@ skipped with their values (:mod:`.cloud_clis`).
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
 -i token``, ``docker inspect web | grep -i pass``; rule ``secret-variable``): the scrubbed
-child environment rarely has them.
+child environment rarely has them. A bare dump (``env``, ``printenv``, ``env | sort``,
+``export -p``, ``set``, ``declare -x``) prints them all and asks the same; piped into a filter
+or a counter (``env | grep -i proxy``, ``env | wc -l``) it is judged by what is picked.
 """
 
 from __future__ import annotations
@@ -239,11 +241,18 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
     :returns: the finding, or ``None``.
     """
     dumped = False
-    for segment in analysis.segments:
+    segments = analysis.segments
+    for index, segment in enumerate(segments):
         if not segment.command_positions:
             continue
         name = segment.command
         words = segment.words[segment.command_positions[-1] + 1 :]
+        following = segments[index + 1] if index + 1 < len(segments) else None
+        if _bare_dump(name, [w.value for w in words]) and not (
+                following is not None and following.stdin == "pipe"
+                and following.command in _SELECTORS):
+            return Finding(ASK, "secret-variable", f"{segment.text!r} prints every variable "
+                           "of the environment, secrets included")
         if name == "printenv" and any(_SECRET_NAME.search(w.value) for w in words):
             return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
         if name in ("echo", "printf") and any(
@@ -257,6 +266,23 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
             return Finding(ASK, "secret-variable", f"{segment.text!r} picks secrets out of "
                            "the environment")
     return None
+
+
+_SELECTORS = _FILTERS | {"wc", "cut"}
+"""What a dump may be piped into without printing it whole: a filter (judged by the name it
+picks) or a counter."""
+_DUMP_OPTIONS: dict[str, frozenset[str]] = {
+    "export": frozenset({"-p"}), "declare": frozenset({"-p", "-x", "-px", "-xp"}),
+    "typeset": frozenset({"-p", "-x", "-px", "-xp"}), "set": frozenset(),
+}
+
+
+def _bare_dump(name: str, words: Sequence[str]) -> bool:
+    """``env``, ``printenv``, ``export -p``, ``set``, ``declare -x``: every variable printed."""
+    if name in ("env", "printenv"):
+        return all(w.startswith("-") for w in words)
+    options = _DUMP_OPTIONS.get(name)
+    return options is not None and all(w in options for w in words)
 
 
 def secret_store_finding(segment: Segment) -> Finding | None:
