@@ -35,6 +35,10 @@ value (``--profile prod``; ``--profile=prod`` is one word).
 | ``op``, ``bw``      | ``--account --config --session``                                    |
 | ``dotenv(x)``       | ``-f --file -e --export`` (dotenvx ``-fk --env-keys-file``)         |
 | ``tooldeck``        | ``--config``                                                        |
+| ``npm``, ``pnpm``,  | ``-w --workspace --prefix``; ``-F --filter -C --dir``; ``--cwd``;   |
+| ``yarn``            | ``--registry``                                                      |
+| ``docker``,         | ``-c --context -H --host --config -l --log-level``; ``--connection  |
+| ``podman``          | --url --root --runroot``                                            |
 
 A value that names a cloud resource rather than a file is no path for the sandbox
 (:func:`resource_name_words`): Azure's resource ids (``/subscriptions/…``, ``/providers/…``)
@@ -89,6 +93,12 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "dotenv": frozenset({"-f", "--file", "-e", "--export"}),
     "dotenvx": frozenset({"-f", "--env-file", "-fk", "--env-keys-file"}),
     "tooldeck": frozenset({"--config"}),
+    # the package managers' and engines' options before a publish or a push
+    "npm": frozenset({"-w", "--workspace", "--prefix", "--registry"}),
+    "pnpm": frozenset({"-F", "--filter", "-C", "--dir", "--registry"}),
+    "yarn": frozenset({"--cwd", "--registry"}),
+    "docker": frozenset({"-c", "--context", "-H", "--host", "--config", "-l", "--log-level"}),
+    "podman": frozenset({"-c", "--connection", "--url", "--root", "--runroot"}),
 }
 """Options of each CLI that take the next word as their value (the module table)."""
 

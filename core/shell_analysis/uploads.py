@@ -57,6 +57,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.outside_reads import is_secret_path
@@ -147,8 +148,9 @@ _PUBLISH_TARGETS: dict[str, frozenset[str]] = {
     "cargo": frozenset({"--index"}), "gem": frozenset({"--host"}),
     "poetry": frozenset({"--repository", "-r"}),
 }
+_NOT_PUBLISHING = frozenset({"--dry-run", "--help"})
 _DRY_RUNS: dict[str, frozenset[str]] = {
-    head: frozenset({"--dry-run", "-n"}) for head in ("cargo", "dart", "flutter")}
+    head: _NOT_PUBLISHING | {"-n"} for head in ("cargo", "dart", "flutter")}
 _PYTHONS = frozenset({"python", "python3"})
 """``python3 -m twine upload``: the module is the publisher."""
 
@@ -161,9 +163,11 @@ def _publish(segment: Segment) -> str | None:
         if args[:1] != ["-m"] or len(args) < 2 or args[1] not in _PUBLISHES:
             return None
         head, args = args[1], args[2:]
-    if any(a in _DRY_RUNS.get(head, frozenset({"--dry-run"})) for a in args):
+    if any(a in _DRY_RUNS.get(head, _NOT_PUBLISHING) for a in args):
         return None
-    words = [a for a in args if not a.startswith("-")]
+    words = cloud_operands(head, args)
+    if head == "yarn" and words[:1] == ["workspace"]:
+        words = words[2:]  # yarn workspace NAME npm publish
     if head in ("docker", "podman") and words[:1] == ["buildx"] and "--push" in args:
         return "the registry"
     if not any(tuple(words[: len(p)]) == p for p in _PUBLISHES.get(head, ())):
