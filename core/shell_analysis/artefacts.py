@@ -4,7 +4,8 @@ The one list of names that ``find -delete`` (:mod:`.routine_destructive`) and ``
 (:mod:`.artefact_removal`) treat as safe to remove inside the project. Built from the public
 catalogue of ignore templates, github/gitignore (commit dcc0fc7b, 2026-05-21): ``Python``,
 ``Node``, ``Go``, ``Rust``, ``Java``, ``Gradle``, ``Maven``, ``C``, ``C++`` and ``CMake``
-``.gitignore``; only the entries a tool regenerates were taken.
+``.gitignore``, and the file managers' metadata of ``Global/macOS`` and ``Global/Windows``;
+only the entries a tool regenerates were taken.
 
 Left out although those templates ignore them, because they can hold what nobody can
 regenerate, or because the name is too generic to mean an artefact:
@@ -66,6 +67,8 @@ REGENERABLE_NAMES: frozenset[str] = frozenset({
     ".tmp_versions", "modules.order", "Module.symvers", "Mkfile.old", "CMakeFiles",
     "CMakeCache.txt", "CMakeScripts", "cmake_install.cmake", "install_manifest.txt",
     "compile_commands.json", "CTestTestfile.cmake", "_deps", "vcpkg_installed",
+    # Global/macOS.gitignore, Global/Windows.gitignore: the file manager's own metadata
+    ".DS_Store", "Thumbs.db", "ehthumbs.db",
 })
 """File and directory names a tool regenerates (github/gitignore, see the module docstring)."""
 

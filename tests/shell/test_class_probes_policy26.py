@@ -213,7 +213,7 @@ def test_filtered_named_or_command_forms_do_not(command: str) -> None:
 
 @pytest.mark.parametrize("command", [
     "find . -name '*.log' -delete", "find . -name '*.sqlite3' -delete",
-    "find logs -mtime +7 -delete", "find . -name .DS_Store -delete",
+    "find logs -mtime +7 -delete", "find . -name '*.orig' -delete",
 ])
 def test_find_delete_of_what_is_no_artefact_asks_as_rm(command: str) -> None:
     assert _finding(command) == ("ask", "routine-destructive")
@@ -222,6 +222,7 @@ def test_find_delete_of_what_is_no_artefact_asks_as_rm(command: str) -> None:
 @pytest.mark.parametrize("command", [
     "find . -name '*.pyc' -delete", "find . -type d -empty -delete",
     "find build -mtime +1 -delete", "find . -path '*/__pycache__/*' -delete",
+    "find . -name .DS_Store -delete",
 ])
 def test_find_delete_of_artefacts_stays_allowed(command: str) -> None:
     assert _finding(command) is None
