@@ -58,10 +58,9 @@
 |                                           | start, as ``rm -r``), or a name                    |
 |                                           | test matching a language's sources (``*.py``) or   |
 |                                           | secret files (``.env``, ``*.pem``: not artefacts);  |
-|                                           | any other test that picks no regenerable artefact  |
-|                                           | (``-name '*.log'``, ``*.sqlite3``, ``-mtime +7``:  |
-|                                           | ``rm`` of them asks too), unless ``-empty`` or an   |
-|                                           | artefact start (``find build -mtime +1 -delete``)  |
+|                                           | a name test picking the data the artefacts left    |
+|                                           | out on purpose (``*.log``, ``*.sqlite3``, ``*.db``,|
+|                                           | ``*.bak``: ``rm`` of them asks too)                |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
 | ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
@@ -110,7 +109,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.artefacts import is_regenerable
+from tooldeck.shell_analysis.artefacts import is_kept_data, is_regenerable
 from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
@@ -361,7 +360,6 @@ _FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newe
 
 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_FIND_PATH_TESTS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_REMOVERS = frozenset({"rm", "unlink", "shred"})
 
 
@@ -398,15 +396,10 @@ def _find(args: Sequence[str]) -> str | None:
         return "find -delete of source files deletes the project's code"
     if any(is_secret_path(f"./{n}") for n in names):
         return "find -delete of secret files deletes what no build regenerates"
-    if "-empty" in args or (starts and all(
-            is_regenerable(s.rstrip("/").rsplit("/", 1)[-1]) for s in starts)):
-        return None  # nothing held is deleted, or only under a build output
-    paths = [b for a, b in itertools.pairwise(args) if a in _FIND_PATH_TESTS]
-    if (names or paths) and all(is_regenerable(n) for n in names) and all(
-            any(is_regenerable(c) for c in p.split("/") if c.strip("*")) for p in paths):
-        return None
-    picked = ", ".join(names + paths) or "what its other tests pick"
-    return f"find -delete of {picked}: no regenerable artefact (rm of it asks too)"
+    kept = next((n for n in names if is_kept_data(n)), None)
+    if kept is not None:
+        return f"find -delete of {kept}: data no build regenerates (rm of it asks too)"
+    return None
 
 
 _SOURCE_GLOB = re.compile(

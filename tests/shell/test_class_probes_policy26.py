@@ -213,16 +213,16 @@ def test_filtered_named_or_command_forms_do_not(command: str) -> None:
 
 @pytest.mark.parametrize("command", [
     "find . -name '*.log' -delete", "find . -name '*.sqlite3' -delete",
-    "find logs -mtime +7 -delete", "find . -name '*.orig' -delete",
+    "find . -name app.log -delete", "find logs -name '*.bak' -delete",
 ])
-def test_find_delete_of_what_is_no_artefact_asks_as_rm(command: str) -> None:
+def test_find_delete_of_kept_data_asks_as_rm(command: str) -> None:
     assert _finding(command) == ("ask", "routine-destructive")
 
 
 @pytest.mark.parametrize("command", [
     "find . -name '*.pyc' -delete", "find . -type d -empty -delete",
     "find build -mtime +1 -delete", "find . -path '*/__pycache__/*' -delete",
-    "find . -name .DS_Store -delete",
+    "find . -name .DS_Store -delete", "find . -mtime +7 -delete",
 ])
 def test_find_delete_of_artefacts_stays_allowed(command: str) -> None:
     assert _finding(command) is None
