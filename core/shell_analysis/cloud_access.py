@@ -32,7 +32,8 @@ or Kubernetes' RBAC documentation flags:
 
 Listing, describing and reading (``aws s3 ls``, ``gcloud projects get-iam-policy``,
 ``kubectl get clusterrolebindings``) stay allowed; a filter naming ``0.0.0.0/0`` in a
-``describe-*`` call changes nothing.
+``describe-*`` call changes nothing, and neither does a route's destination (``aws ec2
+create-route --destination-cidr-block 0.0.0.0/0``: where traffic goes, not who may come in).
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def _public(args: Sequence[str]) -> str | None:
         opened = _PUBLIC_OPTIONS.get(name)
         if opened is not None and (tail if joined else value).strip("'\"").lower() in opened:
             return f"{name} {(tail if joined else value)}"
-    return next((a for a in args if _PUBLIC.search(a)), None)
+    return next((a for previous, a in zip(["", *args], args, strict=False)
+                 if _PUBLIC.search(a) and "destination" not in previous
+                 and "destination" not in a.partition("=")[0]), None)
 
 
 def _aws(operands: Sequence[str], args: Sequence[str]) -> str | None:

@@ -130,6 +130,8 @@ def test_access_opened_or_defences_off_ask(command: str) -> None:
     "aws iam list-attached-role-policies --role-name r", "gsutil iam get gs://b",
     "gcloud projects get-iam-policy p", "kubectl get clusterrolebindings",
     "aws ec2 modify-instance-metadata-options --instance-id i-1 --http-tokens required",
+    "aws ec2 create-route --route-table-id r --destination-cidr-block 0.0.0.0/0 --gateway-id g",
+    "aws ec2 create-route --route-table-id r --destination-cidr-block=0.0.0.0/0 --gateway-id g",
 ])
 def test_reading_access_stays_allowed(command: str) -> None:
     assert _finding(command) is None
