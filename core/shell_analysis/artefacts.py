@@ -4,7 +4,8 @@ The one list of names that ``find -delete`` (:mod:`.routine_destructive`) and ``
 (:mod:`.artefact_removal`) treat as safe to remove inside the project. Built from the public
 catalogue of ignore templates, github/gitignore (commit dcc0fc7b, 2026-05-21): ``Python``,
 ``Node``, ``Go``, ``Rust``, ``Java``, ``Gradle``, ``Maven``, ``C``, ``C++`` and ``CMake``
-``.gitignore``; only the entries a tool regenerates were taken.
+``.gitignore``, and the file managers' metadata of ``Global/macOS`` and ``Global/Windows``;
+only the entries a tool regenerates were taken.
 
 Left out although those templates ignore them, because they can hold what nobody can
 regenerate, or because the name is too generic to mean an artefact:
@@ -41,7 +42,8 @@ from __future__ import annotations
 
 import fnmatch
 
-__all__ = ["REGENERABLE_GLOBS", "REGENERABLE_NAMES", "is_regenerable"]
+__all__ = ["KEPT_DATA_GLOBS", "REGENERABLE_GLOBS", "REGENERABLE_NAMES", "is_kept_data",
+           "is_regenerable"]
 
 REGENERABLE_NAMES: frozenset[str] = frozenset({
     # Python.gitignore
@@ -66,6 +68,8 @@ REGENERABLE_NAMES: frozenset[str] = frozenset({
     ".tmp_versions", "modules.order", "Module.symvers", "Mkfile.old", "CMakeFiles",
     "CMakeCache.txt", "CMakeScripts", "cmake_install.cmake", "install_manifest.txt",
     "compile_commands.json", "CTestTestfile.cmake", "_deps", "vcpkg_installed",
+    # Global/macOS.gitignore, Global/Windows.gitignore: the file manager's own metadata
+    ".DS_Store", "Thumbs.db", "ehthumbs.db",
 })
 """File and directory names a tool regenerates (github/gitignore, see the module docstring)."""
 
@@ -86,6 +90,12 @@ REGENERABLE_GLOBS: tuple[str, ...] = (
 )
 """Name globs of compiled files and per-run outputs (github/gitignore, as above)."""
 
+KEPT_DATA_GLOBS: tuple[str, ...] = (
+    "*.sqlite", "*.sqlite3", "*.db", "*.rdb", "*.aof", "db.sqlite3", "*.log", "*.bak",
+    "*.swp", "*.dump")
+"""Files the templates ignore but the table above leaves out because they hold data nobody
+regenerates: a local database's data, logs kept for diagnosis, backups and unsaved edits."""
+
 _GLOB_CHARACTERS = frozenset("*?[")
 
 
@@ -102,3 +112,12 @@ def is_regenerable(name: str) -> bool:
         return name in REGENERABLE_GLOBS
     return name in REGENERABLE_NAMES or any(
         fnmatch.fnmatchcase(name, glob) for glob in REGENERABLE_GLOBS)
+
+
+def is_kept_data(name: str) -> bool:
+    """Tell whether a file name, or a name glob, picks data that is kept, not regenerated.
+
+    :param name: one path component or a glob of one (``*.log``, ``app.sqlite3``).
+    :returns: true when a :data:`KEPT_DATA_GLOBS` entry matches it.
+    """
+    return any(fnmatch.fnmatchcase(name, glob) for glob in KEPT_DATA_GLOBS)

@@ -59,6 +59,7 @@ from tooldeck.shell_analysis.changed_directory import (
     CHANGER_HEADS,
     changed_directory_secret_finding,
 )
+from tooldeck.shell_analysis.cloud_access import CLOUD_ACCESS_HEADS, cloud_access_finding
 from tooldeck.shell_analysis.containers import (
     ENGINES,
     NODE_HEADS,
@@ -112,8 +113,8 @@ from tooldeck.shell_analysis.launchers import (
     option_finding,
 )
 from tooldeck.shell_analysis.loaded_code import (
+    HOOK_MARKERS,
     LOADER_HEADS,
-    SERVER_PAGES,
     SHELL_HEADS,
     code_secret_finding,
     hook_finding,
@@ -550,6 +551,7 @@ def _routine_in_segment(segment: Segment) -> Finding | None:
 _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]], ...] = (
     (HOME_CONFIG_HEADS, home_config_finding),
     (ROUTINE_HEADS, _routine_in_segment),
+    (CLOUD_ACCESS_HEADS, cloud_access_finding),
     (ATTACH_HEADS, attach_finding),
     (INSTALLER_HEADS, program_install_finding),
     (GUEST_HEADS, guest_shell_finding),
@@ -617,15 +619,12 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or masquerade_finding(analysis)
     if analysis.write_targets and not MANIFEST_RUNNERS.isdisjoint(names):
         asked = asked or staged_manifest_finding(analysis)
-    if any(".git" in t or t.endswith(_HOOK_SUFFIXES) for t in analysis.write_targets):
+    if any(m in t for t in analysis.write_targets for m in HOOK_MARKERS):
         found = hook_finding(analysis, context.cwd)
         if found is not None:
             return found
     return asked
 
-
-_HOOK_SUFFIXES = (".pth", "customize.py", ".json", *SERVER_PAGES)
-"""Written files :func:`.loaded_code.hook_finding` looks at (with any under ``.git``)."""
 
 
 def _expands(source: str) -> str | None:

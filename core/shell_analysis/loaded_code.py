@@ -4,8 +4,10 @@
 | --------------- | --------------------------------------------------------------- | ------- |
 | library-load    | an option GTFOBins lists as loading a library (``openssl        | ask     |
 |                 | -engine``, ``ssh-keygen -D``, ``curl --engine``, ``mysql        |         |
-|                 | --default-auth``), ``bash``'s ``enable -f``, or one-liner code   |         |
-|                 | loading one (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)   |         |
+|                 | --default-auth``), ``bash``'s ``enable -f``, a server directive |         |
+|                 | given as an option (``nginx -g 'load_module …'``, ``httpd -C    |         |
+|                 | 'LoadModule …'``), or one-liner code loading one                 |         |
+|                 | (``ctypes.CDLL``, ``Fiddle.dlopen``, ``ffi.load``)               |         |
 | persistence     | a write into ``.git/hooks/`` (a hook git runs later), of a      | deny    |
 |                 | ``.pth`` file or ``sitecustomize.py`` (run at every Python start)|         |
 | persistence     | a write of a server page (``.php``, ``.jsp``, ``.asp[x]``…) whose | deny    |
@@ -17,7 +19,16 @@
 | persistence     | a write of an agent's or editor's settings that name commands   | ask     |
 |                 | it runs by itself (``.claude/settings.json`` hooks, ``.mcp.json``,|         |
 |                 | ``.cursor/mcp.json``, ``.vscode/tasks.json`` run at folder open, |         |
-|                 | ``.vscode/mcp.json``, ``.gemini/settings.json``)                 |         |
+|                 | ``.vscode/mcp.json``, ``.gemini/settings.json``, ``opencode.json``,|        |
+|                 | ``.aider.conf.yml``, ``.codex/config.toml`` …: _AGENT_RUN_SETTINGS)|        |
+|                 | or of ``.vscode/settings.json`` turning ``chat.tools.autoApprove``|         |
+|                 | on                                                               |         |
+| persistence     | a write of the instructions, rules or memory an agent reads into | ask     |
+|                 | every session (``CLAUDE.md``, ``AGENTS.md``, ``GEMINI.md``,      |         |
+|                 | ``.cursorrules``, ``.cursor/rules/``, ``.github/copilot-         |         |
+|                 | instructions.md``, ``.kiro/steering/`` …): a prompt injection    |         |
+|                 | that outlives the session. In the home these are outside the root|         |
+|                 | (``sandbox-path`` denies)                                        |         |
 | persistence     | a file copied from outside the project into                      | ask     |
 |                 | ``.github/workflows/`` (Shai-Hulud's workflow: it runs with the  |         |
 |                 | repository's secrets on the next push)                            |         |
@@ -35,6 +46,7 @@ interpreter's code option there (``python -c``) is code, judged by :mod:`.interp
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -48,7 +60,8 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
 
-__all__ = ["LOADER_HEADS", "SERVER_PAGES", "SHELL_HEADS", "code_secret_finding",
+__all__ = ["HOOK_MARKERS", "LOADER_HEADS", "SERVER_PAGES",
+           "SHELL_HEADS", "code_secret_finding",
            "hook_finding", "library_finding", "shell_finding"]
 
 _OPTIONS: dict[str, frozenset[str]] = {
@@ -60,12 +73,40 @@ _LIBRARY_CODE = re.compile(
     r"System\.load|process\.dlopen|\bFFI::|enable\s+-f", re.IGNORECASE)
 _STARTUP_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
 _AGENT_RUN_SETTINGS = ("/.claude/settings.json", "/.claude/settings.local.json", "/.mcp.json",
-                       "/.cursor/mcp.json", "/.vscode/tasks.json", "/.vscode/mcp.json",
-                       "/.gemini/settings.json")
+                       "/.cursor/mcp.json", "/.cursor/hooks.json", "/.vscode/tasks.json",
+                       "/.vscode/mcp.json", "/.gemini/settings.json", "/.codex/config.toml",
+                       "/.roo/mcp.json", "/.amazonq/mcp.json", "/.kiro/settings/mcp.json",
+                       "/.zed/settings.json", "/.zed/tasks.json", "/.junie/mcp/mcp.json",
+                       "/opencode.json", "/opencode.jsonc", "/.aider.conf.yml",
+                       "/.continue/config.yaml", "/.continue/config.json")
 """Project files whose commands an agent or editor runs by itself, unreviewed: Claude Code's
 hooks and MCP servers, Cursor's MCP servers (CVE-2025-54135 "CurXecute", CVE-2025-54136
-"MCPoison"), VS Code's tasks run at folder open (the "Contagious Interview" repositories) and
-MCP servers, Gemini CLI's settings (each tool's documentation)."""
+"MCPoison") and hooks, VS Code's tasks run at folder open (the "Contagious Interview"
+repositories) and MCP servers, the settings of Gemini CLI, Codex, Roo Code, Amazon Q, Kiro,
+Zed, Junie, opencode, aider (``test-cmd``, ``yes-always``) and Continue (each tool's
+documentation)."""
+_AGENT_RUN_DIRECTORIES = ("/.claude/hooks/", "/.continue/mcpServers/", "/.kiro/hooks/")
+"""Directories of scripts or server entries those settings run (Claude Code's hook scripts,
+Continue's MCP server files, Kiro's agent hooks)."""
+_EDITOR_AUTO_APPROVE = re.compile(r"autoApprove|chat\.tools\.|allowAutomaticTasks")
+"""VS Code settings that let Copilot's agent run tools unasked or tasks run at folder open
+(CVE-2025-53773 wrote ``chat.tools.autoApprove`` into ``.vscode/settings.json``)."""
+_AGENT_INSTRUCTION_NAMES = frozenset({
+    "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENT.md", "GEMINI.md", ".cursorrules",
+    ".windsurfrules", ".clinerules", ".roomodes", ".goosehints", ".rules",
+    "copilot-instructions.md",
+})
+"""Instruction and memory files coding agents read into every session (Claude Code's
+memory, agents.md, Gemini CLI's context file, Cursor's, Windsurf's, Cline's and Roo's rules
+and modes, goose's hints, Zed's rules, GitHub Copilot's repository instructions)."""
+_AGENT_INSTRUCTION_DIRECTORIES = (
+    "/.cursor/rules/", "/.windsurf/rules/", "/.clinerules/", "/.roo/", "/.continue/rules/",
+    "/.github/instructions/", "/.github/prompts/", "/.amazonq/rules/", "/.kiro/steering/",
+    "/.junie/", "/.aiassistant/rules/", "/.claude/commands/", "/.claude/agents/",
+    "/.gemini/commands/", "/.opencode/")
+"""Directories of rules, prompts, custom commands and sub-agents the same agents load (their
+documentation: Cursor, Windsurf, Cline, Roo Code, Continue, Copilot, Amazon Q, Kiro, Junie,
+JetBrains AI Assistant, Claude Code, Gemini CLI, opencode)."""
 SERVER_PAGES: tuple[str, ...] = (".php", ".phtml", ".php5", ".phar", ".jsp", ".jspx", ".asp",
                                  ".aspx", ".ashx", ".cgi")
 """File types a web server runs when requested (PHP, JSP, ASP.NET, CGI)."""
@@ -75,9 +116,23 @@ _WEB_SHELL = re.compile(
     r"SERVER|FILES)|`\$_(?:GET|POST|REQUEST)|getRuntime\(\)\.exec\(\s*request\.getParameter|"
     r"\beval\s*\(\s*Request|Process\.Start\(\s*Request", re.IGNORECASE)
 """Code that runs a web request's input as a command or as code (a web shell)."""
+HOOK_MARKERS: tuple[str, ...] = (
+    ".git", ".pth", "customize.py", ".json", *SERVER_PAGES, ".claude", ".cursor", ".gemini",
+    ".codex", ".roo", ".amazonq", ".kiro", ".zed", ".junie", "opencode", ".aider",
+    ".continue", ".windsurf", ".clinerules", ".goosehints", ".rules", ".aiassistant",
+    "CLAUDE", "AGENT", "GEMINI", ".vscode")
+"""Text in a written path that makes :func:`hook_finding` worth running (a cheap look)."""
 _STRING = re.compile(r"""["']([^"'\n]{1,300})["']""")
 
-LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | {"enable"}
+_DIRECTIVE_LOADS: dict[str, tuple[frozenset[str], re.Pattern[str]]] = {
+    # a directive given on the command line that loads a module (nginx's core module
+    # load_module, Apache's LoadModule given with -C/-c: each server's manual)
+    "nginx": (frozenset({"-g"}), re.compile(r"\bload_module\b")),
+    **dict.fromkeys(("httpd", "apache2", "apachectl"), (
+        frozenset({"-C", "-c"}), re.compile(r"\bLoadModule\b", re.IGNORECASE))),
+}
+
+LOADER_HEADS: frozenset[str] = frozenset(_OPTIONS) | frozenset(_DIRECTIVE_LOADS) | {"enable"}
 """Command names :func:`library_finding` looks at (one-liners are found by their code)."""
 
 _OTHER_BARE_SHELLS = frozenset({"wish", "xonsh", "nu", "ion"})
@@ -108,6 +163,12 @@ def library_finding(segment: Segment) -> Finding | None:
     options = _OPTIONS.get(name)
     if options is not None and any(a.partition("=")[0] in options for a in args):
         return Finding(ASK, "library-load", f"{segment.text!r} loads a native library")
+    directive = _DIRECTIVE_LOADS.get(name)
+    if directive is not None and any(
+            option in directive[0] and directive[1].search(value)
+            for option, value in itertools.pairwise(args)):
+        return Finding(ASK, "library-load", f"{segment.text!r} loads a module named on its "
+                       "command line")
     code = interpreter_code(segment)
     if code is not None and any(_LIBRARY_CODE.search(w.value) for w in code[1]):
         return Finding(ASK, "library-load", f"{code[0]} code loads a native library")
@@ -144,9 +205,16 @@ def hook_finding(analysis: CommandAnalysis, cwd: str | None) -> Finding | None:
             return Finding(ASK, "persistence", f"the command copies a file from outside the "
                            f"project into {target!r}: a CI workflow runs with the "
                            "repository's secrets on the next push")
-        if path.endswith(_AGENT_RUN_SETTINGS):
+        if path.endswith(_AGENT_RUN_SETTINGS) or any(
+                d in path for d in _AGENT_RUN_DIRECTORIES) or (
+                path.endswith("/.vscode/settings.json")
+                and _EDITOR_AUTO_APPROVE.search(analysis.command)):
             return Finding(ASK, "persistence", f"the command writes {target!r}: settings "
                            "that name commands an agent or editor runs by itself")
+        if name in _AGENT_INSTRUCTION_NAMES or any(
+                d in f"{path}/" for d in _AGENT_INSTRUCTION_DIRECTORIES):
+            return Finding(ASK, "persistence", f"the command writes {target!r}: instructions "
+                           "a coding agent follows in every later session")
     return None
 
 

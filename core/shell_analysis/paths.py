@@ -12,6 +12,7 @@ Path-like words (Zeph's rule, extended):
 | relative command word (``./run.sh``)           | yes   | runs a file from the tree         |
 | dynamic word (``$d/x``)                        | no    | unknown until run time            |
 | program text or pattern (``sed '/^#/d'``)      | no    | :mod:`.program_text`              |
+| a cloud resource's name (``az --ids /subscr…``)| no    | :mod:`.cloud_clis`                |
 
 Write targets: the analyzer's redirect targets plus the path operands of ``rm rmdir mv cp ln
 touch mkdir tee truncate install chmod chown chgrp``, ``dd of=``, ``sed -i``, the files of a
@@ -27,6 +28,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from tooldeck.shell_analysis.cloud_clis import resource_name_words
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.wrappers import is_assignment
@@ -112,7 +114,7 @@ def _candidates(word: Word) -> list[str]:
 def _segment_paths(segment: Segment) -> list[str]:
     found: list[str] = []
     positions = set(segment.command_positions)
-    program = program_words(segment)
+    program = program_words(segment) | resource_name_words(segment)
     for index, word in enumerate(segment.words):
         if word.dynamic or index in program:
             continue

@@ -58,6 +58,9 @@
 |                                           | start, as ``rm -r``), or a name                    |
 |                                           | test matching a language's sources (``*.py``) or   |
 |                                           | secret files (``.env``, ``*.pem``: not artefacts);  |
+|                                           | a name test picking the data the artefacts left    |
+|                                           | out on purpose (``*.log``, ``*.sqlite3``, ``*.db``,|
+|                                           | ``*.bak``: ``rm`` of them asks too)                |
 |                                           | ``-exec chmod/chown/chgrp`` as their ``-R`` form   |
 | ``rsync``                                 | ``--delete*`` into ``.``/``./`` (the project)       |
 | ``sed -i``                                | a script that only deletes lines (``d``, ``1,$d``;  |
@@ -106,7 +109,8 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.artefacts import is_regenerable
+from tooldeck.shell_analysis.artefacts import is_kept_data, is_regenerable
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
@@ -121,7 +125,8 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "python", "python3", "rails", "rake", "prisma", "alembic", "mongo", "mongosh", "npx", "bunx",
     "heroku", "fly", "flyctl", "vercel", "netlify", "kind", "minikube", "k3d", "supabase",
     "firebase", "npm", "cargo", "gem", "hg", "svn", "dvc", "eksctl", "psql", "mysql",
-    "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "linode-cli", "scw", "vultr-cli", "oci",
+    "mariadb", "sqlite3", "unlink", "fuser", "hcloud", "gsutil", "wrangler", "linode-cli",
+    "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
     "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
     "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli",
@@ -391,6 +396,9 @@ def _find(args: Sequence[str]) -> str | None:
         return "find -delete of source files deletes the project's code"
     if any(is_secret_path(f"./{n}") for n in names):
         return "find -delete of secret files deletes what no build regenerates"
+    kept = next((n for n in names if is_kept_data(n)), None)
+    if kept is not None:
+        return f"find -delete of {kept}: data no build regenerates (rm of it asks too)"
     return None
 
 
@@ -496,7 +504,7 @@ def _argv_finding(argv: Sequence[str]) -> str | None:
     database = _database(head, args)
     if database is not None:
         return database
-    return _remote(head, [a for a in args if not a.startswith("-")], args)
+    return _remote(head, cloud_operands(head, args), args)
 
 
 _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -521,6 +529,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
     "npm": (("unpublish",),), "cargo": (("yank",),), "gem": (("yank",),),
     "hg": (("strip",), ("purge",)), "svn": (("revert",),), "dvc": (("gc",),),
     "eksctl": (("delete",),), "doctl": (("kubernetes", "cluster", "delete"),),
+    # Cloud Storage's own CLI: buckets and objects removed (gsutil rb|rm, gcloud storage rm)
+    "gsutil": (("rb",), ("rm",)),
     # a whole environment removed (conda(1): env remove, remove --all)
     "conda": (("env", "remove"),), "mamba": (("env", "remove"),),
     # a development VM and its disks (vagrant(1): destroy)
@@ -529,7 +539,13 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
 _CLOUD_CLIS = frozenset({"aws", "gcloud", "az", "doctl",
                          # the other clouds' and forges' CLIs (their manuals: NOUN delete)
                          "hcloud", "linode-cli", "scw", "vultr-cli", "oci", "ibmcloud",
-                         "exo", "upcloud", "glab", "tea"})
+                         "exo", "upcloud", "glab", "tea",
+                         # the platforms' CLIs (NOUN delete, NOUN:delete, NOUN:destroy)
+                         "wrangler", "supabase", "firebase", "netlify", "vercel", "heroku",
+                         "fly", "flyctl"})
+_CLOUD_DELETE_VERBS = ("delete-", "terminate-", "purge-", "schedule-key-deletion")
+"""Verb prefixes of the clouds' APIs that delete or empty what they name (``aws sqs
+purge-queue``, ``aws kms schedule-key-deletion``: elastic/detection-rules' impact rules)."""
 _HTTP_CLIENTS = frozenset({"curl", "wget", "wget2", "http", "https", "xh", "xhs"})
 
 
@@ -566,8 +582,11 @@ def _remote(head: str, operands: list[str], args: Sequence[str]) -> str | None:
     if head == "aws" and operands[:2] in (["s3", "rm"], ["s3", "rb"]) and (
             "--recursive" in args or "--force" in args or operands[1] == "rb"):
         return f"aws s3 {operands[1]} deletes a bucket's objects"
+    if head == "gcloud" and operands[:2] == ["storage", "rm"]:
+        return "gcloud storage rm deletes a bucket's objects"
     if head in _CLOUD_CLIS and any(
-            o == "delete" or o.startswith(("delete-", "terminate-")) for o in operands):
+            o == "delete" or o.startswith(_CLOUD_DELETE_VERBS) or o.endswith((
+                ":delete", ":destroy")) for o in operands):
         return f"{head} deletes cloud resources"
     if head in _HTTP_CLIENTS and _http_delete(head, args):
         return f"{head} sends an HTTP DELETE (a remote resource, as gh api -X DELETE)"

@@ -6,24 +6,32 @@ whose documented purpose is to output a secret (vendor documentation of each too
 
 | tool                         | reads a secret when                                        |
 | ---------------------------- | ---------------------------------------------------------- |
-| ``gh``                       | ``auth token``; ``auth status -t|--show-token``            |
+| ``gh``, ``glab``             | ``auth token``; ``auth status -t|--show-token``; glab      |
+|                              | ``variable get``                                            |
 | ``git``                      | ``credential fill``; ``credential-<helper> get``           |
-| ``op`` (1Password)           | ``read``; ``item get`` with ``--fields``/``--reveal``       |
-| ``bw`` (Bitwarden)           | ``get``                                                     |
+| ``op`` (1Password)           | ``read``; ``item get`` with ``--fields``/``--reveal``;      |
+|                              | ``signin --raw`` (the session token)                        |
+| ``bw`` (Bitwarden)           | ``get``, ``list items``, ``export``, ``unlock --raw``       |
 | ``lpass``, ``gopass``,       | ``show`` (gopass also ``cat``, ``otp``)                     |
 | ``keepassxc-cli``            |                                                             |
 | ``keyring`` (Python's CLI)   | ``get``                                                     |
 | ``vault``                    | ``read``; ``kv get``                                        |
-| ``vault``                    | ``print token``                                             |
+| ``vault``                    | ``print token``; ``token create``                           |
 | ``aws``                      | ``secretsmanager get-secret-value``; ``ssm get-parameter(s)``|
 |                              | with ``--with-decryption``; ``sts get-session-token``;      |
 |                              | ``configure export-credentials``; ``configure get`` of a key |
 |                              | or token; ``ecr get-login-password``; ``codeartifact        |
-|                              | get-authorization-token``                                   |
+|                              | get-authorization-token``; ``sts assume-role``,             |
+|                              | ``get-federation-token`` (temporary keys); ``ec2            |
+|                              | get-password-data``                                          |
 | ``gcloud``                   | ``secrets versions access``; ``auth print-access-token`` / |
 |                              | ``print-identity-token`` (also under ``application-default``);|
-|                              | ``config config-helper`` (prints the access token)          |
-| ``az``                       | ``keyvault secret show``; ``account get-access-token``      |
+|                              | ``config config-helper`` (prints the access token);         |
+|                              | ``iam service-accounts keys create``, ``storage hmac create``|
+| ``az``                       | ``keyvault secret show|download``; ``account                |
+|                              | get-access-token``; ``storage account keys list``,          |
+|                              | ``generate-sas``; ``ad sp create-for-rbac``, ``ad app|sp    |
+|                              | credential reset`` (each prints a new password)             |
 | ``kubectl``, ``oc``          | ``get secret(s)``; ``create token``; ``config view --raw``  |
 |                              | (client keys and tokens unredacted)                         |
 | ``heroku``                   | ``auth:token``                                              |
@@ -43,11 +51,19 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``terraform``, ``tofu``      | ``output -json``/``-raw`` (sensitive outputs in plain text) |
 | ``heroku``, ``doctl``,       | ``config``, ``config:get``; ``auth token``;                 |
 | ``firebase``, ``aws``        | ``functions:config:get``; ``iam create-access-key``         |
+| ``fly``, ``netlify``,        | ``auth token``; ``env:get``, ``env:list --plain``;          |
+| ``supabase``, ``firebase``,  | ``projects api-keys``; ``login:ci``; ``npm token create``   |
+| ``npm``                      |                                                             |
+
+Global options before the subcommand (``aws --profile prod sts get-session-token``) are
+skipped with their values (:mod:`.cloud_clis`).
 
 :func:`environment_secret_finding` asks before printing the secrets the agent's own
 environment holds (``printenv GITHUB_TOKEN``, ``echo $AWS_SECRET_ACCESS_KEY``, ``env | grep
 -i token``, ``docker inspect web | grep -i pass``; rule ``secret-variable``): the scrubbed
-child environment rarely has them.
+child environment rarely has them. A bare dump (``env``, ``printenv``, ``env | sort``,
+``export -p``, ``set``, ``declare -x``) prints them all and asks the same; piped into a filter
+or a counter (``env | grep -i proxy``, ``env | wc -l``) it is judged by what is picked.
 """
 
 from __future__ import annotations
@@ -55,6 +71,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding, argv_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 
@@ -63,30 +80,40 @@ __all__ = ["ENVIRONMENT_HEADS", "STORE_HEADS", "environment_secret_finding",
 
 _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gh": (("auth", "token"),),
+    "glab": (("variable", "get"),),
     "git": (("credential", "fill"),),
     "op": (("read",),),
-    "bw": (("get",),),
+    "bw": (("get",), ("list", "items"), ("export",)),
     "lpass": (("show",),),
     "gopass": (("show",), ("cat",), ("otp",)),
     # Python's keyring CLI prints a stored password (keyring --help: get SERVICE USER)
     "keyring": (("get",),),
     "keepassxc-cli": (("show",),),
-    "vault": (("read",), ("kv", "get"), ("print", "token")),
+    "vault": (("read",), ("kv", "get"), ("print", "token"), ("token", "create")),
     "dotenv": (("list",), ("get",)), "dotenvx": (("get",),),
     # decrypters and infrastructure state that print secrets (each tool's manual)
     "ansible-vault": (("view",), ("decrypt",)), "doctl": (("auth", "token"),),
-    "firebase": (("functions:config:get",),),
+    "firebase": (("functions:config:get",), ("login:ci",)),
+    # tokens issued or printed by the platforms' and registries' CLIs (each CLI's reference)
+    "fly": (("auth", "token"),), "flyctl": (("auth", "token"),),
+    "netlify": (("env:get",),), "supabase": (("projects", "api-keys"),),
+    "npm": (("token", "create"),),
     "pulumi": (("stack", "output", "--show-secrets"), ("config", "--show-secrets")),
     "terraform": (("state", "pull"),), "tofu": (("state", "pull"),),
     "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
             ("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("ecr-public", "get-login-password"),
-            ("codeartifact", "get-authorization-token")),
+            ("codeartifact", "get-authorization-token"), ("sts", "assume-role"),
+            ("sts", "get-federation-token"), ("ec2", "get-password-data")),
     "gcloud": (("secrets", "versions", "access"), ("auth", "print-access-token"),
                ("auth", "print-identity-token"),
                ("auth", "application-default", "print-access-token"),
-               ("config", "config-helper")),
-    "az": (("keyvault", "secret", "show"), ("account", "get-access-token")),
+               ("config", "config-helper"), ("iam", "service-accounts", "keys", "create"),
+               ("storage", "hmac", "create")),
+    "az": (("keyvault", "secret", "show"), ("keyvault", "secret", "download"),
+           ("account", "get-access-token"), ("storage", "account", "keys", "list"),
+           ("storage", "account", "generate-sas"), ("ad", "sp", "create-for-rbac"),
+           ("ad", "app", "credential", "reset"), ("ad", "sp", "credential", "reset")),
     "kubectl": (("get", "secret"), ("get", "secrets"), ("create", "token")),
     "oc": (("get", "secret"), ("get", "secrets"), ("create", "token")),
     "heroku": (("auth:token",), ("config",), ("config:get",)),
@@ -120,40 +147,21 @@ ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "en
 """Command names :func:`environment_secret_finding` needs to see one of."""
 
 
-_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    # options that take the next word (python-dotenv's and dotenvx's --file: dotenv -f .env
-    # get KEY), so it is no subcommand
-    "dotenv": frozenset({"-f", "--file", "-e", "--export"}),
-    "dotenvx": frozenset({"-f", "--env-file", "-fk", "--env-keys-file"}),
-    # kubectl's and oc's global and get options that take the next word (kubectl options,
-    # kubectl get --help): kubectl -n prod get secret x is a get of a secret
-    **dict.fromkeys(("kubectl", "oc"), frozenset({
-        "-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s",
-        "--server", "--token", "--as", "--as-group", "--as-uid", "--request-timeout",
-        "--certificate-authority", "--client-certificate", "--client-key", "--tls-server-name",
-        "-o", "--output", "-l", "--selector", "--field-selector", "--template", "--sort-by",
-        "-L", "--label-columns", "--chunk-size", "--profile", "--profile-output",
-    })),
-}
-
-
-def _operands(args: Sequence[str], head: str = "") -> list[str]:
-    values = _VALUE_OPTIONS.get(head, frozenset())
-    return [a for previous, a in zip(["", *args], args, strict=False)
-            if not a.startswith("-") and previous not in values]
-
-
 def _why(head: str, args: Sequence[str]) -> str | None:
-    operands = _operands(args, head)
+    operands = cloud_operands(head, args)
     if head in ("terraform", "tofu") and operands[:1] == ["output"] and any(
             a.lstrip("-").partition("=")[0] in ("json", "raw") for a in args):
         return f"{head} output -json|-raw prints sensitive outputs in plain text"
     for prefix in _READS.get(head, ()):
         if tuple(operands[: len(prefix)]) == prefix:
             return f"{head} {' '.join(prefix)} prints a secret"
-    if head == "gh" and operands[:2] == ["auth", "status"] and (
+    if head in ("gh", "glab") and operands[:2] == ["auth", "status"] and (
             "-t" in args or "--show-token" in args):
-        return "gh auth status --show-token prints a token"
+        return f"{head} auth status --show-token prints a token"
+    if head == "netlify" and operands[:1] == ["env:list"] and "--plain" in args:
+        return "netlify env:list --plain prints every variable's value"
+    if "--raw" in args and (head, operands[:1]) in (("op", ["signin"]), ("bw", ["unlock"])):
+        return f"{head} {operands[0]} --raw prints a session key"
     if head == "git" and operands[:1] and operands[0].startswith("credential-") and (
             operands[1:2] == ["get"]):
         return f"git {operands[0]} get prints a stored credential"
@@ -233,11 +241,18 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
     :returns: the finding, or ``None``.
     """
     dumped = False
-    for segment in analysis.segments:
+    segments = analysis.segments
+    for index, segment in enumerate(segments):
         if not segment.command_positions:
             continue
         name = segment.command
         words = segment.words[segment.command_positions[-1] + 1 :]
+        following = segments[index + 1] if index + 1 < len(segments) else None
+        if _bare_dump(name, [w.value for w in words]) and not (
+                following is not None and following.stdin == "pipe"
+                and following.command in _SELECTORS):
+            return Finding(ASK, "secret-variable", f"{segment.text!r} prints every variable "
+                           "of the environment, secrets included")
         if name == "printenv" and any(_SECRET_NAME.search(w.value) for w in words):
             return Finding(ASK, "secret-variable", f"{segment.text!r} prints a secret variable")
         if name in ("echo", "printf") and any(
@@ -251,6 +266,23 @@ def environment_secret_finding(analysis: CommandAnalysis) -> Finding | None:
             return Finding(ASK, "secret-variable", f"{segment.text!r} picks secrets out of "
                            "the environment")
     return None
+
+
+_SELECTORS = _FILTERS | {"wc", "cut"}
+"""What a dump may be piped into without printing it whole: a filter (judged by the name it
+picks) or a counter."""
+_DUMP_OPTIONS: dict[str, frozenset[str]] = {
+    "export": frozenset({"-p"}), "declare": frozenset({"-p", "-x", "-px", "-xp"}),
+    "typeset": frozenset({"-p", "-x", "-px", "-xp"}), "set": frozenset(),
+}
+
+
+def _bare_dump(name: str, words: Sequence[str]) -> bool:
+    """``env``, ``printenv``, ``export -p``, ``set``, ``declare -x``: every variable printed."""
+    if name in ("env", "printenv"):
+        return all(w.startswith("-") for w in words)
+    options = _DUMP_OPTIONS.get(name)
+    return options is not None and all(w in options for w in words)
 
 
 def secret_store_finding(segment: Segment) -> Finding | None:

@@ -26,7 +26,10 @@
 | a CI runner registered | ``gitlab-runner register|install|start|run``, GitHub's runner      |
 |                        | ``config.sh --url … --token …`` and ``svc.sh install`` (the       |
 |                        | machine takes a remote CI's jobs: Shai-Hulud 2.0's self-hosted    |
-|                        | runner)                                                           |
+|                        | runner), also run through a shell (``bash config.sh …``)          |
+| tooldeck's own policy  | ``tooldeck config trust`` (a project file trusted by its content),|
+|                        | ``tooldeck trust set|reset``, ``tooldeck approvals approve|deny``: |
+|                        | the agent vouching for itself                                      |
 | system packages        | ``pip install --break-system-packages`` (the system's own         |
 |                        | packages, PEP 668), ``gem install --system``                      |
 
@@ -41,6 +44,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
 
@@ -97,11 +101,21 @@ _FORWARD_LETTERS = frozenset("RLDw")
 _FORWARD_SETTINGS = ("remoteforward", "localforward", "dynamicforward", "tunnel")
 _SSH_VALUE_LETTERS = frozenset("bcDEeFIiJLlmOopQRSWw")
 
+_SELF_APPROVALS: tuple[tuple[str, ...], ...] = (
+    ("config", "trust"), ("trust", "set"), ("trust", "reset"), ("approvals", "approve"),
+    ("approvals", "deny"))
+"""tooldeck's own commands that loosen its policy or answer its prompts: an operator's, not
+the agent's (docs/configuration.md ``config trust``, docs/trust.md, ``approvals``)."""
+_SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
+"""Shells that run a script named as their first operand (``bash config.sh …``): the script
+is judged as if run by its own name."""
+_SCRIPTS = frozenset({"config.sh", "config.cmd", "svc.sh"})
+
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
                                     | frozenset(_AGENT_SETTINGS) | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
-                                                 "gem", "gitlab-runner", "config.sh",
-                                                 "config.cmd", "svc.sh"}))
+                                                 "gem", "gitlab-runner", "tooldeck"})
+                                    | _SCRIPTS | _SCRIPT_SHELLS)
 """Command names :func:`unreviewed_finding` looks at."""
 
 
@@ -165,6 +179,11 @@ def _ci_runner(head: str, args: Sequence[str], words: Sequence[str]) -> bool:
 
 def _reason(head: str, args: Sequence[str]) -> str | None:
     words = [a for a in args if not a.startswith("-")]
+    if head == "tooldeck":
+        words = cloud_operands(head, args)
+        if any(tuple(words[:2]) == verbs for verbs in _SELF_APPROVALS):
+            return f"loosens tooldeck's own policy ({' '.join(words[:2])}): an operator's command"
+        return None
     if _ci_runner(head, args, words):
         return "registers this machine as a CI runner (a remote CI's jobs run here)"
     if head in _SSHES:
@@ -208,7 +227,10 @@ def unreviewed_finding(segment: Segment) -> Finding | None:
         head = command_name(segment.words[position].value)
         if head not in UNREVIEWED_HEADS:
             continue
-        reason = _reason(head, [w.value for w in segment.words[position + 1 :]])
+        args = [w.value for w in segment.words[position + 1 :]]
+        if head in _SCRIPT_SHELLS and args and command_name(args[0]) in _SCRIPTS:
+            head, args = command_name(args[0]), args[1:]  # bash config.sh --url … --token …
+        reason = _reason(head, args)
         setting = _AGENT_SETTINGS.get(head)
         if reason is None and setting is not None and setting.search(segment.text):
             reason = f"runs the {head} agent with its approvals turned off"

@@ -18,10 +18,12 @@ The egress gate judges *where* a command connects; these rules judge *what* it s
 | upload        | ``git push`` to a remote the command adds or names by URL      | ask     |
 | upload        | a repository made public (``gh repo create --public``, ``gh    | ask     |
 |               | repo edit --visibility public``, ``gh api … -f private=false``) |         |
-| upload        | a package published where an option of the command says        | ask     |
-|               | (``npm publish --registry URL``, ``twine upload                |         |
-|               | --repository-url URL``, ``uv publish --publish-url``, ``cargo  |         |
-|               | publish --index``, ``gem push --host``, ``poetry publish -r``)  |         |
+| upload        | a package published or an image pushed (``npm|pnpm|yarn        | ask     |
+|               | publish``, ``npm dist-tag add``, ``twine upload``, ``uv|poetry  |         |
+|               | publish``, ``cargo publish``, ``gem push``, ``docker|podman     |         |
+|               | push``, ``docker buildx build --push``, ``helm push``, ``vsce|  |         |
+|               | ovsx publish``, ``dart pub publish``), to the registry or where |         |
+|               | an option says (``--registry URL``); not a ``--dry-run``        |         |
 | upload        | a request carrying a command's output (``curl -d "$(cat f)"``, | ask     |
 |               | ``-H "X: $(…)"``), data posted to a chat webhook or paste      |         |
 |               | service (Sigma ``curl_wget_chat_webhook_exfil``,               |         |
@@ -55,6 +57,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.outside_reads import is_secret_path
@@ -128,35 +131,58 @@ _SHELL_DUMPS = {"set": (), "export": ("-p",), "declare": ("-p", "-x", "-px", "-x
                 "typeset": ("-p", "-x"), "compgen": ("-v", "-e")}
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
-_PUBLISH_TARGETS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    # a package publish told where to upload by an option of the command itself, not the
-    # project's or the user's configuration (each tool's manual)
-    **dict.fromkeys(("npm", "pnpm", "yarn"), (frozenset({"publish"}),
-                                              frozenset({"--registry"}))),
-    "twine": (frozenset({"upload"}), frozenset({"--repository-url"})),
-    "uv": (frozenset({"publish"}), frozenset({"--publish-url"})),
-    "cargo": (frozenset({"publish"}), frozenset({"--index"})),
-    "gem": (frozenset({"push"}), frozenset({"--host"})),
-    "poetry": (frozenset({"publish"}), frozenset({"--repository", "-r"})),
+_PUBLISHES: dict[str, tuple[tuple[str, ...], ...]] = {
+    # a package published to a registry, an image pushed, a dist-tag moved: every later
+    # install or pull gets it (each tool's manual; Shai-Hulud's worm republished packages)
+    "npm": (("publish",), ("dist-tag", "add")), "pnpm": (("publish",),),
+    "yarn": (("publish",), ("npm", "publish")), "twine": (("upload",),),
+    "uv": (("publish",),), "cargo": (("publish",),), "gem": (("push",),),
+    "poetry": (("publish",),), "helm": (("push",),), "vsce": (("publish",),),
+    "ovsx": (("publish",),), "dart": (("pub", "publish"),), "flutter": (("pub", "publish"),),
+    **dict.fromkeys(("docker", "podman", "nerdctl"), (("push",), ("image", "push"))),
 }
+_PUBLISH_TARGETS: dict[str, frozenset[str]] = {
+    # the options that name where the publish goes instead of the project's configuration
+    **dict.fromkeys(("npm", "pnpm", "yarn"), frozenset({"--registry"})),
+    "twine": frozenset({"--repository-url"}), "uv": frozenset({"--publish-url"}),
+    "cargo": frozenset({"--index"}), "gem": frozenset({"--host"}),
+    "poetry": frozenset({"--repository", "-r"}),
+}
+_NOT_PUBLISHING = frozenset({"--dry-run", "--help"})
+_DRY_RUNS: dict[str, frozenset[str]] = {
+    head: _NOT_PUBLISHING | {"-n"} for head in ("cargo", "dart", "flutter")}
+_PYTHONS = frozenset({"python", "python3"})
+"""``python3 -m twine upload``: the module is the publisher."""
 
 
-def _publish_target(segment: Segment) -> str | None:
-    """``npm publish --registry URL``, ``twine upload --repository-url URL``: the named place."""
-    verbs, options = _PUBLISH_TARGETS[segment.command]
+def _publish(segment: Segment) -> str | None:
+    """Where a publish goes (``'the registry'`` unless an option names it), else ``None``."""
+    head = segment.command
     args = [w.value for w in _args(segment)]
-    if verbs.isdisjoint(args):
+    if head in _PYTHONS:
+        if args[:1] != ["-m"] or len(args) < 2 or args[1] not in _PUBLISHES:
+            return None
+        head, args = args[1], args[2:]
+    if any(a in _DRY_RUNS.get(head, _NOT_PUBLISHING) for a in args):
         return None
+    words = cloud_operands(head, args)
+    if head == "yarn" and words[:1] == ["workspace"]:
+        words = words[2:]  # yarn workspace NAME npm publish
+    if head in ("docker", "podman") and words[:1] == ["buildx"] and "--push" in args:
+        return "the registry"
+    if not any(tuple(words[: len(p)]) == p for p in _PUBLISHES.get(head, ())):
+        return None
+    options = _PUBLISH_TARGETS.get(head, frozenset())
     for option, value in itertools.pairwise(args):
         if option in options:
-            return value
-    return next((a.partition("=")[2] for a in args if a.partition("=")[0] in options
-                 and "=" in a), None)
+            return repr(value)
+    return next((repr(a.partition("=")[2]) for a in args
+                 if a.partition("=")[0] in options and "=" in a), "the registry")
 
 
 UPLOAD_HEADS: frozenset[str] = (
     frozenset({"curl", "wget", "wget2", "socat", "lp", "restic", "smbclient", "gh", "az",
-               "ping"}) | frozenset(_PUBLISH_TARGETS)
+               "ping"}) | frozenset(_PUBLISHES) | _PYTHONS
     | frozenset(_FILE_OPTIONS) | frozenset(_CLOUD_COPIES) | frozenset(_SCRIPTED_TRANSFERS)
     | {"tftp"} | _BATCH_CLIENTS | frozenset(_PASTE_CLIENTS) | frozenset(_RELAY_SENDERS)
     | _HTTPIE | _COPIERS
@@ -164,7 +190,7 @@ UPLOAD_HEADS: frozenset[str] = (
 """Command names :func:`upload_finding` looks at."""
 
 SENDERS: frozenset[str] = (_STDIN_SENDERS | UPLOAD_HEADS | {"openssl"}) - frozenset(
-    _PUBLISH_TARGETS)  # a publish sends the package it builds, not its input
+    _PUBLISHES) - _PYTHONS  # a publish sends the package it builds, not its input
 """Command names that may send their standard input (what :func:`sending_finding` needs)."""
 
 
@@ -437,11 +463,11 @@ def upload_finding(segment: Segment, cwd: str | None,
     """
     if not segment.command_positions:
         return None
-    if segment.command in _PUBLISH_TARGETS:
-        target = _publish_target(segment)
+    if segment.command in _PUBLISHES or segment.command in _PYTHONS:
+        target = _publish(segment)
         return None if target is None else Finding(
-            ASK, "upload", f"{segment.text!r} publishes the project to {target!r}, a place "
-            "the command names itself")
+            ASK, "upload", f"{segment.text!r} publishes the project to {target}: every later "
+            "install or pull gets it")
     if segment.command in _BATCH_CLIENTS and (
             segment.stdin in ("here-string", "heredoc", "pipe", "file") or any(
                 w.value.startswith("-b") for w in _args(segment))):

@@ -9,8 +9,8 @@ The shell's egress gate asks about such a destination instead, when all of these
 ========================  ===================================================================
 condition                 why
 ========================  ===================================================================
-an HTTP or database       :data:`LOCAL_CLIENTS`; raw sockets (``nc``, ``socat``), ``ssh`` and
-client, what it talks to  transfer clients stay denied, and so does a proxy or a pinned
+an HTTP, database or      :data:`LOCAL_CLIENTS`; raw sockets (``nc``, ``socat``), ``ssh`` and
+directory client          transfer clients stay denied, and so does a proxy or a pinned
                           address (``curl -x``, ``--resolve``, ``https_proxy=``)
 the host is spelled       ``localhost``, ``*.localhost``, ``127.0.0.1`` or ``::1``: another
 plainly                   spelling of loopback (``127.1``, ``0x7f.1``) is an evasion, denied
@@ -33,6 +33,9 @@ __all__ = ["CONTROL_PORTS", "LOCAL_CLIENTS", "is_local_service"]
 LOCAL_CLIENTS = frozenset({
     "curl", "wget", "http", "https", "xh", "psql", "mysql", "mariadb", "redis-cli",
     "mongosh", "mongo",
+    # a directory client at a developer's own LDAP server (an OpenLDAP or lldap container on
+    # 3890/1389): judged as psql at its database is
+    "ldapsearch",
     # cloud and service CLIs pointed at a local emulator (aws --endpoint-url
     # http://localhost:4566, LocalStack; kubectl --server https://127.0.0.1:6443, kind)
     "aws", "s3cmd", "rclone", "gsutil", "az", "gcloud", "doctl", "terraform", "vault",
@@ -56,6 +59,8 @@ CONTROL_PORTS = frozenset({
 """Loopback ports of control planes and admin APIs (HackTricks, the third corpus' README)."""
 
 _LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+_SCHEMES = frozenset({"http", "https", "ldap", "ldaps"})
+"""URL schemes of :data:`LOCAL_CLIENTS` (``ldapsearch -H ldap://localhost:3890``)."""
 _LOOPBACK_RULES = frozenset({"loopback", "private-hostname"})
 
 
@@ -86,7 +91,7 @@ def is_local_service(found: Url | HostPort, policy: EgressPolicy) -> bool:
         port = parts.port
     except ValueError:
         return False
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    if parts.scheme.lower() not in _SCHEMES or not parts.hostname:
         return False
     if not (_plain_loopback(parts.hostname) and _own_port(port)):
         return False

@@ -23,8 +23,9 @@ it (a clean body is allowed, a dangerous one is denied by the rules that judge c
 | without options                            | walker did not judge                         |
 | it is run once, by an interpreter, under   | a second run could run what the first wrote; |
 | ``timeout``/``time``/``nice`` at most      | ``env -C`` would move its relative paths     |
-| the rest only prints, changes directory or | nothing else can rewrite, decode or fetch it |
-| reads the run's output from a pipe         |                                              |
+| the rest only prints, changes directory,   | nothing else can rewrite, decode or fetch it |
+| waits (``sleep``, ``true``) or reads the   |                                              |
+| run's output from a pipe                   |                                              |
 | no import is shadowed by the script's      | Python puts the script's directory first on  |
 | directory, no module named relative to it  | ``sys.path`` (``/tmp/json.py``), Node looks  |
 | (``require('./x')``, ``require_relative``)  | in ``node_modules`` above it                 |
@@ -50,6 +51,9 @@ _TEXT_WRITERS = frozenset({"cat", "tee"})
 _PRINTING = frozenset({"echo", "printf"})
 _PIPE_READERS = frozenset({"head", "tail", "grep", "wc"})
 _TIMERS = frozenset({"timeout", "time", "nice"})
+_INERT = frozenset({"sleep", "true", ":"})
+"""Commands that read and write nothing: a ``sleep`` between writing and running a script
+changes neither."""
 _NODES = frozenset({"node", "nodejs", "bun", "deno"})
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w., \t]+))",
                      re.MULTILINE)
@@ -61,7 +65,8 @@ def known_body(raw: str, analysis: CommandAnalysis) -> bool:
     """Whether a script the command runs is not written by it or written from known text.
 
     Known text: every top-level command is a static-text writer (``cat``/``tee`` fed a
-    here-document or here-string, ``echo``, ``printf``), a directory change or an interpreter,
+    here-document or here-string, ``echo``, ``printf``), a directory change, a wait
+    (``sleep``, ``true``) or an interpreter,
     with no word known only at run time. The staged-script walker then judged that text as
     code. ``echo "$P" > /tmp/x.sh && bash /tmp/x.sh`` and ``… | base64 -d > /tmp/x.py &&
     python3 /tmp/x.py`` stay denied.
@@ -78,8 +83,8 @@ def known_body(raw: str, analysis: CommandAnalysis) -> bool:
             if not _unexpanded_input(analysis.command):
                 return False  # cat <<EOF with $PAYLOAD in it: the body is known at run time
             continue
-        if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name.rstrip(
-                "0123456789.") not in SCRIPT_RUNNERS:
+        if name not in _PRINTING and name not in DIRECTORY_CHANGERS and name not in _INERT and (
+                name.rstrip("0123456789.") not in SCRIPT_RUNNERS):
             return False
     return True
 
@@ -126,7 +131,7 @@ def judged_scratch_script(raw: str, analysis: CommandAnalysis) -> bool:
                 return False
             continue
         if len(segment.command_positions) != 1 or not (
-                _heredoc_writer(segment)
+                _heredoc_writer(segment) or segment.command in _INERT
                 or segment.command in _PRINTING or segment.command in DIRECTORY_CHANGERS
                 or (segment.command in _PIPE_READERS and segment.stdin == "pipe")):
             return False

@@ -2,7 +2,8 @@
 
 Derived from the tools' manuals, not from corpus rows: git-branch(1) ``-d -f`` clustered as
 ``-df`` is ``-D``; find(1) ``-delete`` with a name test matching every source file of a
-language deletes the project's code (``*.pyc`` and ``*.log`` are regenerable); sed(1)
+language deletes the project's code (``*.pyc`` is regenerable; ``*.log`` is kept data and
+asks as ``rm`` of it does, since the policy26 round); sed(1)
 scripts given with ``-e`` and BSD's ``-i ''``; the boot links of the service managers other
 than systemd (update-rc.d(8), chkconfig(8), rc-update(8); Atomic Red Team T1037/T1543).
 """
@@ -20,6 +21,7 @@ ASKED = [
     "git branch --delete -f feature",
     "find . -name '*.py' -delete",
     "find src -type f -name '*.ts' -delete",
+    "find . -name '*.log' -delete",
     "sed -i '' -e 'd' app.py",
     "sed -i -e '1,$d' app.py",
     # installs outside the project that name no path (make(1) install target, cmake
@@ -43,7 +45,6 @@ DENIED = [
 ALLOWED = [
     "git branch -d merged",
     "find . -name '*.pyc' -delete",
-    "find . -name '*.log' -delete",
     "sed -i 's/a/b/' app.py",
     "sed -i -e 's/x/y/' app.py",
     "chkconfig --list",

@@ -1,0 +1,151 @@
+"""Cloud changes that open access or blind the defenders: they ask (rule ``cloud-access``).
+
+A vendor CLI an agent finds on its PATH acts with the user's cloud identity. Deleting what
+it names is :mod:`.routine_destructive`'s, printing a secret :mod:`.secret_stores`'; these
+change *who can reach* a resource, or whether anyone sees it happen. Each row is an API of the
+vendor's CLI reference that elastic/detection-rules (``rules/integrations/aws|gcp|azure``)
+or Kubernetes' RBAC documentation flags:
+
+| class                | commands                                                         |
+| -------------------- | ---------------------------------------------------------------- |
+| opened to everyone   | a changing command of ``aws``, ``gcloud``, ``gsutil``, ``az``    |
+|                      | naming a public principal: ``0.0.0.0/0``, ``::/0``, ``allUsers``, |
+|                      | ``allAuthenticatedUsers``, a ``public-read*`` ACL, ``Group=all``, |
+|                      | ``--values-to-add all``, ``--public-access blob|container``,      |
+|                      | ``--allow-blob-public-access true``, an NSG source ``*``          |
+| access granted       | ``aws iam create-user|create-login-profile|attach-*-policy|       |
+|                      | put-*-policy|add-user-to-group|update-assume-role-policy``,      |
+|                      | ``aws s3api put-bucket-acl|put-bucket-policy|put-object-acl|       |
+|                      | delete-public-access-block``, an image or snapshot shared         |
+|                      | (``modify-*-attribute`` adding an account); ``gcloud …            |
+|                      | add-iam-policy-binding|set-iam-policy``, ``gcloud iam roles|      |
+|                      | service-accounts create``, ``ssh-keys`` added to metadata;        |
+|                      | ``gsutil iam|acl ch|set``; ``az role assignment create``, ``az ad |
+|                      | user|sp create``, ``az ad group member add``; ``kubectl create     |
+|                      | clusterrolebinding|rolebinding``, ``kubectl certificate approve``;|
+|                      | ``gh ssh-key|gpg-key add``, ``gh repo deploy-key add``            |
+| defences turned off  | ``aws cloudtrail stop-logging``, ``aws configservice              |
+|                      | stop-configuration-recorder``, an ``aws … disable-*`` of a        |
+|                      | service (Security Hub, EBS encryption…), ``aws organizations      |
+|                      | leave-organization``, ``modify-instance-metadata-options          |
+|                      | --http-tokens optional`` (IMDSv1 back on)                         |
+
+Listing, describing and reading (``aws s3 ls``, ``gcloud projects get-iam-policy``,
+``kubectl get clusterrolebindings``) stay allowed; a filter naming ``0.0.0.0/0`` in a
+``describe-*`` call changes nothing, and neither does a route's destination (``aws ec2
+create-route --destination-cidr-block 0.0.0.0/0``: where traffic goes, not who may come in).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
+from tooldeck.shell_analysis.findings import ASK, Finding, argv_finding
+from tooldeck.shell_analysis.model import Segment
+
+__all__ = ["CLOUD_ACCESS_HEADS", "cloud_access_finding"]
+
+_PUBLIC_CLIS = frozenset({"aws", "gcloud", "gsutil", "az"})
+_PUBLIC = re.compile(
+    r"(?:^|[=,:\s\[{])(?:0\.0\.0\.0/0|::/0|allusers|allauthenticatedusers|public-read(?:-write)?"
+    r"|group=all)(?:$|[,:\s\]}])", re.IGNORECASE)
+_PUBLIC_OPTIONS: dict[str, frozenset[str]] = {
+    # options whose value opens a resource to everyone (each CLI's reference)
+    "--values-to-add": frozenset({"all"}),
+    "--public-access": frozenset({"blob", "container"}),
+    "--allow-blob-public-access": frozenset({"true"}),
+    "--source-address-prefixes": frozenset({"*", "internet", "any"}),
+    "--source-address-prefix": frozenset({"*", "internet", "any"}),
+}
+_READ_VERBS = ("describe", "list", "get", "show", "ls", "cat", "lookup", "search")
+
+_GRANTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "gcloud": (("iam", "roles", "create"), ("iam", "service-accounts", "create")),
+    "gsutil": (("iam", "ch"), ("iam", "set"), ("acl", "ch"), ("acl", "set"),
+               ("defacl", "ch"), ("defacl", "set")),
+    "az": (("role", "assignment", "create"), ("ad", "user", "create"),
+           ("ad", "sp", "create"), ("ad", "group", "member", "add"),
+           ("ad", "app", "permission", "grant")),
+    "kubectl": (("create", "clusterrolebinding"), ("create", "rolebinding"),
+                ("certificate", "approve")),
+    "oc": (("create", "clusterrolebinding"), ("create", "rolebinding"),
+           ("certificate", "approve"), ("adm", "policy")),
+    "gh": (("ssh-key", "add"), ("gpg-key", "add"), ("repo", "deploy-key", "add")),
+}
+_AWS_GRANT_VERBS: dict[str, tuple[str, ...]] = {
+    "iam": ("create-user", "create-login-profile", "update-login-profile", "attach-",
+            "put-user-policy", "put-role-policy", "put-group-policy", "add-user-to-group",
+            "update-assume-role-policy", "create-policy-version",
+            "set-default-policy-version"),
+    "s3api": ("put-bucket-acl", "put-bucket-policy", "put-object-acl",
+              "delete-public-access-block", "delete-bucket-policy"),
+}
+_SHARING_VERBS = ("modify-image-attribute", "modify-snapshot-attribute",
+                  "modify-db-snapshot-attribute", "modify-db-cluster-snapshot-attribute")
+_DEFENCES_OFF = ("stop-logging", "stop-configuration-recorder", "disable-",
+                 "leave-organization")
+
+CLOUD_ACCESS_HEADS: frozenset[str] = _PUBLIC_CLIS | frozenset(_GRANTS)
+"""Command names :func:`cloud_access_finding` looks at."""
+
+
+def _reads_only(operands: Sequence[str]) -> bool:
+    return any(o.startswith(_READ_VERBS) for o in operands[:4])
+
+
+def _public(args: Sequence[str]) -> str | None:
+    for option, value in zip(args, [*args[1:], ""], strict=False):
+        name, joined, tail = option.partition("=")
+        opened = _PUBLIC_OPTIONS.get(name)
+        if opened is not None and (tail if joined else value).strip("'\"").lower() in opened:
+            return f"{name} {(tail if joined else value)}"
+    return next((a for previous, a in zip(["", *args], args, strict=False)
+                 if _PUBLIC.search(a) and "destination" not in previous
+                 and "destination" not in a.partition("=")[0]), None)
+
+
+def _aws(operands: Sequence[str], args: Sequence[str]) -> str | None:
+    service, verb = [*operands[:2], "", ""][:2]
+    if verb.startswith(_AWS_GRANT_VERBS.get(service, ("\0",))):
+        return f"aws {service} {verb} changes who can access the account's resources"
+    if verb.startswith(_SHARING_VERBS) and any(
+            "add" in a.lower() for a in args if not a.startswith("--attribute")):
+        return f"aws {service} {verb} shares an image or a snapshot with other accounts"
+    if verb.startswith(_DEFENCES_OFF):
+        return f"aws {service} {verb} turns a defence or its audit trail off"
+    if verb == "modify-instance-metadata-options" and "optional" in args:
+        return "aws ec2 modify-instance-metadata-options turns IMDSv1 back on"
+    return None
+
+
+def _why(head: str, args: Sequence[str]) -> str | None:
+    operands = cloud_operands(head, args)
+    if _reads_only(operands):
+        return None
+    if head in _PUBLIC_CLIS:
+        public = _public(args)
+        if public is not None:
+            return f"{head} opens a resource to everyone ({public})"
+    if head == "aws":
+        return _aws(operands, args)
+    if head == "gcloud" and any(o in ("add-iam-policy-binding", "set-iam-policy")
+                                for o in operands):
+        return "gcloud grants a role on a resource (an IAM policy binding)"
+    if head == "gcloud" and any(o == "add-metadata" for o in operands) and any(
+            "ssh-keys" in a for a in args):
+        return "gcloud adds SSH keys that log in to the project's machines"
+    for prefix in _GRANTS.get(head, ()):
+        if tuple(operands[: len(prefix)]) == prefix:
+            return f"{head} {' '.join(prefix)} changes who can access"
+    return None
+
+
+def cloud_access_finding(segment: Segment) -> Finding | None:
+    """Ask before a vendor CLI opens access or turns a defence off.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    return argv_finding(segment, ASK, "cloud-access", _why)
