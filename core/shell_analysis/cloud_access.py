@@ -30,6 +30,24 @@ or Kubernetes' RBAC documentation flags:
 |                      | leave-organization``, ``modify-instance-metadata-options          |
 |                      | --http-tokens optional`` (IMDSv1 back on)                         |
 
+Any other change a control-plane CLI makes to live infrastructure asks too, as rule
+``cloud-change`` (:func:`cloud_change_finding`): every ``aws`` operation but the reads
+(``describe-*``, ``list-*``, ``get-*``, ``head-*``, ``lookup-*``, ``search-*``, ``scan``,
+``query``, ``filter-*``, ``select-*``, ``batch-get-*``, ``validate-*``, ``estimate-*``,
+``simulate-*``, ``test-*``, ``wait``, ``logs tail``, ``s3 ls``, a download with ``s3 cp|sync``;
+an upload is :mod:`.uploads`'), every ``gcloud`` and ``az`` command without a read verb
+(``list``, ``describe``, ``show``, ``get-*``, ``list-*``, ``show-*``, ``read``, ``tail``,
+``search``, ``info``, ``version``, ``exists``, ``wait``, ``storage ls|cat`` and a
+``storage cp|rsync`` download), every ``kubectl``/``oc`` subcommand but the reads (``get``,
+``describe``, ``logs``, ``top``, ``explain``, ``diff``, ``events``, ``wait``, ``config view``,
+``auth can-i``, ``rollout status|history``, ``port-forward``, ``proxy``, a ``--dry-run``;
+``exec``, whose command is judged as one run over ssh is), ``helm install|upgrade|rollback``,
+and the deploy verbs of infrastructure-as-code and platform CLIs (``terraform|tofu apply``,
+``pulumi up``, ``cdk|sam|serverless|fly|firebase|wrangler deploy``, ``vercel --prod``,
+``netlify deploy --prod``; ``plan``, ``preview``, ``diff`` and ``synth`` do not). The user's
+cloud account is not the project: a coding agent lists and describes it freely, and asks
+before it changes a machine, a function, a trail, a cluster or a copy of the data in it.
+
 Listing, describing and reading (``aws s3 ls``, ``gcloud projects get-iam-policy``,
 ``kubectl get clusterrolebindings``) stay allowed; a filter naming ``0.0.0.0/0`` in a
 ``describe-*`` call changes nothing, and neither does a route's destination (``aws ec2
@@ -45,7 +63,8 @@ from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, Finding, argv_finding
 from tooldeck.shell_analysis.model import Segment
 
-__all__ = ["CLOUD_ACCESS_HEADS", "cloud_access_finding"]
+__all__ = ["CLOUD_ACCESS_HEADS", "CLOUD_CHANGE_HEADS", "cloud_access_finding",
+           "cloud_change_finding"]
 
 _PUBLIC_CLIS = frozenset({"aws", "gcloud", "gsutil", "az"})
 _PUBLIC = re.compile(
@@ -149,3 +168,99 @@ def cloud_access_finding(segment: Segment) -> Finding | None:
     :returns: the finding, or ``None``.
     """
     return argv_finding(segment, ASK, "cloud-access", _why)
+
+
+_AWS_READS = ("describe-", "list-", "get-", "head-", "lookup-", "search-", "scan", "query",
+              "filter-", "select-", "batch-get-", "validate-", "estimate-", "simulate-",
+              "test-", "wait", "help", "decode-", "detect-", "preview-", "verify")
+_AWS_READ_COMMANDS = frozenset({("s3", "ls"), ("logs", "tail"), ("configure", "list"),
+                                ("configure", "get"), ("history", "list"), ("history", "show"),
+                                ("s3", "presign")})
+_AWS_COPIES = frozenset({"cp", "sync", "mv"})
+_GCLOUD_AZ_READS = frozenset({"list", "describe", "show", "read", "tail", "search", "info",
+                              "version", "exists", "wait", "help", "get-value", "topic",
+                              "cheat-sheet", "ls", "cat", "du", "hash"})
+_GCLOUD_COPIES = frozenset({"cp", "rsync", "mv"})
+_GCLOUD_AZ_READ_PREFIXES = ("get-", "list-", "show-", "describe-", "search-", "check-")
+_KUBE_READS = frozenset({"get", "describe", "logs", "log", "top", "explain", "api-resources",
+                         "api-versions", "version", "cluster-info", "diff", "events", "wait",
+                         "completion", "plugin", "kustomize", "options", "help",
+                         "port-forward", "proxy", "whoami", "status", "projects",
+                         # a command run in a container is judged as that command, as one
+                         # run over ssh is (tests/shell/test_remote_and_local_work.py)
+                         "exec"})
+_KUBE_READ_PAIRS = frozenset({("config", "view"), ("config", "get-contexts"),
+                              ("config", "current-context"), ("config", "get-clusters"),
+                              ("config", "get-users"), ("auth", "can-i"), ("auth", "whoami"),
+                              ("rollout", "status"), ("rollout", "history"), ("cert", "list")})
+_HELM_CHANGES = frozenset({"install", "upgrade", "rollback"})
+_DEPLOYS: dict[str, frozenset[str]] = {
+    # infrastructure as code and platforms: the verb that changes what runs (each CLI's
+    # reference; plan, preview, diff, synth, build and a local dev server do not)
+    "terraform": frozenset({"apply", "import"}), "tofu": frozenset({"apply", "import"}),
+    "terragrunt": frozenset({"apply", "run-all"}), "pulumi": frozenset({"up", "update"}),
+    "cdk": frozenset({"deploy"}), "sam": frozenset({"deploy", "sync"}),
+    "serverless": frozenset({"deploy"}), "sls": frozenset({"deploy"}),
+    "fly": frozenset({"deploy"}), "flyctl": frozenset({"deploy"}),
+    "firebase": frozenset({"deploy"}), "wrangler": frozenset({"deploy", "publish"}),
+    "vercel": frozenset({"deploy", "--prod"}), "netlify": frozenset({"--prod"}),
+    "railway": frozenset({"up"}), "heroku": frozenset({"releases:rollback"}),
+    "eb": frozenset({"deploy"}), "copilot": frozenset({"deploy"}),
+}
+"""Deploy commands by CLI: a word that makes the command change live infrastructure."""
+
+CLOUD_CHANGE_HEADS: frozenset[str] = frozenset({"aws", "gcloud", "az", "kubectl", "oc",
+                                                "helm"}) | frozenset(_DEPLOYS)
+"""Command names :func:`cloud_change_finding` looks at."""
+
+
+def _aws_changes(operands: Sequence[str]) -> bool:
+    service, verb = [*operands[:2], "", ""][:2]
+    if not verb or verb.startswith(_AWS_READS) or (service, verb) in _AWS_READ_COMMANDS:
+        return False
+    if service == "s3" and verb in _AWS_COPIES:  # a download to a local path reads
+        remote = [o for o in operands[2:] if o.startswith("s3://")]
+        return verb == "mv" or len(remote) >= 2  # bucket to bucket: a copy elsewhere
+    return True
+
+
+def _change_why(head: str, args: Sequence[str]) -> str | None:
+    if any(a in ("--help", "-h", "help") for a in args) or not args:
+        return None
+    operands = cloud_operands(head, args)
+    if head in _DEPLOYS:
+        verbs = _DEPLOYS[head]  # the first operand (vercel deploy), or a flag (--prod)
+        verb = next((a for a in [*operands[:1], *args] if a in verbs
+                     and (a.startswith("-") or a == operands[0])), None)
+        if verb is None or "--dry-run" in args or (head == "netlify" and "deploy" not in args):
+            return None
+        return f"{head} {verb} deploys to live infrastructure"
+    if head == "aws":
+        changes = _aws_changes(operands)
+    elif head == "gcloud" and operands[:1] == ["storage"] and operands[1:2] and (
+            operands[1] in _GCLOUD_COPIES):  # a download to a local path reads
+        remote = [o for o in operands[2:] if o.startswith("gs://")]
+        changes = operands[1] == "mv" or len(remote) >= 2
+    elif head in ("gcloud", "az"):
+        changes = len(operands) >= 2 and not any(
+            o in _GCLOUD_AZ_READS or o.startswith(_GCLOUD_AZ_READ_PREFIXES)
+            for o in operands[:5])
+    elif head == "helm":
+        changes = operands[:1] != [] and operands[0] in _HELM_CHANGES and not any(
+            a.startswith("--dry-run") for a in args)
+    else:
+        changes = bool(operands) and operands[0] not in _KUBE_READS and (
+            tuple(operands[:2]) not in _KUBE_READ_PAIRS) and not any(
+            a.startswith("--dry-run") and a != "--dry-run=none" for a in args)
+    if not changes:
+        return None
+    return f"{head} {' '.join(operands[:3])} changes live cloud infrastructure"
+
+
+def cloud_change_finding(segment: Segment) -> Finding | None:
+    """Ask before a control-plane CLI changes live infrastructure (the module text).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    return argv_finding(segment, ASK, "cloud-change", _change_why)

@@ -42,8 +42,10 @@ value (``--profile prod``; ``--profile=prod`` is one word).
 
 A value that names a cloud resource rather than a file is no path for the sandbox
 (:func:`resource_name_words`): Azure's resource ids (``/subscriptions/…``, ``/providers/…``)
-and the values of ``aws``'s ``--name``/``--names``/``--path`` (SSM parameter and IAM path
-names: ``aws ssm get-parameter --name /app/region``; its file options take ``file://``).
+and the values of ``aws``'s ``--name``/``--names``/``--path`` and of every ``--…-name`` or
+``--…-path`` option (SSM parameter, IAM path and log group names: ``aws ssm get-parameter
+--name /app/region``, ``--log-group-name /aws/lambda/api``, the group of ``aws logs tail``;
+its file options take ``file://``).
 """
 
 from __future__ import annotations
@@ -104,6 +106,22 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 
 _AZURE_IDS = ("/subscriptions/", "/providers/")
 _AWS_NAME_OPTIONS = frozenset({"--name", "--names", "--path"})
+_AWS_NAME_SUFFIXES = ("-name", "-names", "-name-prefix", "-path", "-path-prefix")
+
+
+def _aws_name_option(option: str) -> bool:
+    """``--name``, ``--path`` and every ``--…-name``/``--…-path`` (``--log-group-name``)."""
+    return option in _AWS_NAME_OPTIONS or (option.startswith("--")
+                                           and option.endswith(_AWS_NAME_SUFFIXES))
+
+
+def _log_group_operands(segment: Segment, start: int) -> frozenset[int]:
+    """``aws logs tail GROUP``: the log group it follows (``/aws/lambda/api``)."""
+    values = [w.value for w in segment.words[start:]]
+    words = operands("aws", values)
+    if segment.command != "aws" or words[:2] != ["logs", "tail"] or len(words) < 3:
+        return frozenset()
+    return frozenset({start + values.index(words[2])})
 
 
 def operands(head: str, args: Sequence[str]) -> list[str]:
@@ -128,14 +146,16 @@ def resource_name_words(segment: Segment) -> frozenset[int]:
         return frozenset()
     found: set[int] = set()
     start = segment.command_positions[-1] + 1
+    log_groups = _log_group_operands(segment, start)
     for index in range(start, len(segment.words)):
         value = segment.words[index].value
         option, joined, tail = value.partition("=")
         azure_id = segment.command == "az" and (tail if joined else value).startswith(
             _AZURE_IDS)
         aws_name = segment.command == "aws" and (
-            (joined and option in _AWS_NAME_OPTIONS)
-            or (index > start and segment.words[index - 1].value in _AWS_NAME_OPTIONS))
+            (joined and _aws_name_option(option))
+            or (index > start and _aws_name_option(segment.words[index - 1].value))
+            or index in log_groups)
         if azure_id or aws_name:
             found.add(index)
     return frozenset(found)

@@ -59,7 +59,12 @@ from tooldeck.shell_analysis.changed_directory import (
     CHANGER_HEADS,
     changed_directory_secret_finding,
 )
-from tooldeck.shell_analysis.cloud_access import CLOUD_ACCESS_HEADS, cloud_access_finding
+from tooldeck.shell_analysis.cloud_access import (
+    CLOUD_ACCESS_HEADS,
+    CLOUD_CHANGE_HEADS,
+    cloud_access_finding,
+    cloud_change_finding,
+)
 from tooldeck.shell_analysis.containers import (
     ENGINES,
     NODE_HEADS,
@@ -552,6 +557,7 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
     (HOME_CONFIG_HEADS, home_config_finding),
     (ROUTINE_HEADS, _routine_in_segment),
     (CLOUD_ACCESS_HEADS, cloud_access_finding),
+    (CLOUD_CHANGE_HEADS, cloud_change_finding),
     (ATTACH_HEADS, attach_finding),
     (INSTALLER_HEADS, program_install_finding),
     (GUEST_HEADS, guest_shell_finding),

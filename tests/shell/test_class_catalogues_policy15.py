@@ -148,7 +148,8 @@ ALLOWED = [
     "git switch -c feature",
     "git branch -M main",
     "git checkout-index -a --prefix=export/",
-    "kubectl scale deploy api --replicas=3",
+    "kubectl scale deploy api --replicas=3 --dry-run=client",  # scaling a live cluster
+    # asks since cloud-change; its dry run does not
     "minikube start",
     "kind create cluster",
     "gh issue list",

@@ -34,7 +34,8 @@ def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("\n", "<<", "curl", "cdk", "completion", "codesign", "security", "xattr"):
+    for word in ("\n", "<<", "curl", "cdk", "completion", "codesign", "security", "xattr",
+                 "aws ", "kubectl", "gcloud", "helm"):
         verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
         assert verdicts == {True, False}, word
 
@@ -51,3 +52,9 @@ def test_hidden_commands_and_attack_kits_are_denied_not_asked(judged: dict[str, 
     denied = [r[3] for r in _rows() if r[1] == "deny"]
     assert len(denied) >= 15
     assert [c for c in denied if judged[c] != "deny"] == []
+
+
+def test_cloud_changes_ask_and_reads_do_not(judged: dict[str, str]) -> None:
+    changes = [r[3] for r in _rows() if r[1] == "ask"]
+    assert len(changes) >= 12
+    assert [c for c in changes if judged[c] != "ask"] == []

@@ -129,12 +129,20 @@ def test_access_opened_or_defences_off_ask(command: str) -> None:
     "aws ec2 describe-security-groups --filters Name=ip-permission.cidr,Values=0.0.0.0/0",
     "aws iam list-attached-role-policies --role-name r", "gsutil iam get gs://b",
     "gcloud projects get-iam-policy p", "kubectl get clusterrolebindings",
+])
+def test_reading_access_stays_allowed(command: str) -> None:
+    assert _finding(command) is None
+
+
+@pytest.mark.parametrize("command", [
     "aws ec2 modify-instance-metadata-options --instance-id i-1 --http-tokens required",
     "aws ec2 create-route --route-table-id r --destination-cidr-block 0.0.0.0/0 --gateway-id g",
     "aws ec2 create-route --route-table-id r --destination-cidr-block=0.0.0.0/0 --gateway-id g",
 ])
-def test_reading_access_stays_allowed(command: str) -> None:
-    assert _finding(command) is None
+def test_changes_that_open_no_access_ask_only_as_changes(command: str) -> None:
+    # no access opened (IMDSv2 required, a route's destination): a change of the live
+    # account all the same, asked as every other one is (cloud-change)
+    assert _finding(command) == ("ask", "cloud-change")
 
 
 @pytest.mark.parametrize("command", [

@@ -44,8 +44,8 @@ async def test_blocked_command_overlay(make_deck: Any, helpers: Any, policy_dir:
 
 
 async def test_confirm_overlay(make_deck: Any, helpers: Any, policy_dir: Path) -> None:
-    (policy_dir / "c.toml").write_text('[tools.shell]\nconfirm_patterns = ["terraform apply"]\n')
-    vote = helpers.shell_vote(deck_with(make_deck), "terraform apply -auto-approve")
+    (policy_dir / "c.toml").write_text('[tools.shell]\nconfirm_patterns = ["make release"]\n')
+    vote = helpers.shell_vote(deck_with(make_deck), "make release VERSION=1.2")
     assert (vote.verdict.value, vote.rule) == ("ask", "confirm")
 
 

@@ -349,6 +349,9 @@ def test_more_denied_classes(command: str, rule: str) -> None:
     ("git -c protocol.ext.allow=always clone 'ext::sh -c touch% x' y", "launcher"),
     ("ruby -e 'eval(ARGV[0])' \"$1\"", "embedded-code"),
     ("GOFLAGS=-toolexec=/tmp/x go build ./...", "environment"),
+    # a live cluster or cloud account changed: asked since the fifth corpus (cloud-change)
+    ("kubectl apply -f k8s/", "cloud-change"),
+    ("terraform apply -auto-approve", "cloud-change"),
 ])
 def test_more_asked_classes(command: str, rule: str) -> None:
     assert _judged(command) == ("ask", rule)
@@ -357,7 +360,7 @@ def test_more_asked_classes(command: str, rule: str) -> None:
 @pytest.mark.parametrize("command", [
     "kubectl get pods -A", "helm list", "terraform plan", "aws s3 ls", "kill 1234",
     "kill -9 $$",
-    "chmod -R 755 src", "npx prettier --check .", "kubectl apply -f k8s/",
+    "chmod -R 755 src", "npx prettier --check .", "kubectl apply -f k8s/ --dry-run=client",
     "PYTHONPATH=src python -m pytest", "echo $PATH", "env | grep PATH", "printenv HOME",
     "ps aux", "docker -H unix:///var/run/docker.sock ps", "greet() { echo hi; }",
     "alias ll='ls -la'", "gh pr create --title t --body b", "git -C ../lib log --oneline",
