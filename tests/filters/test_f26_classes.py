@@ -1,0 +1,42 @@
+"""Classes of fact the filters dropped on real outputs captured for filters26.
+
+Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.sanitize import strip_terminal
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@functools.lru_cache(maxsize=1)
+def _engine() -> FilterEngine:
+    return FilterEngine.from_settings()
+
+
+def _received(name: str, command: str, exit_code: int) -> tuple[str, list[str]]:
+    raw = (FIXTURES / name).read_text("utf-8")
+    result = _engine().apply(command, raw, exit_code)
+    return result.output, strip_terminal(raw).split("\n")
+
+
+def test_a_long_package_listing_keeps_every_row() -> None:
+    # any row may be the package the model looks for: past 150 rows the listing used to keep
+    # only its ends, and every row between was counted in one marker
+    output, lines = _received("dpkg_list_200.txt", "dpkg -l", 0)
+    rows = [line for line in lines if line.startswith("ii  ")]
+    assert len(rows) > 150
+    kept = set(output.split("\n"))
+    assert [row for row in rows if row not in kept] == []
+
+
+def test_a_long_package_listing_under_a_prefix_keeps_every_row() -> None:
+    output, lines = _received("dpkg_list_200.txt", "sudo dpkg -l 2>&1 | tee dpkg.log", 0)
+    middle = next(line for line in lines if line.startswith("ii  gpg-wks-client "))
+    assert lines.index(middle) == 99
+    assert middle in output.split("\n")
