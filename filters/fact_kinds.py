@@ -70,6 +70,11 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|\bExited \([1-9]\d*\)|\(unhealthy\)",
     ),
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
+    # a test runner's progress letters holding a failure or an error: pytest's per-file line
+    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``), unittest's dots
+    # (``..F.E``): which files failed, in the order they ran; a line of passes and skips
+    # only is progress
+    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXFE]*[FE][.sxXFE]*(?:\s+\[\s*\d+%\])?\s*$"),
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
     # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too

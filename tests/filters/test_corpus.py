@@ -82,7 +82,7 @@ of a long package listing; cutting every row before its Description column was m
 and kept one of the three, so the facts reach into the description).
 A ratchet (issue 13 asks for 0): it may only fall."""
 
-TUNE_MEDIAN_REDUCTION = 56.5
+TUNE_MEDIAN_REDUCTION = 56.2
 HELD_BACK_MEDIAN_REDUCTION = 50.6
 """Median character reduction (percent) on the outputs of 2 KB or more of each half, as
 ``bench/filter_corpus.py`` measures it (29.2 and 37.0 before issue 13's generic reduction, on
@@ -111,7 +111,9 @@ added three tune probes (a 211-line dpkg -l whose never-installed 'un' rows in i
 now kept, like the listing's other rows of an unusual status; two pytest failure reports whose
 test ids are too long for the terminal's width); 56.8 -> 56.5 and 50.9 -> 50.6 when filters26
 showed ``dpkg -l`` whole up to 2,000 lines (three held-back rows kept; the tune half's 733-
-and 211-line listings went from 94.5 % and 42.9 % to 0 %)."""
+and 211-line listings went from 94.5 % and 42.9 % to 0 %); tune 56.5 -> 56.2 once pytest's
+progress lines holding a failure (``tests/a.py ..F.  [ 40%]``) and the example of a failing
+doctest are facts (filters26, on pytest runs captured outside the corpus)."""
 
 TUNE_GENERIC_MEDIAN_REDUCTION = 44.4
 HELD_BACK_GENERIC_MEDIAN_REDUCTION = 46.9

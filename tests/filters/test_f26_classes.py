@@ -1,6 +1,7 @@
 """Classes of fact the filters dropped on real outputs captured for filters26.
 
-Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines).
+Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines),
+``pytest -q`` and ``pytest src -v`` on a small project with failing tests and doctests.
 """
 
 from __future__ import annotations
@@ -40,3 +41,26 @@ def test_a_long_package_listing_under_a_prefix_keeps_every_row() -> None:
     middle = next(line for line in lines if line.startswith("ii  gpg-wks-client "))
     assert lines.index(middle) == 99
     assert middle in output.split("\n")
+
+
+def test_pytest_progress_lines_holding_failures_are_kept() -> None:
+    # ``pytest -q``: the progress lines say which tests failed, in the order they ran; past
+    # the first lines of a long report they were omitted with the passing dots
+    output, lines = _received("pytest_q_failing_progress.txt", "pytest -q", 1)
+    progress = [line for line in lines if line.rstrip().endswith("%]") and "F" in line]
+    assert len(progress) == 2
+    shown = output.split("\n")
+    for line in progress:
+        dots = line.split(" [", 1)[0].rstrip()
+        assert any(dots in kept for kept in shown), line
+
+
+def test_a_failing_doctest_keeps_the_example_that_failed() -> None:
+    # pytest quotes the docstring with numbered lines, then ``Expected:``/``Got:`` or
+    # ``UNEXPECTED EXCEPTION:``; the example those are about was omitted with the docstring
+    output, _ = _received("pytest_doctest_failures.txt", "pytest src -v", 1)
+    shown = output.split("\n")
+    assert "013     >>> add(2, 2)" in shown
+    assert "022     >>> ratio(1, 0)" in shown
+    # the docstring lines above the example are not facts
+    assert "009 Add two numbers." not in shown
