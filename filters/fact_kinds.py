@@ -30,7 +30,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # a word, not the name of a file or directory (``errors.py``, ``src/errors/``)
     ("error word", r"(?i)\berrors?(?:[^./\w]|\.(?:\s|$)|$)"),
     ("exception class", r"\b(?:[A-Z]\w*)?(?:Error|Exception|Warning)\b"),
-    ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?(?:[^./\w]|\.(?:\s|$)|$)"),
+    # (and pytest's subtests: ``SUBFAILED[n check] (n=3)``, ``SUBFAILED(i=1) tests/…``)
+    ("failure word", r"(?i)\b(?:sub)?fail(?:s|ed|ure|ures|ing)?(?:[^./\w]|\.(?:\s|$)|$)"),
     ("panic", r"(?i)\bpanic(?:ked)?\b"),
     ("fatal", r"(?i)\bfatal\b"),
     ("traceback header", r"^Traceback \(most recent call last\)"),
@@ -71,10 +72,10 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
     # a test runner's progress letters holding a failure or an error: pytest's per-file line
-    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``), unittest's dots
-    # (``..F.E``): which files failed, in the order they ran; a line of passes and skips
-    # only is progress
-    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXFE]*[FE][.sxXFE]*(?:\s+\[\s*\d+%\])?\s*$"),
+    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``, ``u`` a passing subtest),
+    # unittest's dots (``..F.E``): which files failed, in the order they ran; a line of
+    # passes and skips only is progress
+    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXuFE]*[FE][.sxXuFE]*(?:\s+\[\s*\d+%\])?\s*$"),
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
     # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too

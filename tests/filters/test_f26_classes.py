@@ -1,7 +1,8 @@
 """Classes of fact the filters dropped on real outputs captured for filters26.
 
 Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines),
-``pytest -q`` and ``pytest src -v`` on a small project with failing tests and doctests.
+``pytest -q`` and ``pytest src -v`` on a small project with failing tests and doctests,
+``pytest`` and ``pytest -v`` on one with pytest 9's subtests and unittest's ``subTest``.
 """
 
 from __future__ import annotations
@@ -64,3 +65,19 @@ def test_a_failing_doctest_keeps_the_example_that_failed() -> None:
     assert "022     >>> ratio(1, 0)" in shown
     # the docstring lines above the example are not facts
     assert "009 Add two numbers." not in shown
+
+
+def test_a_failing_subtest_in_verbose_progress_is_kept() -> None:
+    # pytest 9's subtests: ``SUBFAILED[n check] (n=3)`` names the failing subtest and its
+    # parameters; it read as no failure word (``SUB`` glued to ``FAILED``)
+    output, lines = _received("pytest_subtests_v.txt", "pytest -v", 1)
+    failed = [line for line in lines if " SUBFAILED[" in line]
+    assert len(failed) == 1
+    assert any(failed[0].split("  ")[0] in kept for kept in output.split("\n"))
+
+
+def test_progress_letters_with_passing_subtests_and_failures_are_kept() -> None:
+    output, lines = _received("pytest_subtests.txt", "pytest", 1)
+    progress = next(line for line in lines if line.startswith("proj2/tests/test_sub.py ."))
+    assert "u" in progress and "F" in progress
+    assert any(progress.split("  ")[0] in kept for kept in output.split("\n"))
