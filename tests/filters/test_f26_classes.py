@@ -2,7 +2,8 @@
 
 Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines),
 ``pytest -q`` and ``pytest src -v`` on a small project with failing tests and doctests,
-``pytest`` and ``pytest -v`` on one with pytest 9's subtests and unittest's ``subTest``.
+``pytest`` and ``pytest -v`` on one with pytest 9's subtests and unittest's ``subTest``,
+``pytest`` with pytest-benchmark 5.
 """
 
 from __future__ import annotations
@@ -81,3 +82,16 @@ def test_progress_letters_with_passing_subtests_and_failures_are_kept() -> None:
     progress = next(line for line in lines if line.startswith("proj2/tests/test_sub.py ."))
     assert "u" in progress and "F" in progress
     assert any(progress.split("  ")[0] in kept for kept in output.split("\n"))
+
+
+def test_a_benchmark_table_is_the_result_and_is_kept() -> None:
+    # pytest-benchmark prints its measurements as a table before the summary: every row was
+    # omitted with the legend under it, and the run's result with them
+    output, lines = _received("pytest_benchmark_table.txt", "pytest", 1)
+    start = next(index for index, line in enumerate(lines) if line.startswith("Name (time in "))
+    rows = [line for line in lines[start : start + 7] if line.startswith("test_")]
+    assert len(rows) == 5
+    shown = output.split("\n")
+    assert lines[start] in shown
+    assert all(row in shown for row in rows)
+    assert not any(line.startswith("  OPS: Operations Per Second") for line in shown)
