@@ -72,10 +72,10 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
     # a test runner's progress letters holding a failure or an error: pytest's per-file line
-    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``, ``u`` a passing subtest),
-    # unittest's dots (``..F.E``): which files failed, in the order they ran; a line of
-    # passes and skips only is progress
-    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXuFE]*[FE][.sxXuFE]*(?:\s+\[\s*\d+%\])?\s*$"),
+    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``, ``u`` a passing subtest,
+    # ``R`` a rerun of a flaky test), unittest's dots (``..F.E``): which files failed, in the
+    # order they ran; a line of passes and skips only is progress
+    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXuRFE]*[FER][.sxXuRFE]*(?:\s+\[\s*\d+%\])?\s*$"),
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
     # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too
@@ -101,11 +101,14 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
     ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
     ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
-    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
+    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests,
+    # reruns
     (
         "skip",
         r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
-        r"|\bignored\b|\bno tests?\b|at least one test|unexpected success",
+        r"|\bignored\b|\bno tests?\b|at least one test|unexpected success"
+        # a test that failed and was run again (pytest-rerunfailures)
+        r"|(?-i:\bRERUN\b)",
     ),
     # summaries and counts
     (

@@ -3,7 +3,8 @@
 Each fixture is one real run on the filters26 machine: ``dpkg -l`` (its first 200 lines),
 ``pytest -q`` and ``pytest src -v`` on a small project with failing tests and doctests,
 ``pytest`` and ``pytest -v`` on one with pytest 9's subtests and unittest's ``subTest``,
-``pytest`` with pytest-benchmark 5.
+``pytest`` with pytest-benchmark 5, ``pytest -n 2 -v --reruns 1`` (xdist 3.8,
+pytest-rerunfailures 16).
 """
 
 from __future__ import annotations
@@ -95,3 +96,19 @@ def test_a_benchmark_table_is_the_result_and_is_kept() -> None:
     assert lines[start] in shown
     assert all(row in shown for row in rows)
     assert not any(line.startswith("  OPS: Operations Per Second") for line in shown)
+
+
+def test_a_rerun_of_a_flaky_test_is_kept() -> None:
+    # pytest-rerunfailures under xdist: ``[gw0] [  3%] RERUN tests/…::test_flaky`` says the test
+    # failed before it passed; it was omitted with the passes
+    output, lines = _received("pytest_xdist_reruns_v.txt", "pytest -n 2 -v --reruns 1", 1)
+    reruns = [line.rstrip() for line in lines if " RERUN " in line]
+    assert len(reruns) == 2
+    assert all(any(rerun in kept for kept in output.split("\n")) for rerun in reruns)
+
+
+def test_xdist_3_8_worker_banners_are_noise() -> None:
+    output, lines = _received("pytest_xdist_reruns_v.txt", "pytest -n 2 -v --reruns 1", 1)
+    banners = [line for line in lines if line.startswith(("[gw0] linux Python", "[gw1] Python"))]
+    assert len(banners) == 2
+    assert not any(banner in output for banner in banners)
