@@ -17,6 +17,9 @@ protected line alone can lose what it is about. Kept with it:
   (stderr, log; setup, call, teardown) when that title is kept: its first and last lines
   (a log's last record is often the error the test ran into), when they read like lines
   of a log or a print (a value dumped on one line of kilobytes is not kept for this);
+- the **failing example of a doctest** as pytest reports it: the numbered source line
+  (``013     >>> add(2, 2)``, with its ``...`` continuations) above ``Expected:`` or
+  ``UNEXPECTED EXCEPTION:`` — which call the expected and actual values belong to;
 - the **rest of an exception message** that ends a traceback (pydantic's field and reason
   lines after ``ValidationError: 2 validation errors for Entry``);
 - the lines that open the **sections of an outline** (the roots of a ``tree`` listing),
@@ -56,6 +59,18 @@ traceback, a ruler or a titled ruler."""
 
 _CAPTURED = re.compile(r"^-{3,} Captured (?:stdout|stderr|log) (?:setup|call|teardown) -{3,}$")
 """pytest's title over what a failing test printed (its ruler already compacted)."""
+
+_DOCTEST_VERDICT = re.compile(r"^(?:Expected:$|UNEXPECTED EXCEPTION: )")
+"""pytest's verdict on a failing doctest example, under the docstring lines it quotes."""
+
+_DOCTEST_SOURCE = re.compile(r"^\d{3,} ")
+"""A docstring line as pytest quotes it, numbered (``013     >>> add(2, 2)``)."""
+
+_DOCTEST_PROMPT = re.compile(r"^\d{3,} +>>> ")
+"""The numbered line that opens a doctest example."""
+
+_DOCTEST_EXAMPLE = 6
+"""Most numbered lines looked at above a verdict for the example's opening line."""
 
 _CAPTURED_EDGE = (3, 2)
 """Lines kept from the start and from the end of a captured section; the middle is counted."""
@@ -110,6 +125,8 @@ def context_lines(lines: Sequence[str], kept: Iterable[int]) -> set[int]:
             context.update(_introduced(lines, index, level))
         if _CAPTURED.match(line):
             context.update(_captured(lines, index))
+        if _DOCTEST_VERDICT.match(line):
+            context.update(_doctest_example(lines, index))
         if not _MESSAGE.search(line):
             continue
         warning_record = _WARNING_RECORD.search(line) is not None
@@ -188,6 +205,22 @@ def _captured(lines: Sequence[str], index: int) -> list[int]:
             if lines[after].strip() and len(lines[after]) <= _CAPTURED_CHARS]
     first, last = _CAPTURED_EDGE
     return body if len(body) <= first + last else body[:first] + body[-last:]
+
+
+def _doctest_example(lines: Sequence[str], index: int) -> list[int]:
+    """The failing example's numbered source lines above the doctest verdict at ``index``.
+
+    From the nearest ``>>>`` line down to the verdict; none when the lines above are not
+    numbered source lines.
+    """
+    found: list[int] = []
+    for above in range(index - 1, max(-1, index - 1 - _DOCTEST_EXAMPLE), -1):
+        if not _DOCTEST_SOURCE.match(lines[above]):
+            return []
+        found.append(above)
+        if _DOCTEST_PROMPT.match(lines[above]):
+            return found
+    return []
 
 
 def _continuation(lines: Sequence[str], index: int, level: int) -> list[int]:

@@ -30,7 +30,8 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # a word, not the name of a file or directory (``errors.py``, ``src/errors/``)
     ("error word", r"(?i)\berrors?(?:[^./\w]|\.(?:\s|$)|$)"),
     ("exception class", r"\b(?:[A-Z]\w*)?(?:Error|Exception|Warning)\b"),
-    ("failure word", r"(?i)\bfail(?:s|ed|ure|ures|ing)?(?:[^./\w]|\.(?:\s|$)|$)"),
+    # (and pytest's subtests: ``SUBFAILED[n check] (n=3)``, ``SUBFAILED(i=1) tests/…``)
+    ("failure word", r"(?i)\b(?:sub)?fail(?:s|ed|ure|ures|ing)?(?:[^./\w]|\.(?:\s|$)|$)"),
     ("panic", r"(?i)\bpanic(?:ked)?\b"),
     ("fatal", r"(?i)\bfatal\b"),
     ("traceback header", r"^Traceback \(most recent call last\)"),
@@ -70,6 +71,11 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|\bExited \([1-9]\d*\)|\(unhealthy\)",
     ),
     ("failed test marker", r"^\s*(?:✕|✗|✖|\x{00D7}|●)\s|^\s*not ok \d+"),
+    # a test runner's progress letters holding a failure or an error: pytest's per-file line
+    # and its continuation (``tests/test_api.py ..F..E.  [ 40%]``, ``u`` a passing subtest,
+    # ``R`` a rerun of a flaky test), unittest's dots (``..F.E``): which files failed, in the
+    # order they ran; a line of passes and skips only is progress
+    ("failing progress", r"^(?:\S+\.py\s+)?[.sxXuRFE]*[FER][.sxXuRFE]*(?:\s+\[\s*\d+%\])?\s*$"),
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
     # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too
@@ -95,11 +101,14 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
     ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
     ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
-    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests
+    # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests,
+    # reruns
     (
         "skip",
         r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
-        r"|\bignored\b|\bno tests?\b|at least one test|unexpected success",
+        r"|\bignored\b|\bno tests?\b|at least one test|unexpected success"
+        # a test that failed and was run again (pytest-rerunfailures)
+        r"|(?-i:\bRERUN\b)",
     ),
     # summaries and counts
     (
@@ -139,6 +148,15 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"|finished\b|done\b|found \d+|all checks passed|added \d+|up to date|audited \d+"
         r"|success\b|(?:PASS|FAIL)\s*$"
         r"|(?:#|\x{2139}) (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+)",
+    ),
+    # a benchmark's measurement, the result the run was for: pytest-benchmark's table (its
+    # header naming the unit, ``Name (time in ns)  Min  Max …``, and each row, ``test_sort
+    # 227.8499 (1.0)  406,703.1499 (1.0) …``), cargo bench's ``bench:  1,234 ns/iter (+/- 5)``,
+    # go's ``BenchmarkSort-8  1000000  1234 ns/op``
+    (
+        "benchmark result",
+        r"^Name \(time in \w+\)\s|^\S+\s+[\d,]+\.\d+ \((?:[\d.]+|>1000\.0)\)\s"
+        r"|\bbench:\s+[\d,.]+ ns/iter\b|^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b",
     ),
     # cmake's outcome, apt's plan: what the run did or is about to do
     (

@@ -387,16 +387,26 @@ def test_a_long_dpkg_listing_keeps_every_row_that_is_not_installed_normally(
               "||/ Name           Version      Architecture Description",
               "+++-==============-============-============-=================================="]
     rows = [f"ii  lib{number:<11} 1.{number}-1      amd64        library number {number}"
-            for number in range(300)]
-    rows[100] = "rc  oldtool        2.0-1        amd64        removed, its configuration kept"
-    rows[150] = "iF  brokenpkg      3.1-2        amd64        half-configured"
-    rows[200] = "hi  pinned         4.0-1        amd64        held at this version"
-    rows[250] = "un  neverthere     <none>       <none>       (no description available)"
+            for number in range(2100)]
+    rows[700] = "rc  oldtool        2.0-1        amd64        removed, its configuration kept"
+    rows[1050] = "iF  brokenpkg      3.1-2        amd64        half-configured"
+    rows[1400] = "hi  pinned         4.0-1        amd64        held at this version"
+    rows[1750] = "un  neverthere     <none>       <none>       (no description available)"
     kept = engine.apply("dpkg -l", "\n".join(header + rows), 0).output.split("\n")
     # a package dpkg knows but never installed ('un') answers a pattern the listing was asked
     # about: not installed
-    assert rows[100] in kept and rows[150] in kept and rows[200] in kept and rows[250] in kept
-    assert rows[120] not in kept  # a plain row
+    assert rows[700] in kept and rows[1050] in kept and rows[1400] in kept and rows[1750] in kept
+    assert rows[1200] not in kept  # a plain row past the 2,000 lines shown whole
+
+
+def test_a_dpkg_listing_of_a_system_s_packages_is_shown_whole(engine: RulesOnly) -> None:
+    header = ["Desired=Unknown/Install/Remove/Purge/Hold",
+              "||/ Name           Version      Architecture Description",
+              "+++-==============-============-============-=================================="]
+    rows = [f"ii  lib{number:<11} 1.{number}-1      amd64        library number {number}"
+            for number in range(800)]
+    text = "\n".join(header + rows)
+    assert engine.apply("dpkg -l", text, 0).output == text
 
 
 def test_a_long_apt_listing_keeps_the_rows_whose_status_is_not_the_ordinary_one(
@@ -435,8 +445,9 @@ def test_a_package_row_with_an_ordinary_version_or_status_is_not_kept_for_it(
     engine: RulesOnly, row: str
 ) -> None:
     plain = "ii  lib{0:<11} 1.{0}-1      amd64        library number {0}"
-    rows = [plain.format(number) for number in range(300)]
-    rows[150] = row
+    # (past the 2,000 lines a dpkg listing is shown whole)
+    rows = [plain.format(number) for number in range(2100)]
+    rows[1050] = row
     kept = engine.apply("dpkg -l", "\n".join(rows), 0).output.split("\n")
     assert row not in kept
 
