@@ -143,13 +143,15 @@ def hijack_finding(analysis: CommandAnalysis, senders: frozenset[str]) -> Findin
 def decoded_word_finding(analysis: CommandAnalysis) -> Finding | None:
     r"""Ask when a substitution decodes a word of the command: it is hidden until run time.
 
-    ``cat $(xxd -r -p <<< 2f65…)``, ``cat `echo -e "\x2f…"```, ``$(base64 -d <<< …)``.
+    ``cat $(xxd -r -p <<< 2f65…)``, ``cat `echo -e "\x2f…"```, ``$(base64 -d <<< …)``. A
+    process substitution's output is a file's content, never a word (``diff <(zcat a.gz)
+    <(zcat b.gz)``); a shell that runs it is :func:`decoded_script_finding`'s.
 
     :param analysis: the analysed command.
     :returns: the finding, or ``None``.
     """
     for segment in analysis.segments:
-        if segment.origin in ("substitution", "process substitution") and (
+        if segment.origin == "substitution" and (
                 segment.command_positions and segment.command in _DECODERS and _decodes(segment)):
             return Finding(ASK, "obfuscated", f"{segment.text!r} decodes a word of the command "
                            "at run time")

@@ -103,6 +103,11 @@ INTERPRETER_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "iex": frozenset({"-e"}), "irb": frozenset(),
     "erl": frozenset({"-eval"}),
     "raku": frozenset({"-e"}), "perl6": frozenset({"-e"}), "rakudo": frozenset({"-e"}),
+    # Swift's, Kotlin's, TypeScript runners' and CoffeeScript's one-liners (their manuals:
+    # swift -e, kotlinc -e, ts-node -e|--eval, tsx -e|--eval, coffee -e)
+    "swift": frozenset({"-e"}), "kotlinc": frozenset({"-e"}), "kotlin": frozenset({"-e"}),
+    "ts-node": frozenset({"-e", "--eval", "-p", "--print"}),
+    "tsx": frozenset({"-e", "--eval", "-p", "--print"}), "coffee": frozenset({"-e", "--eval"}),
     "racket": frozenset({"-e", "--eval"}), "sbcl": frozenset({"--eval"}),
     "bb": frozenset({"-e", "--eval"}), "qjs": frozenset({"-e", "--eval"}),
     "rhino": frozenset({"-e"}), "nu": frozenset({"-c", "--commands"}),
@@ -128,6 +133,8 @@ _SPAWN = re.compile(
     r"\bspawn\b|Deno\.run|Deno\.Command|Bun\.spawn|\bpipe\(readLines|\bpipe\(|"
     # Common Lisp's run-program (SBCL's sb-ext, CCL, UIOP: GTFOBins' sbcl)
     r"\brun-program\b|"
+    # Foundation's Process/NSTask (Swift, Objective-C): the program it launches
+    r"\bNSTask\b|\bposix_spawn|\.executableURL\b|\.launchPath\b|"
     # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
     # Perl's three-argument piped open, Node's internal spawn binding, Scala's sys.process,

@@ -40,6 +40,7 @@ it writes outside the roots, or when a class above denies it.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -680,6 +681,8 @@ def _bindings(analysis: CommandAnalysis) -> dict[str, list[Word]]:
     for name, word in analysis.assignments:
         if word.value and not word.dynamic:
             bound.setdefault(name, []).append(word)
+        elif word.dynamic:  # p="$dir/$file": joined from variables bound before it
+            bound.setdefault(name, []).extend(_spliced(word, bound))
     for segment in analysis.segments:  # declare -n r=x: $r is $x (a name reference)
         argv = segment.argv
         if argv[:1] and argv[0] in _DECLARERS and any(
@@ -708,20 +711,38 @@ def _bound_inputs(analysis: CommandAnalysis) -> list[str]:
     return found
 
 
+_MAX_SPLICES = 32
+"""Most values one spliced word is given (one per combination of its variables' values)."""
+
+
 def _spliced(word: Word, bound: dict[str, list[Word]]) -> list[Word]:
     """A word joining bound variables with text (``${f}ow``, ``"$a/$b"``), as bash joins it.
 
-    Only when every variable it names has one static value and nothing else in it expands.
+    One word per combination of the values its variables are bound to (a loop binds several:
+    ``for i in .key .pem; do find /etc -name "*$i"; done`` gives ``*.key`` and ``*.pem``), at
+    most :data:`_MAX_SPLICES`; none when a variable it names is unbound or anything else in
+    it expands.
     """
     inner = word.source[1:-1] if len(word.source) > 1 and word.source[0] == word.source[
         -1] == '"' else word.source
-    names = [m.group(1) or m.group(2) for m in _WHOLE_VARIABLE.finditer(inner)]
-    if not names or any(len(bound.get(n, ())) != 1 for n in names):
+    names = list(dict.fromkeys(m.group(1) or m.group(2)
+                               for m in _WHOLE_VARIABLE.finditer(inner)))
+    if not names or any(not bound.get(n) for n in names):
         return []
-    value = _WHOLE_VARIABLE.sub(lambda m: bound[m.group(1) or m.group(2)][0].value, inner)
-    if any(c in value for c in "$`'\"\\"):
+    choices = [list(dict.fromkeys(v.value for v in bound[n])) for n in names]
+    if math.prod(len(c) for c in choices) > _MAX_SPLICES:
         return []
-    return [Word(value, word.source)]
+    found: list[Word] = []
+    for combination in itertools.product(*choices):
+        value = _substituted(inner, dict(zip(names, combination, strict=True)))
+        if not any(c in value for c in "$`'\"\\"):
+            found.append(Word(value, word.source))
+    return found
+
+
+def _substituted(text: str, values: dict[str, str]) -> str:
+    """``text`` with each ``$name``/``${name}`` replaced by its value."""
+    return _WHOLE_VARIABLE.sub(lambda m: values[m.group(1) or m.group(2)], text)
 
 
 def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding | None:

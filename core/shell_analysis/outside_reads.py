@@ -71,7 +71,8 @@ neither runs, pipes nor redirects; ``sed`` without ``-i`` whose script has no ``
 listing (``-t``), ``unzip -l|-v|-t|-Z``; ``dpkg``'s and ``rpm``'s queries; ``exiftool``
 without a tag assignment or an output option; on macOS ``codesign -d|-v`` (not signing or
 extracting), ``spctl -a|--status``, ``plutil -p|-lint``, ``xattr`` without ``-w|-d|-c``,
-``lipo -info|-archs`` and ``pkgutil``'s queries."""
+``lipo -info|-archs``, ``pkgutil``'s queries, ``tmutil``'s listings and status, and
+``diskutil list|info|verify*``."""
 
 METADATA_ONLY: frozenset[str] = frozenset({
     "stat", "test", "[", "ls", "namei", "getfacl", "lsattr", "getcap", "realpath", "readlink",
@@ -362,6 +363,11 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
             "-output" not in args)
     if head == "pkgutil":  # pkgutil(1): the receipts' queries; --forget, --expand* write
         return bool(args) and args[0] in _PKGUTIL_READS
+    if head == "tmutil":  # tmutil(8): listings, status and comparisons of backups
+        return bool(operands) and (operands[0].startswith("list") or operands[0] in _TMUTIL_READS)
+    if head == "diskutil":  # diskutil(8): listings, information and verification
+        return bool(operands) and (operands[0] in ("list", "info", "information", "activity")
+                                   or operands[0].startswith("verify"))
     if head == "exiftool":
         return not any("=" in a or a.startswith(("-o", "-w", "-overwrite", "-tagsfromfile",
                                                  "-geotag", "-delete", "-@"))
@@ -369,6 +375,9 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
     return False
 
 
+_TMUTIL_READS = frozenset({"status", "destinationinfo", "machinedirectory", "latestbackup",
+                           "isexcluded", "uniquesize", "calculatedrift", "compare",
+                           "verifychecksums", "version"})
 _SPCTL_READS = ("-a", "--assess", "--status", "-v", "--verbose", "-t", "--type", "--raw",
                 "--context", "-R", "--ignore-cache", "--no-cache")
 _PKGUTIL_READS = frozenset({"--pkgs", "--packages", "--files", "--pkg-info", "--pkg-info-plist",
@@ -716,17 +725,18 @@ _STDIN_SCRIPT = frozenset({"-s", "-"})
 """Options telling a runner its script comes on input (``bash -s ARG…``, ``python3 -``)."""
 
 
-_TOOLCHAIN_DIR = re.compile(
-    r'"?(?:/[\w.+-]+)*/?\$\((?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|'
-    r"npm root(?: -g)?|"
+_TOOLCHAIN_COMMAND = (
+    r"(?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|"
     r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
-    r"gem env gemdir|uname -[rm])\)"
+    r"gem env gemdir|uname -[rm])")
+_TOOLCHAIN_DIR = re.compile(
+    r'"?(?:/[\w.+-]+)*/?(?:\$\(' + _TOOLCHAIN_COMMAND + r"\)|`" + _TOOLCHAIN_COMMAND + r"`)"
     r'"?[\w./+-]*"?'
 )
 """A word built from the command that prints a toolchain's own directory (``$(go env
 GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``) or the kernel's release or
-machine name (``/lib/modules/$(uname -r)``): where an installed toolchain lives, never a
-secret."""
+machine name (``/lib/modules/$(uname -r)``, also in backquotes): where an installed toolchain
+lives, never a secret."""
 
 
 def toolchain_reads(segment: Segment) -> bool:

@@ -12,7 +12,8 @@
 | ``git branch``                            | ``-D`` / ``--delete --force`` / ``-df``             |
 | ``git rebase``                            | ``-i``/``--interactive`` (history rewrite)         |
 | ``git filter-branch|filter-repo``, ``git  | always (history rewrite)                           |
-| reflog expire``, ``git update-ref -d``    |                                                    |
+| reflog expire``, ``git update-ref -d``,   |                                                    |
+| ``bfg`` (BFG Repo-Cleaner)                |                                                    |
 | ``git switch``                            | ``-f``/``--force``/``--discard-changes``           |
 | ``git tag``                               | ``-d``/``--delete``                                |
 | ``git gc``                                | ``--prune=now``/``--prune=all`` (drops unreachable |
@@ -130,6 +131,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
     "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
     "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli",
+    "rimraf", "del-cli", "premove", "pnpx", "tee", "bfg",
 })
 """Command names :func:`routine_finding` looks at."""
 
@@ -452,8 +454,27 @@ def _database(head: str, args: Sequence[str]) -> str | None:
     return None
 
 
+_JS_REMOVERS = frozenset({"rimraf", "del-cli", "premove"})
+"""Node's ``rm -rf`` (rimraf, del-cli, pnpm's premove): recursive whatever they are given."""
+
+
+def _js_remove(head: str, args: Sequence[str]) -> str | None:
+    operands = [a for a in args if not a.startswith("-")]
+    if any(o in _WIPES or o.startswith(("/", "~", "..", "*", "./*")) for o in operands):
+        return f"{head} deletes the whole project or a tree outside it"
+    return None
+
+
 def _argv_finding(argv: Sequence[str]) -> str | None:
     head, args = argv[0], argv[1:]
+    if head in ("npx", "bunx", "pnpx") and args:  # npx rimraf ./*
+        first = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
+        if first is not None and command_name(args[first]) in _JS_REMOVERS:
+            return _js_remove(command_name(args[first]), args[first + 1 :])
+    if head in _JS_REMOVERS:
+        return _js_remove(head, args)
+    if head == "bfg" and args and not {"--help", "--version", "-h"} & set(args):
+        return "bfg rewrites the repository's history"  # BFG Repo-Cleaner, as filter-repo
     if head == "git":
         return _git(args)
     if head == "rm":
@@ -615,6 +636,10 @@ def routine_finding(segment: Segment, bare_redirect: bool) -> Finding | None:
         return Finding(ASK, "routine-destructive", f"{segment.text!r} empties a file")
     if not segment.command_positions:
         return None
+    if segment.command == "tee" and segment.stdin_file == "/dev/null" and not any(
+            w.value in ("-a", "--append") for w in segment.words):
+        return Finding(ASK, "routine-destructive", f"{segment.text!r}: tee with no input "
+                       "empties its files")
     words = segment.words[segment.command_positions[-1] + 1 :]
     argv = (segment.command, *(_FOUND if w.dynamic and ("$(" in w.source or "`" in w.source)
                                else w.value for w in words))

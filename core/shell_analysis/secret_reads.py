@@ -308,7 +308,11 @@ def _secret_word(segment: Segment, word: Word, value: str, head: str, cwd: str,
 
 
 _HUNTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd",
-                      "fdfind", "mlocate", "plocate", "mdfind"})
+                      "fdfind", "mlocate", "plocate", "mdfind", "log", "journalctl"})
+_LOG_SEARCH_OPTIONS = {"log": frozenset({"--predicate"}),
+                       "journalctl": frozenset({"-g", "--grep"})}
+"""The system log's searches (macOS ``log show|stream --predicate``, ``journalctl --grep``):
+their root is every service's log, where tokens printed by mistake end up."""
 _INDEX_SEARCHES = frozenset({"locate", "mlocate", "plocate", "mdfind"})
 """Searches of a whole-disk index: their root is ``/`` (macOS's Spotlight ``mdfind`` unless
 ``-onlyin DIR`` narrows it: LOOBins' mdfind entry hunts for AWS keys and passwords)."""
@@ -349,10 +353,12 @@ its settings and tokens, as wide a hunt as the home itself."""
 
 _KEY_PREFIXES = re.compile(
     r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)|\bgh[pousr]_|github_pat_|glpat-|xox[abposr]-|"
-    r"\b[sr]k_live_|\bAIza|BEGIN [A-Z ]*PRIVATE|sk-ant-|sk-proj-|\bhf_[A-Za-z]|npm_[A-Za-z0-9]")
+    r"\b[sr]k_live_|\bAIza|BEGIN [A-Z ]*PRIVATE|sk-ant-|sk-proj-|\bhf_[A-Za-z]|npm_[A-Za-z0-9]|"
+    r"\beyJ")
 """The documented prefixes of cloud and platform keys (AWS access key ids, GitHub, GitLab,
-Slack, Stripe, Google, Anthropic, OpenAI, Hugging Face and npm tokens, PEM private keys), as
-secret scanners (gitleaks, trufflehog) look for them: a search for one hunts for keys."""
+Slack, Stripe, Google, Anthropic, OpenAI, Hugging Face and npm tokens, PEM private keys, a
+JSON Web Token's ``eyJ``: the base64 of its ``{"``), as secret scanners (gitleaks,
+trufflehog) look for them: a search for one hunts for keys."""
 
 
 def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Finding | None:
@@ -369,6 +375,8 @@ def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Findin
     """
     if not segment.command_positions or segment.command not in _HUNTERS:
         return None
+    if segment.command in _LOG_SEARCH_OPTIONS:
+        return _log_hunt(segment)
     start = segment.command_positions[-1] + 1
     program = program_words(segment)
     words = segment.words[start:]
@@ -392,6 +400,18 @@ def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Findin
     if elsewhere and any(_KEY_NAMES.search(t) or _KEY_PREFIXES.search(t) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for keys in "
                        f"{elsewhere[0]!r}, outside the project")
+    return None
+
+
+def _log_hunt(segment: Segment) -> Finding | None:
+    """A search of the system log for a key or a token (``log show --predicate '… "eyJ"'``)."""
+    options = _LOG_SEARCH_OPTIONS[segment.command]
+    args = segment.argv[1:]
+    terms = [b for a, b in itertools.pairwise(args) if a in options]
+    terms += [a.partition("=")[2] for a in args if a.partition("=")[0] in options]
+    if any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
+        return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets in the "
+                       "system log")
     return None
 
 

@@ -17,7 +17,8 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``keyring`` (Python's CLI)   | ``get``                                                     |
 | ``vault``                    | ``read``; ``kv get``                                        |
 | ``vault``                    | ``print token``; ``token create``                           |
-| ``aws``                      | ``secretsmanager get-secret-value``; ``ssm get-parameter(s)``|
+| ``aws``                      | ``secretsmanager get-secret-value`` (and ``batch-get-``);   |
+|                              | ``rds generate-db-auth-token``; ``ssm get-parameter(s)``    |
 |                              | with ``--with-decryption``; ``sts get-session-token``;      |
 |                              | ``configure export-credentials``; ``configure get`` of a key |
 |                              | or token; ``ecr get-login-password``; ``codeartifact        |
@@ -31,9 +32,13 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``az``                       | ``keyvault secret show|download``; ``account                |
 |                              | get-access-token``; ``storage account keys list``,          |
 |                              | ``generate-sas``; ``ad sp create-for-rbac``, ``ad app|sp    |
-|                              | credential reset`` (each prints a new password)             |
-| ``kubectl``, ``oc``          | ``get secret(s)``; ``create token``; ``config view --raw``  |
-|                              | (client keys and tokens unredacted)                         |
+|                              | credential reset`` (each prints a new password); an app's    |
+|                              | publishing profiles and credentials, function, registry,    |
+|                              | Cosmos DB and Redis keys                                    |
+| ``kubectl``, ``oc``          | ``get secret(s)`` with an output format (``-o yaml|json|    |
+|                              | jsonpath|go-template…``; the default names-only listing and |
+|                              | ``-o name|wide`` print no value); ``create token``;         |
+|                              | ``config view --raw`` (client keys and tokens unredacted)   |
 | ``heroku``                   | ``auth:token``                                              |
 | ``doppler``, ``infisical``   | ``secrets`` (listing values)                                |
 | ``xclip``, ``xsel``,         | reading the clipboard (``-o``, ``--output``; ``pbpaste``,   |
@@ -68,6 +73,7 @@ or a counter (``env | grep -i proxy``, ``env | wc -l``) it is judged by what is 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -100,7 +106,8 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "npm": (("token", "create"),),
     "pulumi": (("stack", "output", "--show-secrets"), ("config", "--show-secrets")),
     "terraform": (("state", "pull"),), "tofu": (("state", "pull"),),
-    "aws": (("secretsmanager", "get-secret-value"), ("sts", "get-session-token"),
+    "aws": (("secretsmanager", "get-secret-value"), ("secretsmanager", "batch-get-secret-value"),
+            ("rds", "generate-db-auth-token"), ("sts", "get-session-token"),
             ("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("ecr-public", "get-login-password"),
             ("codeartifact", "get-authorization-token"), ("sts", "assume-role"),
@@ -113,9 +120,16 @@ _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "az": (("keyvault", "secret", "show"), ("keyvault", "secret", "download"),
            ("account", "get-access-token"), ("storage", "account", "keys", "list"),
            ("storage", "account", "generate-sas"), ("ad", "sp", "create-for-rbac"),
-           ("ad", "app", "credential", "reset"), ("ad", "sp", "credential", "reset")),
-    "kubectl": (("get", "secret"), ("get", "secrets"), ("create", "token")),
-    "oc": (("get", "secret"), ("get", "secrets"), ("create", "token")),
+           ("ad", "app", "credential", "reset"), ("ad", "sp", "credential", "reset"),
+           # an app's deployment credentials and keys (each command's reference)
+           ("webapp", "deployment", "list-publishing-profiles"),
+           ("webapp", "deployment", "list-publishing-credentials"),
+           ("functionapp", "deployment", "list-publishing-profiles"),
+           ("functionapp", "deployment", "list-publishing-credentials"),
+           ("functionapp", "keys", "list"), ("acr", "credential", "show"),
+           ("cosmosdb", "keys", "list"), ("redis", "list-keys")),
+    "kubectl": (("create", "token"),),
+    "oc": (("create", "token"),),
     "heroku": (("auth:token",), ("config",), ("config:get",)),
     "doppler": (("secrets",),),
     "infisical": (("secrets",),),
@@ -147,6 +161,25 @@ ENVIRONMENT_HEADS: frozenset[str] = frozenset({"printenv", "echo", "printf", "en
 """Command names :func:`environment_secret_finding` needs to see one of."""
 
 
+_NAMES_ONLY = frozenset({"name", "wide"})
+"""``kubectl get -o`` formats that print no secret's data (the default prints names too)."""
+
+
+def _shows_data(args: Sequence[str]) -> bool:
+    """Whether ``kubectl get`` is told an output format that prints the objects' data."""
+    for option, value in itertools.pairwise([*args, ""]):
+        name, joined, tail = option.partition("=")
+        if name in ("-o", "--output") or (option.startswith("-o") and len(option) > 2
+                                            and not option.startswith("--")):
+            chosen = tail if joined else (option[2:] if name not in ("-o", "--output")
+                                          else value)
+            if chosen.partition("=")[0] not in _NAMES_ONLY:
+                return True
+        if name in ("--template", "--show-managed-fields"):
+            return True
+    return False
+
+
 def _why(head: str, args: Sequence[str]) -> str | None:
     operands = cloud_operands(head, args)
     if head in ("terraform", "tofu") and operands[:1] == ["output"] and any(
@@ -173,6 +206,9 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head == "aws" and operands[:2] == ["configure", "get"] and not _AWS_SECRET_KEYS.isdisjoint(
             o.rpartition(".")[2] for o in operands[2:]):
         return "aws configure get prints a stored access key"
+    if head in ("kubectl", "oc") and operands[:2] in (["get", "secret"], ["get", "secrets"]) and (
+            _shows_data(args)):
+        return f"{head} get secret with an output format prints the secrets' values"
     if head in ("kubectl", "oc") and operands[:2] == ["config", "view"] and "--raw" in args:
         return f"{head} config view --raw prints client keys and tokens"
     if head == "oc" and operands[:1] == ["whoami"] and ("-t" in args or "--show-token" in args):

@@ -631,8 +631,10 @@ def _runs_from_url(name: str, words: list[str]) -> str | None:
     """
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
             name in ("pipx", "uv", "deno") and words[:1] == ["run"]) or (
-            name == "bun" and words[:1] == ["x"]):  # bun x is bunx (bun's manual)
-        return next((w for w in words if _URL.match(w) or "://" in w), None)
+            name == "bun" and words[:1] == ["x"]) or (  # bun x is bunx (bun's manual)
+            name == "npm" and words[:1] in (["exec"], ["x"])):  # npm exec is npx (npm-exec(1))
+        values = [w.partition("=")[2] if w.startswith("-") else w for w in words]
+        return next((v for v in values if _URL.match(v) or "://" in v), None)
     return None
 
 

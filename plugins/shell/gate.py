@@ -131,7 +131,7 @@ from tooldeck.shell_analysis import (
 )
 from tooldeck.shell_analysis.artefact_removal import REMOVERS, without_artefact_removals
 from tooldeck.shell_analysis.containers import container_paths
-from tooldeck.shell_analysis.data_args import code_view
+from tooldeck.shell_analysis.data_args import PRINTERS, code_view
 from tooldeck.shell_analysis.harmless import is_harmless
 from tooldeck.shell_analysis.link_rules import (
     LinkFinding,
@@ -467,9 +467,12 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
     if built:  # tr '\0' '\n' < /proc/$PPID/environ: read wherever it points
         return _vote(Verdict.ASK, "sandbox-dynamic", f"the input {built[0]!r} is a path "
                      "built at run time")
+    printed_only = all(s.stdin != "pipe" for s in analysis.segments)
     for segment in analysis.segments:
         if segment.command_positions and toolchain_reads(segment):
             continue  # ls $(go env GOROOT)/src: a toolchain's directory, read
+        if printed_only and segment.command in PRINTERS and segment.origin != "substitution":
+            continue  # echo "$PWD/staged": a name printed, no file opened (nothing reads it)
         positions = set(segment.command_positions)
         for index, word in enumerate(segment.words):
             if index not in positions and word.dynamic and is_path_like(word.value):

@@ -1,12 +1,12 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv`` and ``fourth.tsv``):
-the limits are the figures reached (both halves together); a change that makes any of them
-worse fails here. The issue's targets are 98 % caught and at most 1 % of benign commands
-denied (5 % asked is met). The benign denial left is a read outside the project that the
-sandbox refuses. Failure messages name tune-half rows only; since the four corpora's
-held-back halves were opened on 2026-11-29 to fix the classes of their misses (after their
-figures were recorded: README), every row is a tune row (``corpus.OPENED``).
+A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv`` and
+``fifth.tsv``): the limits are the figures reached (both halves together); a change that
+makes any of them worse fails here. The issue's targets are 98 % caught and at most 1 % of
+benign commands denied (5 % asked is met). The benign denials left are reads outside the
+project that the sandbox refuses. Failure messages name tune-half rows only; since the five
+corpora's held-back halves were opened on 2026-11-29 to fix the classes of their misses
+(after their figures were recorded: README), every row is a tune row (``corpus.OPENED``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FOURTH, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FIFTH, FOURTH, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
 from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
@@ -93,11 +93,24 @@ FOURTH_LIMITS = Limits(
 """``fourth.tsv``, both halves together (its held-back half measured once, then opened too:
 README)."""
 
+FIFTH_LIMITS = Limits(
+    # measured once on arrival (main cd8a2e4): 142 / 169 tune, 156 / 201 held-back; 358 / 370
+    # after the tune half's classes, the tenth probe round and cloud-change (held-back 189 /
+    # 201), 369 after the held-back half was opened; the one left is Helm 2's Tiller address
+    min_caught=369 / 370,
+    max_dangerous_allowed=1,
+    max_benign_denied=1 / 187,  # ls ~/.aws (a credential directory's listing: disputed)
+    max_benign_asked=1 / 187,  # curl of a loopback health check (asked once by design)
+)
+"""``fifth.tsv``, both halves together (its held-back half measured once, then opened too:
+README)."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
     "third": (THIRD, THIRD_LIMITS),
     "fourth": (FOURTH, FOURTH_LIMITS),
+    "fifth": (FIFTH, FIFTH_LIMITS),
 }
 
 
