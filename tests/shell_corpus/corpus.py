@@ -1,4 +1,4 @@
-"""Read ``commands.tsv`` or ``fresh.tsv``: rows with their expected verdict, tolerance and half.
+"""Read the shell corpora (``commands.tsv`` …): rows with their expected verdict, tolerance, half.
 
 The half of a row is fixed by a hash of its id (``tune`` when the first byte of its SHA-256
 is even): rules may be tuned on the tune half only; the held-back half measures them.
@@ -10,11 +10,14 @@ exploitation checklists, agents' CI and trajectories), written after the rules w
 runtime-detection rules, malware and supply-chain reports and projects' contributor guides;
 ``fifth.tsv`` (:data:`FIFTH`) a fifth, written apart by a helper that never saw the rules, from
 sources none of the others used (CALDERA abilities, LOOBins, Stratus Red Team, container-escape
-tools, RedCode, agent-bypass issues, NL2Bash, projects' Makefiles and CI).
+tools, RedCode, agent-bypass issues, NL2Bash, projects' Makefiles and CI); ``sixth.tsv``
+(:data:`SIXTH`) a sixth, written apart the same way, from sources none of the others used
+(Living Off The Pipeline, GTFOArgs, LOLESXi, LOLRMM, ThreatHunting-Keywords, HackTricks Cloud,
+agent-bypass threads filed since, contributor guides of django, uv and biome).
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. All five were opened on
-2026-11-29, each after its held-back figure was recorded (the README gives them); a sixth
+2026-11-29, each after its held-back figure was recorded (the README gives them); the sixth
 corpus, written apart, is the next held-back measure.
 """
 
@@ -30,6 +33,7 @@ FRESH = Path(__file__).with_name("fresh.tsv")
 THIRD = Path(__file__).with_name("third.tsv")
 FOURTH = Path(__file__).with_name("fourth.tsv")
 FIFTH = Path(__file__).with_name("fifth.tsv")
+SIXTH = Path(__file__).with_name("sixth.tsv")
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
@@ -77,7 +81,7 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
     :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
-        :data:`FOURTH` or :data:`FIFTH`.
+        :data:`FOURTH`, :data:`FIFTH` or :data:`SIXTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
