@@ -135,6 +135,8 @@ _SPAWN = re.compile(
     r"\brun-program\b|"
     # Foundation's Process/NSTask (Swift, Objective-C): the program it launches
     r"\bNSTask\b|\bposix_spawn|\.executableURL\b|\.launchPath\b|"
+    # Bun's shell (Bun.$`cmd`: the bun manual's "Bun Shell")
+    r"\bBun\.\$|"
     # (Java's System.out, System.exit … are no spawn; Haskell's System.Process is one)
     # R's system2(), awk's print | "cmd", Perl's piped open (each language's manual)
     # Perl's three-argument piped open, Node's internal spawn binding, Scala's sys.process,

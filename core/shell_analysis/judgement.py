@@ -174,6 +174,7 @@ from tooldeck.shell_analysis.uploads import (
     INSTALL_HEADS,
     SENDERS,
     UPLOAD_HEADS,
+    addressed_secret_finding,
     install_url_finding,
     push_finding,
     sending_finding,
@@ -480,6 +481,10 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
             if sql.verdict == DENY:
                 return [sql]
             findings.append(sql)
+    if ":" in segment.text and SECRET_MARKERS.search(segment.text):
+        addressed = addressed_secret_finding(segment, context.cwd, context.roots)
+        if addressed is not None:
+            findings.append(addressed)
     if name in UPLOAD_HEADS:
         upload = upload_finding(segment, context.cwd, context.roots)
         if upload is not None:

@@ -242,9 +242,17 @@ _TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp", "/run/shm")
 _ENV_SCRIPT = frozenset({"BASH_ENV", "ENV", "PERL5DB", "PERL5LIB", "PYTHONSTARTUP",
                          "PROMPT_COMMAND", "GIT_CONFIG_GLOBAL",
                          "GIT_CONFIG_PARAMETERS", "ZDOTDIR"})
-_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS"})
+_ENV_FLAGS = frozenset({"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GOFLAGS",
+                        # the JVM's and its build tools' options read from the environment
+                        # (java(1) JDK_JAVA_OPTIONS, JAVA_TOOL_OPTIONS; Maven's MAVEN_OPTS and
+                        # MAVEN_ARGS, Gradle's, sbt's)
+                        "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS",
+                        "MAVEN_OPTS", "MAVEN_ARGS", "GRADLE_OPTS", "SBT_OPTS"})
 _LOADING_FLAG = re.compile(r"(?:^|\s)(?:-[dMmrI]|--require|--import|--loader|"
-                           r"--experimental-loader|-r\S|-toolexec|-exec)")
+                           r"--experimental-loader|-r\S|-toolexec|-exec)|"
+                           # a JVM agent or error hook, Maven's exec plugin (run a program)
+                           r"-javaagent|-agentpath|-agentlib|-XX:On(?:OutOfMemory)?Error|"
+                           r"exec-maven-plugin|\bexec:exec\b|-Dexec\.executable")
 _EX_SHELL = re.compile(r"(?:^|[|:])\s*(?:(?:sil(?:ent)?|exe(?:cute)?|keep\w*|noa\w*)!?\s+)*"
                        r"(?:sh|shell|terminal|!)", re.IGNORECASE)
 """An editor command opening a shell, behind Vim's command modifiers (``silent !sh``)."""

@@ -207,10 +207,35 @@ class BlockMatch:
         return f"blocked by rule {self.rule} (pattern {self.pattern!r}): {self.detail}"
 
 
+_GNU_PREFIXED = frozenset({
+    # GNU coreutils (every program of its manual), findutils, sed, tar, grep and make: Homebrew
+    # installs them on macOS as gNAME (gtimeout, gsed, gxargs, gtar…) beside the BSD tools
+    "b2sum", "base32", "base64", "basename", "basenc", "cat", "chcon", "chgrp", "chmod",
+    "chown", "chroot", "cksum", "comm", "cp", "csplit", "cut", "date", "dd", "df", "dir",
+    "dircolors", "dirname", "du", "echo", "env", "expand", "expr", "factor", "fmt", "fold",
+    "groups", "head", "hostid", "id", "install", "join", "kill", "link", "ln", "logname", "ls",
+    "md5sum", "mkdir", "mkfifo", "mknod", "mktemp", "mv", "nice", "nl", "nohup", "nproc",
+    "numfmt", "od", "paste", "pathchk", "pinky", "pr", "printenv", "printf", "ptx", "pwd",
+    "readlink", "realpath", "rm", "rmdir", "runcon", "seq", "sha1sum", "sha224sum",
+    "sha256sum", "sha384sum", "sha512sum", "shred", "shuf", "sleep", "sort", "split", "stat",
+    "stdbuf", "stty", "sum", "tac", "tail", "tee", "timeout", "touch", "tr", "truncate",
+    "tsort", "tty", "uname", "unexpand", "uniq", "unlink", "uptime", "users", "vdir", "wc",
+    "who", "whoami", "yes", "find", "xargs", "locate", "updatedb", "sed", "tar", "egrep",
+    "fgrep", "make",
+})
+"""Base names whose ``g``-prefixed spelling is the same GNU program (``ggrep`` too)."""
+
+
 def command_name(word: str) -> str:
     """Reduce a command word to its lowercase base name.
+
+    A GNU tool under Homebrew's ``g`` prefix is its base name (``gtimeout`` → ``timeout``,
+    ``gsed`` → ``sed``): the same program, judged alike.
 
     :param word: the command word's value, e.g. ``/usr/bin/SUDO``.
     :returns: ``sudo``.
     """
-    return word.rstrip("/").rsplit("/", 1)[-1].lower() if "/" in word else word.lower()
+    name = word.rstrip("/").rsplit("/", 1)[-1].lower() if "/" in word else word.lower()
+    if name[:1] == "g" and (name[1:] in _GNU_PREFIXED or name == "ggrep"):
+        return name[1:]
+    return name

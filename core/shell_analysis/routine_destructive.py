@@ -151,6 +151,19 @@ def _short_letters(args: Sequence[str]) -> str:
     return "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
 
 
+_GIT_LONG_OPTIONS = ("--hard", "--merge", "--keep", "--force", "--force-with-lease",
+                     "--force-if-includes", "--mirror", "--delete", "--prune",
+                     "--discard-changes", "--interactive", "--dry-run")
+"""Long options the rules below read, in the order an abbreviation is resolved."""
+
+
+def _unabbreviated(arg: str) -> str:
+    """A long option git takes abbreviated, spelled out (``--har`` is ``--hard``, parse-options)."""
+    if not arg.startswith("--") or len(arg) < 4 or "=" in arg or arg in _GIT_LONG_OPTIONS:
+        return arg
+    return next((o for o in _GIT_LONG_OPTIONS if o.startswith(arg)), arg)
+
+
 def _git(args: Sequence[str]) -> str | None:
     words = list(args)
     while words and words[0].startswith("-"):  # git -C dir / -c k=v: skip the option and value
@@ -159,7 +172,7 @@ def _git(args: Sequence[str]) -> str | None:
             words.pop(0)
     if not words:
         return None
-    sub, rest = words[0], words[1:]
+    sub, rest = words[0], [_unabbreviated(a) for a in words[1:]]
     options = _options(rest)
     letters = _short_letters(rest)
     operands = [a for a in rest if not a.startswith("-")]

@@ -26,7 +26,12 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | date                               | ``-s``/``--set`` or an operand that is not ``+FORMAT`` |
 | timedatectl                        | ``set-*``                                            |
 | hwclock                            | ``--set``, ``-w``/``--systohc``, ``-s``/``--hctosys`` |
-| modprobe, insmod, rmmod            | always (kernel modules)                              |
+| insmod, rmmod; modprobe            | always (kernel modules); modprobe but a dry run,     |
+|                                    | ``-c`` or ``--show-depends``                         |
+| esxcli, vim-cmd (VMware ESXi)      | an ``esxcli`` command other than ``list``/``get``; a |
+|                                    | ``vim-cmd`` action other than a ``get``/``list``     |
+|                                    | (VMs powered off, snapshots removed, the acceptance  |
+|                                    | level lowered, SSH or the firewall changed)          |
 | dkms, depmod, dracut,              | building or installing a kernel module, rebuilding   |
 | update-initramfs, mkinitcpio,      | the initramfs or installing a kernel or boot loader  |
 | kernel-install, bootctl,           | (Elastic's persistence_kernel_object_file_creation,  |
@@ -145,7 +150,8 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "date", "timedatectl", "hwclock", "update-rc.d",
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
-                                     "nmcli", "zzz", "ZZZ", "mount", "umount"})
+                                     "nmcli", "zzz", "ZZZ", "mount", "umount",
+                                     "esxcli", "vim-cmd"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS) | frozenset(_BOOT_CHAIN_READS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -211,6 +217,13 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return not _BOOT_CHAIN_READS[head].intersection(args)
     if head in _IPTABLES:
         return _iptables(args)
+    if head == "esxcli":  # esxcli(1): NAMESPACE… COMMAND; list and get read, the rest change
+        return bool(verbs) and not any(v.startswith(("list", "get")) or v == "help"
+                                       for v in verbs)
+    if head == "vim-cmd":  # vim-cmd SERVICE/ACTION: getallvms, get.*, *.list read
+        action = verbs[0].rsplit("/", 1)[-1] if verbs else ""
+        return bool(action) and not action.startswith(("get", "list", "help")) and (
+            ".get" not in action and not action.endswith(".list"))
     if head == "journalctl":
         return any(a.startswith(("--vacuum", "--rotate", "--flush", "--relinquish-var",
                                  "--smart-relinquish-var")) for a in args)

@@ -18,6 +18,9 @@
 |                        | ``hans``, ``ptunnel-ng``, ``wstunnel``, ``ssf``, ``3proxy``)       |
 |                        | (GTFOBins ``upload``/``command``: a port that serves files or runs |
 |                        | actions)                                                           |
+| remote control         | ``rustdesk --password|--config``, ``anydesk --set-password``,     |
+|                        | ``teamviewer passwd|setup|assign``, ``zerotier-cli join``,        |
+|                        | ``tailscale up|set --ssh``, ``nezha-agent``, ``meshagent``        |
 | port forwarding        | ``ssh``/``autossh`` ``-R``/``-L``/``-D``/``-w`` or ``-o             |
 |                        | RemoteForward|LocalForward|DynamicForward|Tunnel=…`` (a listener or |
 |                        | a proxy into networks nobody reviews)                             |
@@ -92,6 +95,18 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     "dns2tcpd": None, "hans": None, "hans-ubuntu": None, "ptunnel": None, "ptunnel-ng": None,
     "ssf": None, "ssfd": None, "3proxy": None, "wstunnel": None, "icmptunnel": None,
 }
+_REMOTE_CONTROL: dict[str, frozenset[str]] = {
+    # remote-desktop and fleet agents set up to take this machine from elsewhere (each tool's
+    # documentation: RustDesk's --password/--config, AnyDesk's --set-password, TeamViewer's
+    # passwd/setup/assign, ZeroTier's join); nezha-agent reports to a panel that runs commands
+    "rustdesk": frozenset({"--password", "--config", "--option", "--assign",
+                           "--install-service", "--server"}),
+    "anydesk": frozenset({"--set-password", "--install", "--silent"}),
+    "teamviewer": frozenset({"passwd", "setup", "assign", "--passwd", "--setup"}),
+    "zerotier-cli": frozenset({"join"}),
+    "tailscale": frozenset({"--ssh", "--ssh=true"}),
+}
+_REMOTE_AGENTS = frozenset({"nezha-agent", "meshagent", "rport", "rportd"})
 _TUNNEL_INFO = frozenset({"--version", "-version", "version", "--help", "-help", "-h", "help",
                           "-V", "-sockets", "-options"})
 """Options with which a tunnel program prints and exits (``stunnel -version``)."""
@@ -112,6 +127,7 @@ is judged as if run by its own name."""
 _SCRIPTS = frozenset({"config.sh", "config.cmd", "svc.sh"})
 
 UNREVIEWED_HEADS: frozenset[str] = (frozenset(_AGENT_FLAGS) | frozenset(_TUNNELS)
+                                    | frozenset(_REMOTE_CONTROL) | _REMOTE_AGENTS
                                     | frozenset(_AGENT_SETTINGS) | _SSHES | {"fzf"}
                                     | frozenset({"zmodload", "ztcp", "zsocket", "pip", "pip3",
                                                  "gem", "gitlab-runner", "tooldeck"})
@@ -200,6 +216,11 @@ def _reason(head: str, args: Sequence[str]) -> str | None:
         if any(a in flags for a in _joined(own)):
             return f"runs the {head} agent with its approvals turned off"
         return None
+    if head in _REMOTE_AGENTS and not (args and all(a in _TUNNEL_INFO for a in args)):
+        return f"starts {head}, an agent a remote panel commands"
+    if _REMOTE_CONTROL.get(head, frozenset()).intersection(a.partition("=")[0] if head != (
+            "tailscale") else a for a in args):
+        return f"sets {head} up so that this machine can be taken over from elsewhere"
     if head in _TUNNELS:
         verbs = _TUNNELS[head]
         if verbs is None and args and all(a in _TUNNEL_INFO for a in args):

