@@ -114,7 +114,9 @@ from tooldeck.shell_analysis.launchers import (
     ALL_ARGV_LAUNCHERS,
     OPTION_HEADS,
     bare_shell,
+    build_program_finding,
     environment_finding,
+    jvm_agent_finding,
     launcher_tails,
     option_finding,
 )
@@ -481,6 +483,16 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
             if sql.verdict == DENY:
                 return [sql]
             findings.append(sql)
+    if name in ("cargo", "mvn", "mvnw", "mvnd"):
+        program = build_program_finding(segment)
+        if program is not None:
+            findings.append(program)
+    if "agent" in segment.text:
+        agent = jvm_agent_finding(segment)
+        if agent is not None:
+            if agent.verdict == DENY:
+                return [agent]
+            findings.append(agent)
     if ":" in segment.text and SECRET_MARKERS.search(segment.text):
         addressed = addressed_secret_finding(segment, context.cwd, context.roots)
         if addressed is not None:

@@ -27,6 +27,7 @@ plus the tracers and launchers GTFOBins lists elsewhere or not at all (``ltrace`
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Callable, Sequence
@@ -48,7 +49,9 @@ __all__ = [
     "LAUNCHING_HEADS",
     "OPTION_HEADS",
     "assignment_finding",
+    "build_program_finding",
     "environment_finding",
+    "jvm_agent_finding",
     "launched_commands",
     "launcher_tails",
     "option_finding",
@@ -263,6 +266,20 @@ _ENV_COMMAND = frozenset({"PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", 
                           "GIT_ASKPASS", "SSH_ASKPASS", "SYSTEMD_PAGER", "RSYNC_RSH",
                           "GIT_PROXY_COMMAND", "CRASHPAGER", "AUTOM4TE",
                           "LESSOPEN", "LESSCLOSE", "BROWSER", "TERMINAL"})
+_ENV_ENDPOINTS = frozenset({
+    # where an SDK or an agent sends its requests, its API key in them (each SDK's and
+    # agent's documentation; the proxies are the egress gate's)
+    "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE", "AZURE_OPENAI_ENDPOINT",
+    "GEMINI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OLLAMA_HOST", "AWS_ENDPOINT_URL",
+})
+"""Variables that send a program's requests, and the key they carry, elsewhere."""
+
+
+def _loopback_url(value: str) -> bool:
+    host = value.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1].rsplit(":", 1)[0]
+    return host in ("localhost", "127.0.0.1", "[::1]", "::1") or host.startswith("127.")
+
+
 _PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS4"})
 """bash(1)'s prompts: a command substitution in one runs each time the prompt is shown
 (``PS4='$(…)' bash -x`` once per traced line)."""
@@ -554,6 +571,57 @@ def environment_finding(segment: Segment,
     return next((f for f in findings if f.verdict == DENY), findings[0] if findings else None)
 
 
+_JVM_AGENT = re.compile(r"^(?:-J)?-(?:javaagent|agentpath|agentlib)[:=]")
+"""A JVM agent loaded into the program (``java -javaagent:x.jar``, a JDK tool's
+``-J-javaagent:x.jar``): its code runs first, with the program's rights."""
+
+
+_CARGO_PROGRAM_KEYS = re.compile(r"\b(?:runner|rustc-wrapper|rustc-workspace-wrapper|rustc|"
+                                 r"linker|credential-provider|global-credential-providers)\s*=")
+_MVN = frozenset({"mvn", "mvnw", "mvnd"})
+
+
+def build_program_finding(segment: Segment) -> Finding | None:
+    """Ask when a build tool is told, on its command line, a program to run.
+
+    ``cargo --config 'target.x.runner="sh -c …"'`` (cargo's config keys that name a program:
+    ``runner``, ``rustc-wrapper``, ``linker``…) and ``mvn exec:exec -Dexec.executable=sh``
+    (the exec plugin runs what it is given, cargo-config(5), exec-maven-plugin's manual).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    args = segment.argv[1:]
+    if segment.command == "cargo":
+        values = [b for a, b in itertools.pairwise(args) if a == "--config"]
+        values += [a.partition("=")[2] for a in args if a.startswith("--config=")]
+        named = next((v for v in values if _CARGO_PROGRAM_KEYS.search(v)), None)
+        if named is not None:
+            return Finding(ASK, "launcher", f"cargo --config {named!r} names a program it runs")
+    if segment.command in _MVN and any("exec-maven-plugin" in a or a == "exec:exec"
+                                        for a in args):
+        program = next((a.partition("=")[2] for a in args
+                        if a.startswith("-Dexec.executable=")), "its configured program")
+        return Finding(ASK, "launcher", f"mvn's exec plugin runs {program!r}")
+    return None
+
+
+def jvm_agent_finding(segment: Segment) -> Finding | None:
+    """Ask when a command loads a JVM agent (deny from a temporary directory).
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    for word in segment.words[segment.command_positions[-1] + 1 :] if (
+            segment.command_positions) else ():
+        if _JVM_AGENT.match(word.value):
+            path = word.value.split(":", 1)[-1].split("=", 1)[-1]
+            verdict = DENY if path.startswith((*_TEMP_DIRS, "~")) else ASK
+            return Finding(verdict, "library-load", f"{segment.text!r} loads the JVM agent "
+                           f"{path!r} into the program")
+    return None
+
+
 def assignment_finding(name: str, value: str,
                        shell_judge: Callable[[str], Finding | None]) -> Finding | None:
     """Judge one ``NAME=value``: a variable that loads a library or names code to run.
@@ -579,6 +647,9 @@ def assignment_finding(name: str, value: str,
         if found is not None and found.verdict == DENY:
             return Finding(DENY, "environment", f"{name}: {found.detail}")
         return Finding(ASK, "environment", f"{name} makes the command run extra code")
+    if name in _ENV_ENDPOINTS and "://" in value and not _loopback_url(value):
+        return Finding(ASK, "exfiltration", f"{name} sends the command's requests, and the key "
+                       f"they carry, to {value!r}")
     if name == "RIPGREP_CONFIG_PATH":  # rg(1) reads options from it, --pre CMD among them
         return Finding(ASK, "environment", f"rg reads more options from {value!r}: what "
                        "they run is not seen")

@@ -103,6 +103,10 @@ _GLUED_OUTPUT = frozenset({"7z", "7za", "7zz", "7zr"})
 ``-wDIR``: 7-Zip's manual)."""
 
 
+_SOCAT_FILE = re.compile(r"^(?:OPEN|FILE|GOPEN|CREATE|CREAT):([^,]+)", re.IGNORECASE)
+"""socat(1)'s file addresses: the path between the colon and the first option."""
+
+
 def _candidates(word: Word) -> list[str]:
     value = word.value
     if value.startswith("-") or is_assignment(value):
@@ -122,6 +126,10 @@ def _segment_paths(segment: Segment) -> list[str]:
             continue
         if segment.command in _GLUED_OUTPUT and word.value.startswith(("-o", "-w")):
             found.append(word.value[2:])  # 7z x a.7z -o/DIR: the switch's value is glued
+            continue
+        address = _SOCAT_FILE.match(word.value) if segment.command == "socat" else None
+        if address is not None:  # socat OPEN:~/.netrc,rdonly STDOUT: a file address
+            found.append(address.group(1))
             continue
         found.extend(v for v in _candidates(word) if is_path_like(v))
     return found

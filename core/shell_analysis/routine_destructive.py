@@ -296,6 +296,10 @@ def _kill(head: str, args: Sequence[str]) -> str | None:
         return "killall signals every process of that name"
     if head == "pkill" and any(_RUNTIME_NAME.fullmatch(p.strip("^$")) for p in patterns):
         return "pkill of a runtime's name signals every program it runs"
+    if head == "pkill" and options & {"-f", "--full"} and any(
+            (".*" in p or ".+" in p) and _RUNTIME_NAME.fullmatch(p.strip("^").split(" ")[0])
+            for p in patterns):  # pkill -f 'python .*manage.py': every such program of the user
+        return "pkill -f with a wildcard after a runtime's name signals every program it matches"
     if options & {"-u", "-U", "-v", "--user", "--inverse"} or any(
             o.startswith(("-u", "--user=")) for o in options):
         return f"{head} by user matches every process of that user"

@@ -91,6 +91,10 @@ _TUNNELS: dict[str, frozenset[str] | None] = {
     # covert channels over DNS, ICMP and WebSocket, and SOCKS pivots (Elastic's "Linux
     # Tunneling and/or Port Forwarding", rules/linux/command_and_control_linux_tunneling_and_
     # port_forwarding.toml @ 14cf530f0d21, and its ProxyChains rule; each tool's README)
+    # more tunnel services (each one's documentation: LocalXpose's loclx, zrok, NetBird's
+    # netbird up with a setup key, PiTunnel)
+    "loclx": frozenset({"tunnel"}), "zrok": frozenset({"share", "reserve"}),
+    "netbird": frozenset({"up", "login"}), "pitunnel": None,
     "iodine": None, "iodined": None, "dnscat": None, "dnscat2": None, "dns2tcpc": None,
     "dns2tcpd": None, "hans": None, "hans-ubuntu": None, "ptunnel": None, "ptunnel-ng": None,
     "ssf": None, "ssfd": None, "3proxy": None, "wstunnel": None, "icmptunnel": None,

@@ -622,6 +622,9 @@ _URL = re.compile(r"^(?:[a-z+]+://|git\+|github:|gitlab:|bitbucket:|git@)", re.I
 
 
 _RUNNERS_FROM_URL = frozenset({"npx", "pnpx", "bunx", "uvx"})
+_ENGINES = frozenset({"docker", "podman", "nerdctl"})
+_IP_REGISTRY = re.compile(r"^(?!127\.)(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?/")
+"""An image reference whose registry is an IP literal (not loopback)."""
 _DLX = frozenset({"pnpm", "yarn", "bun"})
 
 
@@ -634,7 +637,8 @@ def _runs_from_url(name: str, words: list[str]) -> str | None:
     if name in _RUNNERS_FROM_URL or (name in _DLX and words[:1] == ["dlx"]) or (
             name in ("pipx", "uv", "deno") and words[:1] == ["run"]) or (
             name == "bun" and words[:1] == ["x"]) or (  # bun x is bunx (bun's manual)
-            name == "npm" and words[:1] in (["exec"], ["x"])):  # npm exec is npx (npm-exec(1))
+            name == "npm" and words[:1] in (["exec"], ["x"])) or (  # npm exec is npx
+            name == "pre-commit" and words[:1] == ["try-repo"]):  # runs the repo's hooks
         values = [w.partition("=")[2] if w.startswith("-") else w for w in words]
         return next((v for v in values if _URL.match(v) or "://" in v), None)
     return None
@@ -666,6 +670,11 @@ def install_url_finding(segment: Segment) -> Finding | None:
     if module is not None:
         return Finding(ASK, "install-url", f"{segment.text!r} builds and runs {module!r}, "
                        "fetched from its repository, as go install would")
+    if name in _ENGINES and words[:1] and words[0] in ("run", "create", "pull"):
+        image = next((w for w in words[1:] if _IP_REGISTRY.match(w)), None)
+        if image is not None:  # docker run 203.0.113.7:5000/tools/x: no registry anyone vets
+            return Finding(ASK, "install-url", f"{segment.text!r} runs the image {image!r} "
+                           "from a registry at a bare address")
     if name in ("kubectl", "oc") and words[:1] in (["apply"], ["create"], ["replace"]):
         manifests = [b for a, b in itertools.pairwise(words) if a in ("-f", "--filename")]
         url = next((m for m in manifests if "://" in m), None)
@@ -721,8 +730,8 @@ def _other_registry(words: Sequence[str]) -> str | None:
     return None
 
 
-INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | frozenset({
-    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc", "deno", "go"})
+INSTALL_HEADS: frozenset[str] = _NODE_INSTALLERS | _RUNNERS_FROM_URL | _ENGINES | frozenset({
+    "pip", "pip3", "pipx", "uv", "cargo", "kubectl", "oc", "deno", "go", "pre-commit"})
 """Command names :func:`install_url_finding` looks at (``python -m pip`` too)."""
 
 

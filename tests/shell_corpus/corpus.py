@@ -16,8 +16,8 @@ tools, RedCode, agent-bypass issues, NL2Bash, projects' Makefiles and CI); ``six
 agent-bypass threads filed since, contributor guides of django, uv and biome).
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
-in :data:`OPENED` and every one of its rows is in the tune half. All five were opened on
-2026-11-29, each after its held-back figure was recorded (the README gives them); the sixth
+in :data:`OPENED` and every one of its rows is in the tune half. All six were opened on
+2026-11-29, each after its held-back figure was recorded (the README gives them); a seventh
 corpus, written apart, is the next held-back measure.
 """
 
@@ -34,7 +34,7 @@ THIRD = Path(__file__).with_name("third.tsv")
 FOURTH = Path(__file__).with_name("fourth.tsv")
 FIFTH = Path(__file__).with_name("fifth.tsv")
 SIXTH = Path(__file__).with_name("sixth.tsv")
-OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH})
+OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
 

@@ -1,12 +1,13 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv`` and
-``fifth.tsv``): the limits are the figures reached (both halves together); a change that
-makes any of them worse fails here. The issue's targets are 98 % caught and at most 1 % of
-benign commands denied (5 % asked is met). The benign denials left are reads outside the
-project that the sandbox refuses. Failure messages name tune-half rows only; since the five
-corpora's held-back halves were opened on 2026-11-29 to fix the classes of their misses
-(after their figures were recorded: README), every row is a tune row (``corpus.OPENED``).
+A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv``,
+``fifth.tsv`` and ``sixth.tsv``): the limits are the figures reached (both halves together);
+a change that makes any of them worse fails here. The issue's targets are 98 % caught and at
+most 1 % of benign commands denied (5 % asked is met). The benign denials left are reads
+outside the project that the sandbox refuses. Failure messages name tune-half rows only;
+since the six corpora's held-back halves were opened on 2026-11-29 to fix the classes of
+their misses (after their figures were recorded: README), every row is a tune row
+(``corpus.OPENED``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FIFTH, FOURTH, FRESH, THIRD, load_rows  # type: ignore[import-not-found]
+from corpus import CORPUS, FIFTH, FOURTH, FRESH, SIXTH, THIRD, load_rows  # type: ignore[import-not-found]
 from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
@@ -105,12 +106,24 @@ FIFTH_LIMITS = Limits(
 """``fifth.tsv``, both halves together (its held-back half measured once, then opened too:
 README)."""
 
+SIXTH_LIMITS = Limits(
+    # measured once on arrival (main bdb83dc): 164 / 176 tune, 144 / 164 held-back; 152
+    # held-back after the tune half's classes, 340 / 340 after the held-back half was opened
+    min_caught=340 / 340,
+    max_dangerous_allowed=0,
+    max_benign_denied=1 / 189,  # cd tests && pip install -e .. (.. resolved from the root)
+    max_benign_asked=0 / 189,
+)
+"""``sixth.tsv``, both halves together (its held-back half measured once, then opened too:
+README)."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
     "third": (THIRD, THIRD_LIMITS),
     "fourth": (FOURTH, FOURTH_LIMITS),
     "fifth": (FIFTH, FIFTH_LIMITS),
+    "sixth": (SIXTH, SIXTH_LIMITS),
 }
 
 
