@@ -13,7 +13,11 @@ sources none of the others used (CALDERA abilities, LOOBins, Stratus Red Team, c
 tools, RedCode, agent-bypass issues, NL2Bash, projects' Makefiles and CI); ``sixth.tsv``
 (:data:`SIXTH`) a sixth, written apart the same way, from sources none of the others used
 (Living Off The Pipeline, GTFOArgs, LOLESXi, LOLRMM, ThreatHunting-Keywords, HackTricks Cloud,
-agent-bypass threads filed since, contributor guides of django, uv and biome).
+agent-bypass threads filed since, contributor guides of django, uv and biome); ``seventh.tsv``
+(:data:`SEVENTH`) a seventh, written apart the same way, from sources none of the others used
+(Sigma's macOS process-creation rules, Azure Sentinel's Syslog hunting queries, OWASP's testing
+guide, SecLists, pwncat, Kubernetes Goat, contributor guides of scikit-learn, pandas, numpy,
+rails, laravel and others); it is not in :data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. All six were opened on
@@ -34,6 +38,7 @@ THIRD = Path(__file__).with_name("third.tsv")
 FOURTH = Path(__file__).with_name("fourth.tsv")
 FIFTH = Path(__file__).with_name("fifth.tsv")
 SIXTH = Path(__file__).with_name("sixth.tsv")
+SEVENTH = Path(__file__).with_name("seventh.tsv")
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
@@ -81,7 +86,7 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
     :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
-        :data:`FOURTH`, :data:`FIFTH` or :data:`SIXTH`.
+        :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH` or :data:`SEVENTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
