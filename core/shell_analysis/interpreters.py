@@ -169,13 +169,19 @@ _DESTROY = re.compile(
     r"rmtree|os\.remove|os\.unlink|os\.rmdir|removedirs|\bunlink\b|rm_rf|rm_r\b|"
     r"FileUtils\.rm|rmSync|rmdirSync|unlinkSync|fs\.rm\b|fs\.rm\(|Remove-Item|\bdel\s+/|"
     r"File\.delete|Files\.delete|file\.remove|rimraf|shred|truncate\(|\brm\(|\bunlink\(|"
-    r"delete-directory|rmdir\(",
+    r"delete-directory|rmdir\(|"
+    # AppleScript's Finder and System Events deleting items (osascript(1))
+    r"\bto delete\b|\bdelete (?:every|the|folder|file|items?)\b|"
+    # PHP's file functions (the PHP manual)
+    r"\bunlink\s*\(|\brmdir\s*\(",
     re.IGNORECASE,
 )
 _HOME_OR_ROOT = re.compile(
     r"Dir\.home|homedir|expanduser|Path\.home|\$ENV\{HOME\}|getenv\(['\"]HOME|"
     r"environ\[['\"]HOME|process\.env\.HOME|\$HOME|\$env:USERPROFILE|~|['\"]/['\"]|"
-    r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b",
+    r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b|"
+    # AppleScript's home folder, PHP's and Ruby's views of HOME
+    r"\bof home\b|\bpath to home folder\b|\$_SERVER\[['\"]HOME|\$_ENV\[['\"]HOME|ENV\[['\"]HOME",
 )
 _WRITE = re.compile(
     r"open\((?:[^()]|\([^()]*\))*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"
@@ -183,12 +189,14 @@ _WRITE = re.compile(
     r"fs\.writeFile|fs\.appendFile|file_put_contents|fopen\([^)]*['\"][wax]|shutil\.copy|"
     r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
     r"Add-Content|\bspurt\b|>>?\s*['\"]?(?:[/~]|\$ENV\{HOME\})|['\"]\+?>>?['\"]|\\openout|FileWriter|"
-    r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)",
+    r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)|"
+    r"(?<![.\w])(?:copy|rename)\s*\(",  # PHP's copy() and rename()
     re.IGNORECASE,
 )
 _LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")
 _HOME_CALL = re.compile(r"Dir\.home|homedir\(|expanduser\(|Path\.home\(|\$ENV\{HOME\}|"
-                        r"getenv\(['\"]HOME|environ\[['\"]HOME|process\.env\.HOME|\$HOME")
+                        r"getenv\(['\"]HOME|environ\[['\"]HOME|process\.env\.HOME|\$HOME|"
+                        r"\$_(?:SERVER|ENV)\[['\"]HOME")
 _SYMLINK_CALL = re.compile(r"symlink\w*\s*\([^,)]*")
 
 

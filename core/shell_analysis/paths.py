@@ -103,6 +103,9 @@ _GLUED_OUTPUT = frozenset({"7z", "7za", "7zz", "7zr"})
 ``-wDIR``: 7-Zip's manual)."""
 
 
+_LABEL_TOOLS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pants", "please",
+                          "plz"})
+"""Build tools whose ``//package:target`` and ``@repo//…`` words are labels (their manuals)."""
 _SOCAT_FILE = re.compile(r"^(?:OPEN|FILE|GOPEN|CREATE|CREAT):([^,]+)", re.IGNORECASE)
 """socat(1)'s file addresses: the path between the colon and the first option."""
 
@@ -124,6 +127,8 @@ def _segment_paths(segment: Segment) -> list[str]:
             continue
         if index in positions and word.value.startswith("/"):
             continue
+        if segment.command in _LABEL_TOOLS and word.value.startswith(("//", "@")):
+            continue  # bazel test //src/...:all: a build label, not a path
         if segment.command in _GLUED_OUTPUT and word.value.startswith(("-o", "-w")):
             found.append(word.value[2:])  # 7z x a.7z -o/DIR: the switch's value is glued
             continue

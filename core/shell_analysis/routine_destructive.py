@@ -348,8 +348,15 @@ def _takes_owner_access(mode: str) -> bool:
 _CONTAINER_DATA = frozenset({"-v", "--volumes", "--rmi"})
 
 
+_COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--profile",
+                             "--env-file", "--project-directory", "--ansi", "--parallel",
+                             "-c", "--context", "-H", "--host"})
+"""Options of docker, podman and compose that take the next word (``compose -f x.yml down``)."""
+
+
 def _containers(args: Sequence[str]) -> str | None:
-    words = [a for a in args if not a.startswith("-")]
+    words = [a for previous, a in zip(["", *args], args, strict=False)
+             if not a.startswith("-") and previous not in _COMPOSE_VALUES]
     if words[:1] == ["compose"]:
         words = words[1:]
     verb = words[:1]
@@ -551,7 +558,8 @@ _REMOTE_DELETES: dict[str, tuple[tuple[str, ...], ...]] = {
                                                              ("del",)),
     "terraform": (("destroy",), ("taint",)), "tofu": (("destroy",), ("taint",)),
     "pulumi": (("destroy",),),
-    "gh": (("repo", "delete"), ("release", "delete"), ("secret", "delete"),
+    "gh": (("repo", "delete"), ("release", "delete"), ("release", "delete-asset"),
+           ("secret", "delete"),
            ("issue", "delete"), ("run", "delete"), ("variable", "delete"), ("cache", "delete"),
            ("label", "delete"), ("gist", "delete"), ("project", "delete")),
     "dropdb": ((),), "dropuser": ((),), "redis-cli": (("flushall",), ("flushdb",)),

@@ -346,9 +346,11 @@ _KEY_NAMES = re.compile(r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys|\.aws
 key headers are among :data:`_KEY_PREFIXES`)."""
 
 
-_HOME_SETTINGS = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+)/\.[^/]+/?$")
-"""A hidden directory of a home (``~/.config``, ``/home/alice/.local``): where every tool keeps
-its settings and tokens, as wide a hunt as the home itself."""
+_HOME_SETTINGS = re.compile(
+    r"^(?:~|\$HOME|\$\{HOME\}|/root|/home/[^/]+|/Users/[^/]+)/(?:\.[^/]+|Library(?:/[^/]+)?)/?$")
+"""A hidden directory of a home (``~/.config``, ``/home/alice/.local``) or macOS's
+``~/Library`` and its folders (``~/Library/Preferences``, ``Application Support``): where every
+tool keeps its settings and tokens, as wide a hunt as the home itself."""
 
 
 _KEY_PREFIXES = re.compile(

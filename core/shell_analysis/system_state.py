@@ -151,7 +151,8 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
                                      "nmcli", "zzz", "ZZZ", "mount", "umount",
-                                     "esxcli", "vim-cmd"})
+                                     "esxcli", "vim-cmd", "rcsusefirewall2",
+                                     "susefirewall2"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS) | frozenset(_BOOT_CHAIN_READS)
 )
 """Command names :func:`system_state_finding` looks at."""
@@ -217,6 +218,8 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return not _BOOT_CHAIN_READS[head].intersection(args)
     if head in _IPTABLES:
         return _iptables(args)
+    if head in ("rcsusefirewall2", "susefirewall2"):  # SUSE's firewall script: stop, off
+        return bool({"stop", "off", "reset", "close"} & set(verbs))
     if head == "esxcli":  # esxcli(1): NAMESPACE… COMMAND; list and get read, the rest change
         return bool(verbs) and not any(v.startswith(("list", "get")) or v == "help"
                                        for v in verbs)
