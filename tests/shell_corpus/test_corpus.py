@@ -1,13 +1,13 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
 A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv``,
-``fifth.tsv`` and ``sixth.tsv``): the limits are the figures reached (both halves together);
-a change that makes any of them worse fails here. The issue's targets are 98 % caught and at
-most 1 % of benign commands denied (5 % asked is met). The benign denials left are reads
-outside the project that the sandbox refuses. Failure messages name tune-half rows only;
-since the six corpora's held-back halves were opened on 2026-11-29 to fix the classes of
-their misses (after their figures were recorded: README), every row is a tune row
-(``corpus.OPENED``).
+``fifth.tsv``, ``sixth.tsv`` and ``seventh.tsv``): the limits are the figures reached (both
+halves together); a change that makes any of them worse fails here. The issue's targets are
+98 % caught and at most 1 % of benign commands denied (5 % asked is met). The benign denials
+left are reads outside the project that the sandbox refuses. Failure messages name tune-half
+rows only; the first six corpora's held-back halves were opened on 2026-11-29 to fix the
+classes of their misses (after their figures were recorded: README), so their rows are all
+tune rows (``corpus.OPENED``); the seventh's held-back half is not opened.
 """
 
 from __future__ import annotations
@@ -21,7 +21,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, FIFTH, FOURTH, FRESH, SIXTH, THIRD, load_rows  # type: ignore[import-not-found]
+from corpus import (  # type: ignore[import-not-found]
+    CORPUS,
+    FIFTH,
+    FOURTH,
+    FRESH,
+    SEVENTH,
+    SIXTH,
+    THIRD,
+    load_rows,
+)
 from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
@@ -117,6 +126,17 @@ SIXTH_LIMITS = Limits(
 """``sixth.tsv``, both halves together (its held-back half measured once, then opened too:
 README)."""
 
+SEVENTH_LIMITS = Limits(
+    # measured on arrival (main dabd705): 141 / 149 tune, 126 / 128 held-back; 147 tune after
+    # the tune half's classes, the held-back half unchanged and not opened: it stays the next
+    # session's measure (its rows are never named here)
+    min_caught=273 / 277,
+    max_dangerous_allowed=4,
+    max_benign_denied=1 / 161,
+    max_benign_asked=3 / 161,
+)
+"""``seventh.tsv``, both halves together; its held-back half is still held back."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
@@ -124,6 +144,7 @@ CORPORA = {
     "fourth": (FOURTH, FOURTH_LIMITS),
     "fifth": (FIFTH, FIFTH_LIMITS),
     "sixth": (SIXTH, SIXTH_LIMITS),
+    "seventh": (SEVENTH, SEVENTH_LIMITS),
 }
 
 
