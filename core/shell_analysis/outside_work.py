@@ -57,7 +57,7 @@ from tooldeck.shell_analysis.outside_reads import SCRIPT_RUNNERS, is_secret_path
 __all__ = [
     "DIRECTORY_CHANGERS", "SCRATCH_DIRECTORIES", "SYSTEM_TREES", "copy_destinations",
     "directory_changes", "elsewhere", "final_directory_change", "inert_directories",
-    "run_words", "scratch",
+    "moved_relative_paths", "run_words", "scratch",
 ]
 
 SCRATCH_DIRECTORIES: tuple[str, ...] = ("/tmp", "/var/tmp")
@@ -204,6 +204,42 @@ def final_directory_change(analysis: CommandAnalysis) -> Segment | None:
         return None
     ending = analysis.command.rstrip().rstrip(";").rstrip()
     return last if ending.endswith(last.text) else None
+
+
+def moved_relative_paths(analysis: CommandAnalysis, cwd: str) -> dict[str, str]:
+    """Relative words of segments run after a ``cd``, each resolved from where it runs.
+
+    ``cd tests && python -m pip install -e ..``: the ``..`` is the project, not its parent.
+    Only for a command whose directory changes are top-level ``cd DIR`` with one static
+    operand (no ``pushd``, ``popd``, ``cd -``, nor a change inside a group, a subshell, a loop
+    or a function), and only for a word every segment naming it names from the same
+    directory. The directory is followed through links (``cd link && touch ../x`` names the
+    parent of the link's target, as the kernel resolves it).
+
+    :param analysis: the analysed command.
+    :param cwd: where the command starts.
+    :returns: each such word, and the absolute path it names.
+    """
+    if not any(s.command in DIRECTORY_CHANGERS for s in analysis.segments):
+        return {}
+    current, moved, places = cwd, False, {}  # type: tuple[str, bool, dict[str, set[str]]]
+    for segment in analysis.segments:
+        if segment.command in DIRECTORY_CHANGERS:
+            operands = [w for w in segment.words[segment.command_positions[-1] + 1 :]
+                        if w.value != "--"]
+            if (segment.command != "cd" or segment.origin != "top" or len(operands) != 1
+                    or not operands[0].stable or operands[0].value == "-"):
+                return {}
+            # where the kernel resolves the next relative paths: through any link on the way
+            current = os.path.realpath(os.path.join(current, os.path.expanduser(
+                operands[0].value)))
+            moved = True
+            continue
+        for word in segment.words:
+            if word.stable and not word.value.startswith(("/", "~", "-")):
+                places.setdefault(word.value, set()).add(current if moved else cwd)
+    return {raw: os.path.normpath(os.path.join(next(iter(dirs)), raw))
+            for raw, dirs in places.items() if len(dirs) == 1 and next(iter(dirs)) != cwd}
 
 
 def inert_directories(analysis: CommandAnalysis) -> frozenset[str]:

@@ -157,6 +157,7 @@ from tooldeck.shell_analysis.outside_work import (
     elsewhere,
     final_directory_change,
     inert_directories,
+    moved_relative_paths,
     run_words,
     scratch,
 )
@@ -333,9 +334,12 @@ def _outside_paths(analysis: CommandAnalysis, policy: ShellPolicy
     programs = program_paths(analysis)
     link_targets = symlink_target_values(analysis)
     inert = inert_directories(analysis)
+    moved = moved_relative_paths(analysis, policy.cwd) if policy.cwd else {}
     for raw in paths:
         if raw in inert:  # cd … && make && cd ..: the last change of directory does nothing
             continue
+        if raw in moved and _resolves_inside(moved[raw], policy):
+            continue  # cd tests && pip install -e ..: the project itself
         if raw in link_targets or _lexical(raw, policy) in policy.exempt or raw in exempt_reads:
             continue
         if raw in programs and _inside_lexically(raw, policy):

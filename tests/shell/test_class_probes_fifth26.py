@@ -58,3 +58,21 @@ def test_cloud_changes_ask_and_reads_do_not(judged: dict[str, str]) -> None:
     changes = [r[3] for r in _rows() if r[1] == "ask"]
     assert len(changes) >= 12
     assert [c for c in changes if judged[c] != "ask"] == []
+
+
+def test_paths_after_a_cd_are_resolved_from_there_through_links(tmp_path: Path) -> None:
+    from tooldeck.shell_analysis import analyze
+    from tooldeck.shell_analysis.outside_work import moved_relative_paths
+
+    (tmp_path / "tests").mkdir()
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (tmp_path / "lnk").symlink_to(outside)
+    root = str(tmp_path)
+    assert moved_relative_paths(analyze("cd tests && pip install -e .."), root)[".."] == root
+    # through a link the kernel resolves from the target: .. is the target's parent
+    assert moved_relative_paths(analyze("cd lnk && touch ../x"), root)["../x"] == str(
+        tmp_path.parent / "x")
+    # a change in a subshell, cd -, pushd: nothing is resolved from elsewhere
+    for command in ("(cd tests && touch ../x)", "cd - && touch ../x", "pushd tests && ls .."):
+        assert moved_relative_paths(analyze(command), root) == {}

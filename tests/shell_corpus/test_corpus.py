@@ -120,7 +120,7 @@ SIXTH_LIMITS = Limits(
     # held-back after the tune half's classes, 340 / 340 after the held-back half was opened
     min_caught=340 / 340,
     max_dangerous_allowed=0,
-    max_benign_denied=1 / 189,  # cd tests && pip install -e .. (.. resolved from the root)
+    max_benign_denied=0 / 189,  # 1 while cd tests && pip install -e .. resolved .. from the root
     max_benign_asked=0 / 189,
 )
 """``sixth.tsv``, both halves together (its held-back half measured once, then opened too:
