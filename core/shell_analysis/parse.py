@@ -63,7 +63,7 @@ from tooldeck.shell_analysis.staged import (
     staged_program,
     written_text,
 )
-from tooldeck.shell_analysis.wrappers import resolve
+from tooldeck.shell_analysis.wrappers import is_assignment, resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
 
@@ -320,24 +320,30 @@ class _Walker:
 
     def assigned_command(self, node: Node, origin: str, depth: int, script: _Script,
                          outer: Sequence[Node]) -> None:
-        """The command tree-sitter hangs on a redirection that follows a lone assignment.
+        """The command tree-sitter hangs on a redirection after a lone assignment or none.
 
         In ``ls | X=1 2>&1 rm -rf ~`` the grammar reads ``X=1`` as the pipeline's last
-        element and ``rm -rf ~`` as more destinations of ``2>&1``; bash runs ``rm -rf ~``
-        with ``X`` set. The words are judged as that command.
+        element and ``rm -rf ~`` as more destinations of ``2>&1``; in ``<<<w >f rm -rf ~ > x``
+        it reads a statement of redirections only, ``rm -rf ~`` again as destinations. Bash
+        runs ``rm -rf ~`` in both. The words are judged as that command.
         """
         body = node.child_by_field_name("body")
         while body is not None and body.type in _GROUP_BODIES and body.named_child_count:
             body = body.named_children[-1]
-        if body is None or body.type != "variable_assignment":
+        if body is not None and body.type != "variable_assignment":
             return
         redirects = [c for c in node.children if c.type in _REDIRECTS]
         word_nodes = [w for r in redirects for w in _redirect_arguments(r)]
         if not word_nodes:
             return
         words = words_from_nodes(word_nodes, script.source)
-        text = script.source[body.start_byte : node.end_byte].decode("utf-8", "replace")
-        self.emit(words, text, origin, self.stdin(body, redirects, outer, script), depth)
+        while words and is_assignment(words[0].value):  # ! Y=2 2>/dev/null x=1 a: x=1 sets
+            words = words[1:]
+        if not words:
+            return
+        start = node if body is None else body
+        text = script.source[start.start_byte : node.end_byte].decode("utf-8", "replace")
+        self.emit(words, text, origin, self.stdin(start, redirects, outer, script), depth)
 
     def assignment(self, node: Node, script: _Script, *, standalone: bool = False) -> None:
         name = node.child_by_field_name("name")

@@ -318,6 +318,8 @@ def test_a_command_on_the_line_after_a_long_pipeline_is_judged(command: str) -> 
     ("env <<EOF sudo id\nx\nEOF", ["env", "sudo", "id"]),
     ("nohup <<EOF 2>&1 sudo id\nb\nEOF", ["nohup", "sudo", "id"]),
     ("! rm >/dev/null -rf ~", ["rm", "-rf", "~"]),
+    ("<<<w >f rm -rf ~ > x", ["rm", "-rf", "~"]),  # hypothesis: redirections only, then words
+    ("! Y=2 2>/dev/null x=1 sudo id", ["sudo", "id"]),  # hypothesis: an assignment after them
     ("true && ! sudo 2>/dev/null id", ["sudo", "id"]),
 ])
 def test_words_the_grammar_hangs_on_a_redirection_are_the_commands(command: str,

@@ -12,6 +12,10 @@ Bash only defines the function, never runs its body; it runs with ``PATH`` empti
 temporary directory, and every generated text is checked with ``bash -n`` first, so a text
 that closed the function early could not run anything but builtins, none of which the
 alphabet names.
+
+The property runs derandomized (the same examples on every run): the suite stays
+deterministic, and each disagreement it found is pinned in ``test_adversarial.py``. Its
+randomized runs found four of the six classes fixed in ``parse.py``.
 """
 
 from __future__ import annotations
@@ -71,8 +75,8 @@ def _commands(command: str) -> list[tuple[str, ...]] | None:
             for segment in analysis.segments if segment.command_positions]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.filter_too_much])
+@settings(max_examples=500, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(parts=st.lists(st.tuples(_WORD, _GLUE), min_size=1, max_size=8), last=_WORD)
 def test_the_commands_found_are_those_bash_reads(parts: list[tuple[str, str]], last: str,
                                                  tmp_path_factory: pytest.TempPathFactory,
