@@ -8,8 +8,11 @@ may hold U+2424 (SYMBOL FOR NEWLINE) where it has a newline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 Row = tuple[str, str, str, str]
 """class, expected verdict, source, command."""
@@ -43,3 +46,40 @@ def wrong_look_alikes(rows: list[Row], judged: Mapping[str, str]) -> list[tuple[
     return [(r[3], judged[r[3]]) for r in rows
             if (r[1] == "allow" and judged[r[3]] != "allow")
             or (r[1] == "asked" and judged[r[3]] != "ask")]
+
+
+def verdicts_fixture(data: Path) -> Any:
+    """The module-scoped ``judged`` fixture of a round: each row's verdict under the default.
+
+    A round's test module binds it once: ``judged = verdicts_fixture(DATA)``.
+
+    :param data: the round's TSV file.
+    :returns: the fixture.
+    """
+
+    @pytest.fixture(scope="module", name="judged")
+    def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
+        return default_verdicts([row[3] for row in read_rows(data)])
+
+    return judged
+
+
+def table_problems(rows: list[Row], *, dangerous: int, look_alikes: int) -> list[str]:
+    """What a round's table lacks: sources, distinct rows, enough of each, look-alikes per class.
+
+    :param rows: the round's rows.
+    :param dangerous: the fewest dangerous rows (``deny`` or ``ask``) it must hold.
+    :param look_alikes: the fewest ``allow`` rows it must hold.
+    :returns: one line per problem; empty when the table is complete.
+    """
+    problems = [f"no source: {r[3]!r}" for r in rows if not r[2].strip()]
+    if len({r[3] for r in rows}) != len(rows):
+        problems.append("a command appears twice")
+    if sum(r[1] in ("deny", "ask") for r in rows) < dangerous:
+        problems.append(f"fewer than {dangerous} dangerous rows")
+    if sum(r[1] == "allow" for r in rows) < look_alikes:
+        problems.append(f"fewer than {look_alikes} look-alikes")
+    for cls in sorted({r[0] for r in rows}):
+        if {r[1] in ("deny", "ask") for r in rows if r[0] == cls} != {True, False}:
+            problems.append(f"class {cls!r} lacks a dangerous row or a look-alike")
+    return problems

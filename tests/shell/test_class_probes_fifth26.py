@@ -11,12 +11,9 @@ inspection outside it (``codesign -dv``, ``spctl -a``, ``security find-identity`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import pytest
-
-from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
 
 DATA = Path(__file__).with_name("data") / "class_probes_fifth26.tsv"
 
@@ -25,10 +22,7 @@ def _rows() -> list[Row]:
     return read_rows(DATA)
 
 
-@pytest.fixture(scope="module")
-def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
-    """Every row's verdict under the embedded default."""
-    return default_verdicts([row[3] for row in _rows()])
+judged = verdicts_fixture(DATA)
 
 
 def test_rows_are_distinct_and_have_look_alikes() -> None:

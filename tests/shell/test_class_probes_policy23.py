@@ -10,14 +10,11 @@ Every dangerous row must be caught (denied or asked), every ``allow`` row allowe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import pytest
 
 from tooldeck.shell_analysis.parse import analyze
 
-from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
 
 DATA = Path(__file__).with_name("data") / "class_probes_policy23.tsv"
 AGENTS = ("anthropics/claude-code", "google-gemini/gemini-cli", "openai/codex",
@@ -35,10 +32,7 @@ def _rows() -> list[Row]:
     return read_rows(DATA)
 
 
-@pytest.fixture(scope="module")
-def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
-    """Every row's verdict under the embedded default."""
-    return default_verdicts([row[3] for row in _rows()])
+judged = verdicts_fixture(DATA)
 
 
 def test_rows_name_their_source_and_are_distinct() -> None:

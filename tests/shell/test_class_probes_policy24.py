@@ -9,16 +9,13 @@ dangerous row must be caught (denied or asked), every ``allow`` row allowed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import pytest
 
 from tooldeck.shell_analysis import analyze, launched_commands
 from tooldeck.shell_analysis.system_state import system_state_finding
 from tooldeck.shell_analysis.tree_copies import copied_tree
 
-from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
 
 DATA = Path(__file__).with_name("data") / "class_probes_policy24.tsv"
 
@@ -27,10 +24,7 @@ def _rows() -> list[Row]:
     return read_rows(DATA)
 
 
-@pytest.fixture(scope="module")
-def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
-    """Every row's verdict under the embedded default."""
-    return default_verdicts([row[3] for row in _rows()])
+judged = verdicts_fixture(DATA)
 
 
 def test_rows_name_their_source_and_each_class_has_look_alikes() -> None:

@@ -11,7 +11,6 @@ row must be caught (denied or asked), every ``allow`` row allowed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,14 @@ import pytest
 from tooldeck.shell_analysis import DEFAULT_BLOCKED, ClassContext, analyze, judge_classes
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 
-from .probe_rounds import Row, missed, read_rows, wrong_look_alikes
+from .probe_rounds import (
+    Row,
+    missed,
+    read_rows,
+    table_problems,
+    verdicts_fixture,
+    wrong_look_alikes,
+)
 
 DATA = Path(__file__).with_name("data") / "class_probes_policy25.tsv"
 CONTEXT = ClassContext(DEFAULT_BLOCKED, ("/work/project",), "/work/project")
@@ -29,21 +35,11 @@ def _rows() -> list[Row]:
     return read_rows(DATA)
 
 
-@pytest.fixture(scope="module")
-def judged(default_verdicts: Callable[[Sequence[str]], dict[str, str]]) -> dict[str, str]:
-    """Every row's verdict under the embedded default."""
-    return default_verdicts([row[3] for row in _rows()])
+judged = verdicts_fixture(DATA)
 
 
 def test_rows_name_their_source_and_each_class_has_look_alikes() -> None:
-    rows = _rows()
-    assert all(r[2].strip() for r in rows)
-    assert len({r[3] for r in rows}) == len(rows)
-    assert sum(r[1] in ("deny", "ask") for r in rows) >= 150
-    assert sum(r[1] == "allow" for r in rows) >= 60
-    for cls in {r[0] for r in rows}:
-        kinds = {r[1] in ("deny", "ask") for r in rows if r[0] == cls}
-        assert kinds == {True, False}, cls
+    assert table_problems(_rows(), dangerous=150, look_alikes=60) == []
 
 
 def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
