@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import attrs
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
+from tooldeck.shell_analysis.program_text import grep_patterns
 
 __all__ = ["PRINTERS", "SHELL_SYNTAX_PATTERNS", "code_view", "is_data_word"]
 
@@ -44,15 +45,6 @@ _GH_WRITERS = frozenset({"create", "edit", "comment", "review", "close", "merge"
 _MESSAGE_OPTIONS = frozenset({"-m", "--message", "--author"})
 _SEARCH_OPTIONS = frozenset({"--grep", "--author", "--committer", "-S", "-G"})
 _GH_OPTIONS = frozenset({"--title", "-t", "--body", "-b", "--notes", "-n", "--subject"})
-_GREP_OPTIONS = frozenset({"-e", "--regexp"})
-_GREP_FILE_OPTIONS = frozenset({"-f", "--file"})
-_GREP_VALUE_OPTIONS = frozenset({
-    # options of grep(1) and rg(1) that take the next word as their value
-    "-A", "-B", "-C", "-m", "-d", "-D", "-g", "-t", "-T", "-j", "-M", "--glob", "--iglob",
-    "--type", "--type-not", "--max-count", "--context", "--after-context",
-    "--before-context", "--include", "--exclude", "--exclude-dir", "--max-depth",
-    "--max-columns", "--threads",
-})
 
 
 def _drop_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]:
@@ -76,25 +68,8 @@ def _drop_values(args: Sequence[Word], options: frozenset[str]) -> list[Word]:
 
 
 def _grep_args(args: Sequence[Word]) -> list[Word]:
-    if any(w.value in _GREP_OPTIONS or w.value.startswith("--regexp=") for w in args):
-        return _drop_values(args, _GREP_OPTIONS)
-    if any(w.value in _GREP_FILE_OPTIONS or w.value.startswith("--file=") for w in args):
-        return list(args)  # grep -f PATTERNS FILE…: every operand is a file to search
-    kept: list[Word] = []
-    dropped = ended = value = False
-    for word in args:
-        if dropped or value:
-            value = False
-            kept.append(word)
-        elif not ended and word.value == "--":  # grep -r -- --pattern dir/
-            ended = True
-            kept.append(word)
-        elif not ended and word.value.startswith("-"):
-            value = word.value in _GREP_VALUE_OPTIONS  # grep -A 3 PATTERN: 3 is no pattern
-            kept.append(word)
-        else:
-            dropped = True
-    return kept
+    patterns = grep_patterns(args)
+    return [w for i, w in enumerate(args) if i not in patterns]
 
 
 def _code_args(argv0: str, args: Sequence[Word]) -> list[Word]:

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
 from tooldeck.shell_analysis.model import Segment, Word
 
-__all__ = ["program_words"]
+__all__ = ["grep_patterns", "program_words"]
 
 _SEDS = frozenset({"sed", "gsed"})
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
@@ -123,6 +123,18 @@ def _script_and_patterns(family: str, args: Sequence[Word], offset: int) -> set[
     if not program_given and first_operand is not None:
         found.add(offset + first_operand)
     return found
+
+
+def grep_patterns(args: Sequence[Word]) -> set[int]:
+    """The positions of a grep's patterns among its arguments.
+
+    The ``-e`` values, or else the first operand after the options, their values and ``--``;
+    none when ``-f`` reads the patterns from a file.
+
+    :param args: the words after ``grep`` (or ``git grep``).
+    :returns: indexes into ``args``.
+    """
+    return _script_and_patterns("grep", args, 0)
 
 
 _KEY_SUBCOMMANDS: dict[str, frozenset[str]] = {
