@@ -27,12 +27,19 @@ ANSI = re.compile(
 )
 
 
+OPENED: frozenset[str] = frozenset({"dpkg/list-huge.txt"})
+"""Held-back outputs a rule was measured against while it was written, tune from then on:
+the ``dpkg-table`` rule's two designs were compared on this listing's lost facts (2026-11-29)."""
+
+
 def half_of(relative: str) -> str:
-    """The half an output belongs to.
+    """The half an output belongs to (by a hash of its path, unless :data:`OPENED`).
 
     :param relative: the ``.txt`` path relative to ``outputs/``, with ``/`` separators.
     :returns: :data:`TUNE` or :data:`HELD_BACK`.
     """
+    if relative in OPENED:
+        return TUNE
     return TUNE if hashlib.sha256(relative.encode()).digest()[0] % 2 == 0 else HELD_BACK
 
 
