@@ -21,6 +21,8 @@ An interpreter one-liner (``python3 -c``, ``perl -e``, ``node -e``, ``php -r``, 
 |                                                                | else ask                |
 | decoding then evaluating (``eval(Buffer.from(…'base64'))``,    | ask (opaque)            |
 | ``exec(b64decode(…))``)                                        |                         |
+| evaluating text read at run time (``eval(STDIN.read)``,        | ask (opaque); deny when |
+| ``eval(fs.readFileSync(0))``, ``exec(open(f).read())``)         | it is fetched (above)   |
 | code that is not static (``ruby -e "$PAYLOAD"``)               | ask (opaque)            |
 | none of these                                                  | nothing (allow)         |
 
@@ -221,13 +223,25 @@ _NETWORK = re.compile(
     r"\.request\(|net\.Dial|createConnection|Socket\(|socketConnection|make\.socket|"
     # URL readers by their manuals: PHP's URL wrappers, Ruby's open-uri, Node's http modules
     r"(?:file_get_contents|fopen|readfile|include|require)(?:_once)?\s*\(?\s*['\"](?:https?|ftp)://|"
-    r"URI\.open|open-uri|require\(\s*['\"](?:https?|http2|net)['\"]\s*\)",
+    r"URI\.open|open-uri|require\(\s*['\"](?:https?|http2|net)['\"]\s*\)|"
+    # Foundation's URL loading (JXA and Swift: NSString/NSData stringWithContentsOfURL…,
+    # NSURLSession; Apple's Foundation reference; Sigma's JXA in-memory execution)
+    r"ContentsOfURL|NSURLSession|NSURLConnection|\bURLSession\b",
     re.IGNORECASE,
 )
 _RUN_TEXT = re.compile(
     r"(?<![.\w])eval\b|(?<![.\w])exec\s*\(|\bFunction\s*\(|instance_eval|loadstring\s*\(|"
-    r"runInThisContext|runInNewContext|vm\.Script|Invoke-Expression|\biex\b")
+    r"runInThisContext|runInNewContext|vm\.Script|Invoke-Expression|\biex\b|"
+    r"(?<![.\w])load\s*\(\s*io\.")  # Lua's load(io.read(…)): a chunk read as code
 """Running a string as code (``eval``, ``exec(``, ``new Function(``; not ``model.eval()``)."""
+_READ_AT_RUN_TIME = re.compile(
+    r"\bSTDIN\b|\$stdin|sys\.stdin|process\.stdin|php://stdin|<\s*(?:STDIN)?\s*>|"
+    r"readFileSync|\breadFile\s*\(|File\.read|IO\.read|File\.open|\bopen\s*\(|"
+    r"file_get_contents|\bio\.read|io\.open|\bslurp\b|readLines|readTextFile|Bun\.file|"
+    r"read_to_string|ContentsOfFile|readline")
+"""Code text that comes from standard input or a file at run time (each language's reader:
+``STDIN.read``, ``sys.stdin``, ``readFileSync(0)``, Perl's ``<STDIN>``, ``File.read``,
+``open(…)``, ``file_get_contents``, Lua's ``io.read``, JXA's ``stringWithContentsOfFile``)."""
 _SENSITIVE = re.compile(
     r"169\.254\.169\.254|metadata\.google|100\.100\.100\.200|\.ssh|\.aws|\.npmrc|\.netrc|"
     r"\.env\b|id_rsa|id_ed25519|/etc/shadow|credentials|\.git-credentials|\.kube|\.docker|"
@@ -395,6 +409,9 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
                        "(download-exec in one line)")
     if _DECODE.search(code) and _EVAL.search(code):
         return Finding(ASK, "embedded-code", "the code decodes then runs something")
+    if _RUN_TEXT.search(code) and _READ_AT_RUN_TIME.search(code):
+        return Finding(ASK, "embedded-code", "the code runs text it reads at run time "
+                       "(opaque)")
     if spawn:
         return Finding(ASK, "embedded-code", "the code spawns a process")
     if destroy:

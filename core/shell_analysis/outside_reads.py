@@ -60,8 +60,9 @@ READ_ONLY: frozenset[str] = frozenset({
     "eza", "exa", "lsd", "fd", "fdfind",
     # initramfs listers (their manuals: they print an image's files, never write)
     "lsinitramfs", "lsinitrd",
-    # macOS inspection (their manuals: Spotlight metadata, Mach-O headers and debug info)
-    "mdls", "otool", "dwarfdump",
+    # macOS inspection (their manuals: Spotlight metadata and search, Mach-O headers and
+    # debug info); locate's other implementations (plocate(1), mlocate)
+    "mdls", "mdfind", "otool", "dwarfdump", "plocate", "mlocate",
 })
 """Commands that only read the paths they are given (with the exceptions above).
 

@@ -28,16 +28,25 @@ look like one:
 | ``busctl tree|introspect|get-property| | D-Bus object paths (``/org/freedesktop/…``) and      |
 | status|list``, ``gdbus introspect``,   | Xfce's property names (their manuals); a method     |
 | ``xfconf-query -p`` (not setting)      | call or a property set is judged word by word       |
+| ``launchctl``                          | its domain and service targets (``gui/501``,         |
+|                                        | ``system/com.apple.x``: launchctl(1)); a plist given |
+|                                        | to ``bootstrap`` or ``load`` stays a path; its       |
+|                                        | verbs are judged by :mod:`.escalation`               |
+
+The last five rows are *names* (:func:`name_words`): no word of theirs is a file or code,
+so one built at run time (``dscl . -read /Users/$USER``, ``launchctl print gui/$(id -u)``)
+is not a path built at run time either.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
 from tooldeck.shell_analysis.model import Segment, Word
 
-__all__ = ["grep_patterns", "program_words"]
+__all__ = ["grep_patterns", "name_words", "program_words"]
 
 _SEDS = frozenset({"sed", "gsed"})
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
@@ -187,6 +196,32 @@ def _remote_command(args: Sequence[Word], offset: int) -> set[int]:
     return set()
 
 
+_LAUNCHD_TARGET = re.compile(r"^(?:gui|user|login|system|pid|session)/")
+"""A launchd domain or service target (launchctl(1): ``gui/<uid>/<label>``, ``system/…``)."""
+
+
+def name_words(segment: Segment) -> frozenset[int]:
+    """Indices of the words that name a record, key, object or service, never a file.
+
+    :param segment: one analysed segment.
+    :returns: indices into :attr:`.Segment.words` (the last rows of the module table).
+    """
+    if not segment.command_positions:
+        return frozenset()
+    name = segment.command
+    start = segment.command_positions[-1] + 1
+    args = segment.words[start:]
+    if name in _KEY_SUBCOMMANDS or name == "xfconf-query":
+        return frozenset(_key_words(name, args, start))
+    if name == "dscl":  # dscl(1): a node and record paths (/Users/x), not files; -f FILE is
+        return frozenset(start + i for i, w in enumerate(args)
+                         if "/" in w.value and not (i and args[i - 1].value == "-f"))
+    if name == "launchctl":
+        return frozenset(start + i for i, w in enumerate(args)
+                         if _LAUNCHD_TARGET.match(w.value))
+    return frozenset()
+
+
 def program_words(segment: Segment) -> frozenset[int]:
     """Indices of the segment's words that are program text or patterns, not paths.
 
@@ -203,11 +238,9 @@ def program_words(segment: Segment) -> frozenset[int]:
         return frozenset(_script_and_patterns(family, args, start))
     if name in _SSHES:
         return frozenset(_remote_command(args, start))
-    if name in _KEY_SUBCOMMANDS or name == "xfconf-query":
-        return frozenset(_key_words(name, args, start))
-    if name == "dscl":  # dscl(1): a node and record paths (/Users/x), not files; -f FILE is
-        return frozenset(start + i for i, w in enumerate(args)
-                         if "/" in w.value and not (i and args[i - 1].value == "-f"))
+    names = name_words(segment)
+    if names:
+        return names
     if name == "smbclient":
         return frozenset(start + i for i, w in enumerate(args)
                          if w.value.replace("\\", "/").startswith("//")

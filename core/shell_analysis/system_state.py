@@ -40,7 +40,8 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 |                                    | ``depmod -n``, ``bootctl status|list`` read          |
 | swapoff                            | always                                               |
 | update-rc.d, chkconfig             | ``disable``, ``remove``, ``off``, ``--del``          |
-| launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…      |
+| launchctl                          | ``unload``, ``bootout``, ``disable``, ``stop``…;     |
+|                                    | ``kickstart -k`` (a restart, as ``systemctl restart``)|
 | update-ca-certificates,            | always; ``trust anchor`` (a root certificate         |
 | update-ca-trust, trust             | installed: T1553.004, Sigma "Install Root Certificate")|
 | amazon-ssm-agent                   | ``-register`` (the machine handed to another AWS     |
@@ -261,8 +262,9 @@ def _changes(head: str, args: Sequence[str]) -> bool:
         return bool(_HWCLOCK_SETS.intersection(args))
     if head in ("update-rc.d", "chkconfig"):
         return bool(_RC_OFF.intersection(args))
-    if head == "launchctl":
-        return bool(_LAUNCHCTL_OFF.intersection(verbs[:1]))
+    if head == "launchctl":  # kickstart -k kills the running job first (launchctl(1))
+        return bool(_LAUNCHCTL_OFF.intersection(verbs[:1])) or (verbs[:1] == ["kickstart"] and any(
+            a.startswith("-") and not a.startswith("--") and "k" in a for a in args))
     if head == "trust":
         return bool(verbs[:1]) and verbs[0] in ("anchor", "extract-compat")
     if head == "amazon-ssm-agent":

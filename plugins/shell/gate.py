@@ -68,7 +68,9 @@ rule                   vote     fires when
                                 ``"$(pwd)"/x``), or a file-changing command's operand or a
                                 redirection's target or a path-like input redirection is
                                 built at run time (``mkdir "$d"``, ``> "$out"``, ``<
-                                /proc/$PPID/environ``): it cannot be checked against the roots
+                                /proc/$PPID/environ``): it cannot be checked against the roots.
+                                A record, key or service name is no path (``dscl . -read
+                                /Users/$USER``, ``launchctl print gui/$(id -u)``)
 ``confirm``            ask      a confirm pattern matches (base or overlay) the code: the
                                 segments' resolved words without data arguments (``echo``
                                 text, commit messages, grep patterns; shell-syntax patterns
@@ -162,6 +164,7 @@ from tooldeck.shell_analysis.outside_work import (
     scratch,
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
+from tooldeck.shell_analysis.program_text import name_words
 from tooldeck.workdir import working_directory
 
 __all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "segment_views"]
@@ -477,9 +480,9 @@ def rule_sandbox_dynamic(analysis: CommandAnalysis) -> Decision | None:
             continue  # ls $(go env GOROOT)/src: a toolchain's directory, read
         if printed_only and segment.command in PRINTERS and segment.origin != "substitution":
             continue  # echo "$PWD/staged": a name printed, no file opened (nothing reads it)
-        positions = set(segment.command_positions)
+        skipped = set(segment.command_positions) | name_words(segment)
         for index, word in enumerate(segment.words):
-            if index not in positions and word.dynamic and is_path_like(word.value):
+            if index not in skipped and word.dynamic and is_path_like(word.value):
                 return _vote(Verdict.ASK, "sandbox-dynamic",
                              f"argument {word.source!r} is a path built at run time")
     return None

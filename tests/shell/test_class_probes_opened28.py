@@ -1,0 +1,45 @@
+"""The classes behind the seventh corpus' held-back misses: ``data/class_probes_opened28.tsv``.
+
+The seventh corpus (``tests/shell_corpus/seventh.tsv``) was measured with its held-back half
+unread (98.4 % caught, 1 of 91 benign denied, 3 asked); the half was then opened and its misses
+and false alarms fixed by class: code evaluated from text read at run time asks, JXA's URL
+loaders are network code, ``launchctl kickstart -k`` is a restart, and launchd targets,
+directory-service records and Spotlight searches are no paths to refuse.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
+
+DATA = Path(__file__).with_name("data") / "class_probes_opened28.tsv"
+
+
+def _rows() -> list[Row]:
+    return read_rows(DATA)
+
+
+judged = verdicts_fixture(DATA)
+
+
+def test_rows_are_distinct_and_have_look_alikes() -> None:
+    rows = _rows()
+    assert len({r[3] for r in rows}) == len(rows)
+    for word in ("ruby", "node", "lua", "osascript", "launchctl", "dscl", "mdfind"):
+        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
+        assert verdicts == {True, False}, word
+
+
+def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
+    assert missed(_rows(), judged) == []
+
+
+def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
+    assert wrong_look_alikes(_rows(), judged) == []
+
+
+def test_each_row_gets_its_own_verdict(judged: dict[str, str]) -> None:
+    wrong = [(r[3], judged[r[3]]) for r in _rows() if r[1] in ("deny", "ask")
+             and judged[r[3]] != r[1]]
+    assert wrong == []
