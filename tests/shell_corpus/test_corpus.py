@@ -7,7 +7,7 @@ halves together); a change that makes any of them worse fails here. The issue's 
 left are reads outside the project that the sandbox refuses. Failure messages name tune-half
 rows only; the first six corpora's held-back halves were opened on 2026-11-29 to fix the
 classes of their misses (after their figures were recorded: README), so their rows are all
-tune rows (``corpus.OPENED``); the seventh's held-back half is not opened.
+tune rows (``corpus.OPENED``); the seventh's followed on 2026-11-29.
 """
 
 from __future__ import annotations
@@ -128,14 +128,15 @@ README)."""
 
 SEVENTH_LIMITS = Limits(
     # measured on arrival (main dabd705): 141 / 149 tune, 126 / 128 held-back; 147 tune after
-    # the tune half's classes, the held-back half unchanged and not opened: it stays the next
-    # session's measure (its rows are never named here)
-    min_caught=273 / 277,
-    max_dangerous_allowed=4,
-    max_benign_denied=1 / 161,
-    max_benign_asked=3 / 161,
+    # the tune half's classes, the held-back half unchanged (98.4 %) when it was opened on
+    # main 0f3da08, 275 / 277 after its classes
+    min_caught=275 / 277,
+    max_dangerous_allowed=2,  # open -b of a project script, less +'!sh': earlier decisions
+    max_benign_denied=0 / 161,  # 1 while mdfind -onlyin ~/src was not known to only read
+    max_benign_asked=1 / 161,  # curl of a loopback health check (asked by design)
 )
-"""``seventh.tsv``, both halves together; its held-back half is still held back."""
+"""``seventh.tsv``, both halves together (its held-back half measured, then opened too:
+README)."""
 
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
