@@ -17,8 +17,9 @@ rule                       refuses
                            spelling (``2130706433``, ``0x7f.1``, ``127.1``, full-width ...)
 ``non-canonical-ip``       an admitted IPv4 address not written as a dotted quad
 ``private-hostname``       ``localhost``, ``*.localhost``, ``*.internal``, ``*.local``,
-                           ``*.home.arpa``, Kubernetes' ``*.svc`` and ``*.default``, and
-                           RFC 6762's ``*.localdomain|intranet|private|corp|home|lan``
+                           ``*.home.arpa``, Kubernetes' ``*.svc``, ``*.default``,
+                           ``*.kube-system`` and ``*.kube-public``, and RFC 6762's
+                           ``*.localdomain|intranet|private|corp|home|lan``
 ``single-label-host``      a dotless name (resolved through search domains or hosts files)
 ``parser-disagreement``    httpx cannot parse the URL or reads another scheme, host or port
 (domain rules)             ``denylist``, ``bare-ip-with-allowlist``, ``allowlist`` of
@@ -70,11 +71,12 @@ DEFAULT_PORTS = {"https": HTTPS_PORT, "http": 80}
 
 PRIVATE_NAME_SUFFIXES = ("localhost", "internal", "local", "home.arpa")
 """Names that never denote a public host, alone or as the last labels of a host."""
-_PRIVATE_TOP_LABELS = ("svc", "default", "localdomain", "intranet", "private", "corp", "home",
-                       "lan")
+_PRIVATE_TOP_LABELS = ("svc", "default", "kube-system", "kube-public", "localdomain", "intranet",
+                       "private", "corp", "home", "lan")
 """Last labels of private names (alone, each is a single-label host): Kubernetes' cluster DNS
-(``kubernetes.default.svc``, ``NAME.NAMESPACE.svc``, ``kubernetes.default`` through a pod's
-search domains) and the top-level names RFC 6762 appendix G lists as used on internal
+(``kubernetes.default.svc``, ``NAME.NAMESPACE.svc``, ``kubernetes.default`` and
+``tiller-deploy.kube-system`` through a pod's search domains: the namespaces every cluster
+has) and the top-level names RFC 6762 appendix G lists as used on internal
 networks (none is delegated in the public root)."""
 
 _SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

@@ -152,6 +152,10 @@ _VIMS = frozenset({"vim", "vi", "nvim", "ex", "view",
                    # vim(1)'s other names: restricted, GUI, easy and diff modes (all take -c)
                    "rvim", "rview", "gvim", "gview", "evim", "eview", "vimdiff", "gvimdiff",
                    "nvi", "vim.basic", "vim.tiny", "vim.nox", "vim.gtk3"})
+_PLUS_PAGERS = frozenset({"less", "more"})
+"""Pagers whose ``+CMD`` operand runs a pager command at start, ``!CMD`` through the shell
+(less(1) "+", more(1); GTFOBins' less and more): judged as vim's ``+CMD`` is. less runs it only
+on a terminal, which an agent's command may have."""
 _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     **dict.fromkeys(_VIMS, frozenset({"-c", "--cmd"})),
     "gdb": frozenset({"-ex", "--eval-command", "-iex", "--init-eval-command"}),
@@ -407,7 +411,7 @@ def _code_words(segment: Segment) -> list[Word]:
         words.extend(_git_config(args))
         words.extend(Word(w.value.split("ext::", 1)[1].replace("% ", " ").replace("%%", "%"),
                           w.source, w.dynamic) for w in args if "ext::" in w.value)
-    if name in _VIMS:
+    if name in _VIMS or name in _PLUS_PAGERS:
         words.extend(Word(w.value[1:], w.source) for w in args if w.value.startswith("+"))
     if name in _DBUS_TOOLS:
         words.extend(_unixexec(args))
@@ -515,6 +519,10 @@ def option_finding(segment: Segment,
             found = shell_judge(word.value)
         if found is None and segment.command in _EDITORS and _EX_SHELL.search(word.value):
             found = Finding(ASK, "launcher", f"editor command {word.value!r} opens a shell")
+        if found is None and segment.command in _PLUS_PAGERS and word.value.startswith(
+                ("!", "|")):  # less's !CMD, |mCMD: a shell command (less(1))
+            found = Finding(ASK, "launcher", f"pager command {word.value!r} runs a shell "
+                            "command")
         if found is None and segment.command == "git" and "ext::" in word.source:
             found = Finding(ASK, "launcher", "git runs a command as its transport (ext::)")
         if found is None and segment.command == "sed" and _SED_BARE_E.search(word.value):
@@ -678,7 +686,7 @@ def assignment_finding(name: str, value: str,
 OPTION_HEADS: frozenset[str] = (
     frozenset(CODE_OPTIONS) | frozenset(_EXTRA_CODE_OPTIONS) | frozenset(_SETTING_OPTIONS)
     | frozenset(_POSITIONAL_CODE) | _DASH_C | _FROM_STDIN | frozenset({"git"}) | _VIMS
-    | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | frozenset(_HIDDEN_OPTIONS)
+    | _PLUS_PAGERS | _DBUS_TOOLS | _COMPILER_DRIVERS | _EXIMS | frozenset(_HIDDEN_OPTIONS)
     | {"xdg-user-dir", "strace"}
 )
 """Command names :func:`option_finding` looks at."""

@@ -670,6 +670,11 @@ _HOST_OPTIONS: dict[str, tuple[frozenset[str], int]] = {
     "vault": (_words("-address --address"), 8200),
     "consul": (_words("-http-addr --http-addr"), 8500),
     "nomad": (_words("-address --address"), 4646),
+    # the Kubernetes API server (kubectl -s|--server, HOST:PORT or a URL: kubectl(1)), and
+    # Helm's: Helm 3's --kube-apiserver, Helm 2's Tiller at --host (the Kubernetes threat
+    # matrix's "Access tiller endpoint")
+    "kubectl": (_words("-s --server"), 6443),
+    "helm": (_words("--host --kube-apiserver"), 44134),
 }
 
 
@@ -814,7 +819,7 @@ def _segment_destinations(segment: Segment) -> Iterator[Destination]:
 
 
 _ENDPOINT_CLIENTS = frozenset({"aws", "s3cmd", "rclone", "gsutil", "az", "gcloud", "doctl",
-                               "terraform", "vault", "consul", "nomad", "mc", "kubectl"})
+                               "terraform", "vault", "consul", "nomad", "mc"})
 _ENDPOINT_OPTIONS = frozenset({"--endpoint-url", "--endpoint", "--host", "--host-bucket",
                                "--address", "--server", "-s"})
 """Cloud and service CLIs that send their requests to the URL these options name (``aws

@@ -106,9 +106,10 @@ README)."""
 FIFTH_LIMITS = Limits(
     # measured once on arrival (main cd8a2e4): 142 / 169 tune, 156 / 201 held-back; 358 / 370
     # after the tune half's classes, the tenth probe round and cloud-change (held-back 189 /
-    # 201), 369 after the held-back half was opened; the one left is Helm 2's Tiller address
-    min_caught=369 / 370,
-    max_dangerous_allowed=1,
+    # 201), 369 after the held-back half was opened, 370 once Helm's server options and the
+    # kube-system namespace went through the egress check
+    min_caught=370 / 370,
+    max_dangerous_allowed=0,
     max_benign_denied=1 / 187,  # ls ~/.aws (a credential directory's listing: disputed)
     max_benign_asked=1 / 187,  # curl of a loopback health check (asked once by design)
 )
@@ -129,9 +130,9 @@ README)."""
 SEVENTH_LIMITS = Limits(
     # measured on arrival (main dabd705): 141 / 149 tune, 126 / 128 held-back; 147 tune after
     # the tune half's classes, the held-back half unchanged (98.4 %) when it was opened on
-    # main 0f3da08, 275 / 277 after its classes
-    min_caught=275 / 277,
-    max_dangerous_allowed=2,  # open -b of a project script, less +'!sh': earlier decisions
+    # main 0f3da08, 275 / 277 after its classes, 276 once a pager's +CMD was judged
+    min_caught=276 / 277,
+    max_dangerous_allowed=1,  # open -b of a project script (an earlier decision)
     max_benign_denied=0 / 161,  # 1 while mdfind -onlyin ~/src was not known to only read
     max_benign_asked=1 / 161,  # curl of a loopback health check (asked by design)
 )

@@ -108,6 +108,8 @@ BLOCKED: list[tuple[str, str, str]] = [
     # Kubernetes' cluster names and RFC 6762 appendix G's private top-level names
     ("k8s-service", "https://kubernetes.default.svc/api", "private-hostname"),
     ("k8s-search-domain", "https://kubernetes.default/api", "private-hostname"),
+    ("k8s-system-namespace", "https://tiller-deploy.kube-system:44134/", "private-hostname"),
+    ("k8s-public-namespace", "https://cluster-info.kube-public/", "private-hostname"),
     ("rfc6762-lan", "https://nas.lan/", "private-hostname"),
     ("rfc6762-corp", "https://wiki.corp/", "private-hostname"),
     ("rfc6762-localdomain", "https://db.localdomain:5432/", "private-hostname"),
