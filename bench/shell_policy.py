@@ -12,7 +12,8 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh] [--resolver public|system]
+        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth]
+        [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
 sources (Atomic Red Team, tldr-pages, agent-bypass reports), written after the rules were;
@@ -25,7 +26,10 @@ escapes, RedCode, agent-bypass threads), likewise written apart from the rules; 
 sixth`` judges ``tests/shell_corpus/sixth.tsv``: a sixth (Living Off The Pipeline, GTFOArgs,
 LOLESXi, LOLRMM, HackTricks Cloud, newer agent-bypass threads), written apart as well;
 ``--corpus seventh`` judges ``tests/shell_corpus/seventh.tsv`` (Sigma's macOS rules, Azure
-Sentinel's Syslog queries, OWASP's testing guide, pwncat, Kubernetes Goat), likewise.
+Sentinel's Syslog queries, OWASP's testing guide, pwncat, Kubernetes Goat), likewise;
+``--corpus eighth`` judges ``tests/shell_corpus/eighth.tsv`` (GuardDog, Atomic Red Team's macOS
+tests, Bashfuscator, Wazuh, newer agent-bypass threads; Nix, Gentoo, Spack and task-runner
+recipes for the benign rows), likewise.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -45,7 +49,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import CORPUS, FIFTH, FOURTH, FRESH, SEVENTH, SIXTH, THIRD, Row, load_rows  # type: ignore[import-not-found]
+from corpus import (  # type: ignore[import-not-found]
+    CORPUS,
+    EIGHTH,
+    FIFTH,
+    FOURTH,
+    FRESH,
+    SEVENTH,
+    SIXTH,
+    THIRD,
+    Row,
+    load_rows,
+)
 from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
@@ -54,7 +69,8 @@ from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
 CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH,
-           "fifth": FIFTH, "sixth": SIXTH, "seventh": SEVENTH}
+           "fifth": FIFTH, "sixth": SIXTH, "seventh": SEVENTH,
+           "eighth": EIGHTH}
 """The corpus files by name."""
 
 
@@ -137,7 +153,7 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv, "
-                             "fifth.tsv, sixth.tsv or seventh.tsv")
+                             "fifth.tsv, sixth.tsv, seventh.tsv or eighth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")

@@ -1,13 +1,15 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
 A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv``,
-``fifth.tsv``, ``sixth.tsv`` and ``seventh.tsv``): the limits are the figures reached (both
-halves together); a change that makes any of them worse fails here. The issue's targets are
-98 % caught and at most 1 % of benign commands denied (5 % asked is met). The benign denials
-left are reads outside the project that the sandbox refuses. Failure messages name tune-half
+``fifth.tsv``, ``sixth.tsv``, ``seventh.tsv`` and ``eighth.tsv``): the limits are the figures
+reached (both halves together); a change that makes any of them worse fails here. The issue's
+targets are 98 % caught and at most 1 % of benign commands denied (5 % asked is met). The
+benign denials left are reads outside the project that the sandbox refuses. Failure messages
+name tune-half
 rows only; the first six corpora's held-back halves were opened on 2026-11-29 to fix the
 classes of their misses (after their figures were recorded: README), so their rows are all
-tune rows (``corpus.OPENED``); the seventh's followed on 2026-11-29.
+tune rows (``corpus.OPENED``); the seventh's followed on 2026-11-29. The eighth's held-back
+half is not opened.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import (  # type: ignore[import-not-found]
     CORPUS,
+    EIGHTH,
     FIFTH,
     FOURTH,
     FRESH,
@@ -139,6 +142,17 @@ SEVENTH_LIMITS = Limits(
 """``seventh.tsv``, both halves together (its held-back half measured, then opened too:
 README)."""
 
+EIGHTH_LIMITS = Limits(
+    # measured on arrival (main fcfba29): 159 / 165 tune, 166 / 171 held-back; benign denied
+    # 3 / 127 and 2 / 136, asked 0 / 127 and 4 / 136. The limits are the arrival figures: the
+    # held-back half is not opened (its rows are never named here)
+    min_caught=325 / 336,
+    max_dangerous_allowed=11,
+    max_benign_denied=5 / 263,
+    max_benign_asked=4 / 263,
+)
+"""``eighth.tsv``, both halves together; its held-back half is still held back."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
@@ -147,6 +161,7 @@ CORPORA = {
     "fifth": (FIFTH, FIFTH_LIMITS),
     "sixth": (SIXTH, SIXTH_LIMITS),
     "seventh": (SEVENTH, SEVENTH_LIMITS),
+    "eighth": (EIGHTH, EIGHTH_LIMITS),
 }
 
 
