@@ -45,7 +45,7 @@ from tooldeck.shell_analysis.model import Segment, Word
 
 __all__ = [
     "INTERPRETER_CODE_OPTIONS", "POWERSHELLS", "POWERSHELL_COMMAND", "STDIN_CODE",
-    "interpreter_code", "judge_code", "judge_interpreter", "shell_candidates",
+    "WHOLE_ENVIRONMENT", "interpreter_code", "judge_code", "judge_interpreter", "shell_candidates",
 ]
 
 STDIN_CODE = "<stdin>"
@@ -126,7 +126,8 @@ _SPAWN = re.compile(
     r"os\.system|os\.popen|os\.exec|os\.spawn|subprocess|pty\.spawn|commands\.getoutput|"
     r"child_process|exec(?:Sync|File|FileSync)?\s*\(|spawn(?:Sync)?\s*\(|\bexec\b|"
     r"(?<!platform\.)(?<!os\.)\bsystem\b(?!\.(?:out|err|in|exit|getProperty|getenv|"
-    r"currentTimeMillis|nanoTime|arraycopy|lineSeparator)\b)|popen|shell_exec|passthru|"
+    r"currentTimeMillis|nanoTime|arraycopy|lineSeparator)\b)(?!\s+Events\b)|popen|shell_exec|"
+    r"passthru|"  # (AppleScript's "System Events" is an application, not system())
     r"proc_open|pcntl_exec|"
     r"os\.execute|run-shell-command|Runtime\.getRuntime|ProcessBuilder|Process\.Start|"
     r"Start-Process|Invoke-Expression|\biex\b|write18|%x[{(\[]|\bqx\b|Kernel\.spawn|Open3|"
@@ -160,10 +161,25 @@ _PASSWORD_PROMPT = re.compile(r"\bdisplay dialog\b[^\n]*\bwith hidden answer\b|"
 """Code that asks the user for a password in a dialog of its own (AppleScript's ``display
 dialog … with hidden answer``, LOOBins' osascript entry, MITRE ATT&CK T1056.002 GUI input
 capture; a Cocoa or SwiftUI secure field): a password typed there goes to the code."""
+_KEYSTROKES = re.compile(r"\bkeystroke\b|\bkey code\b|CGEventPost|CGEventCreateKeyboardEvent",
+                         re.IGNORECASE)
+"""Code typing into other applications (AppleScript's System Events ``keystroke``/``key code``,
+Quartz's ``CGEventPost``): what it types into a terminal runs there."""
+_LOGIN_ITEM = re.compile(r"\bmake\s+(?:new\s+)?login\s+item\b|SMLoginItemSetEnabled|"
+                         r"LSSharedFileListInsertItem", re.IGNORECASE)
+"""Code that adds a login item (System Events' ``make login item``, the Service Management and
+Launch Services calls; MITRE T1547.015): a program started at every login."""
 _PRIVILEGE = re.compile(r"\bset(?:e|re|res)?[ug]id\s*\(\s*0\b|POSIX::set[ug]id\(\s*0")
 """Code that makes itself root (GTFOBins ``capabilities``: ``os.setuid(0)``)."""
-_POWER = re.compile(r"\b(?:Restart|Stop)-Computer\b", re.IGNORECASE)
-"""PowerShell's own power commands."""
+_POWER = re.compile(
+    r"\b(?:Restart|Stop)-Computer\b|"
+    r"«event aevt(?:shut|rest|rsdn|rrst|rlgo|logo)»|"
+    r"\btell\s+app(?:lication)?\s+[\"'](?:System Events|Finder|loginwindow)[\"']\s+to\s+"
+    r"(?:shut\s*down|restart|log\s*out|sleep)\b", re.IGNORECASE)
+"""PowerShell's own power commands, and AppleScript's: System Events' or Finder's ``shut down``,
+``restart``, ``log out`` and ``sleep``, and the raw Apple events loginwindow takes for them
+(Apple's AERegistry: ``aevtshut``, ``aevtrest``, ``aevtrsdn``, ``aevtrrst``, ``aevtrlgo``,
+``aevtlogo``)."""
 _BACKTICK = re.compile(r"`[^`]+`")
 _TEMPLATE_LANGUAGES = frozenset({"node", "nodejs", "deno", "bun", "osascript", "jrunscript",
                                  "mongosh", "mongo"})
@@ -248,6 +264,17 @@ _SENSITIVE = re.compile(
     r"\.gnupg|\.pypirc|environ\b",
     re.IGNORECASE,
 )
+WHOLE_ENVIRONMENT = re.compile(
+    r"process\.env(?![.\[\w])|Deno\.env\.toObject|"
+    r"os\.environ(?![\[\w]|\.(?:get|setdefault|pop|update|__getitem__)\b)|"
+    r"\bENV\.(?:to_h|to_a|to_hash|each\w*|inspect|keys|values|map|select|sort\w*|filter\w*)\b|"
+    r"\b(?:p|pp|puts|print)\s*\(?\s*ENV\b(?!\s*\[)|%ENV\b|"
+    r"\$_(?:ENV|SERVER)\b(?!\s*\[)|(?<![.\w])getenv\(\s*\)|System\.getenv\(\s*\)")
+"""The whole environment taken at once, not one variable (Node's ``process.env`` and Deno's
+``Deno.env.toObject()``, Python's ``os.environ``, Ruby's ``ENV``, Perl's ``%ENV``, PHP's
+``$_ENV``/``$_SERVER``/``getenv()``, Java's ``System.getenv()``; each language's manual).
+``process.env.HOME``, ``os.environ["HOME"]``, ``os.environ.get(…)``, ``ENV["HOME"]`` and
+``$ENV{HOME}`` read one variable."""
 _DECODE = re.compile(
     r"base64|b64decode|atob\(|fromCharCode|unhexlify|decode\(['\"](?:hex|rot)|zlib|marshal|"
     r"pack\(['\"]H|Buffer\.from|FromBase64String|-enc\b|codecs\.decode|bytes\.fromhex|"
@@ -389,6 +416,8 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
                        "its own (GUI input capture)")
     if _POWER.search(code):
         return Finding(DENY, "embedded-code", "the code restarts or stops the machine")
+    if _LOGIN_ITEM.search(code):
+        return Finding(DENY, "embedded-code", "the code adds a login item (persistence)")
     destroy = _DESTROY.search(code) is not None
     if destroy and _HOME_OR_ROOT.search(code):
         return Finding(DENY, "embedded-code", "the code deletes outside the project")
@@ -399,7 +428,7 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
                 return Finding(DENY, "embedded-code", f"the code writes {target!r} outside "
                                "the project")
     network = _NETWORK.search(code) is not None
-    if network and _SENSITIVE.search(code):
+    if network and (_SENSITIVE.search(code) or WHOLE_ENVIRONMENT.search(code)):
         return Finding(DENY, "embedded-code", "the code sends or fetches sensitive data")
     if network and spawn:
         return Finding(DENY, "embedded-code", "the code connects out and runs a process "
@@ -414,6 +443,8 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
                        "(opaque)")
     if spawn:
         return Finding(ASK, "embedded-code", "the code spawns a process")
+    if _KEYSTROKES.search(code):
+        return Finding(ASK, "embedded-code", "the code types into other applications")
     if destroy:
         return Finding(ASK, "embedded-code", "the code deletes files")
     if network:

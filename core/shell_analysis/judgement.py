@@ -521,7 +521,9 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if interpreter is not None:
         secret = code_secret_finding(segment, context.cwd, context.roots)
         if secret is not None:
-            return [secret]
+            if secret.verdict == DENY:
+                return [secret]
+            findings.append(secret)  # the whole environment taken: it may also be sent
     if interpreter is not None or name in LOADER_HEADS:
         loads = library_finding(segment)
         if loads is not None:

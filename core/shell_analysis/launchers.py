@@ -133,6 +133,7 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
     "lxc": frozenset({"exec"}), "incus": frozenset({"exec"}), "multipass": frozenset({"exec"}),
     "kubectl": frozenset({"exec", "run"}), "oc": frozenset({"exec", "rsh", "run"}),
     "lxc-attach": frozenset({""}), "distrobox": frozenset({"enter"}),
+    "distrobox-enter": frozenset({""}),  # distrobox enter's own name (distrobox-enter(1))
     "limactl": frozenset({"shell"}),
     # a terminal multiplexer and container front ends that run the command given after a
     # subcommand (zellij run, apptainer/singularity exec, podman/buildah unshare)
@@ -145,7 +146,7 @@ _SUBCOMMAND_RUNNERS: dict[str, frozenset[str]] = {
 
 ALL_ARGV_LAUNCHERS = ALL_ARGV_LAUNCHERS | frozenset(_SUBCOMMAND_RUNNERS)
 _GUEST_RUNNERS = frozenset({"lxc", "incus", "multipass", "kubectl", "oc", "lxc-attach",
-                            "distrobox"})
+                            "distrobox", "distrobox-enter"})
 """Container and VM clients whose command is the words after ``--``."""
 
 _VIMS = frozenset({"vim", "vi", "nvim", "ex", "view",

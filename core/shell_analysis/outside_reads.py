@@ -34,7 +34,8 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
 
 __all__ = [
-    "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS", "SECRET_PATTERNS",
+    "FORM_READERS", "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS",
+    "SECRET_PATTERNS",
     "input_files", "interpreted_scripts", "is_secret_path", "metadata_paths", "printed_paths",
     "program_paths", "read_only_paths", "script_paths", "toolchain_reads",
 ]
@@ -72,8 +73,8 @@ neither runs, pipes nor redirects; ``sed`` without ``-i`` whose script has no ``
 listing (``-t``), ``unzip -l|-v|-t|-Z``; ``dpkg``'s and ``rpm``'s queries; ``exiftool``
 without a tag assignment or an output option; on macOS ``codesign -d|-v`` (not signing or
 extracting), ``spctl -a|--status``, ``plutil -p|-lint``, ``xattr`` without ``-w|-d|-c``,
-``lipo -info|-archs``, ``pkgutil``'s queries, ``tmutil``'s listings and status, and
-``diskutil list|info|verify*``."""
+``lipo -info|-archs``, ``pkgutil``'s queries, ``tmutil``'s listings and status,
+``diskutil list|info|verify*`` and ``defaults read|read-type|find|domains``."""
 
 METADATA_ONLY: frozenset[str] = frozenset({
     "stat", "test", "[", "ls", "namei", "getfacl", "lsattr", "getcap", "realpath", "readlink",
@@ -172,6 +173,12 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.config/linode-cli", "*/.circleci/cli.yml", "*/.travis/config.yml",
     "*/.config/glab-cli/config.yml", "*/.config/tea/config.yml", "*/.tsh/keys/*",
     "*/.step/secrets/*", "*/.netrc.gpg", "*/.viminfo",
+    # coding agents' own API keys and tokens by their documented locations (each agent's
+    # docs: Continue's config with apiKey entries, GitHub Copilot's OAuth tokens, opencode's
+    # provider logins, aider's OAuth keys, Codeium/Windsurf's key)
+    "*/.continue/config.json", "*/.continue/config.yaml", "*/.config/github-copilot/hosts.json",
+    "*/.config/github-copilot/apps.json", "*/opencode/auth.json", "*/.aider/oauth-keys.env",
+    "*/.codeium/config.json",
     # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
@@ -268,7 +275,13 @@ _WRITING_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
-_AWK_EFFECTS = re.compile(r"system|getline|[|>]|close|fflush|print\s*\(")
+_AWK_EFFECTS = re.compile(r"system|getline|close|fflush|"
+                          r"\bprintf?\b[^;{}\n]*?(?:(?<![<>=!|])>(?!=)|(?<!\|)\|(?!\|))")
+"""What makes an awk program more than a reader (awk(1)): running a command, reading one's
+output, closing or flushing a stream, and a print statement's redirection (``print > f``,
+``>> f``, ``| cmd``). Comparisons (``$4 >= 1000``, ``NR > 1``) and ``||`` are no effect; the
+program's string literals are blanked first (``printf "<%s>"``)."""
+_AWK_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 _SED_SUBSTITUTION = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)")
 _SED_ADDRESS = re.compile(r"/(?:\\.|[^/])*/|\\(.)(?:\\.|(?!\1).)*\1")
 _TAR_WRITES = re.compile(r"^--(?:create|extract|get|append|update|delete|concatenate|"
@@ -285,7 +298,7 @@ def _awk_read_only(args: Sequence[str]) -> bool:
            for a in args):
         return False  # a program file or an in-place extension decides what happens
     programs = [a for a in args if not a.startswith("-")][:1]
-    return bool(programs) and not _AWK_EFFECTS.search(programs[0])
+    return bool(programs) and not _AWK_EFFECTS.search(_AWK_STRING.sub('""', programs[0]))
 
 
 def _sed_read_only(args: Sequence[str]) -> bool:
@@ -366,6 +379,9 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
         return bool(args) and args[0] in _PKGUTIL_READS
     if head == "tmutil":  # tmutil(8): listings, status and comparisons of backups
         return bool(operands) and (operands[0].startswith("list") or operands[0] in _TMUTIL_READS)
+    if head == "defaults":  # defaults(1): read, read-type, find and domains print; write,
+        # delete, import and export (to a file) change something
+        return bool(operands) and operands[0] in ("read", "read-type", "find", "domains")
     if head == "diskutil":  # diskutil(8): listings, information and verification
         return bool(operands) and (operands[0] in ("list", "info", "information", "activity")
                                    or operands[0].startswith("verify"))
@@ -391,6 +407,14 @@ _OPENSSL_READS = (["x509"], ["req"], ["crl"], ["verify"], ["asn1parse"], ["dgst"
                   ["pkcs7"], ["s_client"], ["version"], ["ciphers"], ["crl2pkcs7"])
 
 
+FORM_READERS: frozenset[str] = _AWKS | _DECOMPRESSORS | frozenset({
+    "sed", "xxd", "tar", "unzip", "dpkg", "rpm", "ssh-keygen", "7z", "7za", "7zz", "7zr",
+    "uniq", "openssl", "man", "udevadm", "journalctl", "codesign", "spctl", "plutil", "xattr",
+    "lipo", "pkgutil", "tmutil", "defaults", "diskutil", "exiftool",
+})
+"""The commands :func:`_read_only_form` judges: read-only in some forms, writing in others."""
+
+
 def _decompress_read_only(args: Sequence[str]) -> bool:
     """``gunzip -c f``, ``xz -dc f``, ``gzip -l f``, ``zstd -t f``: no file written."""
     if any(a.startswith(("-o", "--output", "--rm", "-S", "--suffix")) for a in args):
@@ -401,7 +425,7 @@ def _decompress_read_only(args: Sequence[str]) -> bool:
 
 
 _GIT_READS = frozenset({"log", "show", "shortlog", "rev-parse", "describe", "cat-file",
-                        "reflog", "rev-list", "whatchanged"})
+                        "reflog", "rev-list", "whatchanged", "blame"})
 
 
 def _git_reads(args: Sequence[str]) -> bool:

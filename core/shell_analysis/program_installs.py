@@ -7,16 +7,20 @@ command finds it by name. That is more than the registry download ``pip install`
 into the project's virtualenv. A package installed for the user by the other package
 managers (``npm install -g``, ``pip install --user``, ``yarn global add``) is the same class:
 a registry's code put where every later command finds it, outside the project. Rule
-``program-install``, ask (one class, one verdict); the project's own program stays allowed
-(``cargo install --path .``, ``go install ./cmd/app``), and the system's own packages stay
+``program-install``, ask (one class, one verdict); the project's own program put on the
+user's PATH asks as ``npm link`` and ``pipx install .`` do (``cargo install --path .``
+unless ``--root`` is a project directory, ``go install ./cmd/app``), and the system's own
+packages stay
 denied (``pip install --break-system-packages``, ``gem install --system``: rule
 ``unreviewed-access``):
 
 ==================  =========================================================================
 command             asks when
 ==================  =========================================================================
-``cargo install``   a crate name, ``--git URL`` or ``--registry``; not ``--path`` / ``--list``
-``go install``      a package with ``@version`` (``golang.org/x/tools/gopls@latest``)
+``cargo install``   a crate name, ``--git URL``, ``--registry``, ``--path`` (unless
+                    ``--root`` names a project directory); not ``--list``
+``go install``      a package with ``@version`` (``golang.org/x/tools/gopls@latest``), or the
+                    project's own packages (``./cmd/app``, ``./...``); not ``-n``
 ``go get``          ``-u`` of a tool outside a module is the same; in a module it edits
                     ``go.mod`` only (allowed)
 ``make install``   the build's install target writes under its prefix (``/usr/local`` by
@@ -71,7 +75,6 @@ INSTALLER_HEADS: frozenset[str] = frozenset(
     _MAKES | _NPM_FAMILY | _EDITORS | _AGENT_CLIS)
 """Command names :func:`program_install_finding` looks at."""
 
-_CARGO_LOCAL = ("--path", "--list", "-h", "--help", "-V", "--version")
 _CARGO_VALUES = frozenset({"--version", "--vers", "--root", "--target", "--target-dir",
                            "--features", "-F", "--profile", "-j", "--jobs", "--bin",
                            "--example", "--index", "--registry", "--config", "-Z",
@@ -82,8 +85,11 @@ def _cargo(args: list[str]) -> str | None:
     if args[:1] != ["install"]:
         return None
     rest = args[1:]
-    if any(a.startswith(_CARGO_LOCAL) for a in rest):
+    if any(a.startswith(("--list", "-h", "--help")) or a == "-V" for a in rest):
         return None
+    if any(a.startswith("--path") for a in rest):
+        return None if _relative_root(rest) else (
+            "builds the project's program onto the user's PATH (~/.cargo/bin)")
     if any(a.startswith(("--git", "--registry", "--index")) for a in rest):
         return "builds a crate from a repository or registry onto the user's PATH"
     names = [a for a, before in zip(rest, ("", *rest), strict=False)
@@ -91,11 +97,25 @@ def _cargo(args: list[str]) -> str | None:
     return "builds a crate from crates.io onto the user's PATH" if names else None
 
 
+def _relative_root(args: list[str]) -> bool:
+    """``--root DIR`` / ``--root=DIR`` naming a directory of the project (not ``/``, ``~``…)."""
+    for option, value in itertools.pairwise(["", *args]):
+        root = value.split("=", 1)[1] if value.startswith("--root=") else (
+            value if option == "--root" else None)
+        if root is not None:
+            return not root.startswith(("/", "~", "$")) and ".." not in root.split("/")
+    return False
+
+
 def _go(args: list[str]) -> str | None:
     if args[:1] != ["install"]:
         return None
     remote = [a for a in args[1:] if not a.startswith("-") and "@" in a]
-    return f"builds {remote[0]} from the network onto the user's PATH" if remote else None
+    if remote:
+        return f"builds {remote[0]} from the network onto the user's PATH"
+    if any(a in ("-h", "-help", "--help", "-n") for a in args[1:]):
+        return None
+    return "builds the project's program onto the user's PATH ($GOBIN or ~/go/bin)"
 
 
 def _user_install(head: str, args: list[str]) -> str | None:

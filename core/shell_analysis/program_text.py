@@ -14,6 +14,8 @@ look like one:
 |                                        | ``--argjson`` name and value                        |
 | ``find``                               | ``-name``/``-path``/``-regex``/``-wholename`` and   |
 |                                        | their ``-i`` forms                                  |
+| ``git grep``; ``git log|blame|show``   | the grep's patterns; ``-L`` ranges, ``-G``/``-S``   |
+|                                        | searches, ``--grep``/``--author`` values            |
 | interpreters (``python -c``, ``perl -e``…) | the code (judged as code by :mod:`.interpreters`) |
 | ``ssh``, ``autossh``                   | the remote command after the destination: it runs   |
 |                                        | on the other host, its paths are that host's        |
@@ -146,6 +148,31 @@ def grep_patterns(args: Sequence[Word]) -> set[int]:
     return _script_and_patterns("grep", args, 0)
 
 
+_GIT_PATTERN_OPTIONS = ("-L", "-G", "-S", "--grep", "--author", "--committer")
+"""git log's and blame's options whose value is a line range, a regex or a string to find
+(git-log(1), git-blame(1): ``-L '/def parse/,+20'``, ``-S'/etc/hosts'``)."""
+
+
+def _git_patterns(args: Sequence[Word], offset: int) -> set[int]:
+    """``git grep``'s patterns and the range and search values of ``git log``/``blame``."""
+    verbs = [i for i, w in enumerate(args) if w.value in ("grep", "log", "blame", "show")]
+    if not verbs:
+        return set()
+    first = verbs[0]
+    rest = args[first + 1 :]
+    if args[first].value == "grep":
+        return {offset + first + 1 + i for i in grep_patterns(rest)}
+    found: set[int] = set()
+    for i, word in enumerate(rest):
+        value = word.value
+        if value in _GIT_PATTERN_OPTIONS and i + 1 < len(rest):
+            found.add(offset + first + 2 + i)
+        elif (value.startswith(_GIT_PATTERN_OPTIONS) and not value.startswith("--")) or (
+                value.partition("=")[0] in _GIT_PATTERN_OPTIONS):
+            found.add(offset + first + 1 + i)
+    return found
+
+
 _KEY_SUBCOMMANDS: dict[str, frozenset[str]] = {
     # dconf(1): the subcommands that take a key or a directory of the database (compile and
     # update take files); gsettings(1): schemas, relocatable paths and keys (its writes ask,
@@ -248,6 +275,8 @@ def program_words(segment: Segment) -> frozenset[int]:
     if name == "find":
         return frozenset(start + i + 1 for i, w in enumerate(args[:-1])
                          if w.value in _FIND_PATTERNS)
+    if name == "git":
+        return frozenset(_git_patterns(args, start))
     code = INTERPRETER_CODE_OPTIONS.get(name.rstrip("0123456789.-"))
     if code:
         return frozenset(start + i + 1 for i, w in enumerate(args[:-1]) if w.value in code)

@@ -88,8 +88,9 @@ _SOCAT_PROGRAM = ("exec:", "system:")
 _SAVE_OPTIONS: dict[str, frozenset[str]] = {
     "curl": frozenset({"-o", "--output"}), "wget": frozenset({"-O", "--output-document"}),
     "wget2": frozenset({"-O", "--output-document"}), "aria2c": frozenset({"-o", "--out"}),
-    # HTTPie and its kin (--download -o F), FreeBSD's fetch(1) and axel(1) (-o F)
-    **dict.fromkeys(("http", "https", "xh", "xhs", "curlie", "fetch", "axel"),
+    # HTTPie and its kin (--download -o F), FreeBSD's fetch(1), axel(1) and macOS's nscurl
+    # (-o F)
+    **dict.fromkeys(("http", "https", "xh", "xhs", "curlie", "fetch", "axel", "nscurl"),
                     frozenset({"-o", "--output"})),
 }
 _REMOTE_NAME = {"curl": ("-O", "--remote-name", "--remote-name-all")}

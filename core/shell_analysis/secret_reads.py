@@ -113,7 +113,8 @@ SECRET_MARKERS = re.compile(
     r"\.fly/|ngrok|\.mc/|\.gradle/|\.m2/|snowsql|\.dbt/|ibmcloud|aliyun|linode|circleci|"
     r"\.travis/|\.tsh/|\.step/|viminfo|kaggle|sentryclirc|helm/repositories|atuin|"
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
-    r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|"
+    r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|\.continue/|"
+    r"opencode/|\.aider|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
     r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private",
 )

@@ -28,8 +28,9 @@ each tool's manual documents (listing rules, status, querying a value) stay allo
 | hwclock                            | ``--set``, ``-w``/``--systohc``, ``-s``/``--hctosys`` |
 | insmod, rmmod; modprobe            | always (kernel modules); modprobe but a dry run,     |
 |                                    | ``-c`` or ``--show-depends``                         |
-| esxcli, vim-cmd (VMware ESXi)      | an ``esxcli`` command other than ``list``/``get``; a |
-|                                    | ``vim-cmd`` action other than a ``get``/``list``     |
+| esxcli, vim-cmd, esxcfg-advcfg     | an ``esxcli`` command other than ``list``/``get``; a |
+|                                    | ``vim-cmd`` action other than a ``get``/``list``;    |
+|                                    | ``esxcfg-advcfg -s|-d|-A|-L`` (an advanced setting)  |
 |                                    | (VMs powered off, snapshots removed, the acceptance  |
 |                                    | level lowered, SSH or the firewall changed)          |
 | dkms, depmod, dracut,              | building or installing a kernel module, rebuilding   |
@@ -152,7 +153,7 @@ SYSTEM_STATE_HEADS: frozenset[str] = (
                                      "chkconfig", "launchctl", "trust",
                                      "amazon-ssm-agent", "hostnamectl", "localectl", "rfkill",
                                      "nmcli", "zzz", "ZZZ", "mount", "umount",
-                                     "esxcli", "vim-cmd", "rcsusefirewall2",
+                                     "esxcli", "vim-cmd", "esxcfg-advcfg", "rcsusefirewall2",
                                      "susefirewall2"})
     | frozenset(_PACKAGE_VERBS) | frozenset(_PACKAGE_LETTERS) | frozenset(_BOOT_CHAIN_READS)
 )
@@ -224,6 +225,9 @@ def _changes(head: str, args: Sequence[str]) -> bool:
     if head == "esxcli":  # esxcli(1): NAMESPACE… COMMAND; list and get read, the rest change
         return bool(verbs) and not any(v.startswith(("list", "get")) or v == "help"
                                        for v in verbs)
+    if head == "esxcfg-advcfg":  # ESXi's advanced settings: -s/--set and -d/--default change
+        return any(a in ("-s", "--set", "-d", "--default", "-A", "--add-option", "-L",
+                         "--del-option") for a in args)
     if head == "vim-cmd":  # vim-cmd SERVICE/ACTION: getallvms, get.*, *.list read
         action = verbs[0].rsplit("/", 1)[-1] if verbs else ""
         return bool(action) and not action.startswith(("get", "list", "help")) and (

@@ -58,6 +58,10 @@ rule                   vote     fires when
                                 system tree, home (hidden) directory, secret or ancestor of a
                                 root, followed by commands that are not read-only but change
                                 no file by themselves (a test run, a build)
+``outside-unknown``    ask      a non-secret, non-hidden path outside the roots that only programs
+                                of unknown effect are given (``mdfind -onlyin ~/src``): it may
+                                only be read, which must not be denied, or written, which must
+                                not be allowed (:mod:`.unknown_effects`)
 ``sandbox-cd``         ask      ``cd``/``pushd``/``popd`` without one static directory (``cd``
                                 alone, ``cd -``, ``cd "$d"``): later relative paths could
                                 point anywhere. A change that ends the command (``… && cd
@@ -165,6 +169,7 @@ from tooldeck.shell_analysis.outside_work import (
 )
 from tooldeck.shell_analysis.paths import dynamic_targets
 from tooldeck.shell_analysis.program_text import name_words
+from tooldeck.shell_analysis.unknown_effects import unknown_effect_paths
 from tooldeck.workdir import working_directory
 
 __all__ = ["GATE", "ShellGate", "judge", "judge_analysis", "segment_views"]
@@ -385,11 +390,14 @@ def _outside_work(raw: str, analysis: CommandAnalysis, policy: ShellPolicy) -> s
         known = known_body(raw, analysis) or judged_scratch_script(raw, analysis)
         return "scratch-run" if runs_script and known else None
     into = raw in copy_destinations(analysis)
-    return "scratch-write" if scratch(raw, lexical, roots, into=into) else None
+    if scratch(raw, lexical, roots, into=into):
+        return "scratch-write"
+    unknown = raw in unknown_effect_paths(analysis) and not _secret(raw, policy)
+    return "outside-unknown" if unknown else None
 
 
 def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decision | None:
-    """Rules ``scratch-write``, ``scratch-run`` and ``outside-cd``: daily work outside asks.
+    """Rules ``scratch-write``, ``scratch-run``, ``outside-cd`` and ``outside-unknown``: ask.
 
     A scratch file written below ``/tmp`` or a tool's cache, a script there an interpreter
     runs, and commands run after ``cd``
@@ -407,6 +415,9 @@ def rule_outside_work(analysis: CommandAnalysis, policy: ShellPolicy) -> Decisio
             return _vote(Verdict.ASK, rule, f"{raw!r} is written outside the project")
         if rule == "scratch-run":
             return _vote(Verdict.ASK, rule, f"the script {raw!r} outside the project is run")
+        if rule == "outside-unknown":
+            return _vote(Verdict.ASK, rule, f"{raw!r} is outside the project, given to a "
+                         "program not known to only read it")
     return None
 
 

@@ -8,7 +8,9 @@
 - ``killall NAME`` signals every process of a name, ``pkill python3`` every Python program:
   ask (issue item 3, "pkill/killall with broad patterns");
 - ``cargo install NAME``/``go install PKG@version`` build code from the network onto the
-  user's PATH: ask; the project's own (``--path .``, ``./cmd/app``) stays allowed.
+  user's PATH: ask; so does the project's own program put there (``--path .``,
+  ``./cmd/app``), as ``npm link`` does; into a project directory (``--root ./dist``) it stays
+  allowed.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ ASKED = [
     "cargo install ripgrep",
     "cargo install --locked cargo-nextest",
     "go install golang.org/x/tools/gopls@latest",
+    "cargo install --path .",
+    "go install ./cmd/app",
+    "go install ./...",
 ]
 
 ALLOWED = [
@@ -67,10 +72,10 @@ ALLOWED = [
     "pkill -f celery",
     'pkill -f "manage.py runserver"',
     "kill 1234",
-    "cargo install --path .",
     "cargo build --release",
-    "go install ./cmd/app",
-    "go install ./...",
+    "cargo install --path . --root ./dist",
+    "go build ./cmd/app",
+    "go install -n ./...",
 ]
 
 

@@ -31,7 +31,8 @@ from tooldeck.models import ToolCall
 
 DATA = Path(__file__).with_name("data") / "gtfobins_examples.tsv"
 PLACEHOLDERS = (
-    ("/path/to/input-file", ".env"), ("/path/to/output-file", "out.bin"),
+    ("/path/to/input-file", ".env"), ("/path/to/file-input", ".env"),
+    ("/path/to/input-dir/", "~/.ssh/"), ("/path/to/output-file", "out.bin"),
     ("/path/to/temp-file", "./scratch.tmp"), ("/path/to/temp-dir", "./scratchdir"),
     ("/path/to/dir", "./site"), ("/path/to/lib.so", "./lib.so"), ("/path/to/lib", "./lib"),
     ("/path/to/output-dir", "./outdir"), ("/path/to/command", "sudo id"),
@@ -48,7 +49,6 @@ KNOWN_GAPS: dict[str, str] = {
     "busybox#upload#1": "a web server on a port: serving files is not judged",
     "cancel#upload#1": "data typed in the command is sent (the egress gate judges the host)",
     "cpio#file-read#1": "the file name comes on standard input",
-    "diff#file-read#2": "directory placeholders, no file named",
     "dosbox#file-read#1": "DOS paths inside an emulator command",
     "dvips#shell#1": "TeX shell escape in a .dvi file: code read from a file",
     "find#file-read#1": "the file reaches the command through find's {}",

@@ -107,3 +107,24 @@ def test_the_cheap_secret_look_misses_no_secret_pattern() -> None:
     for pattern in SECRET_PATTERNS:
         example = pattern.replace("*", "x")
         assert SECRET_MARKERS.search(example), pattern
+
+
+def test_every_command_judged_by_its_form_is_known_to_have_effects() -> None:
+    """The commands ``_read_only_form`` judges keep their writing forms' verdicts outside.
+
+    A command missing from ``FORM_READERS`` would fall to ``outside-unknown`` (ask) when it
+    writes outside the project (``xxd -r dump /etc/x``).
+    """
+    import inspect
+    import re
+
+    from tooldeck.shell_analysis import outside_reads
+    from tooldeck.shell_analysis.unknown_effects import KNOWN_EFFECTS
+
+    source = inspect.getsource(outside_reads._read_only_form)
+    named = set(re.findall(r'head == "([^"]+)"', source))
+    for group in re.findall(r"head in \(([^)]*)\)", source):
+        named |= set(re.findall(r'"([^"]+)"', group))
+    assert named, "the form judge names no command"
+    assert named <= outside_reads.FORM_READERS, named - outside_reads.FORM_READERS
+    assert outside_reads.FORM_READERS <= KNOWN_EFFECTS

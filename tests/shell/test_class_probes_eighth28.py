@@ -1,0 +1,54 @@
+"""The classes behind the eighth corpus' tune misses: ``data/class_probes_eighth28.tsv``.
+
+The eighth corpus (``tests/shell_corpus/eighth.tsv``) was measured on arrival, then its tune
+half's misses and false alarms fixed by class: AppleScript's power requests and login items,
+code that takes the whole environment, coding agents' key files, macOS's ``nscurl``, the
+project's program installed on the user's PATH, git's range and search values and
+``defaults read``. A path outside the project that only programs of unknown effect are given
+asks (``outside-unknown``) where it was denied, unless it is kept denied: a secret, a hidden
+entry, a startup location, a system program or a whole tree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
+
+DATA = Path(__file__).with_name("data") / "class_probes_eighth28.tsv"
+
+
+def _rows() -> list[Row]:
+    return read_rows(DATA)
+
+
+judged = verdicts_fixture(DATA)
+
+
+def test_rows_are_distinct_and_have_look_alikes() -> None:
+    rows = _rows()
+    assert len({r[3] for r in rows}) == len(rows)
+    for word in ("osascript", "process.env", "os.environ", "ENV", "nscurl", "cargo install",
+                 "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg"):
+        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
+        assert verdicts == {True, False}, word
+
+
+def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
+    assert missed(_rows(), judged) == []
+
+
+def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
+    assert wrong_look_alikes(_rows(), judged) == []
+
+
+def test_each_row_gets_its_own_verdict(judged: dict[str, str]) -> None:
+    wrong = [(r[3], judged[r[3]]) for r in _rows() if r[1] in ("deny", "ask")
+             and judged[r[3]] != r[1]]
+    assert wrong == []
+
+
+def test_unknown_programs_outside_ask_unless_kept_denied(judged: dict[str, str]) -> None:
+    asked = [r[3] for r in _rows() if r[1] == "asked"]
+    assert len(asked) >= 5
+    assert [c for c in asked if judged[c] != "ask"] == []
