@@ -583,12 +583,14 @@ _PROJECTIONS: dict[str, frozenset[str]] = {
 """The option that narrows a command's output to the fields it names."""
 _ENVIRONMENT_FIELD = re.compile(r"env|variable|secret|userdata|\bvalues\b", re.IGNORECASE)
 _HOLDERS = frozenset({
-    # objects that hold an environment: printed whole, they print it
+    # the objects of each _CONFIGURATIONS response that hold its environment: printed whole,
+    # they print it (Lambda, ECS, App Runner, Beanstalk, Amplify, Batch, CodeBuild, Lightsail,
+    # Cloud Run and Functions, Container Apps, docker inspect)
     "configuration", "functions", "taskdefinition", "containerdefinitions", "service",
     "sourceconfiguration", "imageconfiguration", "configurationsettings", "optionsettings",
-    "app", "branch", "jobdefinitions", "containerproperties", "projects", "environment",
-    "containerservices", "containers", "spec", "template", "serviceconfig", "properties",
-    "config", "deployments"})
+    "app", "branch", "jobdefinitions", "containerproperties", "projects",
+    "containerservices", "currentdeployment", "containers", "spec", "template",
+    "serviceconfig", "properties", "config"})
 _FIELD = re.compile(r"([A-Za-z_]\w*)((?:\[[^\]]*\])*)(\.?)")
 _WHOLE = re.compile(r"^\s*(?:json|yaml|@|\*)?\s*$|\{\{\s*(?:json\s+)?\.\s*\}\}",
                     re.IGNORECASE)
