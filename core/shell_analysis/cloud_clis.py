@@ -32,6 +32,7 @@ value (``--profile prod``; ``--profile=prod`` is one word).
 | ``fly``, ``flyctl`` | ``-a --app -c --config -t --access-token``                          |
 | ``supabase``        | ``--workdir --profile``                                             |
 | ``doppler``         | ``-p --project -c --config -t --token``                             |
+| ``heroku``          | ``-a --app -r --remote``                                            |
 | ``op``, ``bw``      | ``--account --config --session``                                    |
 | ``dotenv(x)``       | ``-f --file -e --export`` (dotenvx ``-fk --env-keys-file``)         |
 | ``tooldeck``        | ``--config``                                                        |
@@ -90,6 +91,7 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "flyctl": frozenset({"-a", "--app", "-c", "--config", "-t", "--access-token"}),
     "supabase": frozenset({"--workdir", "--profile"}),
     "doppler": frozenset({"-p", "--project", "-c", "--config", "-t", "--token"}),
+    "heroku": frozenset({"-a", "--app", "-r", "--remote"}),
     "op": frozenset({"--account", "--config", "--session"}),
     "bw": frozenset({"--session"}),
     "dotenv": frozenset({"-f", "--file", "-e", "--export"}),

@@ -63,6 +63,7 @@ from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
+from tooldeck.shell_analysis.secret_stores import exposes_environment
 
 __all__ = [
     "INSTALL_HEADS", "SENDERS", "UPLOAD_HEADS", "addressed_secret_finding",
@@ -497,6 +498,8 @@ def upload_finding(segment: Segment, cwd: str | None,
 
 
 def _dumps_environment(segment: Segment) -> bool:
+    if exposes_environment(segment):  # aws lambda get-function-configuration | curl -d @-
+        return True
     name = segment.command
     args = [w.value for w in _args(segment)]
     if name in _ENV_DUMPERS:
