@@ -521,9 +521,7 @@ def _segment_findings(segment: Segment, context: ClassContext) -> list[Finding]:
     if interpreter is not None:
         secret = code_secret_finding(segment, context.cwd, context.roots)
         if secret is not None:
-            if secret.verdict == DENY:
-                return [secret]
-            findings.append(secret)  # the whole environment taken: it may also be sent
+            return [secret]
     if interpreter is not None or name in LOADER_HEADS:
         loads = library_finding(segment)
         if loads is not None:
@@ -616,8 +614,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         if found is not None and found.verdict == DENY:
             return found
         asked = asked or found
-    if not ENVIRONMENT_HEADS.isdisjoint(names):
-        asked = asked or environment_secret_finding(analysis)
+    if not ENVIRONMENT_HEADS.isdisjoint({n.rstrip("0123456789.-") for n in names} | names):
+        asked = asked or environment_secret_finding(analysis)  # python3.12: an interpreter
     if analysis.input_sources:
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:

@@ -54,11 +54,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.gtfobins_table import BARE_SHELLS, LIBRARY_OPTIONS
-from tooldeck.shell_analysis.interpreters import (
-    INTERPRETER_CODE_OPTIONS,
-    WHOLE_ENVIRONMENT,
-    interpreter_code,
-)
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, interpreter_code
 from tooldeck.shell_analysis.launchers import bare_shell
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import is_secret_path
@@ -283,9 +279,6 @@ def code_secret_finding(segment: Segment, cwd: str | None,
                         roots: Sequence[str]) -> Finding | None:
     """Deny a one-liner whose code names a secret file (``open('.env')``).
 
-    Code that takes the whole environment (``JSON.stringify(process.env)``, ``dict(os.environ)``,
-    ``ENV.to_h``, Perl's ``%ENV``) asks, as ``env`` does (rule ``secret-variable``).
-
     :param segment: one analysed segment.
     :param cwd: where the command runs.
     :param roots: the sandbox roots (absolute).
@@ -301,10 +294,6 @@ def code_secret_finding(segment: Segment, cwd: str | None,
         if _DOTENV.search(word.value) and _PRINTS_ENVIRONMENT.search(word.value):
             return Finding(DENY, "secret-read", f"{code[0]} code loads .env and prints what "
                            "it loaded")
-    for word in code[1]:
-        if WHOLE_ENVIRONMENT.search(word.value):
-            return Finding(ASK, "secret-variable", f"{code[0]} code takes every variable of "
-                           "the environment, secrets included")
     return None
 
 

@@ -106,6 +106,7 @@ from collections.abc import Sequence
 
 from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding, argv_finding
+from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, WHOLE_ENVIRONMENT
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS
 
@@ -446,17 +447,11 @@ _SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY
                           r"(?:DATABASE|DB|REDIS|MONGO(?:DB)?|POSTGRES(?:QL)?|MYSQL|AMQP)_UR[LI]|"
                           r"(?<![A-Z0-9])DSN(?![A-Z0-9])|_DSN|CONNECTION_?STRING",
                           re.IGNORECASE)
-_CODE_DUMP = re.compile(
-    # one-liners printing a whole environment (os.environ, process.env, ENV, %ENV, $_ENV)
-    r"print\(\s*(?:dict\()?os\.environ\s*\)|os\.environ\.items\(\)|"
-    r"json\.dumps\(\s*(?:dict\()?os\.environ|console\.(?:log|dir)\(\s*process\.env\s*\)|"
-    r"JSON\.stringify\(\s*process\.env\s*[,)]|(?:\bp|puts|pp)\s+ENV(?:\.to_h)?\s*(?:$|;)|"
-    r"%ENV|print_r\(\s*\$_(?:ENV|SERVER)|getenv\(\s*\)")
 _CODE_NAME = re.compile(r"(?:os\.environ(?:\.get)?\s*[\[(]|os\.getenv\(|process\.env\.|"
                         r"process\.env\[|\bENV\[|\$ENV\{|getenv\()\s*['\"]?([A-Za-z_]\w*)")
-_CODE_RUNNERS = frozenset({"python", "python2", "python3", "node", "nodejs", "ruby", "perl",
-                           "php", "bun", "deno"})
-"""Interpreters whose one-liner may print the environment (``python3 -c 'print(os.environ)'``)."""
+_CODE_RUNNERS = frozenset(INTERPRETER_CODE_OPTIONS)
+"""Interpreters whose one-liner may print the environment (``python3 -c 'print(os.environ)'``:
+:data:`.interpreters.WHOLE_ENVIRONMENT`) or a secret of it by name."""
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 _FILTERS = frozenset({"grep", "egrep", "rg", "ag", "awk", "sed"})
@@ -524,7 +519,7 @@ def _named_variable(name: str, words: Sequence[Word]) -> str | None:
             _SECRET_NAME.search(w.value) for w in words if not w.value.startswith("-")):
         return "a secret variable"
     if name.rstrip("0123456789.") in _CODE_RUNNERS and any(
-            _CODE_DUMP.search(w.value) or any(_SECRET_NAME.search(n)
+            WHOLE_ENVIRONMENT.search(w.value) or any(_SECRET_NAME.search(n)
                                               for n in _CODE_NAME.findall(w.value))
             for w in words):
         return "the environment or a secret variable of it"
