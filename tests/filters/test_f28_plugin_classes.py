@@ -82,3 +82,59 @@ def test_the_outcome_of_a_rerun_test_is_kept() -> None:
                  ".venv/bin/pytest --reruns 2 -rR tests/test_flaky.py tests/test_store.py")
     assert "PASSED tests/test_flaky.py::test_flaky_rate" in kept
     assert "PASSED tests/test_store.py::test_slow_sync" in kept
+
+
+# --- the pytest rule: what its plugins print that the classifier does not know -------------
+
+
+@pytest.mark.parametrize(
+    ("name", "command", "facts"),
+    [
+        # pytest-django's header names the settings module the run used
+        ("django_vv_x", ".venv/bin/pytest -vv -x --create-db -p no:randomly",
+         ["django: version: 5.2.19, settings: site_cfg.settings (from ini)"]),
+        # pytest-random-order states the bucket and the seed it chose
+        ("ledger_random_order_seed", ".venv2/bin/pytest --random-order-seed=4242 tests",
+         ["Using --random-order-bucket=module", "Using --random-order-seed=4242"]),
+        # pytest-split tags its lines with its name: which group of how many ran
+        ("ledger_splits_3_group_2", ".venv3/bin/pytest --splits 3 --group 2",
+         ["[pytest-split] Running group 2/3 (estimated duration: 18.00s)"]),
+    ],
+)
+def test_a_plugin_s_report_header_line_is_kept(name: str, command: str, facts: list[str]) -> None:
+    kept = _kept(name, command)
+    for fact in facts:
+        assert fact in kept, fact
+
+
+def test_pytest_sugar_s_list_of_failing_tests_with_their_place_is_kept() -> None:
+    # ten failing tests: a block of ``- `` lines longer than a changed block is not
+    # protected one by one by the classifier
+    kept = _kept("ledger_sugar_tty", ".venv2/bin/pytest")
+    listed = [line for line in kept if line.startswith("         - tests/")]
+    assert len(listed) == 10
+    assert "         - tests/test_money.py:39 test_format_thousands" in listed
+
+
+def test_pytest_sugar_heads_each_failing_test_with_its_name() -> None:
+    # sugar draws the heading's rulers with horizontal bars (U+2015), not underscores
+    kept = _kept("ledger_sugar_tty", ".venv2/bin/pytest")
+    for name in ("test_format_thousands", "test_parse_fraction", "test_fetch_unknown_rate"):
+        assert f"\u2015\u2015\u2015 {name} \u2015\u2015\u2015" in kept, name
+
+
+def test_each_test_of_hypothesis_statistics_is_named() -> None:
+    kept = _kept("ledger_hypothesis_stats_tb_short",
+                 ".venv/bin/pytest tests/test_props.py --tb=short --hypothesis-show-statistics")
+    for test in ("test_split_total", "test_split_fair", "test_to_cents_roundtrip"):
+        assert f"tests/test_props.py::{test}:" in kept, test
+
+
+def test_setup_show_keeps_each_fixture_set_up_and_each_test_s_fixtures() -> None:
+    kept = _kept("ledger_setup_show_q", ".venv/bin/pytest --setup-show -q tests/test_store.py")
+    assert _holds(kept, "SETUP    F mocker (fixtures used: pytestconfig)")
+    assert _holds(kept, "SETUP    F tmp_path (fixtures used: tmp_path_factory)")
+    for test in ("test_fetch_unknown_rate", "test_purge_calls_clear", "test_slow_sync"):
+        assert _holds(kept, f"tests/test_store.py::{test} (fixtures used:"), test
+    # the teardowns mirror the setups: counted, not shown
+    assert not _holds(kept, "TEARDOWN F mocker")
