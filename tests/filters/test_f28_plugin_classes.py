@@ -84,6 +84,12 @@ def test_the_outcome_of_a_rerun_test_is_kept() -> None:
     assert "PASSED tests/test_store.py::test_slow_sync" in kept
 
 
+
+def test_a_single_benchmark_s_row_is_kept() -> None:
+    # pytest-benchmark prints no ratio column ``(1.0)`` when it measured one benchmark
+    kept = _kept("ledger_benchmark_one", ".venv/bin/pytest benches/test_bench.py tests")
+    assert _holds(kept, "test_split_speed      276.9499  642,121.2000  582.4645")
+
 # --- the pytest rule: what its plugins print that the classifier does not know -------------
 
 
