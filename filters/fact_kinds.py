@@ -167,12 +167,15 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # a benchmark's measurement, the result the run was for: pytest-benchmark's table (its
     # header naming the unit, ``Name (time in ns)  Min  Max …``, and each row, ``test_sort
     # 227.8499 (1.0)  406,703.1499 (1.0) …``; with one benchmark it prints no ratio, ``test_sort
-    # 227.8499  406,703.1499  …``), cargo bench's ``bench:  1,234 ns/iter (+/- 5)``,
+    # 227.8499  406,703.1499  …``; with ``--benchmark-compare`` each row names its run,
+    # ``test_sort (0001_unknown)  227.8499 (1.0) …``, under ``Comparing against benchmarks
+    # from: <saved run>``), cargo bench's ``bench:  1,234 ns/iter (+/- 5)``,
     # go's ``BenchmarkSort-8  1000000  1234 ns/op``
     (
         "benchmark result",
-        r"^Name \(time in \w+\)\s|^\S+\s+[\d,]+\.\d+ \((?:[\d.]+|>1000\.0)\)\s"
-        r"|^test\S*\s{2,}[\d,]+\.\d+\s{2,}[\d,]+\.\d+\s"
+        r"^Name \(time in \w+\)\s|^\S+(?: \([\w.-]+\))?\s+[\d,]+\.\d+ \((?:[\d.]+|>1000\.0)\)\s"
+        r"|^test\S*(?: \([\w.-]+\))?\s{2,}[\d,]+\.\d+\s{2,}[\d,]+\.\d+\s"
+        r"|^Comparing against benchmarks from: \S"
         r"|\bbench:\s+[\d,.]+ ns/iter\b|^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b",
     ),
     # cmake's outcome, apt's plan: what the run did or is about to do

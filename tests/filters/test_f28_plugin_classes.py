@@ -90,6 +90,15 @@ def test_a_single_benchmark_s_row_is_kept() -> None:
     kept = _kept("ledger_benchmark_one", ".venv/bin/pytest benches/test_bench.py tests")
     assert _holds(kept, "test_split_speed      276.9499  642,121.2000  582.4645")
 
+
+def test_a_benchmark_comparison_keeps_its_rows_and_what_it_compares_against() -> None:
+    # --benchmark-compare names each row's run (``(NOW)``, ``(0001_unknown)``) after the test
+    kept = _kept("ledger_benchmark_compare", ".venv/bin/pytest benches --benchmark-compare")
+    assert _holds(kept, "Comparing against benchmarks from: Linux-CPython-3.11-64bit/0001_unknown_")
+    for row in ("test_discount_speed (0001_unknown)      99.9000 (1.0)",
+                "test_format_speed (NOW)                931.0024 (9.32)"):
+        assert _holds(kept, row), row
+
 # --- the pytest rule: what its plugins print that the classifier does not know -------------
 
 
