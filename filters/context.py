@@ -21,7 +21,12 @@ protected line alone can lose what it is about. Kept with it:
   (``013     >>> add(2, 2)``, with its ``...`` continuations) above ``Expected:`` or
   ``UNEXPECTED EXCEPTION:`` — which call the expected and actual values belong to;
 - the **rest of an exception message** that ends a traceback (pydantic's field and reason
-  lines after ``ValidationError: 2 validation errors for Entry``);
+  lines after ``ValidationError: 2 validation errors for Entry``), and the rest of a failure
+  message pytest opens with one ``E`` line and indents under it (``--tb=line``: a
+  hypothesis example's arguments, a diff a plugin drew);
+- the **final outcome of a test run again** (pytest-rerunfailures' ``-rR`` summary: its
+  ``RERUN tests/a.py::test_x`` lines, then ``PASSED tests/a.py::test_x``): a flaky test
+  that passed in the end;
 - the lines that open the **sections of an outline** (the roots of a ``tree`` listing),
   when a rule asks for them and there are few;
 - the **first and last lines** of the output, as many as fit in a character budget;
@@ -57,6 +62,13 @@ _NEW_BLOCK = re.compile(
 """A line that starts something else than the message above it: a frame, another
 traceback, a ruler or a titled ruler."""
 
+_ONE_E_LINE = re.compile(r"^E\s")
+"""pytest's first line of a failure message; with ``--tb=line`` its other lines follow it
+indented, without the ``E`` (with the other modes, each line has it)."""
+
+_RERUN = re.compile(r"^RERUN (\S+)$")
+"""A test pytest-rerunfailures ran again, in its rerun summary; its outcome comes next."""
+
 _CAPTURED = re.compile(r"^-{3,} Captured (?:stdout|stderr|log) (?:setup|call|teardown) -{3,}$")
 """pytest's title over what a failing test printed (its ruler already compacted)."""
 
@@ -81,6 +93,10 @@ _CAPTURED_CHARS = 240
 _CONTINUATION = 8
 """Most lines of an exception message kept after its first line."""
 
+_CONTINUATION_E = 16
+"""Most indented lines of a pytest failure message kept after its ``E`` line (a drawn diff
+and a hypothesis example take a dozen)."""
+
 _INTRODUCED = 5
 """Most lines a kept line ending in ``:`` introduces that are kept with it."""
 
@@ -94,7 +110,7 @@ tests, then one line per file)."""
 _CLOSING = 8
 """Most lines of text in a closing block; a longer last block is not a summary."""
 
-_RULER = re.compile(r"^\W*[=_\-*#~\u2500\u2501\u2550]{3}")
+_RULER = re.compile(r"^\W*[=_\-*#~\u2500\u2501\u2550\u2015]{3}")
 _DIGIT = re.compile(r"\d")
 
 _MAX_HEADINGS = 24
@@ -127,6 +143,11 @@ def context_lines(lines: Sequence[str], kept: Iterable[int]) -> set[int]:
             context.update(_captured(lines, index))
         if _DOCTEST_VERDICT.match(line):
             context.update(_doctest_example(lines, index))
+        rerun = _RERUN.match(line)
+        if rerun and index + 1 < len(lines) and lines[index + 1].endswith(f" {rerun[1]}"):
+            context.add(index + 1)
+        if _ONE_E_LINE.match(line):
+            context.update(_indented_rest(lines, index))
         if not _MESSAGE.search(line):
             continue
         warning_record = _WARNING_RECORD.search(line) is not None
@@ -229,6 +250,17 @@ def _continuation(lines: Sequence[str], index: int, level: int) -> list[int]:
     for after in range(index + 1, min(index + 1 + _CONTINUATION, len(lines))):
         below = lines[after]
         if not below.strip() or indent(below) < level or _NEW_BLOCK.match(below):
+            break
+        found.append(after)
+    return found
+
+
+def _indented_rest(lines: Sequence[str], index: int) -> list[int]:
+    """The indented lines that continue the pytest failure message opened at ``index``."""
+    found: list[int] = []
+    for after in range(index + 1, min(index + 1 + _CONTINUATION_E, len(lines))):
+        below = lines[after]
+        if not below.strip() or indent(below) == 0 or _NEW_BLOCK.match(below):
             break
         found.append(after)
     return found

@@ -79,8 +79,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # pytest heads each failing test's block with its name between rulers of underscores:
     # the failing test's name. Matched as the engine's ruler compaction leaves it
     # (``___ test_write_timeout[trio] ___``), so that it is still shortened first; a name too
-    # long for the terminal's width gets one underscore on each side (``_ test_x[https://…] _``)
-    ("failed test heading", r"^(?:_{3}|_) [^\s_].* (?:_{3}|_)$"),
+    # long for the terminal's width gets one underscore on each side (``_ test_x[https://…] _``);
+    # pytest-sugar draws the rulers with horizontal bars (``――― test_x ―――``)
+    ("failed test heading", r"^(?:_{3}|_|\x{2015}{3}) [^\s_\x{2015}].* (?:_{3}|_|\x{2015}{3})$"),
     # what a leak checker found (valgrind, LeakSanitizer)
     ("leak", r"(?i)\b(?:definitely|indirectly|possibly) lost\b|\bleak(?:s|ed)?\b"),
     # valgrind's heap summary: what was still held when the program ended
@@ -100,7 +101,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ("diagnostic code", r"(?:^|\s|\[)[A-Z]{1,4}\d{3,5}(?::|\s\(|\s*\t|\s|$)"),
     # kotlinc, javac under gradle: ``e: /src/App.kt: (12, 5): Unresolved reference: foo``
     ("severity letter", r"^\s*[ewEW]: \S+\.\w+"),
-    ("hint", r"(?i)^\s*(?:help|hint|tip):\s"),
+    # (and what to run again to fix what was found: syrupy's ``Re-run pytest with
+    # --snapshot-update to delete unused snapshots.``)
+    ("hint", r"(?i)^\s*(?:help|hint|tip):\s|^\s*re-?run \S+ with -"),
     # outcomes that are not a pass: skips and their reasons, expected failures, ignored tests,
     # reruns
     (
@@ -116,7 +119,7 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"(?i)\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|suites?|packages?"
         r"|(?:source )?files?|director(?:y|ies)|problems?|issues?|deselected|xfailed|xpassed"
         r"|items?|added|removed|changed|upgraded|newly installed|vulnerabilit(?:y|ies)"
-        r"|passing|pending|todo|cancell?ed"
+        r"|passing|pending|todo|cancell?ed|snapshots?"
         r"|insertions?\(?|deletions?\(?|to add|to change|to destroy|workers?|durations?|fixable"
         r"|(?:unsafe )?fix(?:es)? available)\b",
     ),
@@ -128,12 +131,24 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     # query's row count (``(25 rows)``): the table's summary; not git's object counts
     # (``Total 3 (delta 2), reused 0``)
     ("table total", r"(?i)^\W*total\b[^(]*\d[^(]*$|^\(\d+ rows?\)$"),
+    # the verdict of a coverage threshold (pytest-cov's ``--cov-fail-under``, coverage.py's
+    # ``fail_under``): ``Required test coverage of 80% reached. Total coverage: 91.66%``
+    ("coverage verdict", r"(?i)\brequired test coverage of [\d.]+% (?:not )?reached\b"),
     # a row of a coverage report, the table the command asked for: coverage.py's
     # ``src/a.py  120  60  50%`` and istanbul's ``a.js |  85.71 |  50 |  100 |  85.71 | 12-14``
     (
         "coverage row",
         r"^\S+\.\w+\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%"
         r"|^[^|]*\S\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|\s*\d+(?:\.\d+)?\s*\|",
+    ),
+    # where a report the command was asked for went: coverage's ``Coverage HTML written to
+    # dir htmlcov`` (and its XML, JSON, LCOV files; ``Wrote HTML report to …`` on its own
+    # command line), pytest's ``generated xml file: …/junit.xml``, pytest-html's
+    # ``Generated html report: file://…``
+    (
+        "report written",
+        r"(?i)\bwritten to (?:dir|file) \S|\bwrote \w+ report to \S"
+        r"|\bgenerated (?:xml file|html report): \S",
     ),
     # a formatter's verdict on each file and on the run (black, ruff format)
     (
@@ -151,11 +166,16 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
     ),
     # a benchmark's measurement, the result the run was for: pytest-benchmark's table (its
     # header naming the unit, ``Name (time in ns)  Min  Max …``, and each row, ``test_sort
-    # 227.8499 (1.0)  406,703.1499 (1.0) …``), cargo bench's ``bench:  1,234 ns/iter (+/- 5)``,
+    # 227.8499 (1.0)  406,703.1499 (1.0) …``; with one benchmark it prints no ratio, ``test_sort
+    # 227.8499  406,703.1499  …``; with ``--benchmark-compare`` each row names its run,
+    # ``test_sort (0001_unknown)  227.8499 (1.0) …``, under ``Comparing against benchmarks
+    # from: <saved run>``), cargo bench's ``bench:  1,234 ns/iter (+/- 5)``,
     # go's ``BenchmarkSort-8  1000000  1234 ns/op``
     (
         "benchmark result",
-        r"^Name \(time in \w+\)\s|^\S+\s+[\d,]+\.\d+ \((?:[\d.]+|>1000\.0)\)\s"
+        r"^Name \(time in \w+\)\s|^\S+(?: \([\w.-]+\))?\s+[\d,]+\.\d+ \((?:[\d.]+|>1000\.0)\)\s"
+        r"|^test\S*(?: \([\w.-]+\))?\s{2,}[\d,]+\.\d+\s{2,}[\d,]+\.\d+\s"
+        r"|^Comparing against benchmarks from: \S"
         r"|\bbench:\s+[\d,.]+ ns/iter\b|^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b",
     ),
     # cmake's outcome, apt's plan: what the run did or is about to do

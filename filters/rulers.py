@@ -1,7 +1,8 @@
 """Shorten decorative rulers: a line of 72 ``-`` becomes ``---``.
 
 Test runners, build tools and installers draw lines of one repeated character across the
-terminal (``=``, ``_``, ``-``, ``*``, ``#``, ``~`` and box-drawing dashes), some of them
+terminal (``=``, ``_``, ``-``, ``*``, ``#``, ``~``, box-drawing dashes and pytest-sugar's
+horizontal bars ``―``), some of them
 around a title, or spaced (pytest's ``_ _ _ _ …`` between the frames of one failure's
 traceback). The length of a ruler carries nothing, and on a 120-column terminal a single
 output spends kilobytes on them: a bare ruler becomes three of its character (a spaced one
@@ -34,7 +35,7 @@ from tooldeck.filters.patterns import LineMatcher
 __all__ = ["carries_diff", "compact_ruler", "compact_rulers", "is_ruler"]
 
 _RULER = re.compile(
-    r"^(?P<indent>[ \t]*(?:\[[A-Z]+\][ \t]+)?)(?P<char>[=_\-*#~─━═⎯!])(?P=char){9,}"
+    r"^(?P<indent>[ \t]*(?:\[[A-Z]+\][ \t]+)?)(?P<char>[=_\-*#~─━═⎯―!])(?P=char){9,}"
     r"[ \t]*$",
     re.MULTILINE,
 )
@@ -55,7 +56,7 @@ def _short_spaced(match: re.Match[str]) -> str:
 
 
 _TITLED = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~─━═⎯!])(?P=char){9,}(?P<title>[ \t]+\S.*?\S?[ \t]+)"
+    r"^(?P<indent>[ \t]*)(?P<char>[=_\-*#~─━═⎯―!])(?P=char){9,}(?P<title>[ \t]+\S.*?\S?[ \t]+)"
     r"(?P=char){10,}[ \t]*$",
     re.MULTILINE,
 )

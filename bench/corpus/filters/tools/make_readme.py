@@ -4,8 +4,8 @@
 Everything before the line ``## Totals`` is prose kept as it is; everything from there on
 (totals, counts per tool and mode, size bands, huge outputs, the case table, the batch lists
 and the public sources) is rebuilt from outputs/*/*.{txt,json} and tools/batches.json
-(the case lists of the second and third batches, and the tune-only probes added since;
-every other case is first batch).
+(the case lists of the second and third batches, the tune-only probes added since and the
+pytest plugin captures of filters28; every other case is first batch).
 
 Definitions used: ``tiny`` = at most 3 lines; ``huge`` = at least 51,200 bytes (50 KB);
 ``ANSI colour`` = contains ESC; ``carriage returns`` = contains a ``\\r`` not followed by ``\\n``.
@@ -84,6 +84,8 @@ def main() -> None:
     s3 = [c for c in cases if c["case"] in third]
     probes = set(batches.get("probes", []))
     sp = [c for c in cases if c["case"] in probes]
+    plugins = set(batches.get("pytest_plugins", []))
+    spl = [c for c in cases if c["case"] in plugins]
     o = [
         prose.rstrip("\n") + "\n",
         "## Totals\n",
@@ -91,6 +93,7 @@ def main() -> None:
         f"- Second batch: {stats(s2)}",
         f"- Third batch: {stats(s3)}",
         f"- Tune probes: {stats(sp)}",
+        f"- pytest plugins (filters28): {stats(spl)}",
         "",
         "## Counts per tool and mode\n",
         "| tool | n | second batch | third batch | modes |",
@@ -150,6 +153,9 @@ def main() -> None:
         "",
         "## Tune probes\n",
         ", ".join(f"`{c}`" for c in sorted(probes)),
+        "",
+        "## pytest plugins (filters28)\n",
+        ", ".join(f"`{c}`" for c in sorted(plugins)),
         "",
         "## Public sources\n",
     ]
