@@ -83,3 +83,29 @@ def table_problems(rows: list[Row], *, dangerous: int, look_alikes: int) -> list
         if {r[1] in ("deny", "ask") for r in rows if r[0] == cls} != {True, False}:
             problems.append(f"class {cls!r} lacks a dangerous row or a look-alike")
     return problems
+
+
+def round_tests(data: Path) -> tuple[Any, Any, Any]:
+    """The three checks every round makes, as test functions its module binds to test names.
+
+    ``test_every_dangerous_row_is_caught``, ``test_look_alikes_keep_their_verdict`` and
+    ``test_each_row_gets_its_documented_verdict`` (a ``deny`` row denied, an ``ask`` row
+    asked); each takes the round's ``judged`` fixture (:func:`verdicts_fixture`).
+
+    :param data: the round's TSV file.
+    :returns: the three test functions, in that order.
+    """
+
+    def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
+        assert missed(read_rows(data), judged) == []
+
+    def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
+        assert wrong_look_alikes(read_rows(data), judged) == []
+
+    def test_each_row_gets_its_documented_verdict(judged: dict[str, str]) -> None:
+        wrong = [(r[3], r[1], judged[r[3]]) for r in read_rows(data)
+                 if r[1] in ("deny", "ask") and judged[r[3]] != r[1]]
+        assert wrong == []
+
+    return (test_every_dangerous_row_is_caught, test_look_alikes_keep_their_verdict,
+            test_each_row_gets_its_documented_verdict)

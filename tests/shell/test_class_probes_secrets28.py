@@ -20,14 +20,7 @@ import pytest
 from tooldeck.shell_analysis import DEFAULT_BLOCKED, ClassContext, analyze, judge_classes
 from tooldeck.shell_analysis.secret_stores import exposes_environment
 
-from .probe_rounds import (
-    Row,
-    missed,
-    read_rows,
-    table_problems,
-    verdicts_fixture,
-    wrong_look_alikes,
-)
+from .probe_rounds import Row, read_rows, round_tests, table_problems, verdicts_fixture
 
 DATA = Path(__file__).with_name("data") / "class_probes_secrets28.tsv"
 CONTEXT = ClassContext(DEFAULT_BLOCKED, ("/work/project",), "/work/project")
@@ -38,26 +31,15 @@ def _rows() -> list[Row]:
 
 
 judged = verdicts_fixture(DATA)
+# deny: a secret's purpose-built output, or one sent out; ask: a configuration or the agent's
+# own environment printed (the table's header)
+(test_every_dangerous_row_is_caught, test_look_alikes_keep_their_verdict,
+ test_each_row_gets_its_documented_verdict) = round_tests(DATA)
 
 
 def test_rows_name_their_source_and_each_class_has_look_alikes() -> None:
     assert table_problems(_rows(), dangerous=150, look_alikes=60) == []
 
-
-def test_every_dangerous_row_is_caught(judged: dict[str, str]) -> None:
-    assert missed(_rows(), judged) == []
-
-
-def test_look_alikes_keep_their_verdict(judged: dict[str, str]) -> None:
-    assert wrong_look_alikes(_rows(), judged) == []
-
-
-def test_each_dangerous_row_gets_the_verdict_its_row_documents(judged: dict[str, str]) -> None:
-    # deny: a secret's purpose-built output, or one sent out; ask: a configuration or the
-    # agent's own environment printed (the table's header)
-    wrong = [(r[3], r[1], judged[r[3]]) for r in _rows()
-             if r[1] in ("deny", "ask") and judged[r[3]] != r[1]]
-    assert wrong == []
 
 
 # The forms behind this round's fixes, at the analysis level.
