@@ -20,8 +20,12 @@ guide, SecLists, pwncat, Kubernetes Goat, contributor guides of scikit-learn, pa
 rails, laravel and others); ``eighth.tsv`` (:data:`EIGHTH`) an eighth, written apart the same
 way, from sources none of the others used (DataDog's GuardDog rules and samples, Atomic Red
 Team's macOS tests, Bashfuscator, Sysdig's Falco feed, Wazuh's macOS benchmark, agent-bypass
-threads filed since, justfiles, Taskfiles, nox and tox sessions, Nix, Gentoo and Spack tests).
-The eighth is not in :data:`OPENED`.
+threads filed since, justfiles, Taskfiles, nox and tox sessions, Nix, Gentoo and Spack tests);
+``ninth.tsv`` (:data:`NINTH`) a ninth, written apart the same way, from sources none of the others
+used (container-escape and Linux privilege-escalation write-ups, malware and supply-chain reports,
+CI/CD attacks, agent incidents, pre-commit hooks, a Go Makefile, a Rakefile, a Maven/Gradle README,
+package.json scripts, local database and cluster CLIs). The eighth and ninth are not in
+:data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. All seven were opened on
@@ -43,6 +47,7 @@ FIFTH = Path(__file__).with_name("fifth.tsv")
 SIXTH = Path(__file__).with_name("sixth.tsv")
 SEVENTH = Path(__file__).with_name("seventh.tsv")
 EIGHTH = Path(__file__).with_name("eighth.tsv")
+NINTH = Path(__file__).with_name("ninth.tsv")
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
@@ -90,7 +95,8 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
     :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
-        :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH`, :data:`SEVENTH` or :data:`EIGHTH`.
+        :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH`, :data:`SEVENTH`, :data:`EIGHTH` or
+        :data:`NINTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
