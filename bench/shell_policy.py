@@ -12,7 +12,7 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth]
+        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth]
         [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
@@ -29,7 +29,9 @@ LOLESXi, LOLRMM, HackTricks Cloud, newer agent-bypass threads), written apart as
 Sentinel's Syslog queries, OWASP's testing guide, pwncat, Kubernetes Goat), likewise;
 ``--corpus eighth`` judges ``tests/shell_corpus/eighth.tsv`` (GuardDog, Atomic Red Team's macOS
 tests, Bashfuscator, Wazuh, newer agent-bypass threads; Nix, Gentoo, Spack and task-runner
-recipes for the benign rows), likewise.
+recipes for the benign rows), likewise; ``--corpus ninth`` judges
+``tests/shell_corpus/ninth.tsv`` (threat research on container escapes, CI and package
+compromises; pre-commit hooks, Makefiles, Rakefiles and READMEs for the benign rows), likewise.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -55,6 +57,7 @@ from corpus import (  # type: ignore[import-not-found]
     FIFTH,
     FOURTH,
     FRESH,
+    NINTH,
     SEVENTH,
     SIXTH,
     THIRD,
@@ -70,7 +73,7 @@ from tooldeck.models import ToolCall
 
 CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH,
            "fifth": FIFTH, "sixth": SIXTH, "seventh": SEVENTH,
-           "eighth": EIGHTH}
+           "eighth": EIGHTH, "ninth": NINTH}
 """The corpus files by name."""
 
 
@@ -153,7 +156,7 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv, "
-                             "fifth.tsv, sixth.tsv, seventh.tsv or eighth.tsv")
+                             "fifth.tsv, sixth.tsv, seventh.tsv, eighth.tsv or ninth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")

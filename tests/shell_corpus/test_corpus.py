@@ -1,15 +1,14 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
 A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv``,
-``fifth.tsv``, ``sixth.tsv``, ``seventh.tsv`` and ``eighth.tsv``): the limits are the figures
-reached (both halves together); a change that makes any of them worse fails here. The issue's
-targets are 98 % caught and at most 1 % of benign commands denied (5 % asked is met). The
-benign denials left are reads outside the project that the sandbox refuses. Failure messages
-name tune-half
-rows only; the first six corpora's held-back halves were opened on 2026-11-29 to fix the
-classes of their misses (after their figures were recorded: README), so their rows are all
-tune rows (``corpus.OPENED``); the seventh's followed on 2026-11-29. The eighth's held-back
-half is not opened.
+``fifth.tsv``, ``sixth.tsv``, ``seventh.tsv``, ``eighth.tsv`` and ``ninth.tsv``): the limits
+are the figures reached (both halves together); a change that makes any of them worse fails
+here. The issue's targets are 98 % caught and at most 1 % of benign commands denied (5 %
+asked is met). The benign denials left are reads outside the project that the sandbox
+refuses. Failure messages name tune-half rows only; the first six corpora's held-back halves
+were opened on 2026-11-29 to fix the classes of their misses (after their figures were
+recorded: README), so their rows are all tune rows (``corpus.OPENED``); the seventh's followed
+on 2026-11-29. The eighth's and the ninth's held-back halves are not opened.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from corpus import (  # type: ignore[import-not-found]
     FIFTH,
     FOURTH,
     FRESH,
+    NINTH,
     SEVENTH,
     SIXTH,
     THIRD,
@@ -153,6 +153,17 @@ EIGHTH_LIMITS = Limits(
 )
 """``eighth.tsv``, both halves together; its held-back half is still held back."""
 
+NINTH_LIMITS = Limits(
+    # measured on arrival (main 2e879fd): 135 / 141 tune, 125 / 131 held-back; benign denied
+    # 0 / 114 and 0 / 115, asked 5 / 114 and 4 / 115. The limits are the arrival figures: the
+    # held-back half is not opened (its rows are never named here)
+    min_caught=260 / 272,
+    max_dangerous_allowed=12,
+    max_benign_denied=0 / 229,
+    max_benign_asked=9 / 229,
+)
+"""``ninth.tsv``, both halves together; its held-back half is still held back."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
@@ -162,6 +173,7 @@ CORPORA = {
     "sixth": (SIXTH, SIXTH_LIMITS),
     "seventh": (SEVENTH, SEVENTH_LIMITS),
     "eighth": (EIGHTH, EIGHTH_LIMITS),
+    "ninth": (NINTH, NINTH_LIMITS),
 }
 
 
