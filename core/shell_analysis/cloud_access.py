@@ -23,7 +23,9 @@ or Kubernetes' RBAC documentation flags:
 |                      | ``gsutil iam|acl ch|set``; ``az role assignment create``, ``az ad |
 |                      | user|sp create``, ``az ad group member add``; ``kubectl create     |
 |                      | clusterrolebinding|rolebinding``, ``kubectl certificate approve``;|
-|                      | ``gh ssh-key|gpg-key add``, ``gh repo deploy-key add``            |
+|                      | ``gh ssh-key|gpg-key add``, ``gh repo deploy-key add``, ``gh api``|
+|                      | writes to collaborators, keys, hooks, members, secrets, branch    |
+|                      | protection (``gh api -X PUT repos/o/r/collaborators/u``)          |
 | defences turned off  | ``aws cloudtrail stop-logging``, ``aws configservice              |
 |                      | stop-configuration-recorder``, an ``aws … disable-*`` of a        |
 |                      | service (Security Hub, EBS encryption…), ``aws organizations      |
@@ -56,6 +58,7 @@ create-route --destination-cidr-block 0.0.0.0/0``: where traffic goes, not who m
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -158,7 +161,32 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     for prefix in _GRANTS.get(head, ()):
         if tuple(operands[: len(prefix)]) == prefix:
             return f"{head} {' '.join(prefix)} changes who can access"
+    if head == "gh" and operands[:1] == ["api"] and _gh_api_grants(operands[1:], args):
+        return "gh api changes who can access a repository or organisation"
     return None
+
+
+_GH_ACCESS = re.compile(r"(?:^|/)(?:collaborators|invitations|keys|hooks|members|memberships|"
+                        r"outside_collaborators|permissions|teams/[^/]+/repos|secrets|"
+                        r"variables|protection|rulesets)(?:/|$)")
+"""REST endpoints that decide who reaches a repository or organisation (GitHub's REST
+reference: collaborators, deploy keys, webhooks, members, team repositories, Actions secrets
+and permissions, branch protection and rulesets)."""
+_GH_FIELDS = ("-f", "-F", "--field", "--raw-field", "--input")
+
+
+def _gh_api_grants(operands: Sequence[str], args: Sequence[str]) -> bool:
+    """``gh api -X PUT repos/o/r/collaborators/u -f permission=admin``: a write to access.
+
+    gh api sends POST when fields are given and no method is (gh-api(1)), GET otherwise.
+    """
+    method = next((b for a, b in itertools.pairwise([*args, ""]) if a in ("-X", "--method")),
+                  next((a.partition("=")[2] or a[2:] for a in args
+                        if a.startswith(("--method=", "-X")) and a != "-X"), ""))
+    if not method and any(a.startswith(_GH_FIELDS) for a in args):
+        method = "POST"
+    return method.upper() in ("POST", "PUT", "PATCH", "DELETE") and any(
+        _GH_ACCESS.search(o) for o in operands if "=" not in o)
 
 
 def cloud_access_finding(segment: Segment) -> Finding | None:

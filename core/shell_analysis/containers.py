@@ -15,7 +15,10 @@ A container started with the host's privileges is an escalation (denied): ``--pr
 ``--pid=host``, ``--cap-add=SYS_ADMIN|ALL``, ``--security-opt … unconfined``, ``--userns=host``,
 a bind mount of ``/`` or of the Docker socket (``-v``, or ``--mount src=…``; ``ctr run`` too),
 after the engine's global options as well (``nerdctl --namespace k8s.io run --privileged``,
-``docker --context prod run …``: Elastic's "Suspicious Container Runtime CLI Arguments").
+``docker --context prod run …``: Elastic's "Suspicious Container Runtime CLI Arguments"). So
+is a working directory under ``/proc`` (``docker run -w /proc/self/fd/8``, ``docker exec -w
+…``): runc leaked a host directory's descriptor there, and a process starting in it walks
+out to the host's root with ``../..`` (CVE-2024-21626, Snyk's "Leaky Vessels").
 """
 
 from __future__ import annotations
@@ -254,4 +257,7 @@ def privileged_container(segment: Segment) -> Finding | None:
             or any("unconfined" in a for a in lowered)
             or any(m.startswith(_HOST_ROOT_MOUNTS) for m in mounts)):
         return Finding(DENY, "escalation", f"{segment.text!r} starts a privileged container")
+    if any(w.startswith("/proc/") for w in _values(args, _CONTAINER_SIDE)):
+        return Finding(DENY, "escalation", f"{segment.text!r} starts in a /proc directory of "
+                       "the runtime (a host escape: CVE-2024-21626)")
     return None

@@ -38,6 +38,7 @@ keep them out.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 
 from tooldeck.shell_analysis.carriers import SHELLS
@@ -47,6 +48,7 @@ from tooldeck.shell_analysis.model import Segment
 __all__ = [
     "CLASS_HEADS",
     "ESCALATORS",
+    "agent_removal_finding",
     "credential_store_finding",
     "escalation_finding",
     "init_script_finding",
@@ -397,6 +399,39 @@ def init_script_finding(segment: Segment) -> Finding | None:
     if is_init_script(words[0]) and words[1:2] and (
             words[1] in _SERVICE_STOPS):
         return Finding(DENY, "power", f"{segment.text!r} runs an init script's {words[1]!r}")
+    return None
+
+
+_SECURITY_AGENTS = re.compile(
+    r"(?:^|/)(?:aegis|qcloud|yunjing|hostguard|cloudmonitor|CrowdStrike|falcon|sentinelone|"
+    r"carbonblack|cbagent|ds_agent|sophos\w*|eset|wazuh|ossec|osquery|elastic-agent|qualys|"
+    r"rapid7|tanium|mdatp)(?:[/_\-.]|$)", re.IGNORECASE)
+"""Host security and monitoring agents by their install directories or script names: the
+cloud vendors' (Alibaba's Aegis and CloudMonitor, Tencent's YunJing and Stargate under
+/usr/local/qcloud, Huawei's HostGuard) and the EDRs' (CrowdStrike, SentinelOne, Carbon Black,
+Trend Micro Deep Security, Sophos, ESET, Wazuh, osquery, Elastic, Qualys, Rapid7, Tanium,
+Defender). Cado's, Unit 42's and Aqua's reports on TeamTNT and Kinsing show miners running
+their uninstallers first (MITRE T1562.001)."""
+
+
+def agent_removal_finding(segment: Segment) -> Finding | None:
+    """Deny a host security agent's uninstaller run.
+
+    ``/usr/local/qcloud/stargate/admin/uninstall.sh``, ``bash aegis_uninstall.sh``.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    if not segment.command_positions:
+        return None
+    words = [w.value for w in segment.words[segment.command_positions[-1]:]]
+    if segment.command in SHELLS and len(words) > 1:
+        words = [w for w in words[1:] if not w.startswith("-")][:1] or words
+    program = words[0]
+    name = program.rsplit("/", 1)[-1]
+    if "uninst" in name.lower() and _SECURITY_AGENTS.search(program):
+        return Finding(DENY, "power", f"{segment.text!r} removes a host security or monitoring "
+                       "agent (defence evasion)")
     return None
 
 

@@ -87,6 +87,7 @@ from tooldeck.shell_analysis.covert import (
 from tooldeck.shell_analysis.data_args import PRINTERS, is_data_word
 from tooldeck.shell_analysis.escalation import (
     CLASS_HEADS,
+    agent_removal_finding,
     credential_store_finding,
     escalation_finding,
     init_script_finding,
@@ -439,6 +440,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if ".d/" in segment.text:  # /etc/init.d/ssh stop
         found = init_script_finding(segment)
+        if found is not None:
+            return found
+    if "uninst" in segment.text.lower():  # /usr/local/qcloud/stargate/admin/uninstall.sh
+        found = agent_removal_finding(segment)
         if found is not None:
             return found
     if CLASS_HEADS.isdisjoint(names):

@@ -526,10 +526,21 @@ def _named_variable(name: str, words: Sequence[Word]) -> str | None:
     return None
 
 
+_SECRET_FAMILY = re.compile(
+    r"^\^?(?:db|database|dsn|auth|creds?|credentials?|pwd|aws|azure|gcp|openai|anthropic|"
+    r"stripe|postgres|pg|mysql|mongo|redis)_?$", re.IGNORECASE)
+"""A filter word that picks the variables of a secret's family (``env | grep -i db``: DB_PASSWORD,
+DATABASE_URL; ``grep AWS``: the access keys), not one secret by name."""
+_ALTERNATIVES = re.compile(r"\\?\|")
+r"""A grep pattern's alternatives (``-E 'db|redis'``, basic ``'db\|redis'``)."""
+
+
 def _picks_secret(name: str, values: Sequence[str]) -> bool:
     """What a filter after a dump picks: a secret's name, or (``jq``) the environment."""
     if name in _FILTERS:
-        return any(_SECRET_NAME.search(v) for v in values)
+        return any(_SECRET_NAME.search(v) or any(_SECRET_FAMILY.match(alternative)
+                                                 for alternative in _ALTERNATIVES.split(v))
+                   for v in values)
     if name in _JSON_FILTERS:
         program = next((v for v in values if not v.startswith("-")), ".")
         return bool(_SECRET_NAME.search(program)) or not _picks_fields(program)

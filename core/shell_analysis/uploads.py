@@ -96,6 +96,18 @@ _CLOUD_COPIES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "azcopy": ((), frozenset({"copy", "cp", "sync"})),
 }
 """Cloud-storage clients: the group words before the verb, and the verbs that copy."""
+_COPY_FILTERS = frozenset({"--include", "--filter", "--files-from", "--include-from",
+                           "--filter-from"})
+"""The options that pick which files a cloud copy sends (rclone's filtering, aws s3's
+``--include``): one that picks a secret's name sends that secret."""
+_COPY_VALUES = _COPY_FILTERS | frozenset({
+    # the options of the cloud copies above that take a value (rclone(1) filtering and
+    # global flags, the aws s3 and gsutil references), so that no value is read as an operand
+    "--exclude", "--exclude-from", "--config", "--transfers", "--checkers", "--bwlimit",
+    "--max-age", "--min-age", "--max-size", "--min-size", "--log-file", "--log-level",
+    "--profile", "--region", "--endpoint-url", "--acl", "--storage-class", "--sse",
+    "--sse-kms-key-id", "--content-type", "--cache-control", "--expires", "-h", "--metadata",
+    "--backup-dir", "--suffix", "--order-by", "--tpslimit", "--retries", "--user-agent"})
 _SCRIPTED_TRANSFERS = {"lftp": frozenset({"-e", "-c"})}
 _STDIN_SENDERS = frozenset({
     "nc", "ncat", "netcat", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt",
@@ -274,12 +286,21 @@ def _cloud_copy(name: str, args: Sequence[Word]) -> Iterator[Word]:
     The verb is looked for after any global option's value (``aws --profile p s3 cp``).
     """
     group, verbs = _CLOUD_COPIES[name]
-    operands = [w for w in args if not w.value.startswith("-")]
+    operands = [w for previous, w in itertools.pairwise([Word("", ""), *args])
+                if not w.value.startswith("-") and previous.value not in _COPY_VALUES]
     values = [w.value for w in operands]
     size = len(group) + 1
     for start in range(len(values) - size + 1):
         if tuple(values[start : start + size - 1]) == group and values[start + size - 1] in verbs:
-            yield from _copies(operands[start + size :])
+            sent = list(_copies(operands[start + size :]))
+            yield from sent
+            if sent:  # rclone copy ./ remote: --include '*.env': the filter's files are sent
+                for word in _values(args, _COPY_FILTERS):
+                    picked = word.value.lstrip("+ ")  # rclone's '+ PATTERN' filter rule
+                    # a glob stands for the names it matches: '*.env' picks '.env' and 'x.env'
+                    for name in dict.fromkeys((picked, picked.replace("*", ""),
+                                               picked.replace("*", "x"))):
+                        yield Word(name, word.source, word.dynamic, word.globbed)
             return
 
 

@@ -1,0 +1,32 @@
+"""The classes behind the ninth corpus' tune misses: ``data/class_probes_ninth28.tsv``.
+
+The ninth corpus (``tests/shell_corpus/ninth.tsv``) was measured on arrival, then its tune
+half's misses fixed by class: runc's ``/proc`` working directory escape, ``gh api`` writes to
+access endpoints, host security agents' uninstallers, a secret family picked out of an
+environment dump, and the files a cloud copy's include filter sends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .probe_rounds import Row, read_rows, round_tests, verdicts_fixture
+
+DATA = Path(__file__).with_name("data") / "class_probes_ninth28.tsv"
+
+
+def _rows() -> list[Row]:
+    return read_rows(DATA)
+
+
+judged = verdicts_fixture(DATA)
+(test_every_dangerous_row_is_caught, test_look_alikes_keep_their_verdict,
+ test_each_row_gets_its_documented_verdict) = round_tests(DATA)
+
+
+def test_rows_are_distinct_and_have_look_alikes() -> None:
+    rows = _rows()
+    assert len({r[3] for r in rows}) == len(rows)
+    for word in ("docker", "gh api", "uninst", "grep", "rclone", "aws s3"):
+        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
+        assert verdicts == {True, False}, word
