@@ -383,6 +383,17 @@ def _hypervisor_power(head: str, verbs: Sequence[str]) -> str | None:
     return None
 
 
+def _script_words(segment: Segment) -> list[str]:
+    """The program run and its arguments; for a shell, its script's (``sh -e x.sh stop``)."""
+    if not segment.command_positions:
+        return []
+    words = [w.value for w in segment.words[segment.command_positions[-1]:]]
+    if segment.command in SHELLS and len(words) > 1:
+        rest = list(itertools.dropwhile(lambda w: w.startswith("-"), words[1:]))
+        return rest or words
+    return words
+
+
 def init_script_finding(segment: Segment) -> Finding | None:
     """Deny an init script run to stop its service, as ``service ssh stop`` is.
 
@@ -391,12 +402,8 @@ def init_script_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions:
-        return None
-    words = [w.value for w in segment.words[segment.command_positions[-1]:]]
-    if segment.command in SHELLS and len(words) > 1:
-        words = words[1:]  # sh /etc/init.d/ssh stop
-    if is_init_script(words[0]) and words[1:2] and (
+    words = _script_words(segment)
+    if words and is_init_script(words[0]) and words[1:2] and (
             words[1] in _SERVICE_STOPS):
         return Finding(DENY, "power", f"{segment.text!r} runs an init script's {words[1]!r}")
     return None
@@ -422,12 +429,8 @@ def agent_removal_finding(segment: Segment) -> Finding | None:
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
     """
-    if not segment.command_positions:
-        return None
-    words = [w.value for w in segment.words[segment.command_positions[-1]:]]
-    if segment.command in SHELLS and len(words) > 1:
-        words = [w for w in words[1:] if not w.startswith("-")][:1] or words
-    program = words[0]
+    words = _script_words(segment)
+    program = words[0] if words else ""
     name = program.rsplit("/", 1)[-1]
     if "uninst" in name.lower() and _SECURITY_AGENTS.search(program):
         return Finding(DENY, "power", f"{segment.text!r} removes a host security or monitoring "

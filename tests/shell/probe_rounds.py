@@ -113,3 +113,14 @@ def round_tests(data: Path) -> tuple[Any, Any, Any]:
 
     return (test_every_dangerous_row_is_caught, test_look_alikes_keep_their_verdict,
             test_each_row_gets_its_documented_verdict)
+
+
+def words_without_look_alikes(rows: list[Row], words: Sequence[str]) -> list[str]:
+    """The words of ``words`` that do not appear in both a dangerous row and a look-alike.
+
+    :param rows: the round's rows.
+    :param words: substrings each of which the round must probe both ways.
+    :returns: the words lacking one side; empty when every word has both.
+    """
+    return [word for word in words
+            if {r[1] in ("allow", "asked") for r in rows if word in r[3]} != {True, False}]

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .probe_rounds import Row, read_rows, round_tests, verdicts_fixture
+from .probe_rounds import (
+    Row,
+    read_rows,
+    round_tests,
+    verdicts_fixture,
+    words_without_look_alikes,
+)
 
 DATA = Path(__file__).with_name("data") / "class_probes_eighth28.tsv"
 
@@ -30,10 +36,9 @@ judged = verdicts_fixture(DATA)
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("osascript", "process.env", "os.environ", "ENV", "nscurl", "cargo install",
-                 "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg"):
-        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
-        assert verdicts == {True, False}, word
+    probed = ("osascript", "process.env", "os.environ", "ENV", "nscurl", "cargo install",
+              "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg")
+    assert words_without_look_alikes(rows, probed) == []
 
 
 

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .probe_rounds import Row, read_rows, round_tests, verdicts_fixture
+from .probe_rounds import (
+    Row,
+    read_rows,
+    round_tests,
+    verdicts_fixture,
+    words_without_look_alikes,
+)
 
 DATA = Path(__file__).with_name("data") / "class_probes_ninth28.tsv"
 
@@ -27,6 +33,5 @@ judged = verdicts_fixture(DATA)
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("docker", "gh api", "uninst", "grep", "rclone", "aws s3"):
-        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
-        assert verdicts == {True, False}, word
+    probed = ("docker", "gh api", "uninst", "grep", "rclone", "aws s3")
+    assert words_without_look_alikes(rows, probed) == []

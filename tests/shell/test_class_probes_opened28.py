@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .probe_rounds import Row, read_rows, round_tests, verdicts_fixture
+from .probe_rounds import (
+    Row,
+    read_rows,
+    round_tests,
+    verdicts_fixture,
+    words_without_look_alikes,
+)
 
 DATA = Path(__file__).with_name("data") / "class_probes_opened28.tsv"
 
@@ -30,8 +36,7 @@ judged = verdicts_fixture(DATA)
 def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
-    for word in ("ruby", "node", "lua", "osascript", "launchctl", "dscl", "mdfind", "less",
-                 "more", "helm", "kubectl"):
-        verdicts = {r[1] in ("allow", "asked") for r in rows if word in r[3]}
-        assert verdicts == {True, False}, word
+    probed = ("ruby", "node", "lua", "osascript", "launchctl", "dscl", "mdfind", "less", "more",
+              "helm", "kubectl")
+    assert words_without_look_alikes(rows, probed) == []
 
