@@ -24,8 +24,12 @@ threads filed since, justfiles, Taskfiles, nox and tox sessions, Nix, Gentoo and
 ``ninth.tsv`` (:data:`NINTH`) a ninth, written apart the same way, from sources none of the others
 used (container-escape and Linux privilege-escalation write-ups, malware and supply-chain reports,
 CI/CD attacks, agent incidents, pre-commit hooks, a Go Makefile, a Rakefile, a Maven/Gradle README,
-package.json scripts, local database and cluster CLIs). The eighth and ninth are not in
-:data:`OPENED`.
+package.json scripts, local database and cluster CLIs); ``tenth.tsv`` (:data:`TENTH`) a tenth,
+written apart the same way, from sources none of the others used (MITRE ATT&CK software entries,
+Exploit-DB privilege escalations, Trend Micro, Elastic, container-escape telemetry and macOS malware
+write-ups, pre-commit hook entries, cli/cli's Makefile, a cookiecutter Makefile, jekyll's Rakefile,
+express's scripts, local dev and read-only machine inspection). The eighth, ninth and tenth are
+not in :data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. All seven were opened on
@@ -48,6 +52,7 @@ SIXTH = Path(__file__).with_name("sixth.tsv")
 SEVENTH = Path(__file__).with_name("seventh.tsv")
 EIGHTH = Path(__file__).with_name("eighth.tsv")
 NINTH = Path(__file__).with_name("ninth.tsv")
+TENTH = Path(__file__).with_name("tenth.tsv")
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
@@ -95,8 +100,8 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
     """Every row of a corpus file, commands decoded.
 
     :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
-        :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH`, :data:`SEVENTH`, :data:`EIGHTH` or
-        :data:`NINTH`.
+        :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH`, :data:`SEVENTH`, :data:`EIGHTH`,
+        :data:`NINTH` or :data:`TENTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
