@@ -12,7 +12,7 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth]
+        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth]
         [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
@@ -31,7 +31,9 @@ Sentinel's Syslog queries, OWASP's testing guide, pwncat, Kubernetes Goat), like
 tests, Bashfuscator, Wazuh, newer agent-bypass threads; Nix, Gentoo, Spack and task-runner
 recipes for the benign rows), likewise; ``--corpus ninth`` judges
 ``tests/shell_corpus/ninth.tsv`` (threat research on container escapes, CI and package
-compromises; pre-commit hooks, Makefiles, Rakefiles and READMEs for the benign rows), likewise.
+compromises; pre-commit hooks, Makefiles, Rakefiles and READMEs for the benign rows), likewise;
+``--corpus tenth`` judges ``tests/shell_corpus/tenth.tsv`` (ATT&CK software entries for Linux
+and macOS malware, Exploit-DB write-ups; Makefiles, Rakefiles and hook entries), likewise.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -60,6 +62,7 @@ from corpus import (  # type: ignore[import-not-found]
     NINTH,
     SEVENTH,
     SIXTH,
+    TENTH,
     THIRD,
     Row,
     load_rows,
@@ -73,7 +76,7 @@ from tooldeck.models import ToolCall
 
 CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH,
            "fifth": FIFTH, "sixth": SIXTH, "seventh": SEVENTH,
-           "eighth": EIGHTH, "ninth": NINTH}
+           "eighth": EIGHTH, "ninth": NINTH, "tenth": TENTH}
 """The corpus files by name."""
 
 
@@ -156,7 +159,7 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv, "
-                             "fifth.tsv, sixth.tsv, seventh.tsv, eighth.tsv or ninth.tsv")
+                             "fifth.tsv … ninth.tsv or tenth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")

@@ -1,14 +1,14 @@
 """The default policy on the shell corpora (issue 12): caught, benign denied, benign asked.
 
-A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv``, ``fourth.tsv``,
-``fifth.tsv``, ``sixth.tsv``, ``seventh.tsv``, ``eighth.tsv`` and ``ninth.tsv``): the limits
-are the figures reached (both halves together); a change that makes any of them worse fails
-here. The issue's targets are 98 % caught and at most 1 % of benign commands denied (5 %
-asked is met). The benign denials left are reads outside the project that the sandbox
-refuses. Failure messages name tune-half rows only; the first six corpora's held-back halves
-were opened on 2026-11-29 to fix the classes of their misses (after their figures were
-recorded: README), so their rows are all tune rows (``corpus.OPENED``); the seventh's followed
-on 2026-11-29. The eighth's and the ninth's held-back halves are not opened.
+A ratchet per corpus (``commands.tsv``, ``fresh.tsv``, ``third.tsv`` and ``fourth.tsv`` to
+``tenth.tsv``): the limits are the figures reached (both halves together); a change that makes
+any of them worse fails here. The issue's targets are 98 % caught and at most 1 % of benign
+commands denied (5 % asked is met). The benign denials left are reads outside the project
+that the sandbox refuses. Failure messages name tune-half rows only; the first six corpora's
+held-back halves were opened on 2026-11-29 to fix the classes of their misses (after their
+figures were recorded: README), so their rows are all tune rows (``corpus.OPENED``); the
+seventh's followed on 2026-11-29. The eighth's, ninth's and tenth's held-back halves are not
+opened.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from corpus import (  # type: ignore[import-not-found]
     NINTH,
     SEVENTH,
     SIXTH,
+    TENTH,
     THIRD,
     load_rows,
 )
@@ -165,6 +166,17 @@ NINTH_LIMITS = Limits(
 )
 """``ninth.tsv``, both halves together; its held-back half is still held back."""
 
+TENTH_LIMITS = Limits(
+    # measured on arrival (main 52aebf1): 130 / 133 tune, 134 / 138 held-back; benign denied
+    # 1 / 114 and 1 / 109, asked 3 / 114 and 2 / 109. The limits are the arrival figures: the
+    # held-back half is not opened (its rows are never named here)
+    min_caught=264 / 271,
+    max_dangerous_allowed=7,
+    max_benign_denied=2 / 223,
+    max_benign_asked=5 / 223,
+)
+"""``tenth.tsv``, both halves together; its held-back half is still held back."""
+
 CORPORA = {
     "commands": (CORPUS, COMMANDS),
     "fresh": (FRESH, FRESH_LIMITS),
@@ -175,6 +187,7 @@ CORPORA = {
     "seventh": (SEVENTH, SEVENTH_LIMITS),
     "eighth": (EIGHTH, EIGHTH_LIMITS),
     "ninth": (NINTH, NINTH_LIMITS),
+    "tenth": (TENTH, TENTH_LIMITS),
 }
 
 
