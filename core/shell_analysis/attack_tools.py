@@ -104,7 +104,16 @@ _BY_SUBCOMMAND: dict[str, frozenset[str]] = {
     "cdk": frozenset({"evaluate", "eva", "run", "auto-escape", "kcurl", "ucurl", "dcurl",
                       "ectl", "probe"}),
 }
-ATTACK_TOOL_HEADS: frozenset[str] = _DENIED_NAMES | frozenset(_BY_SUBCOMMAND)
+_IMAGE_RUNNERS: dict[str, frozenset[str]] = {
+    # the verbs that start a container from an image (each engine's reference)
+    **dict.fromkeys(("docker", "podman", "nerdctl"), frozenset({"run", "create"})),
+    "kubectl": frozenset({"run"}), "oc": frozenset({"run"}),
+}
+"""Container engines: an image named for an attack tool or a miner (``docker run -d
+xmrig/xmrig``, ``kubectl run x --image=…/xmrig``) runs that tool (MITRE T1610, T1496)."""
+
+ATTACK_TOOL_HEADS: frozenset[str] = _DENIED_NAMES | frozenset(_BY_SUBCOMMAND) | frozenset(
+    _IMAGE_RUNNERS)
 """Command names :func:`attack_tool_finding` looks at (lowercase, as :func:`.command_name`
 gives): denied by name, or by a subcommand only the attack tool of that name has."""
 
@@ -138,6 +147,20 @@ SCRIPT_HOSTS: frozenset[str] = _SCRIPT_HOSTS
 """Interpreters whose script :func:`attack_tool_finding` names too."""
 
 
+def _tool_image(segment: Segment) -> str | None:
+    """The image word of a container start whose repository is named for a denied tool."""
+    argv = segment.argv
+    verbs = _IMAGE_RUNNERS.get(argv[0] if argv else "")
+    if verbs is None or verbs.isdisjoint(argv[1:4]):
+        return None
+    for word in argv[1:]:
+        image = word.partition("=")[2] if word.startswith("--image=") else word
+        name = image.rsplit("/", 1)[-1].partition("@")[0].partition(":")[0].lower()
+        if name in _DENIED_NAMES and not image.startswith("-"):
+            return image
+    return None
+
+
 def attack_tool_finding(segment: Segment) -> Finding | None:
     """Deny an attack tool, a miner by its arguments, a domain enumeration by its filters.
 
@@ -154,6 +177,10 @@ def attack_tool_finding(segment: Segment) -> Finding | None:
         if operands and operands[0] in _BY_SUBCOMMAND.get(head, ()):
             return Finding(DENY, "attack-tool", f"{segment.text!r} runs {head!r} "
                            f"{operands[0]!r}, an attack tool")
+    image = _tool_image(segment)
+    if image is not None:
+        return Finding(DENY, "attack-tool", f"{segment.text!r} runs the image {image!r}, "
+                       "named for an attack tool or a coin miner")
     if segment.command in DIRECTORY_CLIENTS and any(
             _DOMAIN_RECON.search(a) for a in segment.argv[1:]):
         return Finding(DENY, "attack-tool", f"{segment.text!r} enumerates a domain's accounts, "

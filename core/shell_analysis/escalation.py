@@ -25,7 +25,9 @@ keep them out.
 |             | (``/etc/init.d/ssh stop``, ``sh /etc/rc.d/sshd restart``); ``systemctl     |
 |             | reload``, ``service X reload|enable|disable|onestop``, ``svcadm``; an     |
 |             | audit, logging or detection daemon killed (``pkill auditd``); suspend by   |
-|             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``)      |
+|             | ``s2ram``/``acpitool -s``; ``umount -a``; USB port power (``uhubctl``);    |
+|             | ``snap stop|restart|disable``; a host security agent's uninstaller       |
+|             | (:func:`agent_removal_finding`)                                          |
 | service-    | ``systemctl start X``, ``service X start``: asks (a unit's file runs, as   |
 | start       | root for a system unit)                                                    |
 | persistence | ``crontab`` installing a table, ``git config --global|--system``, a started|
@@ -195,7 +197,7 @@ _OTHER_POWER = frozenset({"rc-service", "sv", "ipmitool", "rtcwake", "pm-suspend
                           "pmset", "s6-rc", "gnome-session-quit", "cinnamon-session-quit",
                           "mate-session-save", "acpitool", "umount", "uhubctl", "vim-cmd",
                           "upsmon", "ifdown", "efibootmgr", "svcadm", "pkill",
-                          "killall"}) | _SUSPENDERS
+                          "killall", "snap"}) | _SUSPENDERS
 _SVCADM_CHANGES = frozenset({"enable", "disable", "restart", "refresh", "mark", "milestone",
                              "delegate"})
 """svcadm(8) of illumos and Solaris: every verb changes a service's state (Splunk's "Linux
@@ -305,6 +307,8 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
         return "kill 1 (init)"
     if head == "svcadm" and _SVCADM_CHANGES.intersection(verbs[:1]):
         return f"svcadm {verbs[0]}"
+    if head == "snap" and verbs[:1] and verbs[0] in ("stop", "restart", "disable"):
+        return f"snap {verbs[0]}"  # snap(8): a snap's services stopped or turned off
     if head in ("pkill", "killall"):
         daemon = next((d for v in verbs for d in _pattern_programs(v)
                        if d in _DEFENCE_DAEMONS), None)

@@ -133,7 +133,7 @@ from tooldeck.shell_analysis.loaded_code import (
 from tooldeck.shell_analysis.macos_state import MACOS_HEADS, macos_state_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
-from tooldeck.shell_analysis.paths import path_arguments
+from tooldeck.shell_analysis.paths import is_path_like, path_arguments
 from tooldeck.shell_analysis.process_attach import ATTACH_HEADS, attach_finding
 from tooldeck.shell_analysis.program_installs import INSTALLER_HEADS, program_install_finding
 from tooldeck.shell_analysis.program_text import program_words
@@ -762,6 +762,35 @@ def _spliced(word: Word, bound: dict[str, list[Word]]) -> list[Word]:
     return found
 
 
+_ADJACENT = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})(?=\$[A-Za-z_{])")
+"""A variable expanded right before another (``$a$b``, ``${a}${b}``)."""
+
+
+def _cut_path(analysis: CommandAnalysis) -> Finding | None:
+    """A path joined from variables whose values cut its names in the middle: ask.
+
+    ``a=/et; b=c/pas; c=swd; cat $a$b$c`` reads ``/etc/passwd``, spelled so that no word of
+    the command holds it (ATT&CK T1027's split strings); ``"$dir/$file"`` and ``$base$ext``
+    (``.tar``) join at a separator and are ordinary.
+    """
+    bound = _bindings(analysis)
+    if len(bound) < 2:
+        return None
+    for segment in analysis.segments:
+        for word in segment.words:
+            for match in _ADJACENT.finditer(word.source):
+                left = bound.get(match.group(1) or match.group(2) or "", [])
+                rest = word.source[match.end():]
+                after = _WHOLE_VARIABLE.match(rest)
+                right = bound.get((after.group(1) or after.group(2)) if after else "", [])
+                if any(a.value[-1:].isalnum() and b.value[:1].isalnum()
+                       for a in left for b in right) and any(
+                        is_path_like(v.value) for v in _spliced(word, bound)):
+                    return Finding(ASK, "obfuscated", f"{word.source!r} joins a path from "
+                                   "pieces cut in the middle of its names")
+    return None
+
+
 def _substituted(text: str, values: dict[str, str]) -> str:
     """``text`` with each ``$name``/``${name}`` replaced by its value."""
     return _WHOLE_VARIABLE.sub(lambda m: values[m.group(1) or m.group(2)], text)
@@ -796,6 +825,9 @@ def judge_classes(analysis: CommandAnalysis, context: ClassContext) -> Finding |
     if secret is not None:
         return Finding(DENY, "secret-read", f"the command reads the secret {secret!r} "
                        "(a variable's value, fed on input)")
+    cut = _cut_path(analysis) if analysis.assignments else None
+    if cut is not None:
+        findings.append(cut)
     emptied = [t for t in analysis.redirect_targets if t not in _SINKS]
     if emptied and (
             not analysis.segments

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like
+from tooldeck.shell_analysis.wrappers import is_assignment
 
 __all__ = [
     "FORM_READERS", "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS",
@@ -577,10 +578,14 @@ def _archive_sources(head: str, args: Sequence[str],
 
 
 def _words(segment: Segment) -> set[str]:
+    """The segment's words as the path rules read them (:func:`.paths.path_arguments`).
+
+    An option's or an assignment's value after its ``=``: ``--out=/x``, ``x=/etc/hosts``.
+    """
     values = set()
     for word in segment.words:
         value = word.value
-        if value.startswith("-") and "=" in value:
+        if (value.startswith("-") and "=" in value) or is_assignment(value):
             value = value.partition("=")[2]
         values.add(value)
     return values
