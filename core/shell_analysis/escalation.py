@@ -611,6 +611,13 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
     "getent": frozenset({"shadow", "gshadow"}),
     "xauth": frozenset({"list", "extract", "nlist"}),  # the X server's cookies, printed
+    # KWallet's entries (kwallet-query(1) -r), WireGuard's private and preshared keys
+    # (wg(8) showconf, show IFACE private-key), MySQL's login paths in clear
+    # (my_print_defaults(1) -s), systemd's encrypted credentials (systemd-creds(1))
+    "kwallet-query": frozenset({"-r", "--read-password"}),
+    "wg": frozenset({"showconf", "private-key", "preshared-keys"}),
+    "my_print_defaults": frozenset({"-s", "--show"}),
+    "systemd-creds": frozenset({"decrypt", "cat"}),
 }
 _MEMORY_DUMPERS = frozenset({"gcore"})
 
@@ -619,7 +626,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     """Deny reading a credential store (keychain, secret service, kernel keyring, gpg keys).
 
     NetworkManager's saved Wi-Fi and VPN secrets (``nmcli -s|--show-secrets … show``: the
-    osquery incident-response pack's ``wifi_networks``) count as one.
+    osquery incident-response pack's ``wifi_networks``; ``nmcli device wifi show-password``)
+    count as one.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -627,8 +635,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     if not segment.command_positions:
         return None
     head, *args = segment.argv
-    if head == "nmcli" and any(a in ("-s", "--show-secrets") or a.startswith(
-            "--show-secrets") for a in args) and "show" in args:
+    if head == "nmcli" and ((any(a in ("-s", "--show-secrets") or a.startswith(
+            "--show-secrets") for a in args) and "show" in args) or "show-password" in args):
         return Finding(DENY, "credential-store", f"{segment.text!r} prints saved network "
                        "secrets")
     if head in _MEMORY_DUMPERS:
