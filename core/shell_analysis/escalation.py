@@ -618,6 +618,15 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "wg": frozenset({"showconf", "private-key", "preshared-keys"}),
     "my_print_defaults": frozenset({"-s", "--show"}),
     "systemd-creds": frozenset({"decrypt", "cat"}),
+    # password managers' CLIs that print a vault (keepassxc-cli(1) export, show -s; rbw, a
+    # Bitwarden client: get, code; aws-vault export) and a MySQL client's options with the
+    # password of its option files (mysql(1) --print-defaults)
+    "keepassxc-cli": frozenset({"export", "-s", "--show-protected"}),
+    "rbw": frozenset({"get", "code"}),
+    "aws-vault": frozenset({"export"}),
+    "mysql": frozenset({"--print-defaults"}),
+    "mariadb": frozenset({"--print-defaults"}),
+    "mysqldump": frozenset({"--print-defaults"}),
 }
 _MEMORY_DUMPERS = frozenset({"gcore"})
 

@@ -288,7 +288,10 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/Viscosity/OpenVPN", "*/kwalletd", "*/.3T", "*/com.tinyapp.TablePlus", "*/.dbvis",
     "*/.sqldeveloper", "*/MongoDB Compass/Connections", "*/Termius", "*/SecureCRT/Config",
     "*/gopass/stores", "*/.walletwasabi/client/Wallets", "*/.sparrow/wallets",
-    "*/Monero/wallets", "/var/lib/waagent", "/var/lib/etcd",
+    "*/Monero/wallets", "/var/lib/waagent", "/var/lib/etcd", "*/.config/Bitwarden*",
+    "*/Application Support/Bitwarden*",
+    # Docker contexts' TLS keys, JetBrains Toolbox's token store (each tool's documentation)
+    "*/.docker/contexts/tls", "*/.docker/contexts/tls/*", "*/JetBrains/Toolbox/.securestorage",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 

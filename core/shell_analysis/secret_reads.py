@@ -128,7 +128,7 @@ SECRET_MARKERS = re.compile(
     r"squirrel-sql|ApacheDirectoryStudio|MongoDB Compass|\.gftp|Termius|SecureCRT|\.rtsz|"
     r"Transmit/|helm/registry|pnpm/rc|pypoetry|Bitwarden|1password|gopass|walletwasabi|"
     r"\.sparrow|Monero/|\.shada|cloud/instance|waagent|etcd|microk8s|credstore|"
-    r"pki/tls/private|grub",
+    r"pki/tls/private|grub|contexts/tls|securestorage",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 

@@ -5,8 +5,9 @@ own module lists (LaZagne, HackBrowserData, firefox_decrypt, chainbreaker, mimip
 each application's documentation, and every way to read one: content readers, ``sqlite3``,
 ``python3 -c``, copies and archives into the project or ``/tmp``, links, ``find -exec``,
 globs, quoted spaces, ``$HOME``/``~``/``/Users/$USER``/``/home/*`` spellings, relative climbs
-and the keyring CLIs. Measured on main first: 65 dangerous rows allowed, 16 caught with an
-ask instead of a deny, and one look-alike denied (``git log -- config/credentials.yml.enc``).
+and the keyring and password managers' CLIs. Measured on main first: 75 of 282 dangerous rows
+allowed, 17 caught with an ask instead of a deny, and one look-alike denied (``git log
+-- config/credentials.yml.enc``).
 """
 
 from __future__ import annotations
@@ -111,7 +112,9 @@ def test_git_commands_that_print_content_read(command: str) -> None:
     "kwallet-query -r 'Chromium Safe Storage' -f 'Chromium Keys' kdewallet",
     "wg showconf wg0", "wg show wg0 private-key", "my_print_defaults -s client",
     "systemd-creds decrypt /etc/credstore.encrypted/db.cred -",
-    "nmcli device wifi show-password",
+    "nmcli device wifi show-password", "keepassxc-cli export Passwords.kdbx",
+    "keepassxc-cli show -s Passwords.kdbx github", "rbw get github", "aws-vault export prod",
+    "mysql --print-defaults",
 ])
 def test_keyring_and_network_secret_clis_are_credential_store(command: str) -> None:
     assert _finding(command) == ("deny", "credential-store")
@@ -119,7 +122,8 @@ def test_keyring_and_network_secret_clis_are_credential_store(command: str) -> N
 
 @pytest.mark.parametrize("command", [
     "kwallet-query -l kdewallet", "wg show", "wg show wg0 public-key", "my_print_defaults client",
-    "systemd-creds list", "nmcli device wifi list",
+    "systemd-creds list", "nmcli device wifi list", "keepassxc-cli ls Passwords.kdbx",
+    "rbw list", "aws-vault list", "mysql --version",
 ])
 def test_their_listing_forms_are_not(command: str) -> None:
     found = _finding(command)
