@@ -618,6 +618,22 @@ _CREDENTIAL_STORES: dict[str, frozenset[str]] = {
     "gpg": frozenset({"--export-secret-keys", "--export-secret-subkeys"}),
     "getent": frozenset({"shadow", "gshadow"}),
     "xauth": frozenset({"list", "extract", "nlist"}),  # the X server's cookies, printed
+    # KWallet's entries (kwallet-query(1) -r), WireGuard's private and preshared keys
+    # (wg(8) showconf, show IFACE private-key), MySQL's login paths in clear
+    # (my_print_defaults(1) -s), systemd's encrypted credentials (systemd-creds(1))
+    "kwallet-query": frozenset({"-r", "--read-password"}),
+    "wg": frozenset({"showconf", "private-key", "preshared-keys"}),
+    "my_print_defaults": frozenset({"-s", "--show"}),
+    "systemd-creds": frozenset({"decrypt", "cat"}),
+    # password managers' CLIs that print a vault (keepassxc-cli(1) export, show -s; rbw, a
+    # Bitwarden client: get, code; aws-vault export) and a MySQL client's options with the
+    # password of its option files (mysql(1) --print-defaults)
+    "keepassxc-cli": frozenset({"export", "-s", "--show-protected"}),
+    "rbw": frozenset({"get", "code"}),
+    "aws-vault": frozenset({"export"}),
+    "mysql": frozenset({"--print-defaults"}),
+    "mariadb": frozenset({"--print-defaults"}),
+    "mysqldump": frozenset({"--print-defaults"}),
 }
 _MEMORY_DUMPERS = frozenset({"gcore"})
 
@@ -626,7 +642,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     """Deny reading a credential store (keychain, secret service, kernel keyring, gpg keys).
 
     NetworkManager's saved Wi-Fi and VPN secrets (``nmcli -s|--show-secrets … show``: the
-    osquery incident-response pack's ``wifi_networks``) count as one.
+    osquery incident-response pack's ``wifi_networks``; ``nmcli device wifi show-password``)
+    count as one.
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
@@ -634,8 +651,8 @@ def credential_store_finding(segment: Segment) -> Finding | None:
     if not segment.command_positions:
         return None
     head, *args = segment.argv
-    if head == "nmcli" and any(a in ("-s", "--show-secrets") or a.startswith(
-            "--show-secrets") for a in args) and "show" in args:
+    if head == "nmcli" and ((any(a in ("-s", "--show-secrets") or a.startswith(
+            "--show-secrets") for a in args) and "show" in args) or "show-password" in args):
         return Finding(DENY, "credential-store", f"{segment.text!r} prints saved network "
                        "secrets")
     if head in _MEMORY_DUMPERS:

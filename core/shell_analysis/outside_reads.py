@@ -19,11 +19,17 @@ segment of the command is read-only and nothing is redirected (``cd /etc && rm p
 (history, not ``status``/``diff``) of a repository elsewhere is a read (``git -C ../lib
 log``). A writing command's input files
 are reads too (:func:`input_files`: ``git commit -F /tmp/msg``, ``cp /etc/hosts .``).
+
+:data:`SECRET_PATTERNS` stay denied to every reader; they come from credential harvesters'
+module lists and the applications' documentation (each group's comment names them). A glob
+that spells a secret's name names that secret on the machine it runs on
+(:func:`glob_names_secret`: ``~/Library/Application Support/Google/Chrome/*/Login*``).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
 import os
 import re
@@ -37,7 +43,8 @@ from tooldeck.shell_analysis.wrappers import is_assignment
 __all__ = [
     "FORM_READERS", "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS",
     "SECRET_PATTERNS",
-    "input_files", "interpreted_scripts", "is_secret_path", "metadata_paths", "printed_paths",
+    "glob_names_secret", "input_files", "interpreted_scripts", "is_secret_path", "metadata_paths",
+    "printed_paths",
     "program_paths", "read_only_paths", "script_paths", "toolchain_reads",
 ]
 
@@ -222,6 +229,70 @@ SECRET_PATTERNS: tuple[str, ...] = (
     # Atlassian Confluence's database settings (Elastic's credential_access_kubernetes_and_
     # cloud_credential_paths_via_process_args lists both files)
     "*/confluence.cfg.xml", "*/confluence/conf/server.xml",
+    # credential harvesters' module lists, by location (AlessandroZ/LaZagne
+    # Linux/lazagne/softwares and Mac/, moonD4rk/HackBrowserData browser/browser_{linux,
+    # darwin}.go, n0fate/chainbreaker) and each application's documentation. Browsers: the
+    # Chromium profiles' key file (Local State), session and extension stores (wallet vaults),
+    # every Chromium and Firefox user-data directory on both systems
+    "*/Local State", "*/Session Storage/*", "*/Local Extension Settings/*",
+    "*/Local Storage/leveldb", "*/.config/google-chrome*/*", "*/.config/chromium*/*",
+    "*/.config/BraveSoftware/*", "*/.config/microsoft-edge*/*", "*/.config/vivaldi*/*",
+    "*/.config/opera*/*", "*/Application Support/Google/Chrome*/*",
+    "*/Application Support/Chromium/*", "*/Application Support/BraveSoftware/*",
+    "*/Application Support/Microsoft Edge*/*", "*/Application Support/Vivaldi/*",
+    "*/Application Support/com.operasoftware.Opera*/*", "*/Application Support/Firefox/*",
+    # mail and chat clients (LaZagne mails/, chats/; Claws Mail, HexChat, isync, fetchmail,
+    # Signal and Telegram Desktop documentation)
+    "*/.claws-mail/accountrc", "*/.claws-mail/passwordstorerc", "*/psi*/profiles/*/accounts.xml",
+    "*/.jitsi/sip-communicator.properties", "*/hexchat/servlist.conf", "*/.mbsyncrc",
+    "*/isync/mbsyncrc", "*/.fetchmailrc", "*/Signal/sql/*", "*/TelegramDesktop/tdata*",
+    "*/Telegram Desktop/tdata*",
+    # Wi-Fi and VPN stores (LaZagne wifi/; wpa_supplicant.conf(5), wg-quick(8), OpenVPN's
+    # auth-user-pass and inline keys, Tunnelblick's and Viscosity's configurations)
+    "/etc/NetworkManager/system-connections", "*/wpa_supplicant*.conf", "*/etc/wireguard",
+    "*/etc/wireguard/*", "/etc/openvpn/*", "*/Tunnelblick/Configurations*",
+    "*/Viscosity/OpenVPN/*",
+    # keyrings and keychains (LaZagne wallet/kde.py; chainbreaker's SystemKey and keychain
+    # copies; LaZagne Mac hashdump's ShadowHashData plists)
+    "*/kwalletd/*", "*.kwl", "*/var/db/SystemKey", "*.keychain", "*.keychain-db",
+    "*/dslocal/nodes/*/users/*",
+    # database clients (LaZagne databases/, sysadmin/apachedirectorystudio.py; JetBrains'
+    # c.pwd and c.kwallet password stores, MySQL Workbench, Robo 3T/Studio 3T, TablePlus,
+    # Sequel Ace/Pro, RESP.app, MongoDB Compass documentation)
+    "*/JetBrains/*/c.pwd", "*/JetBrains/*/c.kwallet", "*/workbench_user_data.dat", "*/.3T/*",
+    "*/com.tinyapp.TablePlus/*", "*/Sequel Ace/Data/*", "*/Sequel Pro/Data/*",
+    "*/.rdm/connections.json", "*/.dbvis/*", "*/.sqldeveloper/*", "*/.squirrel-sql/SQLAliases*",
+    "*/.ApacheDirectoryStudio/*/connections.xml", "*/MongoDB Compass/Connections/*",
+    # FTP and SSH clients (LaZagne sysadmin/gftp.py; Termius, SecureCRT, Royal TSX,
+    # Transmit documentation)
+    "*/.gftp/bookmarks", "*/.gftp/gftprc", "*/Termius/*", "*/SecureCRT/Config/*", "*.rtsz",
+    "*/Transmit/Favorites*",
+    # developer tools (Helm's registry logins, pnpm's global rc, Poetry's auth.toml),
+    # password managers' local vaults (Bitwarden, 1Password, gopass) and wallets (Exodus,
+    # Wasabi, Sparrow, Monero's GUI wallets)
+    "*/helm/registry/config.json", "*/pnpm/rc", "*/pypoetry/auth.toml", "*/Bitwarden*/data.json",
+    "*/1password*.sqlite", "*/gopass/stores/*", "*/exodus.wallet*",
+    "*/.walletwasabi/client/Wallets/*", "*/.sparrow/wallets/*", "*/Monero/wallets/*",
+    # REPL histories by other names (Julia's repl_history.jl, Neovim's ShaDa registers)
+    "*/repl_history.jl", "*.shada",
+    # cloud instances and clusters: cloud-init's user and vendor data, the Azure agent's
+    # ovf-env.xml and CustomData, etcd's data directory (every Secret of the cluster),
+    # MicroK8s' and RKE2's credentials, kubelet's Secret volumes; systemd's credential
+    # stores (systemd-creds(1)); RHEL's TLS private keys; GRUB's password file
+    "/var/lib/cloud/instance*/user-data*", "/var/lib/cloud/instance*/vendor-data*",
+    "/var/lib/waagent/*", "/var/lib/etcd/*", "*/microk8s/*/credentials/*",
+    "/etc/rancher/*/*.yaml", "/var/lib/rancher/*/server/*token", "/var/lib/rancher/*/server/cred/*",
+    "*/kubernetes.io~secret/*", "/etc/credstore*", "/run/credentials/*",
+    "/etc/pki/tls/private*", "/boot/grub*/user.cfg",
+    # the directories above whose every file is a secret, copied or archived whole
+    "*/Session Storage", "*/Local Extension Settings", "*/Signal/sql", "/etc/openvpn",
+    "*/Viscosity/OpenVPN", "*/kwalletd", "*/.3T", "*/com.tinyapp.TablePlus", "*/.dbvis",
+    "*/.sqldeveloper", "*/MongoDB Compass/Connections", "*/Termius", "*/SecureCRT/Config",
+    "*/gopass/stores", "*/.walletwasabi/client/Wallets", "*/.sparrow/wallets",
+    "*/Monero/wallets", "/var/lib/waagent", "/var/lib/etcd", "*/.config/Bitwarden*",
+    "*/Application Support/Bitwarden*",
+    # Docker contexts' TLS keys, JetBrains Toolbox's token store (each tool's documentation)
+    "*/.docker/contexts/tls", "*/.docker/contexts/tls/*", "*/JetBrains/Toolbox/.securestorage",
 )
 """Paths that stay denied even to a read-only command (fnmatch, on the absolute path)."""
 
@@ -253,6 +324,35 @@ def is_secret_path(path: str) -> bool:
         return True
     return bool(_SECRET_WORDS.search(name)) and not (
         name.endswith(_CODE_SUFFIXES) or path.startswith(_INSTALLED_TREES))
+
+
+@functools.cache
+def _secret_names() -> tuple[str, ...]:
+    """The fixed file names of :data:`SECRET_PATTERNS` (``Login Data``, ``key4.db``…)."""
+    names = (p.rsplit("/", 1)[-1].strip("*") for p in SECRET_PATTERNS)
+    return tuple(dict.fromkeys(n for n in names if len(n) >= 3 and not set(n) & set("*?[")))
+
+
+_GLOB_PART = re.compile(r"\[[^]]*\]|[*?]")
+
+
+def glob_names_secret(path: str) -> bool:
+    """Tell whether a glob spells a secret's name, whatever this machine holds.
+
+    ``~/Library/Application Support/Google/Chrome/*/Login*`` names each profile's ``Login
+    Data`` on the machine it runs on, even where no browser is installed here. The last part
+    must start with three literal characters (``ls /etc/*.conf`` names nothing in particular).
+
+    :param path: an absolute path that may hold glob characters.
+    :returns: true when a secret's fixed name matches the last part and, put there, is a
+        secret path.
+    """
+    head, _, last = path.rpartition("/")
+    if not _GLOB_PART.search(last) or _GLOB_PART.search(last[:3]):
+        return False
+    base = _GLOB_PART.sub("x", head)
+    return any(fnmatch.fnmatchcase(name, last) and is_secret_path(f"{base}/{name}")
+               for name in _secret_names())
 
 
 _INSTALLED_TREES = ("/etc/pam.d/", "/usr/share/", "/usr/lib/", "/usr/include/")

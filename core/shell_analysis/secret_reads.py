@@ -26,7 +26,10 @@ except the few whose file operands are usually not shown (``docker --env-file``,
 add`` but ``git add -f``, which forces an ignored file into the index, ``ssh -i``, ``curl
 --key``, interpreters). An input redirection of a secret (``tr a
 b < .env``) is a read whatever the command. So is a content reader given a raw disk
-(:data:`RAW_DISKS`, ``strings /dev/sda``): every file on it, past its permissions.
+(:data:`RAW_DISKS`, ``strings /dev/sda``): every file on it, past its permissions. An operand
+built at run time whose static part is a secret's location is read too (``cat
+${XDG_RUNTIME_DIR}/containers/auth.json``); ``git log`` without a patch option prints commits,
+not content (``git log -- .env`` reads nothing).
 """
 
 from __future__ import annotations
@@ -116,7 +119,16 @@ SECRET_MARKERS = re.compile(
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|\.continue/|"
     r"opencode/|\.aider|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
-    r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private",
+    r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private|"
+    r"Local State|Session Storage|Extension Settings|Application Support/(?:Google|Chromium|"
+    r"BraveSoftware|Microsoft Edge|Vivaldi|com\.operasoftware|Firefox)|claws-mail|"
+    r"accounts\.xml|sip-communicator|servlist|mbsyncrc|fetchmailrc|Signal/sql|wireguard|"
+    r"openvpn|Tunnelblick|Viscosity|kwallet|\.kwl|SystemKey|\.keychain|dslocal|c\.pwd|"
+    r"workbench_user_data|\.3T|TablePlus|Sequel (?:Ace|Pro)|\.rdm/|\.dbvis|sqldeveloper|"
+    r"squirrel-sql|ApacheDirectoryStudio|MongoDB Compass|\.gftp|Termius|SecureCRT|\.rtsz|"
+    r"Transmit/|helm/registry|pnpm/rc|pypoetry|Bitwarden|1password|gopass|walletwasabi|"
+    r"\.sparrow|Monero/|\.shada|cloud/instance|waagent|etcd|microk8s|credstore|"
+    r"pki/tls/private|grub|contexts/tls|securestorage",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -134,6 +146,22 @@ _OPTION_READS: dict[str, frozenset[str]] = {
 _FILE_PREFIX = re.compile(r"^(?:@|(?i:file|open|gopen):(?://)?)")
 _GIT_SHOWERS = frozenset({"show", "diff", "log", "blame", "annotate", "cat-file", "grep",
                           "difftool", "whatchanged"})
+
+
+_GIT_HISTORIES = frozenset({"log", "whatchanged"})
+_GIT_PATCHES = ("-p", "-u", "--patch", "--cc", "-L", "--word-diff", "--color-words")
+
+
+def _git_shows_content(args: Sequence[str]) -> bool:
+    """Tell whether a git command prints files' content (``show``, ``diff``, ``log -p``…).
+
+    ``git log -- config/credentials.yml.enc`` without a patch option prints the commits that
+    touched a file (hashes, authors, messages), never its content.
+    """
+    verbs = _GIT_SHOWERS.intersection(args[:3])
+    if not verbs:
+        return False
+    return not verbs <= _GIT_HISTORIES or any(a.startswith(_GIT_PATCHES) for a in args)
 
 
 def _forced_add(args: Sequence[str]) -> bool:
@@ -249,7 +277,7 @@ def secret_read_finding(segment: Segment, cwd: str | None,
     if head in ("perl", "ruby") and any(a.startswith("-") and not a.startswith("--") and (
             "n" in a or "p" in a) for a in args):
         head = "cat"  # perl/ruby -n/-p read their operands line by line (GTFOBins file-read)
-    if (head == "git" and (_GIT_SHOWERS.intersection(args[:3]) or _forced_add(args))) or (
+    if (head == "git" and (_git_shows_content(args) or _forced_add(args))) or (
             head == "cmake" and args[:2] == ["-E", "cat"]):
         head = "cat"  # git show REV:.env, git diff /dev/null .env, cmake -E cat .env
     if head == "cmp" and any(a in ("-b", "-l", "--print-bytes", "--verbose") or (
@@ -284,6 +312,10 @@ def _secret_word(segment: Segment, word: Word, value: str, head: str, cwd: str,
     if word.dynamic and "HISTFILE" in word.source:  # cat $HISTFILE (Atomic T1552.003)
         return Finding(DENY, "secret-read", f"{segment.text!r} reads the shell history "
                        f"file {word.source!r}")
+    if word.dynamic and value and SECRET_MARKERS.search(value) and is_project_secret(
+            "/x/" + value.lstrip("/")):  # ${XDG_RUNTIME_DIR}/containers/auth.json
+        return Finding(DENY, "secret-read", f"{segment.text!r} reads {word.source!r}, a "
+                       "secret's location whatever the variable holds")
     if word.dynamic or not value or (value.startswith("-") and "=" not in value):
         return None
     if value.startswith("-") or (head == "dd" and value.startswith("if=")):

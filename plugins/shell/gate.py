@@ -147,6 +147,7 @@ from tooldeck.shell_analysis.link_rules import (
 from tooldeck.shell_analysis.links import scan_links
 from tooldeck.shell_analysis.outside_reads import (
     SCRIPT_DENIED_PREFIXES,
+    glob_names_secret,
     interpreted_scripts,
     is_secret_path,
     metadata_paths,
@@ -297,7 +298,7 @@ _SECRET_DIRECTORIES = ("/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker", "/.azu
 def _secret(raw: str, policy: ShellPolicy) -> bool:
     lexical = _lexical(raw, policy)
     return (is_secret_path(lexical) or is_secret_path(os.path.realpath(lexical))
-            or _glob_reaches_secret(lexical))
+            or _glob_reaches_secret(lexical) or glob_names_secret(lexical))
 
 
 def _script_outside(raw: str, policy: ShellPolicy) -> bool:
