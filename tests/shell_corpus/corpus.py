@@ -28,11 +28,11 @@ package.json scripts, local database and cluster CLIs); ``tenth.tsv`` (:data:`TE
 written apart the same way, from sources none of the others used (MITRE ATT&CK software entries,
 Exploit-DB privilege escalations, Trend Micro, Elastic, container-escape telemetry and macOS malware
 write-ups, pre-commit hook entries, cli/cli's Makefile, a cookiecutter Makefile, jekyll's Rakefile,
-express's scripts, local dev and read-only machine inspection). The eighth, ninth and tenth are
-not in :data:`OPENED`.
+express's scripts, local dev and read-only machine inspection). The ninth and tenth are not in
+:data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
-in :data:`OPENED` and every one of its rows is in the tune half. All seven were opened on
+in :data:`OPENED` and every one of its rows is in the tune half. The first eight were opened on
 2026-11-29, each after its held-back figure was recorded (the README gives them).
 """
 
@@ -53,7 +53,8 @@ SEVENTH = Path(__file__).with_name("seventh.tsv")
 EIGHTH = Path(__file__).with_name("eighth.tsv")
 NINTH = Path(__file__).with_name("ninth.tsv")
 TENTH = Path(__file__).with_name("tenth.tsv")
-OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH})
+OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH,
+                                    EIGHTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
 

@@ -7,8 +7,8 @@ commands denied (5 % asked is met). The benign denials left are reads outside th
 that the sandbox refuses. Failure messages name tune-half rows only; the first six corpora's
 held-back halves were opened on 2026-11-29 to fix the classes of their misses (after their
 figures were recorded: README), so their rows are all tune rows (``corpus.OPENED``); the
-seventh's followed on 2026-11-29. The eighth's, ninth's and tenth's held-back halves are not
-opened.
+seventh's and the eighth's followed on 2026-11-29. The ninth's and tenth's held-back halves
+are not opened.
 """
 
 from __future__ import annotations
@@ -146,14 +146,15 @@ README)."""
 
 EIGHTH_LIMITS = Limits(
     # measured on arrival (main fcfba29): 159 / 165 tune, 166 / 171 held-back; benign denied
-    # 3 / 127 and 2 / 136, asked 0 / 127 and 4 / 136. The limits are the arrival figures: the
-    # held-back half is not opened (its rows are never named here)
-    min_caught=325 / 336,
-    max_dangerous_allowed=11,
-    max_benign_denied=5 / 263,
-    max_benign_asked=4 / 263,
+    # 3 / 127 and 2 / 136, asked 0 / 127 and 4 / 136; 167 / 171 held-back after the tune
+    # half's classes (78de7ae), 333 / 336 once the held-back half was opened
+    min_caught=333 / 336,
+    max_dangerous_allowed=3,  # two scripts judged by their names only, a screen capture
+    max_benign_denied=0 / 263,
+    max_benign_asked=2 / 263,
 )
-"""``eighth.tsv``, both halves together; its held-back half is still held back."""
+"""``eighth.tsv``, both halves together (its held-back half measured twice, then opened:
+README)."""
 
 NINTH_LIMITS = Limits(
     # measured on arrival (main 2e879fd): 135 / 141 tune, 125 / 131 held-back; benign denied
