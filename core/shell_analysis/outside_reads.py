@@ -82,7 +82,8 @@ listing (``-t``), ``unzip -l|-v|-t|-Z``; ``dpkg``'s and ``rpm``'s queries; ``exi
 without a tag assignment or an output option; on macOS ``codesign -d|-v`` (not signing or
 extracting), ``spctl -a|--status``, ``plutil -p|-lint``, ``xattr`` without ``-w|-d|-c``,
 ``lipo -info|-archs``, ``pkgutil``'s queries, ``tmutil``'s listings and status,
-``diskutil list|info|verify*`` and ``defaults read|read-type|find|domains``."""
+``diskutil list|info|verify*``, ``defaults read|read-type|find|domains`` and
+``PlistBuddy -c Print``."""
 
 METADATA_ONLY: frozenset[str] = frozenset({
     "stat", "test", "[", "ls", "namei", "getfacl", "lsattr", "getcap", "realpath", "readlink",
@@ -187,6 +188,10 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.continue/config.json", "*/.continue/config.yaml", "*/.config/github-copilot/hosts.json",
     "*/.config/github-copilot/apps.json", "*/opencode/auth.json", "*/.aider/oauth-keys.env",
     "*/.codeium/config.json",
+    # macOS's personal stores an infostealer copies (Atomic Red Team T1005/T1114 macOS tests,
+    # Apple's container names): Notes, Messages and Mail
+    "*/group.com.apple.notes/*", "*/NoteStore.sqlite*", "*/Library/Messages/*",
+    "*/Library/Mail/*",
     # cryptocurrency wallets (MITRE T1005 infostealer reports): key files by location
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
@@ -480,6 +485,10 @@ def _read_only_form(head: str, args: Sequence[str]) -> bool:
         return bool(args) and args[0] in _PKGUTIL_READS
     if head == "tmutil":  # tmutil(8): listings, status and comparisons of backups
         return bool(operands) and (operands[0].startswith("list") or operands[0] in _TMUTIL_READS)
+    if head == "plistbuddy":  # PlistBuddy(8): -c "Print[ :key]" prints; Set, Add, Delete,
+        # Merge, Import, Save and Clear change the file (its man page)
+        commands = [b for a, b in itertools.pairwise(args) if a == "-c"]
+        return bool(commands) and all(c.strip().lower().startswith("print") for c in commands)
     if head == "defaults":  # defaults(1): read, read-type, find and domains print; write,
         # delete, import and export (to a file) change something
         return bool(operands) and operands[0] in ("read", "read-type", "find", "domains")
@@ -511,7 +520,7 @@ _OPENSSL_READS = (["x509"], ["req"], ["crl"], ["verify"], ["asn1parse"], ["dgst"
 FORM_READERS: frozenset[str] = _AWKS | _DECOMPRESSORS | frozenset({
     "sed", "xxd", "tar", "unzip", "dpkg", "rpm", "ssh-keygen", "7z", "7za", "7zz", "7zr",
     "uniq", "openssl", "man", "udevadm", "journalctl", "codesign", "spctl", "plutil", "xattr",
-    "lipo", "pkgutil", "tmutil", "defaults", "diskutil", "exiftool",
+    "lipo", "pkgutil", "tmutil", "defaults", "diskutil", "exiftool", "plistbuddy",
 })
 """The commands :func:`_read_only_form` judges: read-only in some forms, writing in others."""
 
@@ -858,13 +867,15 @@ _STDIN_SCRIPT = frozenset({"-s", "-"})
 _TOOLCHAIN_COMMAND = (
     r"(?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|"
     r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
-    r"gem env gemdir|uname -[rm])")
+    r"gem env gemdir|uname -[rm]|xcrun --show-sdk-path|xcrun --sdk \w+ --show-sdk-path|"
+    r"xcode-select -p|xcode-select --print-path)")
 _TOOLCHAIN_DIR = re.compile(
     r'"?(?:/[\w.+-]+)*/?(?:\$\(' + _TOOLCHAIN_COMMAND + r"\)|`" + _TOOLCHAIN_COMMAND + r"`)"
     r'"?[\w./+-]*"?'
 )
 """A word built from the command that prints a toolchain's own directory (``$(go env
-GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``) or the kernel's release or
+GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``, ``$(xcrun --show-sdk-path)``) or
+the kernel's release or
 machine name (``/lib/modules/$(uname -r)``, also in backquotes): where an installed toolchain
 lives, never a secret."""
 

@@ -8,6 +8,7 @@ Path-like words (Zeph's rule, extended):
 | starts with ``.`` and contains ``/``           | yes   |                                   |
 | relative word with ``/`` (``src/a.py``)        | yes   | not ``-x``, URL or ``NAME=v``     |
 | ``--opt=PATH``, ``of=PATH``                    | PATH  | the value after ``=`` is judged   |
+| ``file:PATH?query``, ``file:///PATH``          | PATH  | a file URI, SQLite's URI filename |
 | absolute command word (``/usr/bin/git``)       | no    | an executable, not data           |
 | relative command word (``./run.sh``)           | yes   | runs a file from the tree         |
 | dynamic word (``$d/x``)                        | no    | unknown until run time            |
@@ -110,12 +111,20 @@ _SOCAT_FILE = re.compile(r"^(?:OPEN|FILE|GOPEN|CREATE|CREAT):([^,]+)", re.IGNORE
 """socat(1)'s file addresses: the path between the colon and the first option."""
 
 
+_FILE_URI = re.compile(r"^file:(?://(?:localhost)?(?=/))?([^?#]+)")
+"""A file URI or SQLite's URI filename (``file:data.db?mode=ro``, ``file:///x``: RFC 8089,
+sqlite.org/uri.html): the path between the scheme and the query."""
+
+
 def _candidates(word: Word) -> list[str]:
     value = word.value
     if value.startswith("-") or is_assignment(value):
         _, eq, tail = value.partition("=")
-        return [tail] if eq else []
-    return [value]
+        value = tail if eq else ""
+    uri = _FILE_URI.match(value)
+    if uri is not None:
+        return [uri.group(1)]
+    return [value] if value else []
 
 
 def _segment_paths(segment: Segment) -> list[str]:

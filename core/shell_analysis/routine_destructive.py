@@ -190,7 +190,8 @@ def _git(args: Sequence[str]) -> str | None:
                               or "--force" in options
                               or any(_FILE_OPERAND.search(o) for o in operands)):
         return "git checkout over paths discards uncommitted changes"
-    if sub == "restore" and operands and not (options <= {"--staged", "-S"} and options):
+    restore = options - {"--"}  # git restore --staged -- a.py: the separator is no option
+    if sub == "restore" and operands and not (restore <= {"--staged", "-S"} and restore):
         return "git restore discards uncommitted changes"
     if sub == "stash" and operands[:1] in (["drop"], ["clear"]):
         return f"git stash {operands[0]} deletes stashed work"

@@ -117,7 +117,7 @@ SECRET_MARKERS = re.compile(
     r"\.travis/|\.tsh/|\.step/|viminfo|kaggle|sentryclirc|helm/repositories|atuin|"
     r"\.age/|vscdb|histfile|zsh_sessions|lesshst|wp-config|gitlab-runner|keyring|user\.MYD|"
     r"slapd|wrangler|railway|okta|copilot|codeium|cursor|doppler|jfrog|tdata|\.continue/|"
-    r"opencode/|\.aider|"
+    r"opencode/|\.aider|group\.com\.apple\.notes|NoteStore|Library/Messages|Library/Mail|"
     r"credential-cache|yarnrc|authority|dbshell|Signal/config|/var/mail/|/var/spool/mail/|"
     r"appsettings\.(?:Production|Staging)|application-prod|confluence|samba/private|"
     r"Local State|Session Storage|Extension Settings|Application Support/(?:Google|Chromium|"

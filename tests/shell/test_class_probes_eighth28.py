@@ -37,7 +37,8 @@ def test_rows_are_distinct_and_have_look_alikes() -> None:
     rows = _rows()
     assert len({r[3] for r in rows}) == len(rows)
     probed = ("osascript", "process.env", "os.environ", "ENV", "nscurl", "cargo install",
-              "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg")
+              "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg", "sqlite3",
+              "PlistBuddy", "git restore")
     assert words_without_look_alikes(rows, probed) == []
 
 
