@@ -28,6 +28,7 @@ from tooldeck.shell_analysis.outside_reads import FORM_READERS, READ_ONLY
 from tooldeck.shell_analysis.paths import is_path_like
 from tooldeck.shell_analysis.program_installs import INSTALLER_HEADS
 from tooldeck.shell_analysis.tree_copies import TREE_COPIERS
+from tooldeck.shell_analysis.wrappers import is_assignment
 
 __all__ = ["KNOWN_EFFECTS", "unknown_effect_paths"]
 
@@ -67,9 +68,12 @@ KNOWN_EFFECTS: frozenset[str] = (
 
 
 def _path_words(segment: Segment) -> set[str]:
+    """The path-like words, an option's or an assignment's value read after its ``=``."""
     values = set()
     for word in segment.words:
-        value = word.value.partition("=")[2] if word.value.startswith("-") else word.value
+        value = word.value
+        if value.startswith("-") or is_assignment(value):
+            value = value.partition("=")[2]
         if is_path_like(value):
             values.add(value)
     return values
