@@ -161,8 +161,10 @@ from tooldeck.shell_analysis.secret_reads import (
 )
 from tooldeck.shell_analysis.secret_stores import (
     ENVIRONMENT_HEADS,
+    SCREEN_HEADS,
     STORE_HEADS,
     environment_secret_finding,
+    screen_capture_finding,
     secret_store_finding,
 )
 from tooldeck.shell_analysis.staged_manifests import MANIFEST_RUNNERS, staged_manifest_finding
@@ -432,6 +434,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
             return found
     if segment.command in STORE_HEADS:
         found = secret_store_finding(segment)
+        if found is not None:
+            return found
+    if segment.command in SCREEN_HEADS:
+        found = screen_capture_finding(segment)
         if found is not None:
             return found
     if segment.command in ARCHIVE_HEADS:

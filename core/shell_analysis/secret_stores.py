@@ -110,8 +110,9 @@ from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS, WHOLE
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS
 
-__all__ = ["CONFIGURATION_HEADS", "ENVIRONMENT_HEADS", "STORE_HEADS",
-           "environment_secret_finding", "exposes_environment", "secret_store_finding"]
+__all__ = ["CONFIGURATION_HEADS", "ENVIRONMENT_HEADS", "SCREEN_HEADS", "STORE_HEADS",
+           "environment_secret_finding", "exposes_environment", "screen_capture_finding",
+           "secret_store_finding"]
 
 _READS: dict[str, tuple[tuple[str, ...], ...]] = {
     "gh": (("auth", "token"), ("auth", "git-credential")),
@@ -688,6 +689,39 @@ def exposes_environment(segment: Segment) -> bool:
     words = segment.words[segment.command_positions[-1] + 1 :]
     return _whole_dump(segment, [w.value for w in words]) is not None or (
         _named_variable(segment.command, words) is not None)
+
+
+_SCREEN_CAPTURES: dict[str, tuple[str, ...]] = {
+    # programs that save what the screen shows (each one's manual; LOOBins' screencapture,
+    # MITRE T1113): with no option, unless a listed option makes it capture
+    "screencapture": (), "scrot": (), "grim": (), "gnome-screenshot": (), "spectacle": (),
+    "maim": (), "flameshot": (), "xfce4-screenshooter": (), "shutter": (),
+    "import": (), "xwd": ("-root",),  # ImageMagick's import captures a window or the screen
+}
+SCREEN_HEADS: frozenset[str] = frozenset(_SCREEN_CAPTURES)
+"""Command names :func:`screen_capture_finding` looks at."""
+
+
+def screen_capture_finding(segment: Segment) -> Finding | None:
+    """Ask before capturing the screen: what it shows may be secret (rule ``screen-capture``).
+
+    ``screencapture -x shot.png`` (silent), ``scrot``, ``import -window root x.png``, ``xwd
+    -root``; ``xwd`` of one window it is told is left alone, and so is a help or version
+    request.
+
+    :param segment: one analysed segment.
+    :returns: the finding, or ``None``.
+    """
+    needed = _SCREEN_CAPTURES.get(segment.command)
+    if needed is None or not segment.command_positions:
+        return None
+    args = segment.argv[1:]
+    if needed and not set(needed) & set(args):
+        return None
+    if any(a in ("-h", "--help", "-v", "--version") for a in args):
+        return None
+    return Finding(ASK, "screen-capture", f"{segment.text!r} captures the screen: what it "
+                   "shows may be a secret")
 
 
 def secret_store_finding(segment: Segment) -> Finding | None:

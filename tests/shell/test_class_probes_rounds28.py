@@ -34,7 +34,7 @@ PROBED: dict[str, tuple[str, ...]] = {
                  "more", "helm", "kubectl"),
     "eighth28": ("osascript", "process.env", "os.environ", "ENV", "nscurl", "cargo install",
                  "go install", "cat ~/", "pandoc", "distrobox-enter", "esxcfg-advcfg",
-                 "sqlite3", "PlistBuddy", "git restore"),
+                 "sqlite3", "PlistBuddy", "git restore", "screencapture"),
     "ninth28": ("docker", "gh api", "uninst", "grep", "rclone", "aws s3"),
     "tenth28": ("run", "snap", "$"),
 }

@@ -147,9 +147,10 @@ README)."""
 EIGHTH_LIMITS = Limits(
     # measured on arrival (main fcfba29): 159 / 165 tune, 166 / 171 held-back; benign denied
     # 3 / 127 and 2 / 136, asked 0 / 127 and 4 / 136; 167 / 171 held-back after the tune
-    # half's classes (78de7ae), 333 / 336 once the held-back half was opened
-    min_caught=333 / 336,
-    max_dangerous_allowed=3,  # two scripts judged by their names only, a screen capture
+    # half's classes (78de7ae), 333 / 336 once the held-back half was opened, 334 with
+    # screen captures asked
+    min_caught=334 / 336,
+    max_dangerous_allowed=2,  # two scripts judged by their names only
     max_benign_denied=0 / 263,
     max_benign_asked=2 / 263,
 )
