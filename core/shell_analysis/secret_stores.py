@@ -96,6 +96,10 @@ describe``, ``docker inspect web``, ``docker compose config``, ``helm get values
 unless a projection names fields that hold no environment (``--query Runtime``, ``--format
 '{{.State.Status}}'``) or a filter, a counter or ``jq`` picks them. Any of these fed to a
 network sender is denied (:func:`exposes_environment`, :mod:`.uploads`).
+
+A screen capture (``screencapture -x``, ``scrot``, ``grim``, ImageMagick's ``import``, ``xwd
+-root``…) asks, rule ``screen-capture`` (:func:`screen_capture_finding`): what the screen shows
+may be a secret, as the clipboard's content may, but a UI task may want a screenshot.
 """
 
 from __future__ import annotations
