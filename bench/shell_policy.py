@@ -53,20 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "shell_corpus"))
 
-from corpus import (  # type: ignore[import-not-found]
-    CORPUS,
-    EIGHTH,
-    FIFTH,
-    FOURTH,
-    FRESH,
-    NINTH,
-    SEVENTH,
-    SIXTH,
-    TENTH,
-    THIRD,
-    Row,
-    load_rows,
-)
+from corpus import FILES, Row, load_rows  # type: ignore[import-not-found]
 from public_dns import public_dns  # type: ignore[import-not-found]
 
 from tooldeck.config import embedded_default_text, parse_document
@@ -74,10 +61,8 @@ from tooldeck.deck import Deck, combine_decisions
 from tooldeck.egress import use_resolver
 from tooldeck.models import ToolCall
 
-CORPORA = {"commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH,
-           "fifth": FIFTH, "sixth": SIXTH, "seventh": SEVENTH,
-           "eighth": EIGHTH, "ninth": NINTH, "tenth": TENTH}
-"""The corpus files by name."""
+CORPORA = FILES
+"""The corpus files by name (``corpus.FILES``)."""
 
 
 Judged = tuple[Row, str, str, str]

@@ -53,6 +53,11 @@ SEVENTH = Path(__file__).with_name("seventh.tsv")
 EIGHTH = Path(__file__).with_name("eighth.tsv")
 NINTH = Path(__file__).with_name("ninth.tsv")
 TENTH = Path(__file__).with_name("tenth.tsv")
+FILES: dict[str, Path] = {
+    "commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH,
+    "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH, "ninth": NINTH, "tenth": TENTH,
+}
+"""Every corpus file by the name ``bench/shell_policy.py --corpus`` and the ratchets use."""
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH,
                                     EIGHTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""

@@ -22,19 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import (  # type: ignore[import-not-found]
-    CORPUS,
-    EIGHTH,
-    FIFTH,
-    FOURTH,
-    FRESH,
-    NINTH,
-    SEVENTH,
-    SIXTH,
-    TENTH,
-    THIRD,
-    load_rows,
-)
+from corpus import FILES, load_rows  # type: ignore[import-not-found]
 from shell_policy import Judged as JudgedRow  # type: ignore[import-not-found]
 from shell_policy import judge_all  # type: ignore[import-not-found]
 
@@ -181,23 +169,22 @@ TENTH_LIMITS = Limits(
 )
 """``tenth.tsv``, both halves together; its held-back half is still held back."""
 
-CORPORA = {
-    "commands": (CORPUS, COMMANDS),
-    "fresh": (FRESH, FRESH_LIMITS),
-    "third": (THIRD, THIRD_LIMITS),
-    "fourth": (FOURTH, FOURTH_LIMITS),
-    "fifth": (FIFTH, FIFTH_LIMITS),
-    "sixth": (SIXTH, SIXTH_LIMITS),
-    "seventh": (SEVENTH, SEVENTH_LIMITS),
-    "eighth": (EIGHTH, EIGHTH_LIMITS),
-    "ninth": (NINTH, NINTH_LIMITS),
-    "tenth": (TENTH, TENTH_LIMITS),
+LIMITS = {
+    "commands": COMMANDS, "fresh": FRESH_LIMITS, "third": THIRD_LIMITS,
+    "fourth": FOURTH_LIMITS, "fifth": FIFTH_LIMITS, "sixth": SIXTH_LIMITS,
+    "seventh": SEVENTH_LIMITS, "eighth": EIGHTH_LIMITS, "ninth": NINTH_LIMITS,
+    "tenth": TENTH_LIMITS,
 }
+"""Each corpus' ratchet, by its name in ``corpus.FILES``."""
 
 
-@pytest.fixture(scope="module", params=sorted(CORPORA))
+def test_every_corpus_has_a_ratchet() -> None:
+    assert set(LIMITS) == set(FILES)
+
+
+@pytest.fixture(scope="module", params=sorted(LIMITS))
 def judged(request: pytest.FixtureRequest) -> tuple[list[JudgedRow], Limits]:
-    path, limits = CORPORA[request.param]
+    path, limits = FILES[request.param], LIMITS[request.param]
     return list(judge_all(load_rows(path))), limits
 
 
