@@ -37,8 +37,7 @@ from collections.abc import Sequence
 
 from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
-from tooldeck.shell_analysis.paths import is_path_like
-from tooldeck.shell_analysis.wrappers import is_assignment
+from tooldeck.shell_analysis.paths import is_path_like, path_value
 
 __all__ = [
     "FORM_READERS", "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS",
@@ -691,13 +690,7 @@ def _words(segment: Segment) -> set[str]:
 
     An option's or an assignment's value after its ``=``: ``--out=/x``, ``x=/etc/hosts``.
     """
-    values = set()
-    for word in segment.words:
-        value = word.value
-        if (value.startswith("-") and "=" in value) or is_assignment(value):
-            value = value.partition("=")[2]
-        values.add(value)
-    return values
+    return {path_value(word.value) or word.value for word in segment.words}
 
 
 def read_only_paths(analysis: CommandAnalysis) -> frozenset[str]:

@@ -34,7 +34,8 @@ from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.wrappers import is_assignment
 
-__all__ = ["dynamic_targets", "is_path_like", "path_arguments", "write_analysis"]
+__all__ = ["dynamic_targets", "is_path_like", "path_arguments", "path_value",
+           "write_analysis"]
 
 # Options taking a separate argument, per write command (the argument is not a target).
 _OPTION_ARGS: dict[str, frozenset[str]] = {
@@ -116,14 +117,25 @@ _FILE_URI = re.compile(r"^file:(?://(?:localhost)?(?=/))?([^?#]+)")
 sqlite.org/uri.html): the path between the scheme and the query."""
 
 
-def _candidates(word: Word) -> list[str]:
-    value = word.value
+def path_value(value: str) -> str:
+    """The part of a word the path rules read.
+
+    An option's or an assignment's value after its ``=`` (``--out=/x``, ``of=/x``; an option
+    without one names no path: ``""``), a file URI's path (``file:///x``,
+    ``file:db?mode=ro``), else the word itself.
+
+    :param value: a word's value.
+    :returns: the text to judge as a path (empty when there is none).
+    """
     if value.startswith("-") or is_assignment(value):
         _, eq, tail = value.partition("=")
         value = tail if eq else ""
     uri = _FILE_URI.match(value)
-    if uri is not None:
-        return [uri.group(1)]
+    return uri.group(1) if uri is not None else value
+
+
+def _candidates(word: Word) -> list[str]:
+    value = path_value(word.value)
     return [value] if value else []
 
 

@@ -25,10 +25,9 @@ from tooldeck.shell_analysis.interpreters import INTERPRETER_CODE_OPTIONS
 from tooldeck.shell_analysis.launchers import LAUNCHING_HEADS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.outside_reads import FORM_READERS, READ_ONLY
-from tooldeck.shell_analysis.paths import is_path_like
+from tooldeck.shell_analysis.paths import is_path_like, path_value
 from tooldeck.shell_analysis.program_installs import INSTALLER_HEADS
 from tooldeck.shell_analysis.tree_copies import TREE_COPIERS
-from tooldeck.shell_analysis.wrappers import is_assignment
 
 __all__ = ["KNOWN_EFFECTS", "unknown_effect_paths"]
 
@@ -68,15 +67,8 @@ KNOWN_EFFECTS: frozenset[str] = (
 
 
 def _path_words(segment: Segment) -> set[str]:
-    """The path-like words, an option's or an assignment's value read after its ``=``."""
-    values = set()
-    for word in segment.words:
-        value = word.value
-        if value.startswith("-") or is_assignment(value):
-            value = value.partition("=")[2]
-        if is_path_like(value):
-            values.add(value)
-    return values
+    """The path-like words, each read as the path rules read it (:func:`.paths.path_value`)."""
+    return {value for word in segment.words if is_path_like(value := path_value(word.value))}
 
 
 _STARTUP = ("/etc/cron", "/etc/anacron", "/etc/init", "/etc/rc", "/etc/systemd", "/etc/profile",
