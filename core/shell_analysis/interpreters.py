@@ -191,15 +191,22 @@ _DESTROY = re.compile(
     # AppleScript's Finder and System Events deleting items (osascript(1))
     r"\bto delete\b|\bdelete (?:every|the|folder|file|items?)\b|"
     # PHP's file functions (the PHP manual)
-    r"\bunlink\s*\(|\brmdir\s*\(",
+    r"\bunlink\s*\(|\brmdir\s*\(|"
+    # Foundation's file manager from JXA or Swift (removeItemAtPath:error:, removeItem(at:),
+    # trashItemAtURL:…; Apple's NSFileManager reference)
+    r"\bremoveItem(?:AtPath|AtURL|\b)|\btrashItem",
     re.IGNORECASE,
 )
 _HOME_OR_ROOT = re.compile(
     r"Dir\.home|homedir|expanduser|Path\.home|\$ENV\{HOME\}|getenv\(['\"]HOME|"
     r"environ\[['\"]HOME|process\.env\.HOME|\$HOME|\$env:USERPROFILE|~|['\"]/['\"]|"
     r"['\"]/(?:etc|usr|var|home|root|bin|boot|lib|opt|srv)\b|"
+    # macOS's own roots (the users' homes, the system and the local domain, mounted volumes)
+    r"['\"]/(?:Users|Library|System|Applications|private|Volumes)\b|"
     # AppleScript's home folder, PHP's and Ruby's views of HOME
-    r"\bof home\b|\bpath to home folder\b|\$_SERVER\[['\"]HOME|\$_ENV\[['\"]HOME|ENV\[['\"]HOME",
+    r"\bof home\b|\bpath to home folder\b|\$_SERVER\[['\"]HOME|\$_ENV\[['\"]HOME|ENV\[['\"]HOME|"
+    # Foundation's home directory (NSHomeDirectory(), homeDirectoryForCurrentUser)
+    r"NSHomeDirectory|homeDirectoryForCurrentUser",
 )
 _WRITE = re.compile(
     r"open\((?:[^()]|\([^()]*\))*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"
@@ -208,11 +215,14 @@ _WRITE = re.compile(
     r"shutil\.move|os\.rename|os\.replace|copyFileSync|renameSync|Set-Content|Out-File|"
     r"Add-Content|\bspurt\b|>>?\s*['\"]?(?:[/~]|\$ENV\{HOME\})|['\"]\+?>>?['\"]|\\openout|FileWriter|"
     r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)|"
-    r"(?<![.\w])(?:copy|rename)\s*\(",  # PHP's copy() and rename()
+    r"(?<![.\w])(?:copy|rename)\s*\(|"  # PHP's copy() and rename()
+    # Foundation's writers (writeToFile:atomically:…, createFileAtPath:…, moveItemAtPath:…)
+    r"\bwriteTo(?:File|URL)|\bcreateFileAtPath|\b(?:move|copy)ItemAt(?:Path|URL)",
     re.IGNORECASE,
 )
 _LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")
 _HOME_CALL = re.compile(r"Dir\.home|homedir\(|expanduser\(|Path\.home\(|\$ENV\{HOME\}|"
+                        r"NSHomeDirectory|homeDirectoryForCurrentUser|"
                         r"getenv\(['\"]HOME|environ\[['\"]HOME|process\.env\.HOME|\$HOME|"
                         r"\$_(?:SERVER|ENV)\[['\"]HOME")
 _SYMLINK_CALL = re.compile(r"symlink\w*\s*\([^,)]*")

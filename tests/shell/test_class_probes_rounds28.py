@@ -14,6 +14,8 @@
   out of an environment dump, cloud copies' include filters).
 - ``class_probes_tenth28.tsv``: the tenth corpus' tune classes (images named for attack tools,
   paths cut into pieces, snap's service changes, printed assignments).
+- ``class_probes_ninth32.tsv``: the ninth corpus' held-back classes once it was opened
+  (Foundation's file manager deleting and writing from JXA and Swift).
 
 Each table's dangerous rows are caught with the verdict they document, its look-alikes keep
 theirs, and every word it probes has both a dangerous row and a look-alike.
@@ -37,6 +39,7 @@ PROBED: dict[str, tuple[str, ...]] = {
                  "sqlite3", "PlistBuddy", "git restore", "screencapture"),
     "ninth28": ("docker", "gh api", "uninst", "grep", "rclone", "aws s3"),
     "tenth28": ("run", "snap", "$"),
+    "ninth32": ("osascript", "swift", "NSHomeDirectory", "writeToFile"),
 }
 """Each round's table name and the words it must probe both ways."""
 

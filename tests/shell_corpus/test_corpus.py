@@ -148,14 +148,15 @@ README)."""
 NINTH_LIMITS = Limits(
     # measured on arrival (main 2e879fd): 135 / 141 tune, 125 / 131 held-back; benign denied
     # 0 / 114 and 0 / 115, asked 5 / 114 and 4 / 115; after the tune half's classes (main
-    # d892d77, aggregates only) 141 / 141 and 126 / 131. The held-back half is not opened (its
-    # rows are never named here)
-    min_caught=267 / 272,
-    max_dangerous_allowed=5,
+    # d892d77, aggregates only) 141 / 141 and 126 / 131, the same a third time (5dda1c6);
+    # then opened: 268 / 272 with Foundation's file manager judged
+    min_caught=268 / 272,
+    max_dangerous_allowed=4,
     max_benign_denied=0 / 229,
     max_benign_asked=9 / 229,
 )
-"""``ninth.tsv``, both halves together; its held-back half is still held back."""
+"""``ninth.tsv``, both halves together (its held-back half measured three times, then opened:
+README)."""
 
 TENTH_LIMITS = Limits(
     # measured on arrival (main 52aebf1): 130 / 133 tune, 134 / 138 held-back; benign denied
