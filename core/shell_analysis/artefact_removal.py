@@ -24,8 +24,10 @@ whose every target is such an artefact is left out of the view the confirm patte
    ``~``, with no ``..`` component, that lies strictly inside a sandbox root — lexically and
    again with every link resolved (a link anywhere on the way, ``build`` pointing out of the
    root, does not count) — and whose last component is a regenerable name or one of the
-   catalogue's globs (:func:`tooldeck.shell_analysis.artefacts.is_regenerable`); a glob
-   anywhere else (``./*``, ``src/*/build``) does not count.
+   catalogue's globs (:func:`tooldeck.shell_analysis.artefacts.is_regenerable`), or that lies
+   inside a directory with a regenerable name (``target/criterion``, ``node_modules/.cache``,
+   ``build/*``: what a tool makes again holds nothing else); a glob in a directory above
+   the last component (``./*/x``, ``src/*/build``) does not count.
 
 Only a removal the command itself runs counts (at the top, in a subshell or a group): not
 one inside a substitution, a nested shell's string or a function. Nothing counts when the
@@ -113,7 +115,10 @@ def _artefact_path(word: Word, place: _Place) -> bool:
     if word.globbed and _GLOB.intersection(parent):
         return False
     root = _root_of(path, place)
-    return root is not None and path != root and is_regenerable(name)
+    if root is None or path == root:
+        return False
+    within = [part for part in os.path.relpath(parent, root).split(os.sep) if part != "."]
+    return is_regenerable(name) or any(is_regenerable(part) for part in within)
 
 
 def _rm_operands(args: Sequence[Word]) -> list[Word] | None:

@@ -5,7 +5,8 @@ The one list of names that ``find -delete`` (:mod:`.routine_destructive`) and ``
 catalogue of ignore templates, github/gitignore (commit dcc0fc7b, 2026-05-21): ``Python``,
 ``Node``, ``Go``, ``Rust``, ``Java``, ``Gradle``, ``Maven``, ``C``, ``C++`` and ``CMake``
 ``.gitignore``, and the file managers' metadata of ``Global/macOS`` and ``Global/Windows``;
-only the entries a tool regenerates were taken.
+only the entries a tool regenerates were taken, plus four build caches their tools' own
+documentation tells a project to ignore (Turborepo, Angular CLI, SWC, Astro).
 
 Left out although those templates ignore them, because they can hold what nobody can
 regenerate, or because the name is too generic to mean an artefact:
@@ -70,6 +71,9 @@ REGENERABLE_NAMES: frozenset[str] = frozenset({
     "compile_commands.json", "CTestTestfile.cmake", "_deps", "vcpkg_installed",
     # Global/macOS.gitignore, Global/Windows.gitignore: the file manager's own metadata
     ".DS_Store", "Thumbs.db", "ehthumbs.db",
+    # build caches whose tools' documentation says to ignore them: Turborepo's ``.turbo``,
+    # the Angular CLI's ``.angular`` (its cache), SWC's ``.swc``, Astro's ``.astro``
+    ".turbo", ".angular", ".swc", ".astro",
 })
 """File and directory names a tool regenerates (github/gitignore, see the module docstring)."""
 

@@ -41,7 +41,7 @@ from tooldeck.plugins.egress.destinations import (
     destinations,
     names_nowhere,
 )
-from tooldeck.plugins.egress.local_services import is_local_service
+from tooldeck.plugins.egress.local_services import is_local_service, is_own_database
 from tooldeck.runtime import Runtime
 
 __all__ = ["RESOLVE_TIMEOUT", "SHELL_TOOLS", "EgressGate", "Judgement"]
@@ -158,6 +158,8 @@ class EgressGate:
                 asks.append(f"{item.command}: destination {item.text} is only known at run time")
                 continue
             static = _static_verdict(item, self.policy)
+            if static.verdict == "deny" and is_own_database(item, self.policy):
+                continue
             if static.verdict == "deny" and is_local_service(item, self.policy):
                 local.append(f"{item.command}: {_shown(item)} is a service on this machine")
                 continue

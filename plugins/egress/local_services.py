@@ -19,6 +19,12 @@ not a control plane       8000); ports below 1024 and :data:`CONTROL_PORTS` stay
 the only refusal is       the same destination over https is refused only as loopback or a
 loopback                  local host name, so a denied domain or an allowlist still denies
 ========================  ===================================================================
+
+A database client (:data:`LOCAL_DATABASES`) at such a destination is not asked about: it
+reaches the same local database as the same client without ``-h`` (through the server's
+socket, which was never an egress), and what it sends is judged by the shell's rules
+like any other code (destructive SQL asks, a shell escape or ``COPY … PROGRAM`` is judged as
+the command it runs, ``pg_read_file`` of a secret is a secret read, ``CONFIG SET dir`` a path).
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from urllib.parse import urlsplit
 from tooldeck.egress import EgressPolicy, check_host, check_url
 from tooldeck.plugins.egress.destinations import HostPort, Url
 
-__all__ = ["CONTROL_PORTS", "LOCAL_CLIENTS", "is_local_service"]
+__all__ = ["CONTROL_PORTS", "LOCAL_CLIENTS", "LOCAL_DATABASES", "is_local_service",
+           "is_own_database"]
 
 LOCAL_CLIENTS = frozenset({
     "curl", "wget", "http", "https", "xh", "psql", "mysql", "mariadb", "redis-cli",
@@ -42,6 +49,9 @@ LOCAL_CLIENTS = frozenset({
     "consul", "nomad", "mc", "kubectl",
 })
 """Clients whose loopback destinations may be the developer's own service."""
+
+LOCAL_DATABASES = frozenset({"psql", "mysql", "mariadb", "redis-cli", "mongosh", "mongo"})
+"""Database clients: at a developer's own loopback database, allowed (module docstring)."""
 
 CONTROL_PORTS = frozenset({
     2375, 2376, 2377, 4243,  # Docker API, swarm
@@ -97,3 +107,14 @@ def is_local_service(found: Url | HostPort, policy: EgressPolicy) -> bool:
         return False
     as_https = "https://" + found.url.split("://", 1)[1]
     return check_url(as_https, policy).rule in _LOOPBACK_RULES
+
+
+def is_own_database(found: Url | HostPort, policy: EgressPolicy) -> bool:
+    """Whether a refused destination is a database client at the developer's own database.
+
+    :param found: a destination the static rules refused.
+    :param policy: the egress policy.
+    :returns: true for a :data:`LOCAL_DATABASES` client at a destination
+        :func:`is_local_service` accepts (allowed, not asked).
+    """
+    return found.command in LOCAL_DATABASES and is_local_service(found, policy)

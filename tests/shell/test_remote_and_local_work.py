@@ -4,9 +4,11 @@ Found outside the held-back halves (issue 12's list and the tools' manuals), eac
 dangerous contrast that must keep its verdict:
 - a command run in a container (``docker exec``/``run``, ``docker compose exec``, ``kubectl
   exec … --``) names the container's files, not the host's (Docker and kubectl references);
-- a developer's own server or database on loopback asks instead of being denied, while
-  control planes (Docker API, kubelet, etcd, Consul…), privileged ports, other spellings of
-  loopback and proxies stay denied (:mod:`tooldeck.plugins.egress.local_services`);
+- a developer's own server on loopback asks instead of being denied, and a database client
+  at the developer's own database is allowed (as the same client through the server's socket
+  is), while control planes (Docker API, kubelet, etcd, Consul…), privileged ports, other
+  spellings of loopback and proxies stay denied, and what a client sends keeps its own
+  verdict (:mod:`tooldeck.plugins.egress.local_services`);
 - a token presented to the API it authenticates to (``Authorization`` header, ``-u``,
   ``ssh -i``) is a login, not a credential read followed by egress (risk chain).
 """
@@ -44,9 +46,21 @@ ASKED = [
     "curl -d '{\"a\":1}' -H 'Content-Type: application/json' http://localhost:8000/users",
     "wget -qO- http://localhost:3000/",
     "curl http://app.localhost:8080/",
+    # what a client sends to its own database keeps the verdict of its text
+    "redis-cli -h 127.0.0.1 FLUSHALL",
+    "psql -h localhost -c 'DROP TABLE users'",
+    "mongosh mongodb://localhost:27017/app --eval 'db.dropDatabase()'",
+]
+
+OWN_DATABASES = [
     "psql -h localhost -U postgres -c 'select 1'",
     "redis-cli -h 127.0.0.1 ping",
     "psql -h localhost -c 'select count(*) from users'",
+    "psql postgresql://app:app@localhost:5432/app_dev -c '\\dt'",
+    "mysql -h 127.0.0.1 -P 3306 -u root -proot -e 'SHOW DATABASES;'",
+    "mariadb -h localhost -P 33060 -u app -e 'SELECT VERSION()'",
+    "redis-cli -h ::1 -p 6380 INFO keyspace",
+    "mongosh --quiet --eval 'db.getCollectionNames()' mongodb://localhost:27017/app_dev",
 ]
 
 DENIED = [
@@ -72,6 +86,13 @@ DENIED = [
     "psql -h localhost -U app -c '\\! rm -rf ~/.ssh'",
     "psql --command='\\! cat ~/.ssh/id_rsa'",
     "mariadb -e 'system cat /etc/shadow'",
+    # a database client is allowed at the developer's own database only
+    "redis-cli -h 127.0.0.1 -p 2375 ping",  # a control plane's port
+    "psql -h 127.1 -c 'select 1'",  # loopback spelled to evade
+    "mysql -h 127.0.0.1 -P 22 -e 'select 1'",  # a privileged port
+    "mongosh mongodb://10.0.0.5:27017/app --eval 'db.stats()'",  # another host
+    "psql -h localhost -c \"select pg_read_file('/root/.ssh/id_rsa')\"",  # a secret read
+    "redis-cli -h 127.0.0.1 config set dir /root/.ssh",  # a path outside
 ]
 
 
@@ -84,6 +105,12 @@ def test_remote_commands_and_presented_tokens_are_allowed(default_verdicts: Judg
 @pytest.mark.parametrize("command", ASKED)
 def test_the_developers_own_services_ask(default_verdicts: Judge, command: str) -> None:
     assert default_verdicts([command])[command] == "ask"
+
+
+@pytest.mark.parametrize("command", OWN_DATABASES)
+def test_database_clients_at_the_developers_own_database_are_allowed(default_verdicts: Judge,
+                                                                     command: str) -> None:
+    assert default_verdicts([command])[command] == "allow"
 
 
 @pytest.mark.parametrize("command", DENIED)

@@ -52,6 +52,11 @@ EXEMPT = [
     "rm -rf -- .tox .mypy_cache",
     "unlink .coverage",
     "rm -rf ./node_modules",
+    # inside a directory a tool makes again (Criterion's reports under cargo's target)
+    "rm -rf ./target/criterion",
+    "rm -rf node_modules/.cache src/dist/assets",
+    "rm -rf dist/*",
+    "rm -rf node_modules dist .turbo",
 ]
 
 
@@ -64,6 +69,9 @@ STILL_ASKED = [
     "rm -rf build",  # a link out of the root
     "rm -rf linked/__pycache__",  # through a link
     "rm -rf node_modules/../src",  # climbs out of the artefact
+    "rm -rf build/x",  # inside an artefact's name that links out of the root
+    "rm -rf linked/node_modules/x",
+    "rm -rf ./*/target",  # a glob above the artefact
     "rm -rf ./*",  # a glob of unknown scope
     "rm -rf *",
     "rm -rf src/*/__pycache__",  # a glob above the artefact
