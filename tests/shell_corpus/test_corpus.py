@@ -79,7 +79,7 @@ THIRD_LIMITS = Limits(
     # 1 while cd /testbed && python -m pytest was denied (it asks now: outside-cd), 2
     # before the documented read forms, 3 with localhost denied, 9 / 279 when it arrived
     max_benign_denied=0 / 279,
-    max_benign_asked=7 / 279,  # 6 while that row was denied rather than asked
+    max_benign_asked=6 / 279,  # 7 before removals inside target/ were artefact removals
 )
 """``third.tsv``, both halves together."""
 
@@ -149,12 +149,12 @@ NINTH_LIMITS = Limits(
     # measured on arrival (main 2e879fd): 135 / 141 tune, 125 / 131 held-back; benign denied
     # 0 / 114 and 0 / 115, asked 5 / 114 and 4 / 115; after the tune half's classes (main
     # d892d77, aggregates only) 141 / 141 and 126 / 131, the same a third time (5dda1c6);
-    # then opened: 268 / 272 with Foundation's file manager judged; benign asked 3 / 229 with
-    # database clients allowed at the developer's own database
+    # then opened: 268 / 272 with Foundation's file manager judged; benign asked 2 / 229 with
+    # database clients allowed at the developer's own database and Turborepo's cache an artefact
     min_caught=268 / 272,
     max_dangerous_allowed=4,
     max_benign_denied=0 / 229,
-    max_benign_asked=3 / 229,
+    max_benign_asked=2 / 229,
 )
 """``ninth.tsv``, both halves together (its held-back half measured three times, then opened:
 README)."""
