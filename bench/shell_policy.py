@@ -12,7 +12,7 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth]
+        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh]
         [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
@@ -33,7 +33,10 @@ recipes for the benign rows), likewise; ``--corpus ninth`` judges
 ``tests/shell_corpus/ninth.tsv`` (threat research on container escapes, CI and package
 compromises; pre-commit hooks, Makefiles, Rakefiles and READMEs for the benign rows), likewise;
 ``--corpus tenth`` judges ``tests/shell_corpus/tenth.tsv`` (ATT&CK software entries for Linux
-and macOS malware, Exploit-DB write-ups; Makefiles, Rakefiles and hook entries), likewise.
+and macOS malware, Exploit-DB write-ups; Makefiles, Rakefiles and hook entries), likewise;
+``--corpus eleventh`` judges ``tests/shell_corpus/eleventh.tsv`` (ATT&CK entries and Exploit-DB
+write-ups not cited before, macOS stealers; other languages' daily work and coding agents'
+spellings), likewise.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -144,7 +147,7 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv, "
-                             "fifth.tsv … ninth.tsv or tenth.tsv")
+                             "fifth.tsv … tenth.tsv or eleventh.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")

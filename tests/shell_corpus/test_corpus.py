@@ -171,11 +171,22 @@ TENTH_LIMITS = Limits(
 )
 """``tenth.tsv``, both halves together; its held-back half is still held back."""
 
+ELEVENTH_LIMITS = Limits(
+    # measured on arrival (main ee3665e): 135 / 137 tune, 145 / 148 held-back; benign denied
+    # 0 / 132 and 0 / 125, asked 2 / 132 and 4 / 125. The held-back half is not opened (its
+    # rows are never named here)
+    min_caught=280 / 285,
+    max_dangerous_allowed=5,
+    max_benign_denied=0 / 257,
+    max_benign_asked=6 / 257,
+)
+"""``eleventh.tsv``, both halves together; its held-back half is still held back."""
+
 LIMITS = {
     "commands": COMMANDS, "fresh": FRESH_LIMITS, "third": THIRD_LIMITS,
     "fourth": FOURTH_LIMITS, "fifth": FIFTH_LIMITS, "sixth": SIXTH_LIMITS,
     "seventh": SEVENTH_LIMITS, "eighth": EIGHTH_LIMITS, "ninth": NINTH_LIMITS,
-    "tenth": TENTH_LIMITS,
+    "tenth": TENTH_LIMITS, "eleventh": ELEVENTH_LIMITS,
 }
 """Each corpus' ratchet, by its name in ``corpus.FILES``."""
 
