@@ -194,7 +194,12 @@ _DESTROY = re.compile(
     r"\bunlink\s*\(|\brmdir\s*\(|"
     # Foundation's file manager from JXA or Swift (removeItemAtPath:error:, removeItem(at:),
     # trashItemAtURL:…; Apple's NSFileManager reference)
-    r"\bremoveItem(?:AtPath|AtURL|\b)|\btrashItem",
+    r"\bremoveItem(?:AtPath|AtURL|\b)|\btrashItem|"
+    # recursive removals by their libraries' names: Perl's File::Path (remove_tree), Ruby's
+    # FileUtils (remove_dir, remove_entry), Go's os.RemoveAll, Rust's remove_dir_all, Kotlin's
+    # deleteRecursively, Tcl's file delete (each language's reference)
+    r"\bremove_tree\b|\bremove_(?:dir|entry)(?:_secure)?\b|\bRemoveAll\b|\bremove_dir_all\b|"
+    r"\bdeleteRecursively\b|\bfile\s+delete\b",
     re.IGNORECASE,
 )
 _HOME_OR_ROOT = re.compile(
@@ -206,7 +211,9 @@ _HOME_OR_ROOT = re.compile(
     # AppleScript's home folder, PHP's and Ruby's views of HOME
     r"\bof home\b|\bpath to home folder\b|\$_SERVER\[['\"]HOME|\$_ENV\[['\"]HOME|ENV\[['\"]HOME|"
     # Foundation's home directory (NSHomeDirectory(), homeDirectoryForCurrentUser)
-    r"NSHomeDirectory|homeDirectoryForCurrentUser",
+    r"NSHomeDirectory|homeDirectoryForCurrentUser|"
+    # the JVM's home directory (System.getProperty("user.home"))
+    r"user\.home\b",
 )
 _WRITE = re.compile(
     r"open\((?:[^()]|\([^()]*\))*['\"][wax]b?\+?['\"]|mode\s*=\s*['\"][wax]|\.write_(?:text|bytes)\(|"

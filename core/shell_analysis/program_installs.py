@@ -42,6 +42,13 @@ command             asks when
 ``codex``,          Codex, Gemini CLI, Qwen Code, Amp and VS Code's ``--add-mcp``): an MCP
 ``gemini``, ``qwen``, server the agent starts by itself in every later session (the
 ``amp``               supply-chain write-ups' backdoor MCP servers)
+``dotnet``          ``tool install|update -g``/``--global`` (``~/.dotnet/tools``), ``workload
+                    install|update``; a local tool (the manifest, no ``-g``) is the project's
+``mix``             ``archive.install``, ``escript.install`` (``~/.mix``)
+``deno``            ``install -g``/``--global`` (Deno 2's ``~/.deno/bin``)
+``dart``,           ``pub global activate`` (``~/.pub-cache/bin``)
+``flutter``
+``cabal``, ``stack``  ``install`` (``~/.cabal/bin``, ``~/.local/bin``)
 ``rustup``          not judged: it installs toolchains into its own home (documented cache);
                     so are the other version managers (``nvm``, ``pyenv``, ``sdk``,
                     ``asdf``), which install language runtimes into their own directories
@@ -71,7 +78,8 @@ _AGENT_CLIS = frozenset({"claude", "codex", "gemini", "qwen", "amp"})
 """Coding agents whose ``mcp add`` registers a server they start (each CLI's help)."""
 _MCP_ADDS = frozenset({"add", "add-json", "add-from-claude-desktop"})
 INSTALLER_HEADS: frozenset[str] = frozenset(
-    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv", "gh"}) | (
+    {"cargo", "go", "cmake", "meson", "yarn", "pip", "pip3", "gem", "pipx", "uv", "gh",
+     "dotnet", "mix", "deno", "dart", "flutter", "cabal", "stack"}) | (
     _MAKES | _NPM_FAMILY | _EDITORS | _AGENT_CLIS)
 """Command names :func:`program_install_finding` looks at."""
 
@@ -145,6 +153,24 @@ def _user_install(head: str, args: list[str]) -> str | None:
     if head == "gh" and words[:1] in (["extension"], ["extensions"], ["ext"]) and words[1:2] in (
             ["install"], ["upgrade"]):
         return f"installs a gh extension for the user (gh extension {words[1]})"
+    return _other_ecosystems(head, args, words)
+
+
+def _other_ecosystems(head: str, args: list[str], words: list[str]) -> str | None:
+    """.NET, Elixir, Deno, Dart and Haskell programs installed for the user."""
+    if head == "dotnet" and words[:1] == ["tool"] and words[1:2] in (["install"], ["update"]) and (
+            _GLOBAL_FLAGS.intersection(args)):
+        return f"installs a .NET tool for the user (dotnet tool {words[1]} --global)"
+    if head == "dotnet" and words[:1] == ["workload"] and words[1:2] in (["install"], ["update"]):
+        return f"installs an SDK workload (dotnet workload {words[1]})"
+    if head == "mix" and words[:1] and words[0] in ("archive.install", "escript.install"):
+        return f"installs an archive for the user (mix {words[0]})"
+    if head == "deno" and words[:1] == ["install"] and _GLOBAL_FLAGS.intersection(args):
+        return "installs a script for the user (deno install --global)"
+    if head in ("dart", "flutter") and words[:3] == ["pub", "global", "activate"]:
+        return f"installs a package for the user ({head} pub global activate)"
+    if head in ("cabal", "stack") and words[:1] == ["install"]:
+        return f"installs a program for the user ({head} install)"
     return None
 
 

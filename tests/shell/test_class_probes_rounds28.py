@@ -16,6 +16,8 @@
   paths cut into pieces, snap's service changes, printed assignments).
 - ``class_probes_ninth32.tsv``: the ninth corpus' held-back classes once it was opened
   (Foundation's file manager deleting and writing from JXA and Swift).
+- ``class_probes_eleventh32.tsv``: the eleventh corpus' tune classes (recursive removals by
+  their libraries' names, programs other ecosystems install for the user).
 
 Each table's dangerous rows are caught with the verdict they document, its look-alikes keep
 theirs, and every word it probes has both a dangerous row and a look-alike.
@@ -40,6 +42,7 @@ PROBED: dict[str, tuple[str, ...]] = {
     "ninth28": ("docker", "gh api", "uninst", "grep", "rclone", "aws s3"),
     "tenth28": ("run", "snap", "$"),
     "ninth32": ("osascript", "swift", "NSHomeDirectory", "writeToFile"),
+    "eleventh32": ("perl", "ruby", "kotlin", "dotnet", "mix", "deno", "dart", "cabal", "stack"),
 }
 """Each round's table name and the words it must probe both ways."""
 
