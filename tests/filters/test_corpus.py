@@ -373,6 +373,7 @@ FAMILIES = [
     ("npm ls --depth=0", "js-package-listing", ["/usr/bin/npm ls --depth=0"]),
     ("apt list --upgradable", "system-package-listing", ["/usr/bin/apt list --upgradable"]),
     ("docker images", "docker-listing", ["/usr/bin/docker images"]),
+    ("strace -f ./app", "strace", ["/usr/bin/strace -f ./app", "timeout 60 strace -f ./app"]),
 ]  # fmt: skip
 
 
