@@ -4,8 +4,9 @@
 Everything before the line ``## Totals`` is prose kept as it is; everything from there on
 (totals, counts per tool and mode, size bands, huge outputs, the case table, the batch lists
 and the public sources) is rebuilt from outputs/*/*.{txt,json} and tools/batches.json
-(the case lists of the second and third batches, the tune-only probes added since and the
-pytest plugin captures of filters28; every other case is first batch).
+(the case lists of the second and third batches, the tune-only probes added since, the
+pytest plugin captures of filters28 and the new tools of filters32; every other case is first
+batch).
 
 Definitions used: ``tiny`` = at most 3 lines; ``huge`` = at least 51,200 bytes (50 KB);
 ``ANSI colour`` = contains ESC; ``carriage returns`` = contains a ``\\r`` not followed by ``\\n``.
@@ -86,6 +87,8 @@ def main() -> None:
     sp = [c for c in cases if c["case"] in probes]
     plugins = set(batches.get("pytest_plugins", []))
     spl = [c for c in cases if c["case"] in plugins]
+    new_tools = set(batches.get("new_tools", []))
+    snt = [c for c in cases if c["case"] in new_tools]
     o = [
         prose.rstrip("\n") + "\n",
         "## Totals\n",
@@ -94,6 +97,7 @@ def main() -> None:
         f"- Third batch: {stats(s3)}",
         f"- Tune probes: {stats(sp)}",
         f"- pytest plugins (filters28): {stats(spl)}",
+        f"- New tools (filters32): {stats(snt)}",
         "",
         "## Counts per tool and mode\n",
         "| tool | n | second batch | third batch | modes |",
@@ -156,6 +160,9 @@ def main() -> None:
         "",
         "## pytest plugins (filters28)\n",
         ", ".join(f"`{c}`" for c in sorted(plugins)),
+        "",
+        "## New tools (filters32)\n",
+        ", ".join(f"`{c}`" for c in sorted(new_tools)),
         "",
         "## Public sources\n",
     ]
