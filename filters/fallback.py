@@ -88,7 +88,7 @@ class FallbackParams(StrategyParams):
     edge_chars: Annotated[int, Ge(1)] = 160
     keep: list[str] = dataclasses.field(default_factory=list)
     outline: bool = False
-    data_lines: Annotated[int, Ge(1)] = 150
+    data_lines: Annotated[int, Ge(1)] = 1000
     data_edge: Annotated[int, Ge(1)] = 20
     group: str = ""
     group_head: Annotated[int, Ge(1)] = 1

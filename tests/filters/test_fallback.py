@@ -6,6 +6,7 @@ import pytest
 
 from tooldeck.filters.confidence import FilterConfidence
 from tooldeck.filters.engine import FilterEngine, is_file_view
+from tooldeck.filters.fallback import FallbackParams
 from tooldeck.filters.registry import default_strategy_registry
 from tooldeck.filters.rules import Rule
 
@@ -140,9 +141,10 @@ def test_the_numbers_of_a_closing_summary_are_kept(rules: tuple[Rule, ...]) -> N
 
 
 def test_a_long_last_block_is_not_a_summary(rules: tuple[Rule, ...]) -> None:
-    lines = ["start"] + [f"row {n} of the table" for n in range(200)]
+    rows = FallbackParams().data_lines + 200
+    lines = ["start"] + [f"row {n} of the table" for n in range(rows)]
     kept = FilterEngine(rules).apply("frobnicate report", "\n".join(lines), 0).output
-    assert "row 150 of the table" not in kept
+    assert f"row {rows - 50} of the table" not in kept
 
 
 def test_a_failed_command_no_rule_knows_keeps_its_ends_wide_up_to_150_lines(

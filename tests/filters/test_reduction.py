@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tooldeck.filters.engine import FilterEngine
-from tooldeck.filters.fallback import is_data
+from tooldeck.filters.fallback import FallbackParams, is_data
 from tooldeck.filters.omissions import shortened
 from tooldeck.filters.registry import default_strategy_registry
 
@@ -120,9 +120,10 @@ def test_a_long_kept_line_keeps_its_ends() -> None:
 
 
 def test_data_is_shown_whole_up_to_its_budget_then_its_ends() -> None:
-    listing = [f"pkg-{n}==1.{n}.0" for n in range(140)]
+    budget = FallbackParams().data_lines
+    listing = [f"pkg-{n}==1.{n}.0" for n in range(budget)]
     assert reduce("\n".join(listing), 0) == listing
-    longer = [f"pkg-{n}==1.{n}.0" for n in range(300)]
+    longer = [f"pkg-{n}==1.{n}.0" for n in range(budget + 1)]
     out = reduce("\n".join(longer), 0)
     assert out[:20] == longer[:20] and out[-20:] == longer[-20:] and len(out) == 41
 

@@ -7,8 +7,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tooldeck.filters.engine import FilterEngine, FilterSettings, SecuritySettings, WarningKind
+from tooldeck.filters.fallback import FallbackParams
 from tooldeck.filters.rules import Rule
 from tooldeck.filters.security import SECURITY_PATTERNS, SecurityScanner, security_block
+
+LISTING = FallbackParams().data_lines
+"""Lines of a listing on each side of a security line: together, past the lines shown whole."""
 
 
 def test_there_are_17_builtin_security_patterns() -> None:
@@ -59,8 +63,8 @@ def test_invalid_extra_pattern_is_skipped_with_a_warning() -> None:
 
 
 def test_security_lines_survive_filtering(rules: tuple[Rule, ...]) -> None:
-    raw = "./src/pkg/line.py\n" * 200 + "advisory RUSTSEC-2023-0071 in rsa\n"
-    raw += "./src/pkg/line.py\n" * 200
+    raw = "./src/pkg/line.py\n" * LISTING + "advisory RUSTSEC-2023-0071 in rsa\n"
+    raw += "./src/pkg/line.py\n" * LISTING
     result = FilterEngine(rules).apply("find . -type f", raw, 0)
     assert result.output.endswith(
         "--- Security Warnings (preserved) ---\nadvisory RUSTSEC-2023-0071 in rsa\n"
@@ -133,8 +137,8 @@ def test_source_code_is_not_redacted(rules: tuple[Rule, ...], text: str) -> None
 def test_without_warnings_a_filtered_output_still_gets_its_security_lines(
     rules: tuple[Rule, ...],
 ) -> None:
-    raw = "./src/pkg/line.py\n" * 200 + "advisory RUSTSEC-2023-0071 in rsa\n"
-    raw += "./src/pkg/line.py\n" * 200
+    raw = "./src/pkg/line.py\n" * LISTING + "advisory RUSTSEC-2023-0071 in rsa\n"
+    raw += "./src/pkg/line.py\n" * LISTING
     result = FilterEngine(rules).apply("find . -type f", raw, 0, warnings=False)
     assert result.output.endswith(
         "--- Security Warnings (preserved) ---\nadvisory RUSTSEC-2023-0071 in rsa\n"
