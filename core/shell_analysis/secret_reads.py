@@ -500,7 +500,9 @@ def _wide_root(word: Word) -> str | None:
         return None
     value = word.value
     if word.globbed:  # the fixed directory before the first glob character
-        value = os.path.dirname(re.split(r"[*?\[]", value, maxsplit=1)[0]) or "/"
+        value = os.path.dirname(re.split(r"[*?\[]", value, maxsplit=1)[0])
+        if not value:
+            return None  # grep token *.py: the current directory's files
     value = value.rstrip("/") or "/"
     if value in _WIDE_ROOTS or _HOME_SETTINGS.match(value) or _WIDE_TREES.match(value):
         return value
@@ -546,8 +548,8 @@ def listing_hunt_finding(analysis: CommandAnalysis) -> Finding | None:
                 listed = "git's history"
             elif args[:1] == ["config"] and not {"-l", "--list"}.isdisjoint(args):
                 listed = "git's configuration"
-        elif head in _LISTERS and _lists_a_tree(segment, head, args) is not None:
-            listed = _lists_a_tree(segment, head, args)
+        elif head in _LISTERS and (tree := _lists_a_tree(segment, head, args)) is not None:
+            listed = tree
         elif listed is not None and head in _LISTING_FILTERS:
             program = program_words(segment)
             terms = [w.value for i, w in enumerate(segment.words) if i in program]

@@ -68,7 +68,7 @@ def test_a_search_spelt_as_a_pattern_or_of_a_wider_tree_hunts(command: str) -> N
 @pytest.mark.parametrize("command", [
     "grep -ri error /var/log/syslog", "find /usr/share/fonts -name '*.ttf'",
     "grep -r O_CLOEXEC /usr/include", "find ~/projects -maxdepth 2 -name pyproject.toml",
-    "fd -e py token", "tree -P '*.key' .",
+    "fd -e py token", "tree -P '*.key' .", "grep -n token *.py", "grep -n password config/*.yml",
 ])
 def test_other_searches_do_not(command: str) -> None:
     assert secret_hunt_finding(_segment(command), (ROOT,)) is None
