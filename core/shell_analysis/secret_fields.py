@@ -21,7 +21,8 @@ Kubernetes Secret's ``data.password``).
 
 Not a secret: a count or a setting that only contains the word (``.usage.total_tokens``,
 ``.password_policy``), a pattern searched in source code (``grep -n secret_key signer.py``)
-or across the project's tree (``grep -rn password src/``).
+or across the project's tree (``grep -rn password src/``), a grep that prints no line
+(``-c``, ``-l``, ``-q``) and ``sed -i`` (it edits the file, printing nothing).
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ _PICKED = re.compile(r"""\[\s*["']([A-Za-z_][\w-]*)["']\s*\]|\.([A-Za-z_]\w*)"""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _YQ_VERBS = frozenset({"eval", "e", "eval-all", "ea"})
 _RECURSIVE = frozenset({"-r", "-R", "--recursive", "--dereference-recursive"})
+_NO_LINES = frozenset({"c", "l", "L", "q"})
+_NO_LINES_LONG = frozenset({"--count", "--files-with-matches", "--files-without-match",
+                            "--quiet", "--silent"})
 
 
 def _secret_field(name: str) -> bool:
@@ -96,9 +100,13 @@ def _short_letters(args: Sequence[str]) -> str:
 def _search_finding(segment: Segment, head: str, args: Sequence[str]) -> Finding | None:
     program = program_words(segment)
     start = segment.command_positions[-1] + 1
+    letters = set(_short_letters(args))
     if head in ("grep", "egrep", "fgrep", "ugrep", "ag", "ack") and (
-            not _RECURSIVE.isdisjoint(args) or {"r", "R"} & set(_short_letters(args))):
+            not _RECURSIVE.isdisjoint(args) or {"r", "R"} & letters):
         return None  # a search of a tree: the hunt rules judge where it looks
+    if (head != "sed" and (letters & _NO_LINES or not _NO_LINES_LONG.isdisjoint(args))) or (
+            head == "sed" and ("i" in letters or any(a.startswith("--in-place") for a in args))):
+        return None  # grep -c|-l|-q prints no line; sed -i edits the file, printing nothing
     patterns = [w.value for i, w in enumerate(segment.words) if i in program]
     files = [w.value for i, w in enumerate(segment.words[start:], start)
              if i not in program and not w.value.startswith("-") and "=" not in w.value]

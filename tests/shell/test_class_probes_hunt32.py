@@ -114,7 +114,8 @@ def test_a_secret_field_picked_out_of_a_file_is_read(command: str) -> None:
     "grep -rn password src/", "grep -n token .github/workflows/ci.yml",
     "awk '/version/{print $2}' setup.cfg", "python3 -c 'import os; print(os.getcwd())'",
     "node -p 'require(\"./package.json\").name'", "ssh-keygen -l -f ~/.ssh/id_ed25519.pub",
-    "ssh-keygen -t ed25519 -f deploy/key -N ''",
+    "ssh-keygen -t ed25519 -f deploy/key -N ''", "grep -c password config.ini",
+    "grep -q token settings.yaml", "sed -i 's/^password=.*/password=/' db.ini",
 ])
 def test_public_fields_code_searches_and_fingerprints_are_not(command: str) -> None:
     assert secret_field_finding(_segment(command)) is None
