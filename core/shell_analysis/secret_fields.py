@@ -43,7 +43,7 @@ _SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "aw
 _CODE = frozenset({"python", "python3", "node", "ruby"})
 
 FIELD_HEADS: frozenset[str] = _JSON_FILTERS | _SEARCHES | _CODE | frozenset({"ssh-keygen"})
-"""Command names :func:`secret_field_finding` looks at (``python3.12`` too)."""
+"""Command names :func:`secret_field_finding` looks at."""
 
 _SECRET_FIELD = re.compile(
     r"(?:password|passwd|passphrase|secret|token|privatekey|apikey|secretkey|accesskey|auth|"
@@ -158,6 +158,6 @@ def secret_field_finding(segment: Segment) -> Finding | None:
         return _search_finding(segment, head, args)
     if head == "ssh-keygen":
         return _key_finding(segment, args)
-    if head.rstrip("0123456789.") in _CODE:
+    if head in _CODE:
         return _code_finding(segment)
     return None
