@@ -133,6 +133,7 @@ from tooldeck.shell_analysis.loaded_code import (
 from tooldeck.shell_analysis.macos_state import MACOS_HEADS, macos_state_finding
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
+from tooldeck.shell_analysis.password_checks import PASSWORD_CHECK_HEADS, password_check_finding
 from tooldeck.shell_analysis.paths import is_path_like, path_arguments
 from tooldeck.shell_analysis.process_attach import ATTACH_HEADS, attach_finding
 from tooldeck.shell_analysis.program_installs import INSTALLER_HEADS, program_install_finding
@@ -145,15 +146,18 @@ from tooldeck.shell_analysis.remote_code import (
     remote_shell_finding,
 )
 from tooldeck.shell_analysis.routine_destructive import ROUTINE_HEADS, routine_finding
+from tooldeck.shell_analysis.secret_fields import FIELD_HEADS, secret_field_finding
 from tooldeck.shell_analysis.secret_reads import (
     CARRIER_HEADS,
     HUNTERS,
+    LISTING_HEADS,
     READ_HEADS,
     SECRET_MARKERS,
     SQL_HEADS,
     URL_READERS,
     carried_secret_finding,
     input_secret_finding,
+    listing_hunt_finding,
     local_url_finding,
     secret_hunt_finding,
     secret_read_finding,
@@ -436,6 +440,10 @@ def _fixed_findings(segment: Segment, names: frozenset[str]) -> Finding | None:
         found = secret_store_finding(segment)
         if found is not None:
             return found
+    if not PASSWORD_CHECK_HEADS.isdisjoint(names):
+        found = password_check_finding(segment)
+        if found is not None:
+            return found
     if segment.command in SCREEN_HEADS:
         found = screen_capture_finding(segment)
         if found is not None:
@@ -591,6 +599,7 @@ _HEADED_RULES: tuple[tuple[frozenset[str], Callable[[Segment], Finding | None]],
     (INSTALLER_HEADS, program_install_finding),
     (GUEST_HEADS, guest_shell_finding),
     (TIMESTOMP_HEADS, timestomp_finding),
+    (FIELD_HEADS, secret_field_finding),
 )
 """Rules that look at one segment of a known command: the command words each one reads, and
 the rule, run in this order."""
@@ -627,6 +636,10 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or found
     if not ENVIRONMENT_HEADS.isdisjoint({n.rstrip("0123456789.-") for n in names} | names):
         asked = asked or environment_secret_finding(analysis)  # python3.12: an interpreter
+    if not LISTING_HEADS.isdisjoint(names):
+        found = listing_hunt_finding(analysis)
+        if found is not None:
+            return found
     if analysis.input_sources:
         found = input_secret_finding(analysis, context.cwd, context.roots)
         if found is not None:

@@ -195,6 +195,12 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.bitcoin/wallets/*", "*/.electrum/wallets/*", "*/.ethereum/keystore/*",
     "*/exodus.wallet/*", "*/.monero/*.keys", "*/.config/solana/id.json",
     "*/.config/Ledger Live/*",
+    # and their folders listed or searched whole (each wallet's support pages: Bitcoin Core's
+    # wallets directory, geth's keystore, Electrum's wallets, Exodus' and Coinomi's data
+    # folders, Ledger Live's and Trezor Suite's application data)
+    "*/.bitcoin/wallets", "*/.electrum/wallets", "*/.ethereum/keystore", "*/Exodus",
+    "*/Exodus/*", "*/Coinomi", "*/Coinomi/*", "*/Ledger Live", "*/Ledger Live/*",
+    "*/@trezor/suite-desktop*",
     # API tokens of data and monitoring CLIs, shell-history databases, age keys, editors'
     # token stores (each tool's documentation: Kaggle's kaggle.json, sentry-cli's
     # .sentryclirc, Helm's repository passwords, Atuin's history, age's key files, VS Code's

@@ -30,6 +30,14 @@ b < .env``) is a read whatever the command. So is a content reader given a raw d
 built at run time whose static part is a secret's location is read too (``cat
 ${XDG_RUNTIME_DIR}/containers/auth.json``); ``git log`` without a patch option prints commits,
 not content (``git log -- .env`` reads nothing).
+
+Hunting reads secrets by searching for them (:func:`secret_hunt_finding`): a search of ``/``,
+a home (``~``, ``/home/dev``), a volume, the web roots or the logs for a secret's name, a
+wallet's files or a key format, its regular expressions read with their syntax dropped
+(``api[_-]?key``); and :func:`listing_hunt_finding`: a recursive listing of such a tree
+filtered for a secret's name (``ls -laR ~ | grep id_rsa``), git's history searched for keys
+(``git log -p | grep -i token``, ``git log -G 'AKIA…'``, ``git grep password $(git rev-list
+--all)``) or its configuration for ``extraheader``.
 """
 
 from __future__ import annotations
@@ -49,10 +57,10 @@ from tooldeck.shell_analysis.program_text import program_words
 from tooldeck.shell_analysis.rm_rules import expand_braces
 
 __all__ = [
-    "CARRIER_HEADS", "HUNTERS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS", "SECRET_READERS",
-    "SQL_HEADS", "URL_READERS", "carried_secret_finding", "input_secret_finding",
-    "is_project_secret", "local_url_finding", "secret_hunt_finding", "secret_read_finding",
-    "sql_file_finding",
+    "CARRIER_HEADS", "HUNTERS", "LISTING_HEADS", "RAW_DISKS", "READ_HEADS", "SECRET_MARKERS",
+    "SECRET_READERS", "SQL_HEADS", "URL_READERS", "carried_secret_finding",
+    "input_secret_finding", "is_project_secret", "listing_hunt_finding", "local_url_finding",
+    "secret_hunt_finding", "secret_read_finding", "sql_file_finding",
 ]
 
 _METADATA_ONLY = frozenset({
@@ -128,7 +136,7 @@ SECRET_MARKERS = re.compile(
     r"squirrel-sql|ApacheDirectoryStudio|MongoDB Compass|\.gftp|Termius|SecureCRT|\.rtsz|"
     r"Transmit/|helm/registry|pnpm/rc|pypoetry|Bitwarden|1password|gopass|walletwasabi|"
     r"\.sparrow|Monero/|\.shada|cloud/instance|waagent|etcd|microk8s|credstore|"
-    r"pki/tls/private|grub|contexts/tls|securestorage",
+    r"pki/tls/private|grub|contexts/tls|securestorage|Exodus|Coinomi|@trezor",
 )
 """A part every :data:`.outside_reads.SECRET_PATTERNS` match holds (a cheap first look)."""
 
@@ -293,6 +301,9 @@ def secret_read_finding(segment: Segment, cwd: str | None,
         return None
     else:
         words = reader_operands(segment)
+    if head == "man" and "-l" not in args and "--local-file" not in args:
+        # man sudoers: a page's name, not a file (man .env, man ./x read the file)
+        words = [w for w in words if "/" in w.value or w.value.startswith(".")]
     if cwd is None:
         return None
     operands = [(word, value) for word in words for value in (  # cat .{env,env.local}
@@ -341,7 +352,9 @@ def _secret_word(segment: Segment, word: Word, value: str, head: str, cwd: str,
 
 
 _HUNTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "find", "locate", "fd",
-                      "fdfind", "mlocate", "plocate", "mdfind", "log", "journalctl"})
+                      "fdfind", "mlocate", "plocate", "mdfind", "log", "journalctl",
+                      # the compressed-file greps (gzip's and xz's manuals), ugrep, tree -P
+                      "zgrep", "zegrep", "zfgrep", "xzgrep", "bzgrep", "ugrep", "tree"})
 _LOG_SEARCH_OPTIONS = {"log": frozenset({"--predicate"}),
                        "journalctl": frozenset({"-g", "--grep"})}
 """The system log's searches (macOS ``log show|stream --predicate``, ``journalctl --grep``):
@@ -350,7 +363,15 @@ _INDEX_SEARCHES = frozenset({"locate", "mlocate", "plocate", "mdfind"})
 """Searches of a whole-disk index: their root is ``/`` (macOS's Spotlight ``mdfind`` unless
 ``-onlyin DIR`` narrows it: LOOBins' mdfind entry hunts for AWS keys and passwords)."""
 _WIDE_ROOTS = frozenset({"/", "~", "~/", "/home", "/root", "/etc", "/var", "/opt", "/Users",
-                         "/srv", "/mnt", "/media", "/usr"})
+                         "/srv", "/mnt", "/media", "/usr", "/Volumes", "/private", "/run/media"})
+_WIDE_TREES = re.compile(
+    r"^(?:/home/[^/]+|/Users/[^/]+|/Volumes/[^/]+|/media/[^/]+|/mnt/[^/]+|/run/media/[^/]+"
+    r"(?:/[^/]+)?|/var/www(?:/[^/]+)?|/var/log(?:/.*)?|/var/backups|"
+    r"~/(?:Documents|Desktop|Downloads))/?$")
+"""Trees as wide as a root for a hunt: one user's home by its path, a mounted volume (macOS'
+``/Volumes``, udisks' ``/media`` and ``/run/media``), the web roots (``/var/www``: where
+LaZagne's and LinPEAS' web-config modules look for database passwords), the system logs and
+backups, and the folders of a home where people keep documents (seed phrases, exports)."""
 _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id_ed25519|"
                            r"id_ecdsa|\.pem|\.key\b|\.netrc|\.env\b|\.aws|private[ _-]?key|"
                            r"\.kdbx|\.git-credentials|\.pgpass|wallet|"
@@ -369,10 +390,37 @@ _SECRET_TERMS = re.compile(r"passw|secret|token|api[_-]?key|credential|id_rsa|id
                            # managers|_stores and _find_private_keys hunts
                            r"\.kdb\b|keepass|\.lpdb|\.opvault|\.agilekeychain|\.dashlane|"
                            r"\.rfx\b|passbolt|\.spdb|stickypassword|enpass|vault|\bcreds\b|"
-                           r"\bpass\b|\.gpg\b|\.pgp\b|accesskeyid",
+                           r"\bpass\b|\.gpg\b|\.pgp\b|accesskeyid|"
+                           # key and credential files LaZagne and HackBrowserData read: ssh
+                           # and Kerberos keys, browser login and cookie stores
+                           r"\.ssh\b|keytab|login ?data|local state|logins\.json|key[34]\.db|"
+                           r"cookies\.sqlite|"
+                           # crypto wallets by their documented files and folders (Bitcoin
+                           # Core, geth's keystore UTC--*, Solana, Electrum, Exodus .seco,
+                           # Coinomi, Ledger Live, Trezor Suite, Monero .keys), browser
+                           # wallets' extension storage (a Chrome extension id is 32
+                           # letters a-p: MetaMask nkbihf…, Phantom bfnael…), seed phrases
+                           r"keystore|UTC--|solana|electrum|exodus|\.seco\b|coinomi|"
+                           r"ledger ?live|trezor|monero|metamask|phantom|"
+                           r"extension settings|local storage|\b[a-p]{32}\b|mnemonic|"
+                           r"seed[ _-]?phrase|\bseed\b|recovery[ _-]?phrase|"
+                           # database connection strings with their password (gitleaks'
+                           # and detect-secrets' URI rules)
+                           r"(?:postgres|postgresql|mysql|mongodb|redis|amqp)[^/\s]*://",
                            re.IGNORECASE)
+_REGEX_SYNTAX = re.compile(r"\[[^\]]*\]|[\\()?{}^$]")
+"""The syntax of a search's regular expression, dropped before its words are compared
+(``api[_-]?key`` names ``apikey``, ``.*\\.\\(pem\\|key\\)`` names ``.pem``)."""
+
+
+def _names_secret(term: str, words: re.Pattern[str]) -> bool:
+    """Whether a search term (a glob, a name or a regular expression) names a secret."""
+    plain = _REGEX_SYNTAX.sub("", term).replace("|", " ")
+    return any(words.search(t) or _KEY_PREFIXES.search(t) for t in (term, plain))
 _KEY_NAMES = re.compile(r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys|\.aws/credentials|"
-                        r"accesskeyid|secretaccesskey|aws_(?:secret_access_key|session_token)",
+                        r"accesskeyid|secretaccesskey|aws_(?:secret_access_key|session_token)|"
+                        r"private[ _-]?key|wallet\.dat|UTC--|\.kdbx|\.ppk|\.p12|\.pfx|"
+                        r"\.keytab",
                         re.IGNORECASE)
 """What Falco's "Search Private Keys or Passwords" and "Find AWS Credentials" look for with
 ``grep`` or ``find`` wherever they search: key files by name and AWS key words (the private
@@ -387,9 +435,9 @@ tool keeps its settings and tokens, as wide a hunt as the home itself."""
 
 
 _KEY_PREFIXES = re.compile(
-    r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)|\bgh[pousr]_|github_pat_|glpat-|xox[abposr]-|"
-    r"\b[sr]k_live_|\bAIza|BEGIN [A-Z ]*PRIVATE|sk-ant-|sk-proj-|\bhf_[A-Za-z]|npm_[A-Za-z0-9]|"
-    r"\beyJ")
+    r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)|\bgh[pousr]_|github_pat_|glpat-|xox[abposr\[]|"
+    r"\b[sr]k_live_|\bAIza|BEGIN [A-Z ]*PRIVATE|sk-ant-|sk-proj-|\bhf_[A-Za-z\[]|"
+    r"npm_[A-Za-z0-9\[]|\beyJ")
 """The documented prefixes of cloud and platform keys (AWS access key ids, GitHub, GitLab,
 Slack, Stripe, Google, Anthropic, OpenAI, Hugging Face and npm tokens, PEM private keys, a
 JSON Web Token's ``eyJ``: the base64 of its ``{"``), as secret scanners (gitleaks,
@@ -415,9 +463,8 @@ def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Findin
     start = segment.command_positions[-1] + 1
     program = program_words(segment)
     words = segment.words[start:]
-    roots = [w.value.rstrip("/") or "/" for i, w in enumerate(words, start)
-             if i not in program and w.stable and ((w.value.rstrip("/") or "/") in _WIDE_ROOTS
-                                                   or _HOME_SETTINGS.match(w.value))]
+    roots = [root for i, w in enumerate(words, start)
+             if i not in program and (root := _wide_root(w)) is not None]
     if segment.command in _INDEX_SEARCHES and not (
             segment.command == "mdfind" and "-onlyin" in [w.value for w in words]):
         roots = ["/"]
@@ -426,15 +473,119 @@ def secret_hunt_finding(segment: Segment, sandbox: Sequence[str] = ()) -> Findin
     if not roots and not elsewhere:
         return None
     terms = [w.value for i, w in enumerate(words, start) if i in program or (
-        i > start and words[i - start - 1].value in ("-name", "-iname", "-path", "-regex"))]
+        i > start and words[i - start - 1].value in _NAME_TESTS.get(segment.command, ()))]
     terms += [w.value for w in words if not w.value.startswith("-") and (
         segment.command in _INDEX_SEARCHES or segment.command in ("fd", "fdfind"))]
-    if roots and any(_SECRET_TERMS.search(t) or _KEY_PREFIXES.search(t) for t in terms):
+    terms += [f".{b.value}" for a, b in itertools.pairwise(words)
+              if segment.command in ("fd", "fdfind") and a.value in ("-e", "--extension")]
+    if roots and any(_names_secret(t, _SECRET_TERMS) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for secrets across "
                        f"{roots[0]!r}")
-    if elsewhere and any(_KEY_NAMES.search(t) or _KEY_PREFIXES.search(t) for t in terms):
+    if elsewhere and any(_names_secret(t, _KEY_NAMES) for t in terms):
         return Finding(DENY, "secret-read", f"{segment.text!r} hunts for keys in "
                        f"{elsewhere[0]!r}, outside the project")
+    return None
+
+
+_FIND_TESTS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename",
+               "-iwholename", "-lname", "-ilname")
+_NAME_TESTS: dict[str, tuple[str, ...]] = {"find": _FIND_TESTS, "tree": ("-P",)}
+"""The options whose value is a name or path pattern a search looks for (find's tests,
+tree's ``-P``); a grep's pattern is its program word."""
+
+
+def _wide_root(word: Word) -> str | None:
+    """The wide root a search's operand starts at (``~``, ``/home/dev``, ``/var/log/*.gz``)."""
+    if word.dynamic:
+        return None
+    value = word.value
+    if word.globbed:  # the fixed directory before the first glob character
+        value = os.path.dirname(re.split(r"[*?\[]", value, maxsplit=1)[0])
+        if not value:
+            return None  # grep token *.py: the current directory's files
+    value = value.rstrip("/") or "/"
+    if value in _WIDE_ROOTS or _HOME_SETTINGS.match(value) or _WIDE_TREES.match(value):
+        return value
+    return None
+
+
+_LISTERS = frozenset({"ls", "tree", "find", "rg", "fd", "fdfind", "du", "locate", "plocate",
+                      "mlocate"})
+_LISTING_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep"})
+_PICKAXES = ("-G", "-S", "--pickaxe-regex")
+_GIT_CONFIG_SECRETS = re.compile(r"extraheader|credential|token|passw|secret", re.IGNORECASE)
+
+LISTING_HEADS: frozenset[str] = _LISTERS | frozenset({"git"})
+"""Command names :func:`listing_hunt_finding` looks at."""
+
+
+def listing_hunt_finding(analysis: CommandAnalysis) -> Finding | None:
+    """Deny a listing of a wide tree or of the history filtered for secrets.
+
+    The names a recursive listing prints, filtered by a later search for a secret's name, are
+    a hunt like ``find ~ -name id_rsa`` (``ls -laR ~ | grep id_rsa``, ``tree -a ~ | grep
+    credentials``, ``rg --files / | grep .ovpn``). So is git's history searched for keys: every
+    patch filtered for secret words (``git log -p | grep -i token``), a pickaxe for a key
+    (``git log -p -G 'AKIA…'``), every revision grepped (``git grep password $(git rev-list
+    --all)``), and the configuration listed for the token ``actions/checkout`` stores (``git
+    config --list | grep extraheader``). The project's own tree (``ls -R src | grep token``)
+    and a history search for code (``git log -S parse_args``) are no hunt.
+
+    :param analysis: the analysed command.
+    :returns: the finding, or ``None``.
+    """
+    listed: str | None = None
+    for segment in analysis.segments:
+        if not segment.command_positions:
+            continue
+        head = segment.command
+        args = [w.value for w in segment.words[segment.command_positions[-1] + 1:]]
+        if head == "git":
+            found = _history_hunt(segment, args, analysis)
+            if found is not None:
+                return found
+            if args[:1] == ["log"] and not {"-p", "--patch", "-u"}.isdisjoint(args):
+                listed = "git's history"
+            elif args[:1] == ["config"] and not {"-l", "--list"}.isdisjoint(args):
+                listed = "git's configuration"
+        elif head in _LISTERS and (tree := _lists_a_tree(segment, head, args)) is not None:
+            listed = tree
+        elif listed is not None and head in _LISTING_FILTERS:
+            program = program_words(segment)
+            terms = [w.value for i, w in enumerate(segment.words) if i in program]
+            secret = _GIT_CONFIG_SECRETS if listed == "git's configuration" else _SECRET_TERMS
+            if any(_names_secret(t, secret) for t in terms):
+                return Finding(DENY, "secret-read", f"{analysis.command!r} hunts for secrets "
+                               f"in {listed}")
+    return None
+
+
+def _lists_a_tree(segment: Segment, head: str, args: Sequence[str]) -> str | None:
+    """The wide root a recursive listing prints every name of (``ls -R ~``), or ``None``."""
+    if head in _INDEX_SEARCHES:
+        return "/"
+    short = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    if (head == "ls" and "R" not in short and "--recursive" not in args) or (
+            head == "rg" and "--files" not in args) or (head == "du" and "a" not in short):
+        return None
+    start = segment.command_positions[-1] + 1
+    return next((root for w in segment.words[start:] if (root := _wide_root(w)) is not None),
+                None)
+
+
+def _history_hunt(segment: Segment, args: Sequence[str],
+                  analysis: CommandAnalysis) -> Finding | None:
+    """A pickaxe for a key, or every revision grepped for a secret word."""
+    if args[:1] == ["log"]:
+        terms = [b for a, b in itertools.pairwise(args) if a in _PICKAXES]
+        terms += [a[2:] for a in args if a.startswith(("-G", "-S")) and len(a) > 2]
+        if any(_names_secret(t, _KEY_NAMES) for t in terms):
+            return Finding(DENY, "secret-read", f"{segment.text!r} searches git's history "
+                           "for keys")
+    if args[:1] == ["grep"] and "rev-list" in analysis.command and any(
+            _names_secret(a, _SECRET_TERMS) for a in args[1:] if not a.startswith("-")):
+        return Finding(DENY, "secret-read", f"{analysis.command!r} hunts for secrets in every "
+                       "revision of git's history")
     return None
 
 

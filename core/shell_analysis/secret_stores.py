@@ -9,6 +9,8 @@ whose documented purpose is to output a secret (vendor documentation of each too
 | ``gh``, ``glab``             | ``auth token``; ``auth status -t|--show-token``; glab      |
 |                              | ``variable get``                                            |
 | ``git``                      | ``credential fill``; ``credential-<helper> get``           |
+|                              | ``config`` printing an ``http.*.extraheader`` (the token    |
+|                              | ``actions/checkout`` stores); setting one is no read        |
 | ``op`` (1Password)           | ``read``; ``item get`` with ``--fields``/``--reveal``;      |
 |                              | ``signin --raw`` (the session token)                        |
 | ``bw`` (Bitwarden)           | ``get``, ``list items``, ``export``, ``unlock --raw``       |
@@ -370,6 +372,9 @@ def _why(head: str, args: Sequence[str]) -> str | None:
         return f"{head} auth status --show-token prints a token"
     if "--raw" in args and (head, operands[:1]) in (("op", ["signin"]), ("bw", ["unlock"])):
         return f"{head} {operands[0]} --raw prints a session key"
+    if head == "git" and "config" in args and any("extraheader" in a.lower() for a in args) and (
+            not _sets_config(args)):
+        return "git config prints an http.extraheader (actions/checkout's token)"
     if head == "git" and operands[:1] and operands[0].startswith("credential-") and (
             operands[1:2] == ["get"]):
         return f"git {operands[0]} get prints a stored credential"
@@ -408,6 +413,17 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head in _INJECTORS and _prints_environment(args):
         return f"{head} injects secrets into a command that prints them"
     return None
+
+
+def _sets_config(args: Sequence[str]) -> bool:
+    """Whether ``git config`` is told to change, not print (``--unset``, ``--add``, a value)."""
+    if any(a.startswith(("--unset", "--add", "--replace-all", "--remove-section")) for a in args):
+        return True
+    reads = ("--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin")
+    if any(a.startswith(reads) for a in args):
+        return False
+    tail = args[args.index("config") + 1:]
+    return len([a for a in tail if not a.startswith("-")]) > 1  # git config KEY VALUE
 
 
 def _runs_remotely(head: str, operands: Sequence[str]) -> bool:

@@ -292,7 +292,11 @@ def _one_file(raw: str, policy: ShellPolicy) -> bool:
 
 
 _SECRET_DIRECTORIES = ("/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker", "/.azure",
-                       "/.password-store", "/gcloud", "/keyrings", "/.vault-token")
+                       "/.password-store", "/gcloud", "/keyrings", "/.vault-token",
+                       # wallets' and browser wallets' folders (their listing names the keys)
+                       "/Local Extension Settings", "/.bitcoin/wallets", "/.electrum/wallets",
+                       "/.ethereum/keystore", "/Exodus", "/exodus.wallet", "/Coinomi",
+                       "/Ledger Live")
 
 
 def _secret(raw: str, policy: ShellPolicy) -> bool:
