@@ -870,7 +870,7 @@ _TOOLCHAIN_COMMAND = (
     r"xcode-select -p|xcode-select --print-path)")
 _TOOLCHAIN_DIR = re.compile(
     r'"?(?:/[\w.+-]+)*/?(?:\$\(' + _TOOLCHAIN_COMMAND + r"\)|`" + _TOOLCHAIN_COMMAND + r"`)"
-    r'"?[\w./+-]*"?'
+    r'"?[\w./+@-]*"?'
 )
 """A word built from the command that prints a toolchain's own directory (``$(go env
 GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``, ``$(xcrun --show-sdk-path)``) or

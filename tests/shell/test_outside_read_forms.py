@@ -62,6 +62,8 @@ ALLOWED = [
     'ls "$(go env GOROOT)/src/net/http"',
     'cat "$(npm root -g)/pnpm/package.json"',
     "ls $(brew --prefix)/opt",
+    # a Homebrew service's log, its formula's version after an @ (eleventh corpus' tune half)
+    'tail -n 50 "$(brew --prefix)/var/log/postgresql@16.log"',
 ]
 
 DENIED = [
