@@ -1,7 +1,12 @@
 """A secret field taken out of a file: ``jq -r .private_key sa.json``, ``grep password app.ini``.
 
 A file whose name says nothing (``sa.json``, ``config.ini``) is no secret path, but a command
-that picks its secret field out prints the secret all the same (rule ``secret-read``, deny).
+that picks its secret field out prints the secret all the same (rule ``secret-read``). Inside
+the project it asks: the file may be a fixture or a template, the value is redacted before the
+model sees it, and looking up where a password is configured (``grep -n password
+docker-compose.yml``) is ordinary work. Outside the project (``~/keys/sa.json``) it is
+denied, and so is a private key's content anywhere: its PEM block cut out (``sed -n
+'/BEGIN.*PRIVATE/,/END/p'``) or printed by ``ssh-keygen -y``.
 The field names are those secret scanners key on (detect-secrets' keyword plugin, gitleaks'
 generic rules) and the documented fields of credential files (a Google service account's
 ``private_key``, an OAuth client's ``client_secret``, a Docker config's ``auths[].auth``, a
@@ -20,7 +25,8 @@ Kubernetes Secret's ``data.password``).
 | ``ssh-keygen``                         | ``-y``/``-e`` of a private key (``-f`` not ``.pub``) |
 
 Not a secret: a count or a setting that only contains the word (``.usage.total_tokens``,
-``.password_policy``), a pattern searched in source code (``grep -n secret_key signer.py``)
+``.password_policy``), a filter deleting the field (``jq 'del(.password)'``) or setting it in
+place (``yq -i``), a pattern searched in source code (``grep -n secret_key signer.py``)
 or across the project's tree (``grep -rn password src/``), a grep that prints no line
 (``-c``, ``-l``, ``-q``) and ``sed -i`` (it edits the file, printing nothing).
 """
@@ -31,7 +37,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from tooldeck.shell_analysis.findings import DENY, Finding
+from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment
 from tooldeck.shell_analysis.program_text import program_words
 
@@ -55,6 +61,8 @@ _SECRET_WORDS = re.compile(
     r"passw|secret|token|api[_-]?key|private[_ -]?key|BEGIN.{0,20}PRIVATE|access[_-]?key|"
     r"extraheader|credential", re.IGNORECASE)
 """A search pattern or a program that names a secret."""
+_KEY_BLOCK = re.compile(r"BEGIN.{0,20}PRIVATE|PRIVATE KEY", re.IGNORECASE)
+"""A pattern that cuts a private key's PEM block out (denied wherever the file is)."""
 
 _DATA_SUFFIXES = (".ini", ".cfg", ".conf", ".cnf", ".yaml", ".yml", ".toml", ".json", ".txt",
                   ".properties", ".xml", ".plist", ".tfvars", ".tfstate", ".config", ".env",
@@ -66,6 +74,8 @@ _LOADS = re.compile(r"open\(|json\.load|toml\w*\.load|yaml\.\w*load|require\(|re
                     r"File\.read|JSON\.parse|load_file")
 _PICKED = re.compile(r"""\[\s*["']([A-Za-z_][\w-]*)["']\s*\]|\.([A-Za-z_]\w*)""")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DELETED = re.compile(r"\bdel(?:paths)?\s*\((?:[^()]|\([^()]*\))*\)")
+"""A jq deletion (``del(.password)``, ``delpaths([…])``): the field is removed, not printed."""
 _YQ_VERBS = frozenset({"eval", "e", "eval-all", "ea"})
 _RECURSIVE = frozenset({"-r", "-R", "--recursive", "--dereference-recursive"})
 _NO_LINES = frozenset({"c", "l", "L", "q"})
@@ -83,12 +93,24 @@ def _json_finding(segment: Segment, head: str, args: Sequence[str]) -> Finding |
                and w.value not in _YQ_VERBS]
     if head in ("dasel", "yq") or not filters:  # dasel's selector: -s VALUE or an operand
         filters += [a for a in args if a.startswith((".", "["))]
+    if head == "yq" and ("-i" in args or any(a.startswith("--inplace") for a in args)):
+        return None  # yq -i edits the file in place, printing nothing
+    start = segment.command_positions[-1] + 1
+    files = [w.value for i, w in enumerate(segment.words[start:], start)
+             if i not in program and not w.value.startswith("-") and
+             w.value not in filters and w.value not in _YQ_VERBS]
     for text in filters:
-        names = _NAME.findall(text.replace(".Config.Env", ""))
+        names = _NAME.findall(_DELETED.sub("", text).replace(".Config.Env", ""))
         if any(_secret_field(n) for n in names):
-            return Finding(DENY, "secret-read", f"{segment.text!r} picks the secret field "
+            verdict = DENY if any(_outside(f) for f in files) else ASK
+            return Finding(verdict, "secret-read", f"{segment.text!r} picks the secret field "
                            f"{text!r} out of a file")
     return None
+
+
+def _outside(path: str) -> bool:
+    """A file word that names a place outside the project (``~/…``, ``/…``, ``../…``)."""
+    return path.startswith(("/", "~", "$HOME", "${HOME}")) or ".." in path.split("/")
 
 
 def _short_letters(args: Sequence[str]) -> str:
@@ -114,7 +136,9 @@ def _search_finding(segment: Segment, head: str, args: Sequence[str]) -> Finding
         return None
     if all(f.endswith(_DATA_SUFFIXES) and not any(r in f for r in _REFERENCE_FILES)
            for f in files):
-        return Finding(DENY, "secret-read", f"{segment.text!r} takes a secret out of "
+        key_block = any(_KEY_BLOCK.search(p) for p in patterns)
+        verdict = DENY if key_block or any(_outside(f) for f in files) else ASK
+        return Finding(verdict, "secret-read", f"{segment.text!r} takes a secret out of "
                        f"{files[0]!r}")
     return None
 
@@ -127,7 +151,7 @@ def _code_finding(segment: Segment) -> Finding | None:
             continue
         for quoted, attribute in _PICKED.findall(code):
             if _secret_field(quoted or attribute):
-                return Finding(DENY, "secret-read", f"{segment.text!r} picks the secret "
+                return Finding(ASK, "secret-read", f"{segment.text!r} picks the secret "
                                f"field {quoted or attribute!r} out of a file")
     return None
 
@@ -144,7 +168,7 @@ def _key_finding(segment: Segment, args: Sequence[str]) -> Finding | None:
 
 
 def secret_field_finding(segment: Segment) -> Finding | None:
-    """Deny a command that takes a secret field out of a file.
+    """Ask about a command that takes a secret field out of a file (deny a private key's).
 
     :param segment: one analysed segment.
     :returns: the finding, or ``None``.
