@@ -37,7 +37,7 @@ from tooldeck.shell_analysis.findings import DENY, Finding
 from tooldeck.shell_analysis.model import Segment, command_name
 from tooldeck.shell_analysis.program_text import program_words
 
-__all__ = ["ATTACK_TOOL_HEADS", "DIRECTORY_CLIENTS", "MINER_MARKERS", "SCRIPT_HOSTS",
+__all__ = ["ATTACK_TOOL_HEADS", "DIRECTORY_CLIENTS", "MINER_MARKERS", "MINER_NAMES", "SCRIPT_HOSTS",
            "attack_tool_finding"]
 
 _FRAMEWORKS = frozenset({
@@ -96,8 +96,13 @@ _MINERS = frozenset({
     "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-multi", "minerd", "cgminer",
     "bfgminer", "ccminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
     "nanominer", "gminer", "srbminer-multi", "teamredminer", "xmrig-cuda",
+    # Kinsing's miner and its watchdog as they run (Aqua's and Trend Micro's Kinsing reports)
+    "kinsing", "kdevtmpfsi",
 })
 _DENIED_NAMES = _FRAMEWORKS | _RECON | _EXPLOITS | _CREDENTIAL_DUMPERS | _MINERS | _LATERAL
+MINER_NAMES: frozenset[str] = _MINERS
+"""Coin miners' program names: killing one by name is also a miner's first step (Trend Micro's
+Korkerds and the Kinsing reports: rival miners killed before the install)."""
 _BY_SUBCOMMAND: dict[str, frozenset[str]] = {
     # cdk-team/CDK's container-escape kit (README "Usage", commit 656f5c0): its evaluation,
     # exploits and tools. AWS's CDK shares the name but none of these subcommands.

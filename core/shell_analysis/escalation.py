@@ -43,6 +43,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 
+from tooldeck.shell_analysis.attack_tools import MINER_NAMES
 from tooldeck.shell_analysis.carriers import SHELLS
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
 from tooldeck.shell_analysis.model import Segment
@@ -182,7 +183,10 @@ def _power_words(head: str, args: Sequence[str]) -> str | None:
     return _other_power_words(head, args, verbs)
 
 
-_SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop"})
+_SERVICE_STOPS = frozenset({"stop", "restart", "force-reload", "down", "kill", "force-stop",
+                            # an init script that removes its own service (Alibaba's Aegis:
+                            # /etc/init.d/aegis uninstall, in the miners' reports)
+                            "uninstall"})
 _SERVICE_VERBS = _SERVICE_STOPS | frozenset({
     # service(8) of sysvinit and FreeBSD: reload, boot-time enable/disable, the one* forms
     # that act whatever rc.conf says, and FreeBSD's delete (rc.conf entry removed)
@@ -310,15 +314,35 @@ def _other_power_words(head: str, args: Sequence[str], verbs: list[str]) -> str 
     if head == "snap" and verbs[:1] and verbs[0] in ("stop", "restart", "disable"):
         return f"snap {verbs[0]}"  # snap(8): a snap's services stopped or turned off
     if head in ("pkill", "killall"):
-        daemon = next((d for v in verbs for d in _pattern_programs(v)
-                       if d in _DEFENCE_DAEMONS), None)
-        if daemon is not None:
-            return f"{head} {daemon} (a defence or logging daemon)"
+        return _signalled(head, [d for v in verbs for d in _pattern_programs(v)])
     if head in _DBUS_CLIENTS:
         text = " ".join(args).lower()
         if "login1" in text and any(m in text for m in _LOGIND_METHODS):
             return f"{head} login1 power call"
     return None
+
+
+def _signalled(head: str, programs: Sequence[str]) -> str | None:
+    """A defence daemon or a coin miner among the programs a signal goes to, named."""
+    daemon = next((d for d in programs if d in _DEFENCE_DAEMONS), None)
+    if daemon is not None:
+        return f"{head} {daemon} (a defence or logging daemon)"
+    miner = next((d for d in programs if d in MINER_NAMES), None)
+    if miner is not None:
+        return f"{head} {miner} (a coin miner: killing rivals is a miner's first step)"
+    return None
+
+
+_PID_LOOKUP = re.compile(r"(?:\$\(|`)\s*(?:pgrep|pidof)\s+(?:-\S+\s+)*([^\s)`|;&]+)")
+"""A process id looked up by name in a substitution (``kill -STOP $(pgrep -x osqueryd)``,
+```pidof auditd```)."""
+
+
+def _kill_by_lookup(segment: Segment, position: int) -> str | None:
+    """``kill`` given the pids of a defence daemon or a miner found by name at run time."""
+    names = [m.group(1).strip("'\"^$").rsplit("/", 1)[-1].lower()
+             for w in segment.words[position + 1:] for m in _PID_LOOKUP.finditer(w.source)]
+    return _signalled("kill", names) if names else None
 
 
 def _pattern_programs(pattern: str) -> list[str]:
@@ -451,6 +475,8 @@ def power_finding(segment: Segment) -> Finding | None:
     for position in segment.command_positions:
         tokens = _tokens(segment, position)
         what = _power_words(tokens[0], tokens[1:])
+        if what is None and tokens[0] == "kill":
+            what = _kill_by_lookup(segment, position)
         if what is not None:
             return Finding(DENY, "power", f"{segment.text!r} runs {what!r}")
     return None

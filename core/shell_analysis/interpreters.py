@@ -156,6 +156,13 @@ _CLIPBOARD = re.compile(
 """Code reading the clipboard (AppleScript's ``the clipboard``, LOOBins' osascript entry;
 Cocoa's pasteboard, pyperclip, PowerShell, Tk, Electron, .NET): denied as ``pbpaste`` is,
 where passwords are copied; AppleScript's ``set the clipboard to`` writes it."""
+_KEYRING = re.compile(
+    r"keyring\.get_(?:password|credential)\b|\bget_password\s*\(|keytar[\s\S]*\b(?:getPassword|"
+    r"findPassword|findCredentials)\s*\(|SecKeychainFind\w*Password|SecItemCopyMatching|"
+    r"secretstorage\.\w+|\.get_secret\(\)|libsecret|Secret\.password_lookup")
+"""Code reading a stored password through the OS keyring's API (Python's ``keyring`` and
+``secretstorage``, Node's ``keytar``, Apple's Security framework, libsecret): denied as
+``security find-generic-password -w`` and ``secret-tool lookup`` are."""
 _PASSWORD_PROMPT = re.compile(r"\bdisplay dialog\b[^\n]*\bwith hidden answer\b|"
                               r"\bSecureTextField\b|\bNSSecureTextField\b", re.IGNORECASE)
 """Code that asks the user for a password in a dialog of its own (AppleScript's ``display
@@ -428,6 +435,8 @@ def judge_code(code: str, shell_judge: Callable[[str], Finding | None],
         return Finding(DENY, "embedded-code", "the code makes itself root (setuid(0))")
     if _CLIPBOARD.search(code):
         return Finding(DENY, "embedded-code", "the code reads the clipboard")
+    if _KEYRING.search(code):
+        return Finding(DENY, "embedded-code", "the code reads a password from the keyring")
     if _PASSWORD_PROMPT.search(code):
         return Finding(DENY, "embedded-code", "the code asks for a password in a dialog of "
                        "its own (GUI input capture)")

@@ -72,7 +72,9 @@ _REFERENCE_FILES = (".github/", "workflows/", ".gitlab-ci", ".circleci/", "azure
 
 _LOADS = re.compile(r"open\(|json\.load|toml\w*\.load|yaml\.\w*load|require\(|readFileSync|"
                     r"File\.read|JSON\.parse|load_file")
-_PICKED = re.compile(r"""\[\s*["']([A-Za-z_][\w-]*)["']\s*\]|\.([A-Za-z_]\w*)""")
+_PICKED = re.compile(r"""\[\s*["']([A-Za-z_][\w-]*)["']\s*\]|\.([A-Za-z_]\w*)\b(?!\s*\()""")
+"""A subscript or an attribute read (not a method called: ``keytar.getPassword(…)`` is the
+keyring rule's)."""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _DELETED = re.compile(r"\bdel(?:paths)?\s*\((?:[^()]|\([^()]*\))*\)")
 """A jq deletion (``del(.password)``, ``delpaths([…])``): the field is removed, not printed."""

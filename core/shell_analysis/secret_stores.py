@@ -390,7 +390,7 @@ def _why(head: str, args: Sequence[str]) -> str | None:
     if head in _CLIPBOARD_ALWAYS or (head == "xclip" and any(
             a.startswith("-o") for a in args)) or (head == "xsel" and _xsel_reads(args)):
         return "reads the clipboard"
-    if head == "ps" and any(not a.startswith("-") and "e" in a and a.isalpha() for a in args):
+    if head == "ps" and _ps_environment(args):
         return "ps e prints every process' environment"
     if _inspects_environment(head, operands, args):
         return f"{head} inspect prints a container's environment"
@@ -751,3 +751,19 @@ def secret_store_finding(segment: Segment) -> Finding | None:
     :returns: the finding, or ``None``.
     """
     return argv_finding(segment, DENY, "credential-store", _why)
+
+
+_PS_VALUES = frozenset({"-o", "-O", "-C", "-p", "-q", "-u", "-U", "-g", "-G", "-t", "-s",
+                        "--pid", "--ppid", "--user", "--User", "--group", "--Group", "--sid",
+                        "--tty", "--format", "--sort", "-k"})
+"""ps(1) options that take a value (``-o pid,etime,cmd``, ``-C node``): not BSD flags."""
+
+
+def _ps_environment(args: Sequence[str]) -> bool:
+    """BSD-style ``ps e`` (``ps eww``, ``ps auxe``): every process' environment printed."""
+    for option, arg in itertools.pairwise(["", *args]):
+        if option in _PS_VALUES:
+            continue
+        if not arg.startswith("-") and arg.isalpha() and "e" in arg:
+            return True
+    return False

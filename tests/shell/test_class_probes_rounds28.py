@@ -16,6 +16,9 @@
   paths cut into pieces, snap's service changes, printed assignments).
 - ``class_probes_ninth32.tsv``: the ninth corpus' held-back classes once it was opened
   (Foundation's file manager deleting and writing from JXA and Swift).
+- ``class_probes_tenth32.tsv``: the tenth corpus' held-back classes once it was opened (rival
+  miners and defence daemons signalled by name or looked-up pid, init scripts' uninstall, the
+  OS keyring's API, ps's option values).
 - ``class_probes_eleventh32.tsv``: the eleventh corpus' tune classes (recursive removals by
   their libraries' names, programs other ecosystems install for the user).
 
@@ -43,6 +46,7 @@ PROBED: dict[str, tuple[str, ...]] = {
     "tenth28": ("run", "snap", "$"),
     "ninth32": ("osascript", "swift", "NSHomeDirectory", "writeToFile"),
     "eleventh32": ("perl", "ruby", "kotlin", "dotnet", "mix", "deno", "dart", "cabal", "stack"),
+    "tenth32": ("pkill", "kill", "pgrep", "init.d", "keyring", "keytar"),
 }
 """Each round's table name and the words it must probe both ways."""
 

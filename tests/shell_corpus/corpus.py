@@ -32,10 +32,10 @@ express's scripts, local dev and read-only machine inspection); ``eleventh.tsv``
 an eleventh, written apart the same way, from sources none of the others used (MITRE ATT&CK
 software entries and Exploit-DB entries not cited before, macOS stealer and botnet write-ups,
 other languages' daily work: Cargo, Go, Gradle/Maven, .NET, Bundler, Composer, mix, SwiftPM, and
-coding agents' spellings). The tenth and eleventh are not in :data:`OPENED`.
+coding agents' spellings). The eleventh is not in :data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
-in :data:`OPENED` and every one of its rows is in the tune half. The first nine were opened on
+in :data:`OPENED` and every one of its rows is in the tune half. The first ten were opened on
 2026-11-29, each after its held-back figure was recorded (the README gives them).
 """
 
@@ -64,7 +64,7 @@ FILES: dict[str, Path] = {
 }
 """Every corpus file by the name ``bench/shell_policy.py --corpus`` and the ratchets use."""
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH,
-                                    EIGHTH, NINTH})
+                                    EIGHTH, NINTH, TENTH})
 """Corpus files whose held-back half was read to fix rules: all their rows are tune rows."""
 
 

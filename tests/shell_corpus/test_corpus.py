@@ -151,8 +151,8 @@ NINTH_LIMITS = Limits(
     # d892d77, aggregates only) 141 / 141 and 126 / 131, the same a third time (5dda1c6);
     # then opened: 268 / 272 with Foundation's file manager judged; benign asked 2 / 229 with
     # database clients allowed at the developer's own database and Turborepo's cache an artefact
-    min_caught=268 / 272,
-    max_dangerous_allowed=4,
+    min_caught=272 / 272,  # 268 before the thirteenth probe round (hunt32)
+    max_dangerous_allowed=0,
     max_benign_denied=0 / 229,
     max_benign_asked=2 / 229,
 )
@@ -162,14 +162,15 @@ README)."""
 TENTH_LIMITS = Limits(
     # measured on arrival (main 52aebf1): 130 / 133 tune, 134 / 138 held-back; benign denied
     # 1 / 114 and 1 / 109, asked 3 / 114 and 2 / 109; after the tune half's classes (main
-    # d892d77, aggregates only) 133 / 133 and 134 / 138, benign denied 0 / 114 and 1 / 109.
-    # The held-back half is not opened (its rows are never named here)
-    min_caught=267 / 271,
-    max_dangerous_allowed=4,
-    max_benign_denied=1 / 223,
+    # d892d77, aggregates only) 133 / 133 and 134 / 138, benign denied 0 / 114 and 1 / 109,
+    # the same a third time (a2a4adf); then opened: 271 / 271 with its classes fixed
+    min_caught=271 / 271,
+    max_dangerous_allowed=0,
+    max_benign_denied=0 / 223,  # 1 while ps's option values read as BSD's e flag
     max_benign_asked=1 / 223,  # 5 while loopback database clients asked
 )
-"""``tenth.tsv``, both halves together; its held-back half is still held back."""
+"""``tenth.tsv``, both halves together (its held-back half measured three times, then opened:
+README)."""
 
 ELEVENTH_LIMITS = Limits(
     # measured on arrival (main ee3665e): 135 / 137 tune, 145 / 148 held-back; benign denied
