@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.data_args import PRINTERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like, path_value
+from tooldeck.shell_analysis.toolchain_dirs import TOOLCHAIN_DIR
 
 __all__ = [
     "FORM_READERS", "METADATA_ONLY", "READ_ONLY", "SCRIPT_DENIED_PREFIXES", "SCRIPT_RUNNERS",
@@ -863,22 +864,6 @@ _STDIN_SCRIPT = frozenset({"-s", "-"})
 """Options telling a runner its script comes on input (``bash -s ARG…``, ``python3 -``)."""
 
 
-_TOOLCHAIN_COMMAND = (
-    r"(?:go env (?:GOROOT|GOPATH|GOMODCACHE|GOCACHE)|pnpm root(?: -g)?|npm root(?: -g)?|"
-    r"rustc --print sysroot|brew --prefix(?: [\w@.+-]+)?|pyenv root|rbenv root|"
-    r"gem env gemdir|uname -[rm]|xcrun --show-sdk-path|xcrun --sdk \w+ --show-sdk-path|"
-    r"xcode-select -p|xcode-select --print-path)")
-_TOOLCHAIN_DIR = re.compile(
-    r'"?(?:/[\w.+-]+)*/?(?:\$\(' + _TOOLCHAIN_COMMAND + r"\)|`" + _TOOLCHAIN_COMMAND + r"`)"
-    r'"?[\w./+@-]*"?'
-)
-"""A word built from the command that prints a toolchain's own directory (``$(go env
-GOROOT)/src``, ``$(npm root -g)``, ``$(brew --prefix)/opt``, ``$(xcrun --show-sdk-path)``) or
-the kernel's release or
-machine name (``/lib/modules/$(uname -r)``, also in backquotes): where an installed toolchain
-lives, never a secret."""
-
-
 def toolchain_reads(segment: Segment) -> bool:
     """Tell whether a read-only segment's run-time paths all name a toolchain's directory.
 
@@ -893,7 +878,7 @@ def toolchain_reads(segment: Segment) -> bool:
         return False
     built = [w for w in segment.words[segment.command_positions[-1] + 1 :] if w.dynamic]
     return bool(built) and all(
-        _TOOLCHAIN_DIR.fullmatch(w.source) and ".." not in w.value
+        TOOLCHAIN_DIR.fullmatch(w.source) and ".." not in w.value
         and not is_secret_path("/x" + w.value) for w in built)
 
 

@@ -63,6 +63,7 @@ from tooldeck.shell_analysis.staged import (
     staged_program,
     written_text,
 )
+from tooldeck.shell_analysis.toolchain_dirs import is_toolchain_program
 from tooldeck.shell_analysis.wrappers import is_assignment, resolve
 
 __all__ = ["MAX_COMMAND_CHARS", "MAX_DEPTH", "analyze", "parse_tree"]
@@ -505,7 +506,7 @@ class _Walker:
         for code, code_origin in resolution.scripts:
             self.script(code, code_origin, depth + 1)
         final = resolution.words[positions[-1] :]
-        if resolution.reasons or not final[0].stable:
+        if resolution.reasons or not (final[0].stable or is_toolchain_program(final[0].source)):
             return
         literal = stdin.text if stdin.kind in _LITERAL_INPUTS else stdin.piped_text
         if resolution.input_args and literal and not stdin.dynamic:

@@ -54,6 +54,7 @@ from collections.abc import Sequence
 import attrs
 
 from tooldeck.shell_analysis.model import Word, command_name
+from tooldeck.shell_analysis.toolchain_dirs import is_toolchain_program
 
 __all__ = ["WRAPPERS", "Resolution", "WrapperSpec", "is_assignment", "resolve"]
 
@@ -393,7 +394,7 @@ def resolve(words: Sequence[Word], extra_wrappers: frozenset[str] = frozenset())
     index = 0
     while index < len(current):
         word = current[index]
-        if not word.stable:
+        if not word.stable and not is_toolchain_program(word.source):
             reasons.append(f"command word {word.source!r} is not static")
             positions.append(index)
             break

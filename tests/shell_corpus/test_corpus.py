@@ -154,7 +154,7 @@ NINTH_LIMITS = Limits(
     min_caught=272 / 272,  # 268 before the thirteenth probe round (hunt32)
     max_dangerous_allowed=0,
     max_benign_denied=0 / 229,
-    max_benign_asked=2 / 229,
+    max_benign_asked=1 / 229,  # 2 while a program from "$(go env GOPATH)"/bin asked
 )
 """``ninth.tsv``, both halves together (its held-back half measured three times, then opened:
 README)."""
