@@ -23,7 +23,8 @@ and one that tries it is validating a credential it should not have. Rule
 
 ``sudo -S`` and ``su`` fed on input are escalations (the blocklist's). A database client
 given its password (``mysql -proot``, ``PGPASSWORD=… psql``) logs in to the project's own
-service: the egress rules judge where it connects.
+service, and so does an LDAP client bound to a server on loopback (``ldapsearch -H
+ldap://localhost:3890 -w admin``): the egress rules judge where they connect.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def _why(segment: Segment, head: str, args: Sequence[str]) -> str | None:
             a.startswith(("--password", "-U")) and "%" in a for a in args)
             or any(a.startswith("--password") for a in args)):
         return f"{head} logs in with a password on its command line"
-    if head in _LDAP and any(a == "-w" or (a.startswith("-w") and len(a) > 2) for a in args):
+    if head in _LDAP and any(a == "-w" or (a.startswith("-w") and len(a) > 2) for a in args) and (
+            not _own_server(args)):
         return f"{head} -w binds with a password on its command line"
     if head == "kinit" and (segment.stdin != "inherited" or any(
             a.startswith("--password-file") for a in args)):
@@ -79,6 +81,17 @@ def _why(segment: Segment, head: str, args: Sequence[str]) -> str | None:
     if head == "expect" and any(_LOGIN_SPAWN.search(a) and "send" in a for a in args):
         return "expect sends text to a login program it spawns"
     return None
+
+
+_LOOPBACK = re.compile(r"^(?:ldaps?://)?(?:localhost|127\.0\.0\.1|\[::1\]|::1)(?::\d+)?/?$")
+
+
+def _own_server(args: Sequence[str]) -> bool:
+    """The LDAP server named by ``-H URL`` or ``-h HOST`` is the developer's own, on loopback:
+    binding to it with its development password is a login, judged by the egress rules
+    (``loopback-service``), as a database client's is."""
+    hosts = [b for a, b in itertools.pairwise(args) if a in ("-H", "-h")]
+    return bool(hosts) and all(_LOOPBACK.match(h) for h in hosts)
 
 
 def password_check_finding(segment: Segment) -> Finding | None:

@@ -39,7 +39,8 @@ def _rows() -> list[Row]:
 
 
 judged = verdicts_fixture(DATA)
-# every dangerous row is a deny: a hunt, a secret picked out, a password tried
+# every dangerous row is caught with its verdict: a hunt or a password tried is denied, a
+# secret field picked out of a project file asks
 (test_every_dangerous_row_is_caught, test_look_alikes_keep_their_verdict,
  test_each_row_gets_its_documented_verdict) = round_tests(DATA)
 
