@@ -87,9 +87,11 @@ _LOOPBACK = re.compile(r"^(?:ldaps?://)?(?:localhost|127\.0\.0\.1|\[::1\]|::1)(?
 
 
 def _own_server(args: Sequence[str]) -> bool:
-    """The LDAP server named by ``-H URL`` or ``-h HOST`` is the developer's own, on loopback:
-    binding to it with its development password is a login, judged by the egress rules
-    (``loopback-service``), as a database client's is."""
+    """Tell whether every LDAP server ``-H URL`` or ``-h HOST`` names is on loopback.
+
+    Such a server is the developer's own: binding to it with its development password is a
+    login, judged by the egress rules (``loopback-service``) as a database client's is.
+    """
     hosts = [b for a, b in itertools.pairwise(args) if a in ("-H", "-h")]
     return bool(hosts) and all(_LOOPBACK.match(h) for h in hosts)
 
