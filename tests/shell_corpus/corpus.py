@@ -32,7 +32,12 @@ express's scripts, local dev and read-only machine inspection); ``eleventh.tsv``
 an eleventh, written apart the same way, from sources none of the others used (MITRE ATT&CK
 software entries and Exploit-DB entries not cited before, macOS stealer and botnet write-ups,
 other languages' daily work: Cargo, Go, Gradle/Maven, .NET, Bundler, Composer, mix, SwiftPM, and
-coding agents' spellings). The eleventh is not in :data:`OPENED`.
+coding agents' spellings); ``twelfth.tsv`` (:data:`TWELFTH`) a twelfth, written apart the same
+way, from sources none of the others used (coding agents' allowlist-bypass advisories and
+sandbox-escape reports, MITRE ATT&CK software entries and Exploit-DB entries not cited before,
+agents' permission allowlists and issue threads quoting the commands they run in Rust, Go, Java,
+.NET, Ruby, PHP, Elixir, Swift, JavaScript and Python projects). The eleventh and twelfth are
+not in :data:`OPENED`.
 
 A held-back half whose rows were read to change the rules is no longer held back: its file is
 in :data:`OPENED` and every one of its rows is in the tune half. The first ten were opened on
@@ -57,10 +62,11 @@ EIGHTH = Path(__file__).with_name("eighth.tsv")
 NINTH = Path(__file__).with_name("ninth.tsv")
 TENTH = Path(__file__).with_name("tenth.tsv")
 ELEVENTH = Path(__file__).with_name("eleventh.tsv")
+TWELFTH = Path(__file__).with_name("twelfth.tsv")
 FILES: dict[str, Path] = {
     "commands": CORPUS, "fresh": FRESH, "third": THIRD, "fourth": FOURTH, "fifth": FIFTH,
     "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH, "ninth": NINTH, "tenth": TENTH,
-    "eleventh": ELEVENTH,
+    "eleventh": ELEVENTH, "twelfth": TWELFTH,
 }
 """Every corpus file by the name ``bench/shell_policy.py --corpus`` and the ratchets use."""
 OPENED: frozenset[Path] = frozenset({CORPUS, FRESH, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH,
@@ -112,7 +118,7 @@ def load_rows(path: Path = CORPUS) -> list[Row]:
 
     :param path: the corpus file, :data:`CORPUS` (default), :data:`FRESH`, :data:`THIRD`,
         :data:`FOURTH`, :data:`FIFTH`, :data:`SIXTH`, :data:`SEVENTH`, :data:`EIGHTH`,
-        :data:`NINTH`, :data:`TENTH` or :data:`ELEVENTH`.
+        :data:`NINTH`, :data:`TENTH`, :data:`ELEVENTH` or :data:`TWELFTH`.
     :returns: the rows in file order.
     """
     rows: list[Row] = []
