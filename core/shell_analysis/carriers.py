@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from tooldeck.shell_analysis.git_options import GIT_VALUE_OPTIONS
 from tooldeck.shell_analysis.interpreters import POWERSHELL_COMMAND, POWERSHELLS, STDIN_CODE
 from tooldeck.shell_analysis.model import Word, command_name
 
@@ -556,8 +557,6 @@ def _hash(args: Sequence[Word], found: Nested) -> None:
         found.reasons.append("hash -p rebinds a command name to an arbitrary file")
 
 
-_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                                "--config-env", "--exec-path"})
 _GIT_RUNS = {("submodule", "foreach"), ("bisect", "run")}
 _GIT_COMMAND_OPTIONS: dict[str, frozenset[str]] = {
     # options whose value git runs through the shell (each subcommand's manual; GTFOArgs'
@@ -589,7 +588,7 @@ def _git(args: Sequence[Word], found: Nested) -> None:
     """
     index = 0
     while index < len(args) and args[index].value.startswith("-"):
-        index += 2 if args[index].value in _GIT_VALUE_OPTIONS else 1
+        index += 2 if args[index].value in GIT_VALUE_OPTIONS else 1
     rest = args[index:]
     words = [w.value for w in rest[:2]]
     if len(words) == 2 and words[0] in ("submodule", "bisect"):

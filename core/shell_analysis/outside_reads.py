@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.data_args import PRINTERS
+from tooldeck.shell_analysis.git_options import without_git_options
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
 from tooldeck.shell_analysis.paths import is_path_like, path_value
 from tooldeck.shell_analysis.toolchain_dirs import TOOLCHAIN_DIR
@@ -549,8 +550,7 @@ def _git_reads(args: Sequence[str]) -> bool:
 
     Not ``status`` or ``diff``, which run a repository's fsmonitor or diff drivers.
     """
-    operands = [a for a, before in zip(args, ("", *args), strict=False)
-                if not a.startswith("-") and before not in ("-C", "-c", "--git-dir")]
+    operands = [a for a in without_git_options(args) if not a.startswith("-")]
     no_index = operands[:1] == ["diff"] and "--no-index" in args  # two files compared
     return bool(operands) and (operands[0] in _GIT_READS or no_index) and not any(
         a.startswith(("--output", "--ext-diff", "--textconv")) or a == "-o" for a in args)

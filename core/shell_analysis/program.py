@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from tooldeck.shell_analysis.git_options import without_git_options
 from tooldeck.shell_analysis.last_command import last_command
 from tooldeck.shell_analysis.model import command_name
 from tooldeck.shell_analysis.parse import analyze
@@ -84,15 +85,9 @@ def _after_options(argv: tuple[str, ...], start: int, with_value: frozenset[str]
     return index
 
 
-_GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
-
-
 def _git_subcommand(argv: tuple[str, ...]) -> tuple[str, ...]:
     """``git`` without its global options: ``git --no-pager -C repo diff`` → ``git diff``."""
-    index = 1
-    while index < len(argv) and argv[index].startswith("-"):
-        index += 2 if argv[index] in _GIT_OPTIONS_WITH_VALUE else 1
-    return ("git", *argv[index:])
+    return ("git", *without_git_options(argv[1:]))
 
 
 def _peel_launcher(argv: tuple[str, ...]) -> tuple[str, ...] | None:

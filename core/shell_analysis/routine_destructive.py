@@ -113,6 +113,7 @@ from collections.abc import Sequence
 from tooldeck.shell_analysis.artefacts import is_kept_data, is_regenerable
 from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, Finding
+from tooldeck.shell_analysis.git_options import without_git_options
 from tooldeck.shell_analysis.model import Segment, command_name
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 
@@ -165,11 +166,7 @@ def _unabbreviated(arg: str) -> str:
 
 
 def _git(args: Sequence[str]) -> str | None:
-    words = list(args)
-    while words and words[0].startswith("-"):  # git -C dir / -c k=v: skip the option and value
-        option = words.pop(0)
-        if option in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and words:
-            words.pop(0)
+    words = without_git_options(args)
     if not words:
         return None
     sub, rest = words[0], [_unabbreviated(a) for a in words[1:]]

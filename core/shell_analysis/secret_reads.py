@@ -50,6 +50,7 @@ import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.git_options import without_git_options
 from tooldeck.shell_analysis.gtfobins_table import FILE_READERS
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word, command_name
 from tooldeck.shell_analysis.outside_reads import READ_ONLY, SECRET_PATTERNS, is_secret_path
@@ -541,6 +542,7 @@ def listing_hunt_finding(analysis: CommandAnalysis) -> Finding | None:
         head = segment.command
         args = [w.value for w in segment.words[segment.command_positions[-1] + 1:]]
         if head == "git":
+            args = without_git_options(args)
             found = _history_hunt(segment, args, analysis)
             if found is not None:
                 return found

@@ -60,6 +60,7 @@ from urllib.parse import urlsplit
 
 from tooldeck.shell_analysis.cloud_clis import operands as cloud_operands
 from tooldeck.shell_analysis.findings import ASK, DENY, Finding
+from tooldeck.shell_analysis.git_options import without_git_options
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment, Word
 from tooldeck.shell_analysis.outside_reads import is_secret_path
 from tooldeck.shell_analysis.secret_reads import SECRET_MARKERS, is_project_secret
@@ -582,12 +583,7 @@ _PUSH_ALL = frozenset({"--all", "--mirror"})
 
 
 def _git_words(segment: Segment) -> list[str]:
-    words = [w.value for w in _args(segment)]
-    while words and words[0].startswith("-"):
-        option = words.pop(0)
-        if option in ("-C", "-c", "--git-dir", "--work-tree") and words:
-            words.pop(0)
-    return words
+    return without_git_options([w.value for w in _args(segment)])
 
 
 _REMOTE_URL_KEY = re.compile(r"^remote\.([^.]+)\.(?:url|pushurl)$", re.IGNORECASE)
