@@ -12,7 +12,7 @@ Every command is judged by a real deck built from the embedded default configura
 temporary project as the sandbox root (nothing runs: only the gates vote).
 
     python bench/shell_policy.py [--show N] [--half tune|held-back|all]
-        [--corpus commands|fresh|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh]
+        [--corpus commands|fresh|third|…|eleventh|twelfth]
         [--resolver public|system]
 
 ``--corpus fresh`` judges ``tests/shell_corpus/fresh.tsv`` instead: a second corpus from other
@@ -36,7 +36,9 @@ compromises; pre-commit hooks, Makefiles, Rakefiles and READMEs for the benign r
 and macOS malware, Exploit-DB write-ups; Makefiles, Rakefiles and hook entries), likewise;
 ``--corpus eleventh`` judges ``tests/shell_corpus/eleventh.tsv`` (ATT&CK entries and Exploit-DB
 write-ups not cited before, macOS stealers; other languages' daily work and coding agents'
-spellings), likewise.
+spellings), likewise; ``--corpus twelfth`` judges ``tests/shell_corpus/twelfth.tsv`` (coding
+agents' allowlist-bypass advisories and sandbox escapes, ATT&CK and Exploit-DB entries not cited
+before; agents' permission allowlists and the commands their issue threads quote), likewise.
 
 Host names are resolved by ``bench/public_dns.py`` (``--resolver public``, the default): a stub
 that answers as public DNS does, so the figures do not depend on this machine's network (with
@@ -147,7 +149,7 @@ def main() -> None:
     parser.add_argument("--extra", default="", help="TOML appended to the default config")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="commands",
                         help="commands.tsv (the first corpus), fresh.tsv, third.tsv, fourth.tsv, "
-                             "fifth.tsv … tenth.tsv or eleventh.tsv")
+                             "fifth.tsv … eleventh.tsv or twelfth.tsv")
     parser.add_argument("--resolver", choices=("public", "system"), default="public",
                         help="host names answered as public DNS would (default) or by this "
                              "machine's resolver")

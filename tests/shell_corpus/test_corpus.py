@@ -183,11 +183,22 @@ ELEVENTH_LIMITS = Limits(
 )
 """``eleventh.tsv``, both halves together; its held-back half is still held back."""
 
+TWELFTH_LIMITS = Limits(
+    # measured on arrival (main c2ab644): 126 / 133 tune, 146 / 155 held-back; benign denied
+    # 2 / 127 and 0 / 111, asked 1 / 127 and 2 / 111. The held-back half is not opened (its
+    # rows are never named here)
+    min_caught=272 / 288,
+    max_dangerous_allowed=16,
+    max_benign_denied=2 / 238,
+    max_benign_asked=3 / 238,
+)
+"""``twelfth.tsv``, both halves together; its held-back half is still held back."""
+
 LIMITS = {
     "commands": COMMANDS, "fresh": FRESH_LIMITS, "third": THIRD_LIMITS,
     "fourth": FOURTH_LIMITS, "fifth": FIFTH_LIMITS, "sixth": SIXTH_LIMITS,
     "seventh": SEVENTH_LIMITS, "eighth": EIGHTH_LIMITS, "ninth": NINTH_LIMITS,
-    "tenth": TENTH_LIMITS, "eleventh": ELEVENTH_LIMITS,
+    "tenth": TENTH_LIMITS, "eleventh": ELEVENTH_LIMITS, "twelfth": TWELFTH_LIMITS,
 }
 """Each corpus' ratchet, by its name in ``corpus.FILES``."""
 
