@@ -144,7 +144,17 @@ def escalation_finding(segment: Segment) -> Finding | None:
         if head == "systemd-run" and _runs_as_other_user(tokens[1:]):
             return Finding(DENY, "escalation", f"{segment.text!r} runs a command as another "
                            "user through systemd")
+        if head in _X_SERVERS and any(t.startswith(_X_SERVER_ROOT_OPTIONS) for t in tokens[1:]):
+            return Finding(DENY, "escalation", f"{segment.text!r} has the setuid X server load "
+                           "modules or write its log where it is told (CVE-2018-14665)")
     return None
+
+
+_X_SERVERS = frozenset({"xorg", "x", "xorg.wrap"})
+_X_SERVER_ROOT_OPTIONS = ("-modulepath", "-logfile")
+"""Xorg(1)'s options that a setuid X server (1.19 to 1.20.2) honoured as root: a module loaded
+from any directory, a log written over any file (CVE-2018-14665, Exploit-DB's xorg-x11-server
+entries)."""
 
 
 _USER_PROPERTIES = ("user=", "group=", "dynamicuser=", "supplementarygroups=")
@@ -693,7 +703,7 @@ CLASS_HEADS: frozenset[str] = (
     ESCALATORS | _POWER_COMMANDS | _DBUS_CLIENTS | frozenset(_CREDENTIAL_STORES) | _MEMORY_DUMPERS
     | frozenset({"machinectl", "init", "systemctl", "loginctl", "service", "crontab", "chmod",
                  "git", "install", "chpst", "ssh-copy-id", "ssh-import-id",
-                 "systemd-run", "chown"})
+                 "systemd-run", "chown"}) | _X_SERVERS
     | frozenset(_SERVICE_ENABLERS)
     | _OTHER_POWER | _INTERFACE_TOOLS | frozenset(_GUEST_POWER)
 )

@@ -231,7 +231,10 @@ _WRITE = re.compile(
     r"\bfile\s*\{|os\.OpenFile|ioutil\.WriteFile|os\.WriteFile|\bdump\s+(?:value|memory)|"
     r"(?<![.\w])(?:copy|rename)\s*\(|"  # PHP's copy() and rename()
     # Foundation's writers (writeToFile:atomically:…, createFileAtPath:…, moveItemAtPath:…)
-    r"\bwriteTo(?:File|URL)|\bcreateFileAtPath|\b(?:move|copy)ItemAt(?:Path|URL)",
+    r"\bwriteTo(?:File|URL)|\bcreateFileAtPath|\b(?:move|copy)ItemAt(?:Path|URL)|"
+    # a file's mode or owner changed (os.chmod, fs.chmodSync, File.chmod, FileUtils.chown…):
+    # /etc/passwd made writable is a write to it
+    r"\b(?:l?ch(?:mod|own)|fchmodat)(?:Sync)?\s*\(",
     re.IGNORECASE,
 )
 _LITERAL_PATH = re.compile(r"['\"]((?:/|~/)[^'\"\s]*)['\"]")

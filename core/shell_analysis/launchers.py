@@ -180,6 +180,9 @@ _EXTRA_CODE_OPTIONS: dict[str, frozenset[str]] = {
     "latexmk": frozenset({"-pdflatex", "-latex", "-xelatex", "-lualatex", "-e", "-dvipdf",
                           "-ps2pdf", "-pdf_previewer", "-dvi_previewer", "-ps_previewer"}),
     "nodemon": frozenset({"--exec", "-x"}),
+    # go run|test -exec PROG runs each binary through PROG; go build -toolexec PROG runs every
+    # tool through it (go help run, go help test, go help build)
+    "go": frozenset({"-exec", "-toolexec"}),
     # nix-shell --run/--command runs a shell command in the environment (nix-shell(1))
     "nix-shell": frozenset({"--run", "--command"}),
     # npx -c/--call runs a shell string with the packages on PATH (npm-exec(1))

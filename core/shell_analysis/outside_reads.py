@@ -183,6 +183,9 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "*/.config/linode-cli", "*/.circleci/cli.yml", "*/.travis/config.yml",
     "*/.config/glab-cli/config.yml", "*/.config/tea/config.yml", "*/.tsh/keys/*",
     "*/.step/secrets/*", "*/.netrc.gpg", "*/.viminfo",
+    # Hex's API key (mix hex.user auth writes ~/.hex/hex.config) and the Snowflake CLI's
+    # connections with their passwords (docs.snowflake.com: connections.toml, config.toml)
+    "*/.hex/hex.config", "*/.snowflake/connections.toml", "*/.snowflake/config.toml",
     # coding agents' own API keys and tokens by their documented locations (each agent's
     # docs: Continue's config with apiKey entries, GitHub Copilot's OAuth tokens, opencode's
     # provider logins, aider's OAuth keys, Codeium/Windsurf's key)

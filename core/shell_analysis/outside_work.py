@@ -223,6 +223,7 @@ def moved_relative_paths(analysis: CommandAnalysis, cwd: str) -> dict[str, str]:
     if not any(s.command in DIRECTORY_CHANGERS for s in analysis.segments):
         return {}
     current, moved, places = cwd, False, {}  # type: tuple[str, bool, dict[str, set[str]]]
+    changes: list[tuple[str, str]] = []  # each cd's text, and where it leads
     for segment in analysis.segments:
         if segment.command in DIRECTORY_CHANGERS:
             operands = [w for w in segment.words[segment.command_positions[-1] + 1 :]
@@ -234,12 +235,40 @@ def moved_relative_paths(analysis: CommandAnalysis, cwd: str) -> dict[str, str]:
             current = os.path.realpath(os.path.join(current, os.path.expanduser(
                 operands[0].value)))
             moved = True
+            changes.append((segment.text, current))
             continue
         for word in segment.words:
             if word.stable and not word.value.startswith(("/", "~", "-")):
                 places.setdefault(word.value, set()).add(current if moved else cwd)
+    _place_redirections(analysis, cwd, changes, places)
     return {raw: os.path.normpath(os.path.join(next(iter(dirs)), raw))
             for raw, dirs in places.items() if len(dirs) == 1 and next(iter(dirs)) != cwd}
+
+
+def _place_redirections(analysis: CommandAnalysis, cwd: str, changes: list[tuple[str, str]],
+                        places: dict[str, set[str]]) -> None:
+    """Add where each relative redirection target is opened (``cd web && x > ../log``).
+
+    A redirection belongs to no segment's words; it is placed by where its target stands in
+    the text, after which ``cd``. Only when each ``cd``'s text stands once in the command, in
+    the order the segments run: otherwise nothing is added and the target is judged from the
+    project root, as before. Every occurrence of the target's text counts, so a target also
+    named before the ``cd`` is left out (named from two places).
+    """
+    text = analysis.command
+    if any(text.count(cd) != 1 for cd, _ in changes):
+        return
+    starts = [(text.find(cd), where) for cd, where in changes]
+    if [at for at, _ in starts] != sorted(at for at, _ in starts):
+        return
+    for raw in analysis.redirect_targets:
+        if raw.startswith(("/", "~", "-")):
+            continue
+        at = analysis.command.find(raw)
+        while at >= 0:
+            before = [where for start, where in starts if start < at]
+            places.setdefault(raw, set()).add(before[-1] if before else cwd)
+            at = analysis.command.find(raw, at + 1)
 
 
 def inert_directories(analysis: CommandAnalysis) -> frozenset[str]:

@@ -131,7 +131,7 @@ ROUTINE_HEADS: frozenset[str] = frozenset({
     "scw", "vultr-cli", "oci",
     "ibmcloud", "exo", "upcloud", "glab", "tea", "wget2", "http", "https", "xh", "xhs",
     "conda", "mamba", "curl", "wget", "wipefs", "chattr", "setfacl", "atrm", "at", "vagrant",
-    "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli",
+    "flask", "mix", "php", "artisan", "knex", "sequelize", "sequelize-cli", "dotnet",
     "rimraf", "del-cli", "premove", "pnpx", "tee", "bfg",
 })
 """Command names :func:`routine_finding` looks at."""
@@ -449,6 +449,9 @@ _DB_RESETS: dict[str, tuple[tuple[str, ...], ...]] = {
     "knex": (("migrate:rollback",), ("migrate:down",)),
     "sequelize": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
     "sequelize-cli": (("db:migrate:undo",), ("db:migrate:undo:all",), ("db:drop",)),
+    # Entity Framework Core's CLI: the database dropped, or every migration undone
+    # (dotnet ef database update 0; the EF Core tools reference)
+    "dotnet": (("ef", "database", "drop"), ("ef", "database", "update", "0")),
 }
 
 

@@ -113,7 +113,7 @@ SECRET_MARKERS = re.compile(
     r"debian\.cnf|pgadmin|tomcat-users|tfrc|kubeconfig|kubernetes|\.ovpn|access_?tokens|"
     r"accessTokens|application_default|msal_token|TokenCache|service_principal|bluemix|"
     r"doctl|firebase-tools|\.codex|\.claude|\.gemini|krb5cc|k5login|sssd|erlang\.cookie|"
-    r"\.irssi|recentservers|filezilla|private-keys|autologin|flyrc|cloudflared|msmtprc|"
+    r"\.irssi|recentservers|filezilla|snowflake|private-keys|autologin|flyrc|cloudflared|msmtprc|"
     r"sslkeylog|\.psk|kcpassword|master\.key|hudson|wgetrc|system-connections|wpa_supplicant|"
     r"Login Data|logins\.json|key[34]\.db|cookies\.sqlite|Cookies|binarycookies|Web Data|"
     r"/sss/|sudo|client_secret|-key\.json|api_?key|\.token|dev\.vars|key\.properties|"

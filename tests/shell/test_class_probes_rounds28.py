@@ -19,6 +19,9 @@
 - ``class_probes_tenth32.tsv``: the tenth corpus' held-back classes once it was opened (rival
   miners and defence daemons signalled by name or looked-up pid, init scripts' uninstall, the
   OS keyring's API, ps's option values).
+- ``class_probes_twelfth32.tsv``: the twelfth corpus' tune classes (the setuid X server's
+  options, go's -exec, code changing a file's mode, EF Core's drop, Hex's and Snowflake's
+  credentials, a redirection after a cd).
 - ``class_probes_eleventh32.tsv``: the eleventh corpus' tune classes (recursive removals by
   their libraries' names, programs other ecosystems install for the user).
 
@@ -47,6 +50,7 @@ PROBED: dict[str, tuple[str, ...]] = {
     "ninth32": ("osascript", "swift", "NSHomeDirectory", "writeToFile"),
     "eleventh32": ("perl", "ruby", "kotlin", "dotnet", "mix", "deno", "dart", "cabal", "stack"),
     "tenth32": ("pkill", "kill", "pgrep", "init.d", "keyring", "keytar"),
+    "twelfth32": ("Xorg", "go ", "chmod", "dotnet ef", "hex", "cd web"),
 }
 """Each round's table name and the words it must probe both ways."""
 
