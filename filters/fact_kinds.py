@@ -339,6 +339,10 @@ LISTING_RULES: tuple[tuple[str, str], ...] = (
     # a test named with how long it took (pytest's ``--durations``: ``0.30s call
     # tests/test_a.py::test_slow``)
     ("test duration", r"^\s*\d+(?:\.\d+)?m?s\s+(?:\w+\s+)?\S+::\S"),
+    # a test that failed or was skipped, one event a line (``go test -json``:
+    # ``{"Action":"fail","Package":"example.com/m","Test":"TestParse","Elapsed":0}``): each
+    # names its own test, which a repeated fact's template would mask as a quoted value
+    ("test outcome event", r"\"Action\":\"(?:fail|skip)\",(?:\"Package\":\"[^\"]*\",)?\"Test\":\""),
 )
 """Identifier lines of a listing (status entries, commits, package changes) and changed lines
 (``+``/``-``/``~`` of a diff, a plan, an expected/received comparison): protected while an

@@ -67,3 +67,13 @@ def test_go_test_keeps_the_message_of_every_failing_test() -> None:
     for i in heads:
         assert lines[i] in kept, lines[i]
         assert lines[i + 1] in kept, lines[i + 1]
+
+
+def test_go_test_json_keeps_the_fail_event_of_every_failing_test() -> None:
+    raw = _raw("go_f33_errors_race_json")
+    kept = "\n".join(_kept("go test -race -json -run 'TestFormat|TestWrap' ./...", raw, 1))
+    failed = [line.split('"Test":"')[1].split('"')[0] for line in raw.split("\n")
+              if '"Action":"fail"' in line and '"Test":"' in line]
+    assert len(failed) == 8
+    for name in failed:
+        assert f'"Action":"fail","Package":"github.com/pkg/errors","Test":"{name}"' in kept, name
