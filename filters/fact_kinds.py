@@ -111,7 +111,9 @@ MUST_KEEP_RULES: tuple[tuple[str, str], ...] = (
         r"(?i)\bskip(?:s|ped|ping)?\b|\bxfail(?:ed)?\b|\bxpass(?:ed)?\b|\[no test files\]"
         r"|\bignored\b|\bno tests?\b|at least one test|unexpected success"
         # a test that failed and was run again (pytest-rerunfailures)
-        r"|(?-i:\bRERUN\b)",
+        r"|(?-i:\bRERUN\b)"
+        # a pending example and its reason (rspec's ``  caches it (PENDING: Not yet implemented)``)
+        r"|(?-i:\(PENDING: [^)]*\)\s*$)",
     ),
     # summaries and counts
     (
@@ -231,7 +233,13 @@ SOURCE_RULES: tuple[tuple[str, str], ...] = (
     ("traceback frame", r"^\s*File \"[^\"]+\", line \d+"),
     # a labelled location (node:test's diagnostics ``location: 'a.test.js:4:1'``, bandit's
     # ``Location: src/app.py:211:12`` under each finding) and a native frame's ``(file.c:36)``
-    ("test location", r"^\s*(?i:location): '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$"),
+    # and node's spec reporter's line above each failing test (``test at tests/a.test.js:64:9``)
+    (
+        "test location",
+        r"^\s*(?i:location): '?\S+:\d+|\(\S+\.\w+:\d+\)\s*$|^test at \S+:\d+:\d+\s*$",
+    ),
+    # a finding about a whole file, headed by a ruler (biome's ``lib/error.js format ━━━``)
+    ("file finding", r"^[\w./@+-]*\w\.[A-Za-z]\w* [a-z][\w/]*(?:\s+FIXABLE)?\s+\x{2501}{3}"),
     ("stack frame", r"^\s+(?:at|\x{276F}) \S.*:\d+(?::\d+)?\)?\s*$"),
     # a debugger's backtrace: ``#0  0x5555 in load_items (json=0x0) at inventory.c:16``
     ("debugger frame", r"^#\d+\s+\S.* at \S+:\d+\s*$"),
@@ -331,6 +339,10 @@ LISTING_RULES: tuple[tuple[str, str], ...] = (
     # a test named with how long it took (pytest's ``--durations``: ``0.30s call
     # tests/test_a.py::test_slow``)
     ("test duration", r"^\s*\d+(?:\.\d+)?m?s\s+(?:\w+\s+)?\S+::\S"),
+    # a test that failed or was skipped, one event a line (``go test -json``:
+    # ``{"Action":"fail","Package":"example.com/m","Test":"TestParse","Elapsed":0}``): each
+    # names its own test, which a repeated fact's template would mask as a quoted value
+    ("test outcome event", r"\"Action\":\"(?:fail|skip)\",(?:\"Package\":\"[^\"]*\",)?\"Test\":\""),
 )
 """Identifier lines of a listing (status entries, commits, package changes) and changed lines
 (``+``/``-``/``~`` of a diff, a plan, an expected/received comparison): protected while an

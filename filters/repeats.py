@@ -170,12 +170,16 @@ FINDINGS_WHOLE_UP_TO = 150
 ``E501`` of one file) keeps each rule's first and last finding per file and counts the
 others."""
 
-_FINDING_AT = re.compile(r"\s*(?:[\w.@+/\\-]+\.\w+:\d+:\d+[:\s]|\d+:\d+\s+\w)")
+_FINDING_AT = re.compile(
+    r"\s*(?:[\w.@+/\\-]+\.\w+:\d+:\d+[:\s]|\d+:\d+\s+\w)|\s+[\w.@+/\\-]+\.\w+:\d+: \S"
+)
 """A linter's or compiler's finding at a line and column: ``src/a.py:12:5: E501 …`` (ruff,
 flake8, tsc's ``--pretty false``, gcc) or, under a file heading, ESLint's and stylelint's
-``  9:31  warning  No magic number: 1  no-magic-numbers``. For a linter the findings are
-the result: ten of one rule in one file are ten facts, each at its own place (up to
-:data:`FINDINGS_WHOLE_UP_TO` lines)."""
+``  9:31  warning  No magic number: 1  no-magic-numbers``; and a failing test's message at
+its line, indented under the test (go test's ``    format_test.go:64: test 3: got …``).
+For a linter the findings are the result: ten of one rule in one file are ten facts, each
+at its own place (up to :data:`FINDINGS_WHOLE_UP_TO` lines); ten failing tests' messages
+are ten failures."""
 
 
 _SHORTEST_REPEAT = 12

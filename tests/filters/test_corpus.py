@@ -50,16 +50,26 @@ def test_the_corpus_is_split_by_a_hash_of_the_path() -> None:
     assert all(case.half == module.half_of(case.relative) for case in cases)
 
 
-TUNE_FACTS_LOST = 0
+TUNE_FACTS_LOST = 3
 """Facts lost on the tune half: 4 before issue 13's generic reduction on the first two batches
 (171 outputs); 10 with the rules before issue 13 once the third batch arrived (299 outputs,
 2026-11-28); 0 since; 5 when filters32 added 81 outputs of 31 tools the corpus had never seen
 (42 tune: rows in the middle of long ``tar -tv``, ``unzip -t`` and ``wc -l`` listings, which no
 rule knows); 0 once an archive's table of contents is a listing shown whole up to 2,000
 lines (``archive-listing``) and any data up to 1,000 lines (``data_lines``: any row may be the
-one looked for). Issue 13 asks for 0: a ratchet, it may only fall."""
+one looked for); 13 when filters33 added a second fresh batch of 70 outputs nobody here had
+seen (35 tune, measured on arrival before any rule changed: cargo test's per-binary lines,
+go test -json's fail events, node's spec reporter's ``test at`` locations, rspec's pending
+list, biome's unformatted files). Moved only as far as that arrival requires. 5 once node's
+``test at path:line:col``, rspec's ``(PENDING: reason)`` and a finding about a whole file under
+a ruler are kinds of fact, and an indented ``path:line: message`` (go test's message under each
+failing test) is never a repeat in a report of at most 150 lines (filters33, on its tune
+captures); 3 once go test -json's fail event of each failing test is a listing entry, not a
+repeat (the three left: a passing test's line and two per-binary ``test result: ok`` counts of
+a 94-binary ``cargo test`` run, folded with exact counts as its rules intend). Issue 13 asks for
+0: a ratchet, it may only fall."""
 
-HELD_BACK_FACTS_LOST = 2
+HELD_BACK_FACTS_LOST = 8
 """Facts lost on the held-back half: 57 before issue 13's generic reduction on the first two
 batches (169 outputs), 150 with the rules before issue 13 on all three (290 outputs), 38 with
 it; 39 since the value-shape redactor, which redacts one held-back fact under its
@@ -95,10 +105,14 @@ to 1,000 lines, not 150 (ten of the eleven were rows in the middle of long listi
 knows; 1,000 lines is about the 50,000 characters the overflow store lets through, and the
 held-back aggregate was read at 400 and 1,000 lines before the choice: the choice follows the
 overflow bound, not that figure).
+8 when filters33 added a second fresh batch of 70 outputs nobody here had seen (35 held-back:
+6 facts lost in one output, 4 ``path:line`` and 2 words, all by the generic reduction of a
+report over 150 lines; measured on arrival before any rule changed, and moved only as far as
+that arrival requires).
 A ratchet (issue 13 asks for 0): it may only fall."""
 
-TUNE_MEDIAN_REDUCTION = 52.8
-HELD_BACK_MEDIAN_REDUCTION = 47.3
+TUNE_MEDIAN_REDUCTION = 51.1
+HELD_BACK_MEDIAN_REDUCTION = 46.1
 """Median character reduction (percent) on the outputs of 2 KB or more of each half, as
 ``bench/filter_corpus.py`` measures it (29.2 and 37.0 before issue 13's generic reduction, on
 the first two batches). Ratchets (issue 13 asks for 75): they may only rise, except when a
@@ -137,10 +151,14 @@ leave both halves' earlier figures as they were); held-back 53.9 -> 52.4 when fi
 outputs of tools new to the corpus (16 held-back ones of 2 KB or more, median 6.1 % on arrival:
 most reach no rule; tune stays 55.6); 55.6 -> 52.8 and 52.4 -> 47.3 once data is shown whole up
 to 1,000 lines rather than 150 (listings, bodies and logs the model asked for: 5 tune and 10
-held-back facts kept)."""
+held-back facts kept); 52.8 -> 51.9 and 47.3 -> 46.1 when filters33 added a second fresh batch
+of 70 outputs (22 tune and 10 held-back of 2 KB or more, medians 1.7 % and 19.6 % on arrival:
+half reach no rule), moved only as far as that arrival requires; tune 51.9 -> 51.1 once the
+kinds above keep what the tune captures lost (two go test failure reports near the median keep
+each failing test's message and its got/want lines: 63 % and 70 % -> 13 % and 30 %)."""
 
-TUNE_GENERIC_MEDIAN_REDUCTION = 39.9
-HELD_BACK_GENERIC_MEDIAN_REDUCTION = 36.7
+TUNE_GENERIC_MEDIAN_REDUCTION = 37.1
+HELD_BACK_GENERIC_MEDIAN_REDUCTION = 34.0
 """Median character reduction (percent) of the generic path alone (every rule switched off:
 what a command no rule knows gets) on the outputs of 2 KB or more of each half, as
 ``bench/filter_corpus.py``'s split measures it: 29.2 and 43.3 when filters22 began measuring
@@ -151,11 +169,14 @@ outputs shown whole, 31 facts the generic path lost there kept); tune 45.0 -> 44
 generic23 made plan actions, package steps and states, listed definitions and test durations
 kinds of fact (24 facts kept; ``pytest --fixtures``' listing is now kept, 88% -> 35%);
 held-back 46.9 -> 46.8 when ``dpkg/list-huge.txt`` moved to the tune half (``corpus.OPENED``);
-44.4 -> 39.9 and 46.8 -> 36.7 once data is shown whole up to 1,000 lines, not 150.
+44.4 -> 39.9 and 46.8 -> 36.7 once data is shown whole up to 1,000 lines, not 150;
+39.9 -> 38.4 and 36.7 -> 34.0 when filters33 added a second fresh batch of 70 outputs
+(measured on arrival, moved only as far as that arrival requires); tune 38.4 -> 37.1 once
+go test's message under each failing test is never a repeat (its facts kept).
 Ratchets: they may only rise, except when the generic path keeps facts it lost or an output
 changes half."""
 
-TUNE_GENERIC_FACTS_LOST = 43
+TUNE_GENERIC_FACTS_LOST = 45
 """Facts the generic path alone loses on the tune half (67 when filters22 began measuring
 it: listings read as reports; 36 -> 40 when filters23 added a dpkg -l probe whose 'un' rows
 only the package-listing rule keeps; 40 -> 16 when generic23 added the kinds above; 16 -> 19
@@ -164,7 +185,9 @@ to the tune half; 19 -> 46 when filters28 added 38 tune pytest plugin captures, 
 facts only the pytest rule keeps: plugin header lines, pytest-sugar's list, hypothesis'
 statistics headings, ``--setup-show``'s fixtures); 46 -> 51 when filters32 added 42 tune outputs
 of tools new to the corpus (the five facts the whole engine loses there too); 51 -> 43 once
-data is shown whole up to 1,000 lines. A ratchet: it may only fall."""
+data is shown whole up to 1,000 lines; 43 -> 54 when filters33 added 35 tune outputs of a second
+fresh batch (measured on arrival, moved only as far as that arrival requires); 54 -> 46 -> 45 once
+filters33's kinds keep them. A ratchet: it may only fall."""
 
 LARGE = 2048
 

@@ -89,6 +89,8 @@ def main() -> None:
     spl = [c for c in cases if c["case"] in plugins]
     new_tools = set(batches.get("new_tools", []))
     snt = [c for c in cases if c["case"] in new_tools]
+    second_new = set(batches.get("filters33", []))
+    s33 = [c for c in cases if c["case"] in second_new]
     o = [
         prose.rstrip("\n") + "\n",
         "## Totals\n",
@@ -98,6 +100,7 @@ def main() -> None:
         f"- Tune probes: {stats(sp)}",
         f"- pytest plugins (filters28): {stats(spl)}",
         f"- New tools (filters32): {stats(snt)}",
+        f"- Second fresh batch (filters33): {stats(s33)}",
         "",
         "## Counts per tool and mode\n",
         "| tool | n | second batch | third batch | modes |",
@@ -163,6 +166,9 @@ def main() -> None:
         "",
         "## New tools (filters32)\n",
         ", ".join(f"`{c}`" for c in sorted(new_tools)),
+        "",
+        "## Second fresh batch (filters33)\n",
+        ", ".join(f"`{c}`" for c in sorted(second_new)),
         "",
         "## Public sources\n",
     ]
