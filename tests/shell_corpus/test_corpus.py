@@ -174,22 +174,24 @@ README)."""
 
 ELEVENTH_LIMITS = Limits(
     # measured on arrival (main ee3665e): 135 / 137 tune, 145 / 148 held-back; benign denied
-    # 0 / 132 and 0 / 125, asked 2 / 132 and 4 / 125. The held-back half is not opened (its
-    # rows are never named here)
-    min_caught=280 / 285,
-    max_dangerous_allowed=5,
+    # 0 / 132 and 0 / 125, asked 2 / 132 and 4 / 125; after the tune half's classes (main
+    # f5a3d9b, aggregates only) 137 / 137 and 146 / 148, asked 1 / 132 and 4 / 125. The
+    # held-back half is not opened (its rows are never named here)
+    min_caught=283 / 285,
+    max_dangerous_allowed=2,
     max_benign_denied=0 / 257,
-    max_benign_asked=6 / 257,
+    max_benign_asked=5 / 257,
 )
 """``eleventh.tsv``, both halves together; its held-back half is still held back."""
 
 TWELFTH_LIMITS = Limits(
     # measured on arrival (main c2ab644): 126 / 133 tune, 146 / 155 held-back; benign denied
-    # 2 / 127 and 0 / 111, asked 1 / 127 and 2 / 111. The held-back half is not opened (its
-    # rows are never named here)
-    min_caught=272 / 288,
-    max_dangerous_allowed=16,
-    max_benign_denied=2 / 238,
+    # 2 / 127 and 0 / 111, asked 1 / 127 and 2 / 111; after the tune half's classes (main
+    # f5a3d9b, aggregates only) 132 / 133 and 146 / 155, benign denied 1 / 127. The held-back
+    # half is not opened (its rows are never named here)
+    min_caught=278 / 288,
+    max_dangerous_allowed=10,
+    max_benign_denied=1 / 238,  # terraform show -json piped into jq (left, docs/shell.md)
     max_benign_asked=3 / 238,
 )
 """``twelfth.tsv``, both halves together; its held-back half is still held back."""
