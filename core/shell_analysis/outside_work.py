@@ -49,6 +49,7 @@ path at all (:func:`final_directory_change`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 
 from tooldeck.shell_analysis.model import CommandAnalysis, Segment
@@ -212,9 +213,11 @@ def moved_relative_paths(analysis: CommandAnalysis, cwd: str) -> dict[str, str]:
     ``cd tests && python -m pip install -e ..``: the ``..`` is the project, not its parent.
     Only for a command whose directory changes are top-level ``cd DIR`` with one static
     operand (no ``pushd``, ``popd``, ``cd -``, nor a change inside a group, a subshell, a loop
-    or a function), and only for a word every segment naming it names from the same
-    directory. The directory is followed through links (``cd link && touch ../x`` names the
-    parent of the link's target, as the kernel resolves it).
+    or a function), each followed by ``&&`` with nothing after the first that could run when a
+    ``cd`` failed or in another shell (:func:`_chained_after_each_cd`), and only for a word
+    every segment naming it names from the same directory. The directory is followed
+    through links (``cd link && touch ../x`` names the parent of the link's target, as the
+    kernel resolves it).
 
     :param analysis: the analysed command.
     :param cwd: where the command starts.
@@ -240,9 +243,39 @@ def moved_relative_paths(analysis: CommandAnalysis, cwd: str) -> dict[str, str]:
         for word in segment.words:
             if word.stable and not word.value.startswith(("/", "~", "-")):
                 places.setdefault(word.value, set()).add(current if moved else cwd)
+    if not _chained_after_each_cd(analysis.command, [cd for cd, _ in changes]):
+        return {}
     _place_redirections(analysis, cwd, changes, places)
     return {raw: os.path.normpath(os.path.join(next(iter(dirs)), raw))
             for raw, dirs in places.items() if len(dirs) == 1 and next(iter(dirs)) != cwd}
+
+
+_FD_FORMS = re.compile(r"&&|[0-9]*>&[0-9-]*|&>>?|<&[0-9-]*")
+"""``&`` that neither backgrounds nor separates: ``&&``, ``2>&1``, ``&>``, ``<&0``."""
+
+
+def _chained_after_each_cd(text: str, cds: list[str]) -> bool:
+    """Whether everything after the first ``cd`` runs only once that ``cd`` has succeeded.
+
+    ``cd web && x``: x runs in web or not at all. Not ``cd web; x`` or ``cd web || x`` (x runs
+    where the command started when the ``cd`` fails), ``cd web | x`` or ``cd web & x`` (the
+    ``cd`` runs in a subshell of its own), nor ``cd web && a || x`` (x also runs when the cd
+    failed), nor a redirection of the ``cd`` itself (``cd web > ../x`` opens it first). Read on
+    the text: any ``;``, newline, ``||`` or lone ``&`` after the first ``cd``, even quoted, and a
+    ``cd`` not followed by ``&&``, answer no (the words are then judged from the root). A
+    trailing ``&`` backgrounds the whole list, ``cd`` included, and is allowed.
+    """
+    if not cds or any(text.count(cd) != 1 for cd in cds):
+        return False
+    for cd in cds:
+        if not text[text.find(cd) + len(cd):].lstrip(" \t").startswith("&&"):
+            return False
+    rest = text[min(text.find(cd) for cd in cds):]
+    if "||" in rest or "|&" in rest:
+        return False
+    plain = _FD_FORMS.sub(" ", rest).rstrip()
+    plain = plain.removesuffix("&")
+    return not any(c in plain for c in ";\n&")
 
 
 def _place_redirections(analysis: CommandAnalysis, cwd: str, changes: list[tuple[str, str]],
@@ -250,14 +283,12 @@ def _place_redirections(analysis: CommandAnalysis, cwd: str, changes: list[tuple
     """Add where each relative redirection target is opened (``cd web && x > ../log``).
 
     A redirection belongs to no segment's words; it is placed by where its target stands in
-    the text, after which ``cd``. Only when each ``cd``'s text stands once in the command, in
-    the order the segments run: otherwise nothing is added and the target is judged from the
-    project root, as before. Every occurrence of the target's text counts, so a target also
-    named before the ``cd`` is left out (named from two places).
+    the text, after which ``cd`` (each ``cd``'s text stands once: :func:`_chained_after_each_cd`),
+    in the order the segments run: otherwise nothing is added and the target is judged from
+    the project root, as before. Every occurrence of the target's text counts, so a target
+    also named before the ``cd`` is left out (named from two places).
     """
     text = analysis.command
-    if any(text.count(cd) != 1 for cd, _ in changes):
-        return
     starts = [(text.find(cd), where) for cd, where in changes]
     if [at for at, _ in starts] != sorted(at for at, _ in starts):
         return

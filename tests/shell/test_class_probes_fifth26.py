@@ -11,7 +11,11 @@ inspection outside it (``codesign -dv``, ``spctl -a``, ``security find-identity`
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pytest
 
 from .probe_rounds import Row, missed, read_rows, verdicts_fixture, wrong_look_alikes
 
@@ -70,3 +74,47 @@ def test_paths_after_a_cd_are_resolved_from_there_through_links(tmp_path: Path) 
     # a change in a subshell, cd -, pushd: nothing is resolved from elsewhere
     for command in ("(cd tests && touch ../x)", "cd - && touch ../x", "pushd tests && ls .."):
         assert moved_relative_paths(analyze(command), root) == {}
+
+
+Judge = Callable[[Sequence[str]], dict[str, str]]
+
+
+@pytest.mark.parametrize("command", [
+    # each of these wrote the project's parent while the sandbox resolved ../x from tests/:
+    # what follows the cd also runs when it failed, or the cd runs in a shell of its own
+    "cd tests || touch ../x",
+    "cd tests; touch ../x",
+    "cd missing-dir; touch ../x",
+    "cd tests | touch ../x",
+    "cd tests & touch ../x",
+    "cd tests && false || touch ../x",
+    "cd tests && true & touch ../x",
+    "cd tests > ../x",  # the cd's own redirection is opened before it runs
+    "cd tests\ntouch ../x",
+    'cd tests && echo "a;b" > ../x',  # quoted, still read conservatively
+])
+def test_only_a_cd_chained_by_and_moves_what_follows(tmp_path: Path, command: str,
+                                                     default_verdicts: Judge) -> None:
+    from tooldeck.shell_analysis import analyze
+    from tooldeck.shell_analysis.outside_work import moved_relative_paths
+
+    (tmp_path / "tests").mkdir()
+    assert moved_relative_paths(analyze(command), str(tmp_path)) == {}
+    assert default_verdicts([command])[command] == "deny"
+
+
+@pytest.mark.parametrize("command", [
+    "cd tests && touch ../x",
+    "cd web && npm run dev -- --port 5173 > ../.dev.log 2>&1 &",
+    "cd web && npm run build 2>&1 | tee ../build.log",
+    "cd web && npm test &> ../test.log",
+])
+def test_a_cd_chained_by_and_moves_words_and_redirections(tmp_path: Path, command: str,
+                                                          default_verdicts: Judge) -> None:
+    from tooldeck.shell_analysis import analyze
+    from tooldeck.shell_analysis.outside_work import moved_relative_paths
+
+    moved = moved_relative_paths(analyze(command), str(tmp_path))
+    assert moved and all(os.path.dirname(path) == str(tmp_path) for raw, path in moved.items()
+                         if raw.startswith("../"))
+    assert default_verdicts([command])[command] == "allow"
