@@ -177,6 +177,7 @@ from tooldeck.shell_analysis.system_state import (
     fork_bomb_finding,
     system_state_finding,
 )
+from tooldeck.shell_analysis.toolchain_dirs import changed_toolchain_finding
 from tooldeck.shell_analysis.tree_copies import TREE_COPIERS, tree_copy_finding
 from tooldeck.shell_analysis.unreviewed_access import UNREVIEWED_HEADS, unreviewed_finding
 from tooldeck.shell_analysis.uploads import (
@@ -625,6 +626,8 @@ def _command_findings(analysis: CommandAnalysis, context: ClassContext) -> Findi
         asked = asked or hidden_text_finding(analysis)
     if analysis.redirect_targets and not DECODERS.isdisjoint(names):
         asked = asked or decoded_script_finding(analysis)
+    if "$(" in analysis.command or "`" in analysis.command:
+        asked = asked or changed_toolchain_finding(analysis)
     if analysis.functions:
         found = fork_bomb_finding(analysis)
         if found is not None:

@@ -134,6 +134,10 @@ def test_documented_read_forms_outside_the_project_are_allowed(default_verdicts:
     ('"$(go env GOPATH)"/bin/../../../tmp/x', "ask"),  # climbs out: not the toolchain's
     ("/tmp/$(uname -m)/payload", "ask"),  # a kernel name is no program directory
     ("$(cat where.txt)/bin/x", "ask"),
+    # ... unless the command may move the toolchain's directory first (a planted program)
+    ("GOPATH=/tmp/e; $(go env GOPATH)/bin/ls", "ask"),
+    ('export GOPATH=/tmp/e; "$(go env GOPATH)"/bin/ls', "ask"),
+    ("cd sub && $(npm root)/.bin/tsc", "ask"),
 ])
 def test_other_paths_built_at_run_time_are_not_allowed(default_verdicts: Judge, command: str,
                                                        verdict: str) -> None:
