@@ -157,7 +157,8 @@ _CLIPBOARD = re.compile(
 Cocoa's pasteboard, pyperclip, PowerShell, Tk, Electron, .NET): denied as ``pbpaste`` is,
 where passwords are copied; AppleScript's ``set the clipboard to`` writes it."""
 _KEYRING = re.compile(
-    r"keyring\.get_(?:password|credential)\b|\bget_password\s*\(|keytar[\s\S]*\b(?:getPassword|"
+    r"keyring\.get_(?:password|credential)\b|keyring[\s\S]*\bget_(?:password|credential)\s*\(|"
+    r"keytar[\s\S]*\b(?:getPassword|"
     r"findPassword|findCredentials)\s*\(|SecKeychainFind\w*Password|SecItemCopyMatching|"
     r"secretstorage\.\w+|\.get_secret\(\)|libsecret|Secret\.password_lookup")
 """Code reading a stored password through the OS keyring's API (Python's ``keyring`` and
