@@ -75,6 +75,13 @@ def band(b):
     )
 
 
+BATCHES = (("second", "Second batch"), ("third", "Third batch"), ("probes", "Tune probes"),
+           ("pytest_plugins", "pytest plugins (filters28)"),
+           ("new_tools", "New tools (filters32)"),
+           ("filters33", "Second fresh batch (filters33)"))
+"""The case lists of ``batches.json`` by key, and the title each has in the README."""
+
+
 def main() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     prose = readme.split("## Totals\n", 1)[0]
@@ -83,24 +90,13 @@ def main() -> None:
     cases = load()
     s2 = [c for c in cases if c["case"] in second]
     s3 = [c for c in cases if c["case"] in third]
-    probes = set(batches.get("probes", []))
-    sp = [c for c in cases if c["case"] in probes]
-    plugins = set(batches.get("pytest_plugins", []))
-    spl = [c for c in cases if c["case"] in plugins]
-    new_tools = set(batches.get("new_tools", []))
-    snt = [c for c in cases if c["case"] in new_tools]
-    second_new = set(batches.get("filters33", []))
-    s33 = [c for c in cases if c["case"] in second_new]
+    named = [(title, set(batches.get(key, []))) for key, title in BATCHES]
     o = [
         prose.rstrip("\n") + "\n",
         "## Totals\n",
         f"- All: {stats(cases)}",
-        f"- Second batch: {stats(s2)}",
-        f"- Third batch: {stats(s3)}",
-        f"- Tune probes: {stats(sp)}",
-        f"- pytest plugins (filters28): {stats(spl)}",
-        f"- New tools (filters32): {stats(snt)}",
-        f"- Second fresh batch (filters33): {stats(s33)}",
+        *(f"- {title}: {stats([c for c in cases if c['case'] in names])}"
+          for title, names in named),
         "",
         "## Counts per tool and mode\n",
         "| tool | n | second batch | third batch | modes |",
@@ -150,25 +146,9 @@ def main() -> None:
         o.append(
             f"| {c['case']} | {c['mode']} | {ex} | {c['bytes']} | {len(c['facts'])} | `{cmd}` |"
         )
+    for title, names in named:
+        o += ["", f"## {title}\n", ", ".join(f"`{c}`" for c in sorted(names))]
     o += [
-        "",
-        "## Second batch\n",
-        ", ".join(f"`{c}`" for c in sorted(second)),
-        "",
-        "## Third batch\n",
-        ", ".join(f"`{c}`" for c in sorted(third)),
-        "",
-        "## Tune probes\n",
-        ", ".join(f"`{c}`" for c in sorted(probes)),
-        "",
-        "## pytest plugins (filters28)\n",
-        ", ".join(f"`{c}`" for c in sorted(plugins)),
-        "",
-        "## New tools (filters32)\n",
-        ", ".join(f"`{c}`" for c in sorted(new_tools)),
-        "",
-        "## Second fresh batch (filters33)\n",
-        ", ".join(f"`{c}`" for c in sorted(second_new)),
         "",
         "## Public sources\n",
     ]
