@@ -9,23 +9,14 @@ pytest-rerunfailures 16).
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from tooldeck.filters.engine import FilterEngine
 from tooldeck.filters.sanitize import strip_terminal
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@functools.lru_cache(maxsize=1)
-def _engine() -> FilterEngine:
-    return FilterEngine.from_settings()
+from .capturekit import capture, default_engine
 
 
 def _received(name: str, command: str, exit_code: int) -> tuple[str, list[str]]:
-    raw = (FIXTURES / name).read_text("utf-8")
-    result = _engine().apply(command, raw, exit_code)
+    raw = capture(name)
+    result = default_engine().apply(command, raw, exit_code)
     return result.output, strip_terminal(raw).split("\n")
 
 

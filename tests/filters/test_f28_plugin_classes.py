@@ -10,24 +10,14 @@ names the line a reader needs and checks it survives the default rules.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 import pytest
 
-from tooldeck.filters.engine import FilterEngine
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@functools.lru_cache(maxsize=1)
-def _engine() -> FilterEngine:
-    return FilterEngine.from_settings()
+from .capturekit import capture, default_engine
 
 
 def _kept(name: str, command: str, exit_code: int = 1) -> list[str]:
-    raw = (FIXTURES / f"pytest_f28_{name}.txt").read_text("utf-8")
-    return _engine().apply(command, raw, exit_code).output.split("\n")
+    raw = capture(f"pytest_f28_{name}.txt")
+    return default_engine().apply(command, raw, exit_code).output.split("\n")
 
 
 def _holds(lines: list[str], fact: str) -> bool:

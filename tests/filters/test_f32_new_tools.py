@@ -7,26 +7,16 @@ and checks it survives the default rules, and that the family's noise is cut.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from tooldeck.filters.engine import FilterEngine
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@functools.lru_cache(maxsize=1)
-def _engine() -> FilterEngine:
-    return FilterEngine.from_settings()
+from .capturekit import capture, default_engine
 
 
 def _raw(name: str) -> str:
-    return (FIXTURES / f"{name}.txt").read_text("utf-8")
+    return capture(f"{name}.txt")
 
 
 def test_a_trace_keeps_its_failed_calls_and_exit_and_drops_the_calls_that_returned() -> None:
     raw = _raw("strace_f32_file_ls_missing")
-    result = _engine().apply("strace -e trace=file ls typer/NOPE", raw, 2)
+    result = default_engine().apply("strace -e trace=file ls typer/NOPE", raw, 2)
     kept = result.output.split("\n")
     assert "strace" in result.rules
     for fact in ('statx(AT_FDCWD, "typer/NOPE", AT_STATX_SYNC_AS_STAT|AT_NO_AUTOMOUNT',
@@ -38,6 +28,6 @@ def test_a_trace_keeps_its_failed_calls_and_exit_and_drops_the_calls_that_return
 
 def test_a_trace_summary_table_is_kept_whole() -> None:
     raw = _raw("strace_f32_c_f_python")
-    result = _engine().apply("strace -c -f python3 -c 'import json, sqlite3'", raw, 0)
+    result = default_engine().apply("strace -c -f python3 -c 'import json, sqlite3'", raw, 0)
     assert "strace" in result.rules
     assert result.output.rstrip("\n") == raw.rstrip("\n")

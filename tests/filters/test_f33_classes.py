@@ -7,25 +7,15 @@ and checks it survives the default rules, and that the output is still reduced.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from tooldeck.filters.engine import FilterEngine
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@functools.lru_cache(maxsize=1)
-def _engine() -> FilterEngine:
-    return FilterEngine.from_settings()
+from .capturekit import capture, default_engine
 
 
 def _raw(name: str) -> str:
-    return (FIXTURES / f"{name}.txt").read_text("utf-8")
+    return capture(f"{name}.txt")
 
 
 def _kept(command: str, raw: str, exit_code: int) -> list[str]:
-    result = _engine().apply(command, raw, exit_code)
+    result = default_engine().apply(command, raw, exit_code)
     assert len(result.output) < len(raw)
     return result.output.split("\n")
 
